@@ -1,0 +1,121 @@
+//! Element types of batches and the casts between them.
+//!
+//! [`Element`] is implemented for the numeric types a batch can hold. [`CastInto`] lists the
+//! casts a conversion may do on its own: those that keep every value (`u8 -> f32`, `i32 -> i64`),
+//! plus the two that machine-learning code asks for on purpose, `f64 -> f32` and integers to
+//! floats (as Pylearn2 allows). Every other cast (floats to integers, wide integers to narrow
+//! ones) is [`LossyCast`], reached only through methods whose name says `lossy`.
+
+use core::fmt;
+
+/// A scalar type a batch can hold.
+pub trait Element:
+    'static + Copy + Default + PartialEq + PartialOrd + fmt::Debug + fmt::Display + Send + Sync
+{
+    /// The type's name as written in Rust (`"f32"`).
+    const NAME: &'static str;
+    /// Zero.
+    const ZERO: Self;
+    /// One.
+    const ONE: Self;
+    /// The value as a label (`0..`), or `None` for a negative or fractional value.
+    fn to_label(self) -> Option<usize>;
+    /// The value as an `f64` (exact for every type here but the widest integers).
+    fn to_f64(self) -> f64;
+}
+
+/// An element type whose values can be labels of an index space: the integer types.
+pub trait IndexElement: Element {
+    /// The label `l` as this type, or `None` if it does not fit.
+    fn from_label(l: usize) -> Option<Self>;
+}
+
+macro_rules! int_elements {
+    ($($t:ident),*) => {$(
+        impl Element for $t {
+            const NAME: &'static str = stringify!($t);
+            const ZERO: Self = 0;
+            const ONE: Self = 1;
+            #[inline]
+            fn to_label(self) -> Option<usize> { usize::try_from(self).ok() }
+            #[inline]
+            fn to_f64(self) -> f64 { self as f64 }
+        }
+        impl IndexElement for $t {
+            #[inline]
+            fn from_label(l: usize) -> Option<Self> { <$t>::try_from(l).ok() }
+        }
+    )*};
+}
+int_elements!(u8, i8, u16, i16, u32, i32, i64, u64);
+
+macro_rules! float_elements {
+    ($($t:ident),*) => {$(
+        impl Element for $t {
+            const NAME: &'static str = stringify!($t);
+            const ZERO: Self = 0.0;
+            const ONE: Self = 1.0;
+            #[inline]
+            fn to_label(self) -> Option<usize> {
+                if self >= 0.0 && self.fract() == 0.0 && (self as f64) < (usize::MAX as f64) {
+                    Some(self as usize)
+                } else {
+                    None
+                }
+            }
+            #[inline]
+            fn to_f64(self) -> f64 { self as f64 }
+        }
+    )*};
+}
+float_elements!(f32, f64);
+
+/// A cast a conversion may do without being asked by name: `Self -> T`.
+#[diagnostic::on_unimplemented(
+    message = "casting `{Self}` to `{T}` can lose values",
+    label = "this conversion would cast `{Self}` to `{T}`",
+    note = "conversions cast on their own only where no value is lost (and f64 -> f32, ints -> floats); use a `_lossy` method to cast `{Self}` to `{T}` on purpose"
+)]
+pub trait CastInto<T: Element>: Element {
+    /// The cast.
+    fn cast(self) -> T;
+}
+
+/// Any cast between element types, including those that can lose values (`as` semantics:
+/// floats to integers truncate toward zero and saturate, NaN becomes 0).
+pub trait LossyCast<T: Element>: Element {
+    /// The cast.
+    fn cast_lossy(self) -> T;
+}
+
+macro_rules! lossy_all {
+    ($($from:ident),*) => {$( lossy_all!(@to $from: u8, i8, u16, i16, u32, i32, i64, u64, f32, f64); )*};
+    (@to $from:ident: $($to:ident),*) => {$(
+        impl LossyCast<$to> for $from {
+            #[inline]
+            fn cast_lossy(self) -> $to { self as $to }
+        }
+    )*};
+}
+lossy_all!(u8, i8, u16, i16, u32, i32, i64, u64, f32, f64);
+
+macro_rules! casts {
+    ($($from:ident => $($to:ident),*;)*) => {$($(
+        impl CastInto<$to> for $from {
+            #[inline(always)]
+            fn cast(self) -> $to { self as $to }
+        }
+    )*)*};
+}
+casts! {
+    u8 => u8, u16, i16, u32, i32, u64, i64, f32, f64;
+    i8 => i8, i16, i32, i64, f32, f64;
+    u16 => u16, u32, i32, u64, i64, f32, f64;
+    i16 => i16, i32, i64, f32, f64;
+    u32 => u32, u64, i64, f32, f64;
+    i32 => i32, i64, f32, f64;
+    u64 => u64, f32, f64;
+    i64 => i64, f32, f64;
+    f32 => f32, f64;
+    f64 => f64, f32;
+}

@@ -1,0 +1,33 @@
+//! The run-time half of [batchspec](https://docs.rs/batchspec): axes, spaces, sources, typed
+//! batches, specs and the errors of data that does not fit them.
+//!
+//! Use it through the `batchspec` crate, which adds `#[derive(DataSpec)]`.
+#![warn(missing_docs)]
+
+pub mod axis;
+pub mod batch;
+pub mod elem;
+pub mod error;
+pub mod source;
+pub mod space;
+pub mod spec;
+
+pub use axis::{Axis, B, BCHW, BF, BHWC, BK, BT, BTF, C, CHWB, D, F, H, K, Layout, T, TBF, W};
+pub use batch::{ArcBatch, Batch, BatchView};
+pub use elem::{CastInto, Element, IndexElement, LossyCast};
+pub use error::{Error, Result};
+pub use source::{Features, Source, Src, Targets};
+pub use space::{Image, Index, IndexSeq, Labels, Null, Space, Vector, VectorSeq};
+pub use spec::{DataSpec, Described, Node};
+
+/// What the derive's output names; not part of the public API.
+#[doc(hidden)]
+pub mod __private {
+    pub use crate::source::Src;
+    pub use crate::spec::{
+        __add_features, Described, HCons, HNil, LeafList, Node, Path, SizeCheck,
+    };
+    pub use crate::{DataSpec, Error, Source};
+    pub use core;
+    pub use std::vec::Vec;
+}

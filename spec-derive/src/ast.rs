@@ -1,0 +1,90 @@
+//! The derive's input as a small IR: the struct, its fields and their sources.
+
+use crate::attr::{self, ContainerAttrs, FieldAttrs};
+use crate::ctxt::Ctxt;
+use syn::spanned::Spanned;
+
+/// A struct deriving `DataSpec`.
+pub struct Container<'a> {
+    pub ident: &'a syn::Ident,
+    pub generics: &'a syn::Generics,
+    pub fields: Vec<Field<'a>>,
+    pub attrs: ContainerAttrs,
+}
+
+/// One field and the source it reads.
+pub struct Field<'a> {
+    pub member: &'a syn::Ident,
+    pub ty: &'a syn::Type,
+    /// The source name: `#[spec(source = "...")]`, or the field name.
+    pub source: String,
+}
+
+impl<'a> Container<'a> {
+    /// Parses the input; `None` when the input is not a struct with named fields (the error is
+    /// recorded in `cx`).
+    pub fn from_ast(cx: &Ctxt, input: &'a syn::DeriveInput) -> Option<Self> {
+        let attrs = ContainerAttrs::from_ast(cx, input);
+        let fields = match &input.data {
+            syn::Data::Struct(s) => match &s.fields {
+                syn::Fields::Named(named) => &named.named,
+                syn::Fields::Unit => {
+                    return Some(Container {
+                        ident: &input.ident,
+                        generics: &input.generics,
+                        fields: Vec::new(),
+                        attrs,
+                    });
+                }
+                syn::Fields::Unnamed(unnamed) => {
+                    cx.error_spanned_by(
+                        unnamed,
+                        "`DataSpec` needs named fields: each field names a leaf of the spec (its source defaults to the field name)",
+                    );
+                    return None;
+                }
+            },
+            syn::Data::Enum(e) => {
+                cx.syn_error(syn::Error::new(
+                    e.enum_token.span(),
+                    "`DataSpec` cannot be derived for an enum: a spec is a struct whose fields are its leaves",
+                ));
+                return None;
+            }
+            syn::Data::Union(u) => {
+                cx.syn_error(syn::Error::new(
+                    u.union_token.span(),
+                    "`DataSpec` cannot be derived for a union: a spec is a struct whose fields are its leaves",
+                ));
+                return None;
+            }
+        };
+        let fields = fields
+            .iter()
+            .filter_map(|f| {
+                let member = f.ident.as_ref()?;
+                let attrs = FieldAttrs::from_field(cx, f);
+                let source = match attrs.source {
+                    Some((name, _)) => name,
+                    None => {
+                        let name = member.to_string().trim_start_matches("r#").to_string();
+                        if let Err(msg) = attr::check_source_name(&name) {
+                            cx.error_spanned_by(
+                                member,
+                                format!("{msg} (the field name is the default source; name one with `#[spec(source = \"...\")]`)"),
+                            );
+                        }
+                        name
+                    }
+                };
+                Some(Field { member, ty: &f.ty, source })
+            })
+            .collect();
+        Some(Container {
+            ident: &input.ident,
+            generics: &input.generics,
+            fields,
+            attrs,
+        })
+    }
+}

@@ -1,0 +1,97 @@
+//! The checks the derive can make on what it sees: one function per rule.
+
+use crate::ast::Container;
+use crate::ctxt::Ctxt;
+
+/// Runs every check.
+pub fn check(cx: &Ctxt, cont: &Container<'_>) {
+    for field in &cont.fields {
+        check_field_type(cx, field.ty);
+        check_image_totals(cx, field.ty);
+    }
+}
+
+/// A field holds its data: references, pointers, slices, arrays, functions and trait objects
+/// are not leaves of a spec.
+fn check_field_type(cx: &Ctxt, ty: &syn::Type) {
+    let what = match ty {
+        syn::Type::Reference(_) => "a reference",
+        syn::Type::Ptr(_) => "a raw pointer",
+        syn::Type::Slice(_) => "a slice",
+        syn::Type::Array(_) => "an array",
+        syn::Type::FnPtr(_) => "a function pointer",
+        syn::Type::TraitObject(_) => "a trait object",
+        syn::Type::ImplTrait(_) => "an `impl Trait` type",
+        syn::Type::Never(_) => "the never type",
+        syn::Type::Infer(_) => "a placeholder `_`",
+        syn::Type::Paren(p) => return check_field_type(cx, &p.elem),
+        syn::Type::Group(g) => return check_field_type(cx, &g.elem),
+        syn::Type::Tuple(t) => {
+            for elem in &t.elems {
+                check_field_type(cx, elem);
+            }
+            return;
+        }
+        _ => return,
+    };
+    cx.error_spanned_by(
+        ty,
+        format!(
+            "a field of a spec cannot be {what}; use a `Batch<S>` (or `BatchView<'a, S>` to borrow), a nested spec, a tuple of them, or `Null`"
+        ),
+    );
+}
+
+/// The value of a generic argument written as an integer literal (`3072` or `{ 3072 }`), with the
+/// argument for spans.
+fn int_arg(arg: &syn::GenericArgument) -> Option<(u128, &syn::GenericArgument)> {
+    let text = quote::quote!(#arg).to_string();
+    let text = text
+        .trim()
+        .trim_start_matches('{')
+        .trim_end_matches('}')
+        .trim()
+        .replace('_', "");
+    let digits = text.trim_end_matches("usize");
+    digits.parse::<u128>().ok().map(|v| (v, arg))
+}
+
+/// `Image<H, W, C, N, ..>` written with literals: `N` must be `H × W × C`.
+fn check_image_totals(cx: &Ctxt, ty: &syn::Type) {
+    match ty {
+        syn::Type::Path(p) => {
+            for seg in &p.path.segments {
+                if let syn::PathArguments::AngleBracketed(args) = &seg.arguments {
+                    let list: Vec<_> = args.args.iter().collect();
+                    if seg.ident == "Image" && list.len() >= 4 {
+                        let vals: Vec<_> = list[..4].iter().map(|a| int_arg(a)).collect();
+                        if let [Some((h, _)), Some((w, _)), Some((c, _)), Some((n, lit))] =
+                            &vals[..]
+                        {
+                            let product = h.checked_mul(*w).and_then(|x| x.checked_mul(*c));
+                            if product != Some(*n) {
+                                let shown =
+                                    product.map_or("too large".to_string(), |p| p.to_string());
+                                cx.error_spanned_by(
+                                    lit,
+                                    format!(
+                                        "the total of an image of {h}×{w}×{c} is {shown}, not {n}; write `{shown}` or use `image![{h}, {w}, {c}]`"
+                                    ),
+                                );
+                            }
+                        }
+                    }
+                    for arg in &args.args {
+                        if let syn::GenericArgument::Type(t) = arg {
+                            check_image_totals(cx, t);
+                        }
+                    }
+                }
+            }
+        }
+        syn::Type::Tuple(t) => t.elems.iter().for_each(|e| check_image_totals(cx, e)),
+        syn::Type::Paren(p) => check_image_totals(cx, &p.elem),
+        syn::Type::Group(g) => check_image_totals(cx, &g.elem),
+        _ => {}
+    }
+}

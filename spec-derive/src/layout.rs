@@ -1,0 +1,87 @@
+//! `layout!(bhwc)`: a layout type from its letters, with unknown and repeated axes reported on
+//! the letter.
+
+use proc_macro2::{Span, TokenStream};
+use quote::quote;
+
+const AXES: &[(char, &str, &str)] = &[
+    ('b', "B", "batch"),
+    ('f', "F", "feature"),
+    ('t', "T", "time"),
+    ('c', "C", "channel"),
+    ('h', "H", "height"),
+    ('w', "W", "width"),
+    ('d', "D", "depth"),
+    ('k', "K", "index"),
+];
+
+/// The span of the `i`-th character of the token, where the compiler can give it.
+fn char_span(token_span: Span, lit: Option<&syn::LitStr>, i: usize) -> Span {
+    if let Some(lit) = lit
+        && let Some(s) = lit.token().subspan(1 + i..2 + i)
+    {
+        return s;
+    }
+    token_span
+}
+
+pub fn expand(input: TokenStream) -> syn::Result<TokenStream> {
+    let (text, span, lit) = if let Ok(ident) = syn::parse2::<syn::Ident>(input.clone()) {
+        (ident.to_string(), ident.span(), None)
+    } else if let Ok(lit) = syn::parse2::<syn::LitStr>(input.clone()) {
+        (lit.value(), lit.span(), Some(lit))
+    } else {
+        return Err(syn::Error::new_spanned(
+            input,
+            "expected the axis letters of a layout, as in `layout!(bchw)`",
+        ));
+    };
+    let mut errors: Option<syn::Error> = None;
+    let mut push = |e: syn::Error| match &mut errors {
+        Some(all) => all.combine(e),
+        None => errors = Some(e),
+    };
+    let mut seen: Vec<(char, usize)> = Vec::new();
+    let mut axes = Vec::new();
+    for (i, ch) in text.chars().enumerate() {
+        let here = char_span(span, lit.as_ref(), i);
+        match AXES.iter().find(|(c, _, _)| *c == ch) {
+            None => push(syn::Error::new(
+                here,
+                format!(
+                    "unknown axis `{ch}` in layout `{text}`; the axes are {}",
+                    AXES.iter()
+                        .map(|(c, _, w)| format!("`{c}` ({w})"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            )),
+            Some((_, ty, words)) => {
+                if let Some((_, first)) = seen.iter().find(|(c, _)| *c == ch) {
+                    push(syn::Error::new(
+                        here,
+                        format!(
+                            "axis `{ch}` ({words}) appears twice in layout `{text}`: first at position {}",
+                            first + 1
+                        ),
+                    ));
+                } else {
+                    seen.push((ch, i));
+                    let ty = syn::Ident::new(ty, Span::call_site());
+                    axes.push(quote!(::batchspec::#ty));
+                }
+            }
+        }
+    }
+    let n = text.chars().count();
+    if n == 0 || n > 6 {
+        push(syn::Error::new(
+            span,
+            format!("a layout has 1 to 6 axes; `{text}` has {n}"),
+        ));
+    }
+    match errors {
+        Some(e) => Err(e),
+        None => Ok(quote!((#(#axes,)*))),
+    }
+}
