@@ -8,6 +8,8 @@ pub mod axis;
 pub mod batch;
 pub mod elem;
 pub mod error;
+pub mod format;
+pub mod matching;
 pub mod source;
 pub mod space;
 pub mod spec;
@@ -16,8 +18,10 @@ pub use axis::{Axis, B, BCHW, BF, BHWC, BK, BT, BTF, C, CHWB, D, F, H, K, Layout
 pub use batch::{ArcBatch, Batch, BatchView};
 pub use elem::{CastInto, Element, IndexElement, LossyCast};
 pub use error::{Error, Result};
+pub use format::{FormatAs, assert_formats};
+pub use matching::{Serves, Specs, assert_serves};
 pub use source::{Features, Source, Src, Targets};
-pub use space::{Image, Index, IndexSeq, Labels, Null, Space, Vector, VectorSeq};
+pub use space::{Image, Index, IndexSeq, Labels, Null, OneHot, Space, Vector, VectorSeq};
 pub use spec::{DataSpec, Described, Node};
 
 /// What the derive's output names; not part of the public API.

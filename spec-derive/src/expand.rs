@@ -2,7 +2,7 @@
 
 use crate::ast::Container;
 use proc_macro2::TokenStream;
-use quote::{quote, quote_spanned};
+use quote::quote;
 use syn::spanned::Spanned;
 
 /// The type `Src<'n', 'a', 'm', 'e'>` of a source string.
@@ -11,6 +11,26 @@ pub fn source_type(krate: &syn::Path, name: &str) -> TokenStream {
         .chars()
         .map(|c| syn::LitChar::new(c, proc_macro2::Span::call_site()));
     quote!(#krate::__private::Src<#(#chars),*>)
+}
+
+/// `tokens` with every span set to `span`, so that an error about them points at `span` alone
+/// (a mix of the user's spans and the macro's falls back to the derive attribute).
+fn respan(tokens: TokenStream, span: proc_macro2::Span) -> TokenStream {
+    use proc_macro2::{Group, TokenTree};
+    tokens
+        .into_iter()
+        .map(|tt| match tt {
+            TokenTree::Group(g) => {
+                let mut out = Group::new(g.delimiter(), respan(g.stream(), span));
+                out.set_span(span);
+                TokenTree::Group(out)
+            }
+            mut other => {
+                other.set_span(span);
+                other
+            }
+        })
+        .collect()
 }
 
 fn default_crate() -> syn::Path {
@@ -33,37 +53,56 @@ pub fn expand(cont: &Container<'_>) -> TokenStream {
         .map(|f| {
             let ty = f.ty;
             let src = source_type(&krate, &f.source);
-            quote!(<#ty as #p::Node<#src>>)
+            // Spanned on the field's type: an error about the field points there.
+            respan(quote!(<#ty as #p::Node<#src>>), ty.span())
         })
         .collect();
-    for (f, node) in cont.fields.iter().zip(&nodes) {
+    for f in &cont.fields {
         let ty = f.ty;
         let src = source_type(&krate, &f.source);
-        let _ = node;
         // Spanned on the field's type, so that a field that is not a batch or a spec is reported
         // there, in the words of `Node`'s message.
-        preds.push(quote_spanned!(ty.span()=> #ty: #p::Node<#src>));
+        preds.push(respan(quote!(#ty: #p::Node<#src>), ty.span()));
     }
 
-    let spaces = nodes.iter().map(|n| quote!(#n::Spaces));
-    let sources = nodes.iter().map(|n| quote!(#n::Sources));
-    let leaves = nodes.iter().rev().fold(
-        quote!(#p::HNil),
-        |acc, n| quote!(<#n::Leaves as #p::LeafList>::Append<#acc>),
-    );
-    let count = nodes.iter().map(|n| quote!(+ #n::LEAVES));
-    let total = nodes.iter().rev().fold(
+    let spans: Vec<proc_macro2::Span> = cont.fields.iter().map(|f| f.ty.span()).collect();
+    let spaces = nodes
+        .iter()
+        .zip(&spans)
+        .map(|(n, sp)| respan(quote!(#n::Spaces), *sp));
+    let sources = nodes
+        .iter()
+        .zip(&spans)
+        .map(|(n, sp)| respan(quote!(#n::Sources), *sp));
+    let leaves = nodes
+        .iter()
+        .zip(&spans)
+        .rev()
+        .fold(quote!(#p::HNil), |acc, (n, sp)| {
+            let head = respan(quote!(#n::Leaves), *sp);
+            quote!(<#head as #p::LeafList>::Append<#acc>)
+        });
+    let count = nodes
+        .iter()
+        .zip(&spans)
+        .map(|(n, sp)| respan(quote!(+ #n::LEAVES), *sp));
+    let total = nodes.iter().zip(&spans).rev().fold(
         quote!(::core::option::Option::Some(0usize)),
-        |acc, n| quote!(#p::__add_features(#n::TOTAL, #acc)),
+        |acc, (n, sp)| {
+            let head = respan(quote!(#n::TOTAL), *sp);
+            quote!(#p::__add_features(#head, #acc))
+        },
     );
     let describe = cont.fields.iter().zip(&nodes).map(|(f, n)| {
         let name = f.member.to_string().trim_start_matches("r#").to_string();
-        quote!(#n::describe_node(__spec_batch, &#p::Path::Field(__spec_path, #name), __spec_out);)
+        let call = respan(quote!(#n::describe_node), f.ty.span());
+        quote!(#call(__spec_batch, &#p::Path::Field(__spec_path, #name), __spec_out);)
     });
     let checks = cont.fields.iter().zip(&nodes).map(|(f, n)| {
         let member = f.member;
         let name = member.to_string().trim_start_matches("r#").to_string();
-        quote!(#n::check_node(&self.#member, &#p::Path::Field(__spec_path, #name), __spec_sizes)?;)
+        let call = respan(quote!(#n::check_node), f.ty.span());
+        quote!(#call(&self.#member, &#p::Path::Field(__spec_path, #name), __spec_sizes)?;)
     });
 
     let where_all = quote!(where #(#preds,)*);

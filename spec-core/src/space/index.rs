@@ -37,3 +37,18 @@ impl<const M: usize, E: IndexElement> Space for Labels<M, E> {
     const MAX_LABELS: Option<usize> = Some(M);
     const KIND: &'static str = "labels";
 }
+
+/// The concatenated one-hot form of an `Index<M, DIM>`: `DIM` blocks of `M` columns per sample,
+/// shape `(batch, M × DIM)` (Pylearn2's concatenate mode). For `DIM = 1` it is the same data as
+/// the merged form `Vector<M>`.
+pub struct OneHot<const M: usize, const DIM: usize = 1, E = f32>(PhantomData<fn() -> E>);
+
+impl<const M: usize, const DIM: usize, E: crate::elem::Element> Space for OneHot<M, DIM, E> {
+    type Elem = E;
+    type Dim = ndarray::Ix2;
+    type Layout = crate::axis::BF;
+    const SHAPE: &'static [Option<usize>] = &[None, Some(M * DIM)];
+    const BATCH_AXIS: usize = 0;
+    const FEATURES: Option<usize> = Some(M * DIM);
+    const KIND: &'static str = "one-hot";
+}

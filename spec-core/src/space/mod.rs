@@ -19,7 +19,7 @@ mod sequence;
 mod vector;
 
 pub use image::{Image, ImageLayout};
-pub use index::{Index, Labels};
+pub use index::{Index, Labels, OneHot};
 pub use sequence::{IndexSeq, IndexSeqLayout, VectorSeq, VectorSeqLayout};
 pub use vector::Vector;
 

@@ -1,0 +1,14 @@
+//! The compile errors users see, recorded as trybuild snapshots under `trybuild/`.
+//!
+//! Each `.stderr` is what `cargo check` prints for one mistake; its first line must say what is
+//! wrong in words (the field, source, axis or size). Re-bless with `TRYBUILD=overwrite` and read
+//! every changed snapshot as a user would. The snapshots are those of stable Rust 1.95.
+
+#[test]
+fn compile_errors_read_well() {
+    let t = trybuild::TestCases::new();
+    for dir in ["attr", "elem", "layout", "size", "source", "structure"] {
+        t.compile_fail(format!("trybuild/{dir}/*.rs"));
+    }
+    t.pass("trybuild/pass/*.rs");
+}

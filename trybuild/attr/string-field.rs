@@ -1,0 +1,10 @@
+use batchspec::prelude::*;
+
+#[derive(DataSpec)]
+struct Record {
+    #[spec(source = "features")]
+    x: Batch<Vector<3>>,
+    name: String,
+}
+
+fn main() {}
