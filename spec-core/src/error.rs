@@ -121,6 +121,9 @@ pub enum Error {
         /// Its number of samples.
         actual: usize,
     },
+    /// A batch schedule that cannot be served (sizes, modes, shards).
+    #[error(transparent)]
+    Iteration(#[from] crate::iteration::IterationError),
     /// An error in the data of one field of a spec.
     #[error("field `{field}` (source `{source_name}`): {error}")]
     Field {

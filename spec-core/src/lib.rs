@@ -9,6 +9,7 @@ pub mod batch;
 pub mod elem;
 pub mod error;
 pub mod format;
+pub mod iteration;
 pub mod matching;
 pub mod source;
 pub mod space;
