@@ -1,4 +1,92 @@
 //! batchspec: the data specifications of machine-learning pipelines as types.
+//!
+//! A batch struct with `#[derive(DataSpec)]` is a (space, source) pair in Pylearn2's sense: the
+//! compiler knows its structure, which source each leaf comes from, each leaf's axis layout and
+//! its static sizes. A request that the data cannot serve does not compile, and the error says
+//! why in words.
+//!
+//! ```
+//! use batchspec::prelude::*;
+//! use ndarray::{Array2, Array4};
+//!
+//! // What the dataset stores: CIFAR-like images as bytes, and class labels.
+//! #[derive(DataSpec)]
+//! struct Record {
+//!     #[spec(source = "features")]
+//!     image: Batch<image![32, 32, 3; BHWC, u8]>,
+//!     #[spec(source = "targets")]
+//!     label: Batch<Index<10>>,
+//! }
+//!
+//! // What a model asks for: the same images as flat f32 vectors.
+//! #[derive(DataSpec)]
+//! struct ModelInput {
+//!     #[spec(source = "features")]
+//!     x: Batch<Vector<3072>>,
+//! }
+//!
+//! // Checked by `cargo check`: every source of the request is in the record, in a space that
+//! // converts (here a 32×32×3 image into a vector of 3072).
+//! const _: () = batchspec::assert_serves::<Record, ModelInput, _>();
+//!
+//! let record = Record {
+//!     image: Batch::new(Array4::zeros((128, 32, 32, 3)))?,
+//!     label: Batch::new(Array2::zeros((128, 1)))?,
+//! };
+//! assert_eq!(record.validate()?, 128);
+//! let shapes: Vec<_> = Record::describe(128).iter().map(|d| (d.source, d.dims().unwrap())).collect();
+//! assert_eq!(shapes, [("features", vec![128, 32, 32, 3]), ("targets", vec![128, 1])]);
+//! # Ok::<(), batchspec::Error>(())
+//! ```
+//!
+//! # Concepts
+//!
+//! - **Spaces** ([`Vector`], [`Image`], [`Index`], [`Labels`], [`VectorSeq`], [`IndexSeq`],
+//!   [`Null`]) are types with const-generic sizes: `Vector<3072>`, `Index<10>`. An image also
+//!   carries its total size, written for you by [`image!`]: `image![32, 32, 3; BCHW, u8]` is
+//!   `Image<32, 32, 3, 3072, BCHW, u8>`.
+//! - **Layouts** are tuples of axis markers in memory order: [`BHWC`] is `(B, H, W, C)`.
+//!   [`layout!`] writes any other from its letters: `layout!(hwcb)`.
+//! - **Sources** are types made from strings: `#[spec(source = "mask")]` and `source!("mask")`
+//!   are the same type in every crate, with the name at run time as [`Source::NAME`].
+//! - **Batches** ([`Batch`]) wrap ndarray arrays and are checked once, where data enters: the
+//!   static sizes, and every label of an index space (a label of -1 is an error, never wrapped).
+//! - **Specs** ([`DataSpec`]) are derived structs: the space tree, the source tree, the leaves,
+//!   `describe(batch_size)` (MXNet's `provide_data`) and `validate()`.
+//! - **Matching**: [`Serves`] holds when a record can serve a request, by source, with a
+//!   [`FormatAs`] conversion for each leaf.
+//!
+//! # What does not compile
+//!
+//! A request for a 10-wide vector where the data is 3072 wide:
+//!
+//! ```compile_fail
+//! use batchspec::prelude::*;
+//! #[derive(DataSpec)]
+//! struct Record { #[spec(source = "features")] x: Batch<Vector<3072>> }
+//! #[derive(DataSpec)]
+//! struct Request { #[spec(source = "features")] x: Batch<Vector<10>> }
+//! const _: () = batchspec::assert_serves::<Record, Request, _>();
+//! ```
+//!
+//! A source the record does not have (here a typo):
+//!
+//! ```compile_fail
+//! use batchspec::prelude::*;
+//! #[derive(DataSpec)]
+//! struct Record { #[spec(source = "features")] x: Batch<Vector<3>> }
+//! #[derive(DataSpec)]
+//! struct Request { #[spec(source = "featurs")] x: Batch<Vector<3>> }
+//! const _: () = batchspec::assert_serves::<Record, Request, _>();
+//! ```
+//!
+//! An image whose declared total is not rows × columns × channels:
+//!
+//! ```compile_fail
+//! use batchspec::prelude::*;
+//! #[derive(DataSpec)]
+//! struct Record { #[spec(source = "features")] x: Batch<Image<32, 32, 3, 3000>> }
+//! ```
 #![warn(missing_docs)]
 
 pub use batchspec_core::*;
@@ -11,8 +99,8 @@ pub mod prelude {
     };
     pub use batchspec_core::image;
     pub use batchspec_core::{
-        ArcBatch, Batch, BatchView, DataSpec, Features, Image, Index, IndexSeq, Labels, Null,
-        Source, Space, Targets, Vector, VectorSeq,
+        ArcBatch, Batch, BatchView, DataSpec, Features, FormatAs, Image, Index, IndexSeq, Labels,
+        Null, OneHot, Serves, Source, Space, Targets, Vector, VectorSeq,
     };
     pub use batchspec_derive::{DataSpec, layout, source};
 }

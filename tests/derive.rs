@@ -94,7 +94,7 @@ fn spaces_and_sources_are_type_trees() {
     fn same<A: 'static, B: 'static>() -> bool {
         std::any::TypeId::of::<A>() == std::any::TypeId::of::<B>()
     }
-    type Spaces = <Record as DataSpec>::Spaces;
+    type Spaces = batchspec::SpacesOf<Record>;
     assert!(same::<
         Spaces,
         (
@@ -102,7 +102,7 @@ fn spaces_and_sources_are_type_trees() {
             (Vector<3072>, (Index<10>,))
         ),
     >());
-    type Sources = <Record as DataSpec>::Sources;
+    type Sources = batchspec::SourcesOf<Record>;
     assert!(same::<Sources, (Features, (Features, (Targets,)))>());
     assert!(same::<Features, source!("features")>());
     assert!(same::<Src<'t', 'a', 'r', 'g', 'e', 't', 's'>, Targets>());
@@ -162,4 +162,24 @@ fn labels_out_of_range_are_errors_never_wrapped() {
     assert!(ok.set_label(1, 3).is_ok());
     assert!(ok.set_label(1, 4).is_err());
     assert_eq!(ok.array(), &ndarray::array![0i64, 3]);
+}
+
+/// Lifetimes, defaults and const generics on the struct.
+#[derive(DataSpec)]
+struct Borrowed<'a, const N: usize, S: Space = Vector<4>> {
+    #[spec(source = "features")]
+    x: BatchView<'a, Vector<N>>,
+    y: batchspec::BatchView<'a, S>,
+}
+
+#[test]
+fn borrowed_generic_spec() {
+    let xs = Array2::<f32>::zeros((2, 3));
+    let ys = Array2::<f32>::zeros((2, 4));
+    let b = Borrowed::<'_, 3> {
+        x: Batch::new(xs.view()).unwrap(),
+        y: Batch::new(ys.view()).unwrap(),
+    };
+    assert_eq!(b.validate(), Ok(2));
+    assert_eq!(Borrowed::<'static, 3>::LEAVES, 2);
 }

@@ -121,6 +121,28 @@ pub enum Error {
         /// Its number of samples.
         actual: usize,
     },
+    /// A flat list given to a mapping has another length than the mapping's unique leaves.
+    #[error(
+        "a flat list of {actual} values cannot be nested: the mapping has {expected} unique leaves"
+    )]
+    FlatLength {
+        /// The number of unique leaves.
+        expected: usize,
+        /// The number of values given.
+        actual: usize,
+    },
+    /// Two places of one shared leaf hold different values when flattened.
+    #[error(
+        "leaf {leaf} (source `{source_name}`, {space}) is shared but holds a value different from its first place"
+    )]
+    SharedLeafDiffers {
+        /// The source of the leaf.
+        source_name: &'static str,
+        /// The space, in words.
+        space: String,
+        /// The leaf that differs, in order.
+        leaf: usize,
+    },
     /// A batch schedule that cannot be served (sizes, modes, shards).
     #[error(transparent)]
     Iteration(#[from] crate::iteration::IterationError),

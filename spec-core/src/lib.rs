@@ -9,7 +9,9 @@ pub mod batch;
 pub mod elem;
 pub mod error;
 pub mod format;
+pub mod hlist;
 pub mod iteration;
+pub mod mapping;
 pub mod matching;
 pub mod source;
 pub mod space;
@@ -23,15 +25,14 @@ pub use format::{FormatAs, assert_formats};
 pub use matching::{Serves, Specs, assert_serves};
 pub use source::{Features, Source, Src, Targets};
 pub use space::{Image, Index, IndexSeq, Labels, Null, OneHot, Space, Vector, VectorSeq};
-pub use spec::{DataSpec, Described, Node};
+pub use spec::{DataSpec, Described, FlatOf, LeavesOf, MappedOf, Node, SourcesOf, SpacesOf};
 
 /// What the derive's output names; not part of the public API.
 #[doc(hidden)]
 pub mod __private {
+    pub use crate::hlist::{HCons, HList, HNil};
     pub use crate::source::Src;
-    pub use crate::spec::{
-        __add_features, Described, HCons, HNil, LeafList, Node, Path, SizeCheck,
-    };
+    pub use crate::spec::{__add_features, Described, LeafList, Node, Path, SizeCheck};
     pub use crate::{DataSpec, Error, Source};
     pub use core;
     pub use std::vec::Vec;

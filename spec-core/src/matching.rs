@@ -7,9 +7,10 @@
 //! of the two specs does not matter: a nested request can be served by a flat record.
 
 use crate::format::FormatAs;
+use crate::hlist::{HCons, HNil};
 use crate::source::Source;
 use crate::space::{Null, Space};
-use crate::spec::{DataSpec, Described, HCons, HNil, Leaf, LeafList, Path};
+use crate::spec::{DataSpec, Described, Leaf, LeafList, LeavesOf, Path};
 use core::marker::PhantomData;
 
 /// Index of a lookup: the leaf is the head of the list.
@@ -95,7 +96,7 @@ where
 )]
 pub trait Serves<Q: DataSpec, I>: DataSpec {}
 
-impl<R: DataSpec, Q: DataSpec, I> Serves<Q, I> for R where R::Leaves: ServeLeaves<Q::Leaves, I> {}
+impl<R: DataSpec, Q: DataSpec, I> Serves<Q, I> for R where LeavesOf<R>: ServeLeaves<LeavesOf<Q>, I> {}
 
 /// A Pylearn2 data specification: a tree of spaces `Sp` paired with a tree of sources `So` of
 /// the same structure.
@@ -157,7 +158,7 @@ macro_rules! structure_tuples {
     };
     (@concat $a:ident $s:ident) => { <$a as Structure<$s>>::Leaves };
     (@concat $a:ident $s:ident, $($rest:ident $rs:ident),+) => {
-        <<$a as Structure<$s>>::Leaves as LeafList>::Append<structure_tuples!(@concat $($rest $rs),+)>
+        <<$a as Structure<$s>>::Leaves as LeafList>::Join<structure_tuples!(@concat $($rest $rs),+)>
     };
 }
 structure_tuples!(A0 S0 0);

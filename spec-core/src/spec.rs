@@ -14,27 +14,44 @@ use core::fmt;
 use core::marker::PhantomData;
 use ndarray::Data;
 
-/// The empty type-level list of leaves.
-pub struct HNil;
-/// A type-level list of leaves: `H` then the list `T`.
-pub struct HCons<H, T>(PhantomData<fn() -> (H, T)>);
-/// One leaf of a spec: the space `S` read from the source `Src`.
+pub use crate::hlist::{HCons, HList, HNil};
+
+/// One leaf of a spec at the type level: the space `S` read from the source `Src`.
 pub struct Leaf<Src, S>(PhantomData<fn() -> (Src, S)>);
 
-/// A type-level list of leaves: [`HNil`] or [`HCons`].
-pub trait LeafList {
-    /// The number of leaves.
-    const LEN: usize;
-    /// `Self` followed by `Rhs`.
-    type Append<Rhs: LeafList>: LeafList;
+/// A list of leaf types ([`Leaf`]`<Src, S>`), with their identities at run time.
+pub trait LeafList: HList {
+    /// `Self` followed by the leaves `R` (the same list as [`HList::Append`], known to be leaves).
+    type Join<R: LeafList>: LeafList;
+    /// Appends the identity of each leaf: its source name, its space in words and the type id of
+    /// the (source, space) pair, which is what de-duplication compares.
+    fn leaf_ids(out: &mut Vec<LeafId>);
 }
 impl LeafList for HNil {
-    const LEN: usize = 0;
-    type Append<Rhs: LeafList> = Rhs;
+    type Join<R: LeafList> = R;
+    fn leaf_ids(_: &mut Vec<LeafId>) {}
 }
-impl<H, T: LeafList> LeafList for HCons<H, T> {
-    const LEN: usize = 1 + T::LEN;
-    type Append<Rhs: LeafList> = HCons<H, T::Append<Rhs>>;
+impl<Src: Source, S: Space, T: LeafList> LeafList for HCons<Leaf<Src, S>, T> {
+    type Join<R: LeafList> = HCons<Leaf<Src, S>, T::Join<R>>;
+    fn leaf_ids(out: &mut Vec<LeafId>) {
+        out.push(LeafId {
+            id: core::any::TypeId::of::<(Src, S)>(),
+            source: Src::NAME,
+            space: S::describe(),
+        });
+        T::leaf_ids(out);
+    }
+}
+
+/// The identity of a leaf: two leaves are the same when their source and space are.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LeafId {
+    /// The type id of `(Src, S)`.
+    pub id: core::any::TypeId,
+    /// The source name.
+    pub source: &'static str,
+    /// The space in words.
+    pub space: String,
 }
 
 /// The path of a field inside a spec (`inner.image`, `views.0`), built without allocating.
@@ -146,19 +163,29 @@ const fn add_features(a: Option<usize>, b: Option<usize>) -> Option<usize> {
 /// A node of a spec tree, as a field of a struct whose source is `Src`.
 ///
 /// Implemented by batches (a leaf read from `Src`), by [`Null`] (no leaf), by tuples of nodes,
-/// and by every derived spec (which ignores `Src`: its fields name their own sources).
+/// and by every derived spec (which ignores `Src`: its fields name their own sources). A spec
+/// ([`DataSpec`]) is a node that needs no source from outside: `Node<()>`.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be a field of a spec",
     label = "not a batch, a spec or a tuple of them",
     note = "a field of a `#[derive(DataSpec)]` struct is a `Batch<S>` of a space `S`, another `#[derive(DataSpec)]` struct, a tuple of those, or `Null`"
 )]
-pub trait Node<Src: Source> {
+pub trait Node<Src> {
     /// The tree of spaces.
     type Spaces;
     /// The tree of sources.
     type Sources;
     /// The leaves, in order, as a type-level list of [`Leaf`].
     type Leaves: LeafList;
+    /// The leaf values in order (the flat form): an [`HList`] of batches.
+    type Flat: HList;
+    /// References to the leaf values in order.
+    type FlatRef<'a>: HList
+    where
+        Self: 'a;
+    /// The structure of the node with a `T` at each leaf (and `()` at each null leaf): what
+    /// [`Mapping::nest`](crate::mapping::Mapping::nest) builds.
+    type Mapped<T>;
     /// The number of leaves.
     const LEAVES: usize;
     /// The sum of the features of the leaves (Pylearn2's total dimension); `None` if a leaf is a
@@ -168,12 +195,28 @@ pub trait Node<Src: Source> {
     fn describe_node(batch: usize, path: &Path<'_>, out: &mut Vec<Described>);
     /// Records the batch size of every leaf.
     fn check_node(&self, path: &Path<'_>, sizes: &mut SizeCheck) -> Result<(), Error>;
+    /// The leaf values in order, by moves.
+    fn node_flatten(self) -> Self::Flat;
+    /// The node from its leaf values, by moves.
+    fn node_nest(flat: Self::Flat) -> Self;
+    /// References to the leaf values in order.
+    fn node_flatten_ref(&self) -> Self::FlatRef<'_>;
+    /// Builds the structure, taking each leaf's value from `next` in order.
+    fn node_nest_mapped<T, N: FnMut() -> T>(next: &mut N) -> Self::Mapped<T>;
+    /// Visits the leaf values of `mapped` in order.
+    fn node_flatten_mapped<T, V: FnMut(T)>(mapped: Self::Mapped<T>, visit: &mut V);
 }
 
 impl<Src: Source, S: Space, R: Data<Elem = S::Elem>> Node<Src> for Batch<S, R> {
     type Spaces = S;
     type Sources = Src;
     type Leaves = HCons<Leaf<Src, S>, HNil>;
+    type Flat = HCons<Self, HNil>;
+    type FlatRef<'a>
+        = HCons<&'a Self, HNil>
+    where
+        Self: 'a;
+    type Mapped<T> = T;
     const LEAVES: usize = 1;
     const TOTAL: Option<usize> = S::FEATURES;
     fn describe_node(batch: usize, path: &Path<'_>, out: &mut Vec<Described>) {
@@ -191,19 +234,62 @@ impl<Src: Source, S: Space, R: Data<Elem = S::Elem>> Node<Src> for Batch<S, R> {
     fn check_node(&self, path: &Path<'_>, sizes: &mut SizeCheck) -> Result<(), Error> {
         sizes.see(path, self.len())
     }
+    #[inline(always)]
+    fn node_flatten(self) -> Self::Flat {
+        crate::hlist::single(self)
+    }
+    #[inline(always)]
+    fn node_nest(flat: Self::Flat) -> Self {
+        flat.head
+    }
+    #[inline(always)]
+    fn node_flatten_ref(&self) -> Self::FlatRef<'_> {
+        crate::hlist::single(self)
+    }
+    fn node_nest_mapped<T, N: FnMut() -> T>(next: &mut N) -> T {
+        next()
+    }
+    fn node_flatten_mapped<T, V: FnMut(T)>(mapped: T, visit: &mut V) {
+        visit(mapped)
+    }
 }
 
-impl<Src: Source> Node<Src> for Null {
+impl<Src> Node<Src> for Null {
     type Spaces = Null;
     type Sources = ();
     type Leaves = HNil;
+    type Flat = HNil;
+    type FlatRef<'a> = HNil;
+    type Mapped<T> = ();
     const LEAVES: usize = 0;
     const TOTAL: Option<usize> = Some(0);
     fn describe_node(_: usize, _: &Path<'_>, _: &mut Vec<Described>) {}
     fn check_node(&self, _: &Path<'_>, _: &mut SizeCheck) -> Result<(), Error> {
         Ok(())
     }
+    fn node_flatten(self) -> HNil {
+        HNil
+    }
+    fn node_nest(_: HNil) -> Self {
+        Null
+    }
+    fn node_flatten_ref(&self) -> HNil {
+        HNil
+    }
+    fn node_nest_mapped<T, N: FnMut() -> T>(_: &mut N) {}
+    fn node_flatten_mapped<T, V: FnMut(T)>(_: (), _: &mut V) {}
 }
+
+/// The space tree of a spec.
+pub type SpacesOf<S> = <S as Node<()>>::Spaces;
+/// The source tree of a spec.
+pub type SourcesOf<S> = <S as Node<()>>::Sources;
+/// The leaves of a spec, as a type-level list of [`Leaf`]`<Source, Space>`.
+pub type LeavesOf<S> = <S as Node<()>>::Leaves;
+/// The flat form of a spec: its leaf values in order.
+pub type FlatOf<S> = <S as Node<()>>::Flat;
+/// The structure of a spec with a `T` at each leaf.
+pub type MappedOf<S, T> = <S as Node<()>>::Mapped<T>;
 
 /// A spec: a struct with `#[derive(DataSpec)]`, or a tuple of specs.
 ///
@@ -227,32 +313,18 @@ impl<Src: Source> Node<Src> for Null {
     label = "expected a `#[derive(DataSpec)]` struct or a tuple of them",
     note = "add `#[derive(DataSpec)]` to the struct"
 )]
-pub trait DataSpec: Sized {
-    /// The tree of spaces: a tuple with one entry per field, nested like the struct.
-    type Spaces;
-    /// The tree of sources, shaped like [`DataSpec::Spaces`].
-    type Sources;
-    /// The leaves in order, as a type-level list of [`Leaf`]`<Source, Space>`.
-    type Leaves: LeafList;
+pub trait DataSpec: Node<()> + Sized {
     /// The number of leaves (null leaves do not count).
-    const LEAVES: usize;
+    const LEAVES: usize = <Self as Node<()>>::LEAVES;
     /// The sum of the features of all leaves (Pylearn2's `get_total_dimension`); `None` if a
     /// leaf is a sequence, whose size is dynamic.
-    const TOTAL: Option<usize>;
-
-    /// Appends the description of every leaf under `path`.
-    fn describe_into(batch: usize, path: &Path<'_>, out: &mut Vec<Described>);
-    /// Records the batch size of every leaf under `path`.
-    ///
-    /// # Errors
-    /// [`Error::BatchSize`] naming the two fields that differ.
-    fn check_sizes(&self, path: &Path<'_>, sizes: &mut SizeCheck) -> Result<(), Error>;
+    const TOTAL: Option<usize> = <Self as Node<()>>::TOTAL;
 
     /// Every leaf in order with its source and its shape for `batch_size` samples (MXNet's
     /// `provide_data`).
     fn describe(batch_size: usize) -> Vec<Described> {
-        let mut out = Vec::with_capacity(Self::LEAVES);
-        Self::describe_into(batch_size, &Path::Root, &mut out);
+        let mut out = Vec::with_capacity(<Self as Node<()>>::LEAVES);
+        Self::describe_node(batch_size, &Path::Root, &mut out);
         out
     }
 
@@ -263,18 +335,38 @@ pub trait DataSpec: Sized {
     /// [`Error::BatchSize`] naming the first field and the field that differs.
     fn validate(&self) -> Result<usize, Error> {
         let mut sizes = SizeCheck::default();
-        self.check_sizes(&Path::Root, &mut sizes)?;
+        self.check_node(&Path::Root, &mut sizes)?;
         Ok(sizes.size().unwrap_or(0))
+    }
+
+    /// The leaf values in order, as an [`HList`]: plain moves, no allocation.
+    #[inline(always)]
+    fn flatten(self) -> FlatOf<Self> {
+        self.node_flatten()
+    }
+
+    /// The spec from its leaf values in order: the inverse of [`DataSpec::flatten`].
+    #[inline(always)]
+    fn nest(flat: FlatOf<Self>) -> Self {
+        Self::node_nest(flat)
+    }
+
+    /// References to the leaf values in order.
+    #[inline(always)]
+    fn flatten_ref(&self) -> <Self as Node<()>>::FlatRef<'_> {
+        self.node_flatten_ref()
     }
 }
 
 macro_rules! tuples {
     ($($n:literal: $($t:ident . $i:tt),+;)*) => {$(
-        impl<Src: Source, $($t: Node<Src>),+> Node<Src> for ($($t,)+)
-        {
+        impl<Src, $($t: Node<Src>),+> Node<Src> for ($($t,)+) {
             type Spaces = ($($t::Spaces,)+);
             type Sources = ($($t::Sources,)+);
-            type Leaves = tuples!(@concat Src; $($t),+);
+            type Leaves = tuples!(@join $($t),+);
+            type Flat = tuples!(@concat Flat; $($t),+);
+            type FlatRef<'a> = tuples!(@concat_ref 'a; $($t),+) where Self: 'a;
+            type Mapped<T> = ($($t::Mapped<T>,)+);
             const LEAVES: usize = 0 $(+ $t::LEAVES)+;
             const TOTAL: Option<usize> = tuples!(@total $($t),+);
             fn describe_node(batch: usize, path: &Path<'_>, out: &mut Vec<Described>) {
@@ -284,36 +376,57 @@ macro_rules! tuples {
                 $( self.$i.check_node(&Path::Elem(path, $i), sizes)?; )+
                 Ok(())
             }
+            #[inline(always)]
+            fn node_flatten(self) -> Self::Flat {
+                tuples!(@flatten self; $($t . $i),+)
+            }
+            #[inline(always)]
+            fn node_nest(flat: Self::Flat) -> Self {
+                tuples!(@nest flat; (); $($t),+)
+            }
+            #[inline(always)]
+            fn node_flatten_ref(&self) -> Self::FlatRef<'_> {
+                tuples!(@flatten_ref self; $($t . $i),+)
+            }
+            fn node_nest_mapped<T, N: FnMut() -> T>(next: &mut N) -> Self::Mapped<T> {
+                ($($t::node_nest_mapped(next),)+)
+            }
+            fn node_flatten_mapped<T, V: FnMut(T)>(mapped: Self::Mapped<T>, visit: &mut V) {
+                $( $t::node_flatten_mapped(mapped.$i, visit); )+
+            }
         }
 
-        impl<$($t: DataSpec),+> DataSpec for ($($t,)+)
-        {
-            type Spaces = ($($t::Spaces,)+);
-            type Sources = ($($t::Sources,)+);
-            type Leaves = tuples!(@concat_spec $($t),+);
-            const LEAVES: usize = 0 $(+ $t::LEAVES)+;
-            const TOTAL: Option<usize> = tuples!(@total_spec $($t),+);
-            fn describe_into(batch: usize, path: &Path<'_>, out: &mut Vec<Described>) {
-                $( $t::describe_into(batch, &Path::Elem(path, $i), out); )+
-            }
-            fn check_sizes(&self, path: &Path<'_>, sizes: &mut SizeCheck) -> Result<(), Error> {
-                $( self.$i.check_sizes(&Path::Elem(path, $i), sizes)?; )+
-                Ok(())
-            }
-        }
+        impl<$($t: DataSpec),+> DataSpec for ($($t,)+) {}
     )*};
-    (@concat $src:ident; $t:ident) => { <$t as Node<$src>>::Leaves };
-    (@concat $src:ident; $t:ident, $($rest:ident),+) => {
-        <<$t as Node<$src>>::Leaves as LeafList>::Append<tuples!(@concat $src; $($rest),+)>
+    (@concat $a:ident; $t:ident) => { <$t as Node<Src>>::$a };
+    (@concat $a:ident; $t:ident, $($rest:ident),+) => {
+        <<$t as Node<Src>>::$a as HList>::Append<tuples!(@concat $a; $($rest),+)>
     };
-    (@concat_spec $t:ident) => { <$t as DataSpec>::Leaves };
-    (@concat_spec $t:ident, $($rest:ident),+) => {
-        <<$t as DataSpec>::Leaves as LeafList>::Append<tuples!(@concat_spec $($rest),+)>
+    (@join $t:ident) => { <$t as Node<Src>>::Leaves };
+    (@join $t:ident, $($rest:ident),+) => {
+        <<$t as Node<Src>>::Leaves as LeafList>::Join<tuples!(@join $($rest),+)>
     };
+    (@concat_ref $l:lifetime; $t:ident) => { <$t as Node<Src>>::FlatRef<$l> };
+    (@concat_ref $l:lifetime; $t:ident, $($rest:ident),+) => {
+        <<$t as Node<Src>>::FlatRef<$l> as HList>::Append<tuples!(@concat_ref $l; $($rest),+)>
+    };
+    (@flatten $s:ident; $t:ident . $i:tt) => { $s.$i.node_flatten() };
+    (@flatten $s:ident; $t:ident . $i:tt, $($rt:ident . $ri:tt),+) => {
+        $s.$i.node_flatten().append(tuples!(@flatten $s; $($rt . $ri),+))
+    };
+    (@flatten_ref $s:ident; $t:ident . $i:tt) => { $s.$i.node_flatten_ref() };
+    (@flatten_ref $s:ident; $t:ident . $i:tt, $($rt:ident . $ri:tt),+) => {
+        $s.$i.node_flatten_ref().append(tuples!(@flatten_ref $s; $($rt . $ri),+))
+    };
+    (@nest $flat:ident; ($($done:expr,)*); $t:ident) => {
+        ($($done,)* $t::node_nest($flat),)
+    };
+    (@nest $flat:ident; ($($done:expr,)*); $t:ident, $($rest:ident),+) => {{
+        let (head, $flat) = <$t::Flat as HList>::split::<tuples!(@concat Flat; $($rest),+)>($flat);
+        tuples!(@nest $flat; ($($done,)* $t::node_nest(head),); $($rest),+)
+    }};
     (@total $t:ident) => { <$t as Node<Src>>::TOTAL };
     (@total $t:ident, $($rest:ident),+) => { add_features(<$t as Node<Src>>::TOTAL, tuples!(@total $($rest),+)) };
-    (@total_spec $t:ident) => { <$t as DataSpec>::TOTAL };
-    (@total_spec $t:ident, $($rest:ident),+) => { add_features(<$t as DataSpec>::TOTAL, tuples!(@total_spec $($rest),+)) };
 }
 
 tuples! {

@@ -66,70 +66,101 @@ pub fn expand(cont: &Container<'_>) -> TokenStream {
     }
 
     let spans: Vec<proc_macro2::Span> = cont.fields.iter().map(|f| f.ty.span()).collect();
-    let spaces = nodes
-        .iter()
-        .zip(&spans)
-        .map(|(n, sp)| respan(quote!(#n::Spaces), *sp));
-    let sources = nodes
-        .iter()
-        .zip(&spans)
-        .map(|(n, sp)| respan(quote!(#n::Sources), *sp));
-    let leaves = nodes
-        .iter()
-        .zip(&spans)
-        .rev()
-        .fold(quote!(#p::HNil), |acc, (n, sp)| {
-            let head = respan(quote!(#n::Leaves), *sp);
-            quote!(<#head as #p::LeafList>::Append<#acc>)
-        });
-    let count = nodes
-        .iter()
-        .zip(&spans)
-        .map(|(n, sp)| respan(quote!(+ #n::LEAVES), *sp));
-    let total = nodes.iter().zip(&spans).rev().fold(
+    let per_field = |f: &dyn Fn(&TokenStream) -> TokenStream| -> Vec<TokenStream> {
+        nodes
+            .iter()
+            .zip(&spans)
+            .map(|(n, sp)| respan(f(n), *sp))
+            .collect()
+    };
+    let spaces = per_field(&|n| quote!(#n::Spaces));
+    let sources = per_field(&|n| quote!(#n::Sources));
+    let mapped = per_field(&|n| quote!(#n::Mapped<__SpecT>));
+    let count = per_field(&|n| quote!(+ #n::LEAVES));
+    let leaves_of = per_field(&|n| quote!(#n::Leaves));
+    let flat_of = per_field(&|n| quote!(#n::Flat));
+    let flat_ref_of = per_field(&|n| quote!(#n::FlatRef<'__spec_a>));
+    let total_of = per_field(&|n| quote!(#n::TOTAL));
+
+    // `A ++ (B ++ (C ++ Nil))` over the fields, from the right.
+    let fold = |items: &[TokenStream], join: TokenStream, nil: TokenStream| -> TokenStream {
+        items
+            .iter()
+            .rev()
+            .fold(nil, |acc, head| quote!(<#head as #join>::Append<#acc>))
+    };
+    let leaves = items_join(&leaves_of, &p);
+    let flat = fold(&flat_of, quote!(#p::HList), quote!(#p::HNil));
+    let flat_ref = fold(&flat_ref_of, quote!(#p::HList), quote!(#p::HNil));
+    let total = total_of.iter().rev().fold(
         quote!(::core::option::Option::Some(0usize)),
-        |acc, (n, sp)| {
-            let head = respan(quote!(#n::TOTAL), *sp);
-            quote!(#p::__add_features(#head, #acc))
-        },
+        |acc, head| quote!(#p::__add_features(#head, #acc)),
     );
-    let describe = cont.fields.iter().zip(&nodes).map(|(f, n)| {
-        let name = f.member.to_string().trim_start_matches("r#").to_string();
-        let call = respan(quote!(#n::describe_node), f.ty.span());
-        quote!(#call(__spec_batch, &#p::Path::Field(__spec_path, #name), __spec_out);)
+
+    let names: Vec<String> = cont
+        .fields
+        .iter()
+        .map(|f| f.member.to_string().trim_start_matches("r#").to_string())
+        .collect();
+    let members: Vec<&syn::Ident> = cont.fields.iter().map(|f| f.member).collect();
+    let describe = nodes.iter().zip(&names).map(|(n, name)| {
+        quote!(#n::describe_node(__spec_batch, &#p::Path::Field(__spec_path, #name), __spec_out);)
     });
-    let checks = cont.fields.iter().zip(&nodes).map(|(f, n)| {
-        let member = f.member;
-        let name = member.to_string().trim_start_matches("r#").to_string();
-        let call = respan(quote!(#n::check_node), f.ty.span());
-        quote!(#call(&self.#member, &#p::Path::Field(__spec_path, #name), __spec_sizes)?;)
+    let checks = nodes.iter().zip(&names).zip(&members).map(|((n, name), member)| {
+        quote!(#n::check_node(&self.#member, &#p::Path::Field(__spec_path, #name), __spec_sizes)?;)
+    });
+    let flatten = fold_values(&members, &nodes, quote!(node_flatten), quote!(self.), &p);
+    let flatten_ref = fold_values(
+        &members,
+        &nodes,
+        quote!(node_flatten_ref),
+        quote!(&self.),
+        &p,
+    );
+    // nest: split the flat list field by field.
+    let mut nest_steps = Vec::new();
+    for (i, (member, n)) in members.iter().zip(&nodes).enumerate() {
+        let rest = fold(&flat_of[i + 1..], quote!(#p::HList), quote!(#p::HNil));
+        let head = &flat_of[i];
+        nest_steps.push(quote! {
+            let (__spec_head, __spec_flat) = <#head as #p::HList>::split::<#rest>(__spec_flat);
+            let #member = #n::node_nest(__spec_head);
+        });
+    }
+    let nest_mapped = nodes
+        .iter()
+        .map(|n| quote!(#n::node_nest_mapped(__spec_next),));
+    let flatten_mapped = nodes.iter().enumerate().map(|(i, n)| {
+        let idx = syn::Index::from(i);
+        quote!(#n::node_flatten_mapped(__spec_mapped.#idx, __spec_visit);)
     });
 
     let where_all = quote!(where #(#preds,)*);
-    let node_generics = {
-        let params = &cont.generics.params;
-        quote!(<__SpecSrc: #p::Source, #params>)
-    };
+    let node_generics = with_src_param(cont.generics);
+    let (node_impl_generics, _, _) = node_generics.split_for_impl();
 
     quote! {
         #[doc(hidden)]
         #[allow(non_camel_case_types, unused_qualifications, clippy::all)]
         const _: () = {
             #[automatically_derived]
-            impl #impl_generics #p::DataSpec for #ident #ty_generics #where_all {
+            impl #node_impl_generics #p::Node<__SpecSrc> for #ident #ty_generics #where_all {
                 type Spaces = (#(#spaces,)*);
                 type Sources = (#(#sources,)*);
                 type Leaves = #leaves;
+                type Flat = #flat;
+                type FlatRef<'__spec_a> = #flat_ref where Self: '__spec_a;
+                type Mapped<__SpecT> = (#(#mapped,)*);
                 const LEAVES: usize = 0 #(#count)*;
                 const TOTAL: ::core::option::Option<usize> = #total;
-                fn describe_into(
+                fn describe_node(
                     __spec_batch: usize,
                     __spec_path: &#p::Path<'_>,
                     __spec_out: &mut #p::Vec<#p::Described>,
                 ) {
                     #(#describe)*
                 }
-                fn check_sizes(
+                fn check_node(
                     &self,
                     __spec_path: &#p::Path<'_>,
                     __spec_sizes: &mut #p::SizeCheck,
@@ -137,32 +168,68 @@ pub fn expand(cont: &Container<'_>) -> TokenStream {
                     #(#checks)*
                     ::core::result::Result::Ok(())
                 }
+                #[inline(always)]
+                fn node_flatten(self) -> Self::Flat {
+                    #flatten
+                }
+                #[inline(always)]
+                fn node_nest(__spec_flat: Self::Flat) -> Self {
+                    #(#nest_steps)*
+                    let _ = __spec_flat;
+                    Self { #(#members,)* }
+                }
+                #[inline(always)]
+                fn node_flatten_ref(&self) -> Self::FlatRef<'_> {
+                    #flatten_ref
+                }
+                fn node_nest_mapped<__SpecT, __SpecN: ::core::ops::FnMut() -> __SpecT>(
+                    __spec_next: &mut __SpecN,
+                ) -> Self::Mapped<__SpecT> {
+                    let _ = &__spec_next;
+                    (#(#nest_mapped)*)
+                }
+                fn node_flatten_mapped<__SpecT, __SpecV: ::core::ops::FnMut(__SpecT)>(
+                    __spec_mapped: Self::Mapped<__SpecT>,
+                    __spec_visit: &mut __SpecV,
+                ) {
+                    let _ = (&__spec_mapped, &__spec_visit);
+                    #(#flatten_mapped)*
+                }
             }
 
             #[automatically_derived]
-            impl #node_generics #p::Node<__SpecSrc> for #ident #ty_generics #where_all {
-                type Spaces = <Self as #p::DataSpec>::Spaces;
-                type Sources = <Self as #p::DataSpec>::Sources;
-                type Leaves = <Self as #p::DataSpec>::Leaves;
-                const LEAVES: usize = <Self as #p::DataSpec>::LEAVES;
-                const TOTAL: ::core::option::Option<usize> = <Self as #p::DataSpec>::TOTAL;
-                fn describe_node(
-                    __spec_batch: usize,
-                    __spec_path: &#p::Path<'_>,
-                    __spec_out: &mut #p::Vec<#p::Described>,
-                ) {
-                    <Self as #p::DataSpec>::describe_into(__spec_batch, __spec_path, __spec_out)
-                }
-                fn check_node(
-                    &self,
-                    __spec_path: &#p::Path<'_>,
-                    __spec_sizes: &mut #p::SizeCheck,
-                ) -> ::core::result::Result<(), #p::Error> {
-                    <Self as #p::DataSpec>::check_sizes(self, __spec_path, __spec_sizes)
-                }
-            }
+            impl #impl_generics #p::DataSpec for #ident #ty_generics #where_all {}
         };
     }
+}
+
+/// The struct's generics plus the source parameter of `Node<__SpecSrc>`.
+fn with_src_param(generics: &syn::Generics) -> syn::Generics {
+    let mut g = generics.clone();
+    g.params.push(syn::parse_quote!(__SpecSrc));
+    g
+}
+
+/// `A join (B join (C join Nil))` of leaf lists.
+fn items_join(items: &[TokenStream], p: &TokenStream) -> TokenStream {
+    items.iter().rev().fold(
+        quote!(#p::HNil),
+        |acc, head| quote!(<#head as #p::LeafList>::Join<#acc>),
+    )
+}
+
+/// `self.a.f().append(self.b.f().append(HNil))`.
+fn fold_values(
+    members: &[&syn::Ident],
+    nodes: &[TokenStream],
+    method: TokenStream,
+    this: TokenStream,
+    p: &TokenStream,
+) -> TokenStream {
+    members.iter().zip(nodes).rev().fold(
+        quote!(#p::HNil),
+        |acc, (m, n)| quote!(#p::HList::append(#n::#method(#this #m), #acc)),
+    )
 }
 
 /// Stub impls emitted beside the errors, so that the errors are all the user sees.
@@ -171,23 +238,34 @@ pub fn stubs(input: &syn::DeriveInput, krate: Option<syn::Path>) -> TokenStream 
     let p = quote!(#krate::__private);
     let ident = &input.ident;
     let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
+    let node_generics = with_src_param(&input.generics);
+    let (node_impl_generics, _, _) = node_generics.split_for_impl();
     quote! {
         #[doc(hidden)]
         #[allow(unused_qualifications, clippy::all)]
         const _: () = {
-            impl #impl_generics #p::DataSpec for #ident #ty_generics #where_clause {
+            impl #node_impl_generics #p::Node<__SpecSrc> for #ident #ty_generics #where_clause {
                 type Spaces = ();
                 type Sources = ();
                 type Leaves = #p::HNil;
+                type Flat = #p::HNil;
+                type FlatRef<'__spec_a> = #p::HNil where Self: '__spec_a;
+                type Mapped<__SpecT> = ();
                 const LEAVES: usize = 0;
                 const TOTAL: ::core::option::Option<usize> = ::core::option::Option::None;
-                fn describe_into(_: usize, _: &#p::Path<'_>, _: &mut #p::Vec<#p::Described>) {
+                fn describe_node(_: usize, _: &#p::Path<'_>, _: &mut #p::Vec<#p::Described>) {
                     ::core::unreachable!()
                 }
-                fn check_sizes(&self, _: &#p::Path<'_>, _: &mut #p::SizeCheck) -> ::core::result::Result<(), #p::Error> {
+                fn check_node(&self, _: &#p::Path<'_>, _: &mut #p::SizeCheck) -> ::core::result::Result<(), #p::Error> {
                     ::core::unreachable!()
                 }
+                fn node_flatten(self) -> #p::HNil { ::core::unreachable!() }
+                fn node_nest(_: #p::HNil) -> Self { ::core::unreachable!() }
+                fn node_flatten_ref(&self) -> #p::HNil { ::core::unreachable!() }
+                fn node_nest_mapped<__SpecT, __SpecN: ::core::ops::FnMut() -> __SpecT>(_: &mut __SpecN) {}
+                fn node_flatten_mapped<__SpecT, __SpecV: ::core::ops::FnMut(__SpecT)>(_: (), _: &mut __SpecV) {}
             }
+            impl #impl_generics #p::DataSpec for #ident #ty_generics #where_clause {}
         };
     }
 }
