@@ -278,3 +278,114 @@ impl<S: Space, R: Data<Elem = S::Elem>, R2: Data<Elem = S::Elem>> PartialEq<Batc
         self.data == other.data
     }
 }
+
+impl<S: Space, R: Data<Elem = S::Elem>> Batch<S, R> {
+    /// The batch formatted as the space `T`, in new storage: a transpose, a reshape, a one-hot
+    /// encoding or an element cast, as [`FormatAs`](crate::FormatAs) decides at compile time.
+    ///
+    /// ```
+    /// use batchspec::prelude::*;
+    /// // Pylearn2: VectorSpace(12) formatted as Conv2DSpace((2, 2), 3, axes=('b', 'c', 0, 1)).
+    /// let v = Batch::<Vector<12>>::new(ndarray::Array::range(0., 24., 1.).into_shape_with_order((2, 12)).unwrap()).unwrap();
+    /// let img = v.format_as::<image![2, 2, 3; BCHW]>();
+    /// assert_eq!(img.shape(), [2, 3, 2, 2]);
+    /// assert_eq!(img.array().slice(ndarray::s![0, 0, .., ..]), ndarray::array![[0., 3.], [6., 9.]]);
+    /// ```
+    pub fn format_as<T: Space>(&self) -> Batch<T>
+    where
+        S: crate::FormatAs<T>,
+    {
+        let shape = T::shape(self.len(), self.time_len().unwrap_or(0));
+        let mut out =
+            ndarray::Array::from_elem(IxDyn(&shape), <T::Elem as crate::elem::Element>::ZERO)
+                .into_dimensionality::<T::Dim>()
+                .unwrap_or_else(|_| unreachable!("the rank of a space matches its dimension type"));
+        S::format_view_into(self.data.view(), out.view_mut());
+        Batch {
+            data: out,
+            space: PhantomData,
+        }
+    }
+
+    /// Writes the batch formatted as `T` into `out`, allocating nothing.
+    ///
+    /// # Errors
+    /// [`Error::OutputShape`] when `out` does not have the shape of this batch in `T` (another
+    /// number of samples or of time steps).
+    pub fn format_into<T: Space, R2: ndarray::DataMut<Elem = T::Elem>>(
+        &self,
+        out: &mut Batch<T, R2>,
+    ) -> Result<(), Error>
+    where
+        S: crate::FormatAs<T>,
+    {
+        let shape = T::shape(self.len(), self.time_len().unwrap_or(0));
+        if out.data.shape() != shape.as_slice() {
+            return Err(Error::OutputShape {
+                space: T::describe(),
+                expected: Shape(shape),
+                actual: Shape(out.data.shape().to_vec()),
+            });
+        }
+        S::format_view_into(self.data.view(), out.data.view_mut());
+        Ok(())
+    }
+
+    /// The batch seen as the space `T` without copying, where strides can express it: another
+    /// layout of the same element type, a vector seen as an image, an image in `bhwc` seen as a
+    /// vector. `None` where a copy is needed ([`Batch::format_as`] then).
+    pub fn view_as<T: Space<Elem = S::Elem>>(&self) -> Option<BatchView<'_, T>>
+    where
+        S: crate::FormatAs<T>,
+    {
+        let crate::format::Plan::Permute {
+            split,
+            flatten,
+            perm,
+            rank,
+        } = <S as crate::FormatAs<T>>::PLAN
+        else {
+            return None;
+        };
+        let mut v = self.data.view().into_dyn();
+        if let Some([h, w, c]) = split {
+            let n = v.shape()[0];
+            v = v.into_shape_with_order(IxDyn(&[n, h, w, c])).ok()?;
+        }
+        let v = v.permuted_axes(IxDyn(&perm[..rank]));
+        let shape = T::shape(self.len(), self.time_len().unwrap_or(0));
+        let v = if flatten {
+            if !v.is_standard_layout() {
+                return None;
+            }
+            v.into_shape_with_order(IxDyn(&shape)).ok()?
+        } else {
+            v
+        };
+        let v = v.into_dimensionality::<T::Dim>().ok()?;
+        Some(Batch {
+            data: v,
+            space: PhantomData,
+        })
+    }
+
+    /// The batch with every element cast to `E2` as `as` does, including casts that lose values
+    /// (floats to integers truncate and saturate). The only way batchspec casts lossily.
+    pub fn cast_lossy<E2: crate::elem::Element>(
+        &self,
+    ) -> Batch<<S as crate::space::Recast<E2>>::With>
+    where
+        S: crate::space::Recast<E2>,
+        S::Elem: crate::elem::LossyCast<E2>,
+    {
+        let data = self.data.map(|v| crate::elem::LossyCast::cast_lossy(*v));
+        let data = data
+            .into_dyn()
+            .into_dimensionality::<<<S as crate::space::Recast<E2>>::With as Space>::Dim>()
+            .unwrap_or_else(|_| unreachable!("a recast space keeps its rank"));
+        Batch {
+            data,
+            space: PhantomData,
+        }
+    }
+}

@@ -109,6 +109,16 @@ pub enum Error {
         /// The number of labels of the space.
         max_labels: usize,
     },
+    /// An output buffer has another shape than the formatted batch.
+    #[error("{space}: the output has shape {actual}, the formatted batch {expected}")]
+    OutputShape {
+        /// The target space, in words.
+        space: String,
+        /// The shape of the formatted batch.
+        expected: Shape,
+        /// The shape of the output.
+        actual: Shape,
+    },
     /// Two leaves of one spec hold different numbers of samples.
     #[error("batch sizes differ: `{first_field}` has {first} samples but `{field}` has {actual}")]
     BatchSize {

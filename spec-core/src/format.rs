@@ -21,10 +21,12 @@
 //! line of the error says why in numbers: `a vector of 10 cannot hold an image of 32×32×3 = 3072`.
 
 use crate::elem::{CastInto, Element, IndexElement};
+use crate::kernel_glue::{first_label, label_column, one_hot, permute_cast};
 use crate::space::{
     Image, ImageLayout, Index, IndexSeq, IndexSeqLayout, Labels, OneHot, Space, Vector, VectorSeq,
     VectorSeqLayout,
 };
+use ndarray::{ArrayView, ArrayViewMut};
 
 /// How a conversion moves the data; computed from the two types.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -63,6 +65,13 @@ pub enum Plan {
 pub trait FormatAs<Target: Space>: Space {
     /// How the data moves.
     const PLAN: Plan;
+
+    /// Writes `src` formatted as `Target` into `dst`, whose shape is the target shape of the same
+    /// batch (checked by the callers in [`Batch`](crate::Batch)).
+    fn format_view_into(
+        src: ArrayView<'_, Self::Elem, Self::Dim>,
+        dst: ArrayViewMut<'_, Target::Elem, Target::Dim>,
+    );
 }
 
 const fn perm_of(from: &[char], to: &[char]) -> [usize; 6] {
@@ -182,6 +191,18 @@ where
         perm: [0, 1, 2, 3, 4, 5],
         rank: 2,
     };
+
+    fn format_view_into(
+        src: ArrayView<'_, Self::Elem, Self::Dim>,
+        dst: ArrayViewMut<'_, <Vector<D2, E2> as Space>::Elem, <Vector<D2, E2> as Space>::Dim>,
+    ) {
+        permute_cast(
+            src,
+            dst,
+            <Self as FormatAs<Vector<D2, E2>>>::PLAN,
+            CastInto::cast,
+        )
+    }
 }
 
 impl<
@@ -207,6 +228,22 @@ where
         perm: perm_of(L1::LETTERS, L2::LETTERS),
         rank: 4,
     };
+
+    fn format_view_into(
+        src: ArrayView<'_, Self::Elem, Self::Dim>,
+        dst: ArrayViewMut<
+            '_,
+            <Image<H2, W2, C2, N2, L2, E2> as Space>::Elem,
+            <Image<H2, W2, C2, N2, L2, E2> as Space>::Dim,
+        >,
+    ) {
+        permute_cast(
+            src,
+            dst,
+            <Self as FormatAs<Image<H2, W2, C2, N2, L2, E2>>>::PLAN,
+            CastInto::cast,
+        )
+    }
 }
 
 impl<
@@ -228,6 +265,18 @@ where
         perm: perm_of(L::LETTERS, BHWC_LETTERS),
         rank: 4,
     };
+
+    fn format_view_into(
+        src: ArrayView<'_, Self::Elem, Self::Dim>,
+        dst: ArrayViewMut<'_, <Vector<D, E2> as Space>::Elem, <Vector<D, E2> as Space>::Dim>,
+    ) {
+        permute_cast(
+            src,
+            dst,
+            <Self as FormatAs<Vector<D, E2>>>::PLAN,
+            CastInto::cast,
+        )
+    }
 }
 
 impl<
@@ -249,6 +298,22 @@ where
         perm: perm_of(BHWC_LETTERS, L::LETTERS),
         rank: 4,
     };
+
+    fn format_view_into(
+        src: ArrayView<'_, Self::Elem, Self::Dim>,
+        dst: ArrayViewMut<
+            '_,
+            <Image<H, W, C, N, L, E2> as Space>::Elem,
+            <Image<H, W, C, N, L, E2> as Space>::Dim,
+        >,
+    ) {
+        permute_cast(
+            src,
+            dst,
+            <Self as FormatAs<Image<H, W, C, N, L, E2>>>::PLAN,
+            CastInto::cast,
+        )
+    }
 }
 
 impl<const M1: usize, const D1: usize, const M2: usize, const D2: usize, E1, E2>
@@ -264,6 +329,22 @@ where
         perm: [0, 1, 2, 3, 4, 5],
         rank: 2,
     };
+
+    fn format_view_into(
+        src: ArrayView<'_, Self::Elem, Self::Dim>,
+        dst: ArrayViewMut<
+            '_,
+            <Index<M2, D2, E2> as Space>::Elem,
+            <Index<M2, D2, E2> as Space>::Dim,
+        >,
+    ) {
+        permute_cast(
+            src,
+            dst,
+            <Self as FormatAs<Index<M2, D2, E2>>>::PLAN,
+            CastInto::cast,
+        )
+    }
 }
 
 impl<const M: usize, const DIM: usize, const W: usize, E: IndexElement, F: Element>
@@ -272,6 +353,13 @@ where
     (): OneHotWidth<M, DIM, W>,
 {
     const PLAN: Plan = Plan::OneHot { concat: false };
+
+    fn format_view_into(
+        src: ArrayView<'_, Self::Elem, Self::Dim>,
+        dst: ArrayViewMut<'_, <Vector<W, F> as Space>::Elem, <Vector<W, F> as Space>::Dim>,
+    ) {
+        one_hot::<Self, Vector<W, F>>(src, dst, <Self as FormatAs<Vector<W, F>>>::PLAN)
+    }
 }
 
 impl<
@@ -286,6 +374,17 @@ where
     (): SameLabels<M1, M2> + SameIndexDim<D1, D2>,
 {
     const PLAN: Plan = Plan::OneHot { concat: true };
+
+    fn format_view_into(
+        src: ArrayView<'_, Self::Elem, Self::Dim>,
+        dst: ArrayViewMut<
+            '_,
+            <OneHot<M2, D2, F> as Space>::Elem,
+            <OneHot<M2, D2, F> as Space>::Dim,
+        >,
+    ) {
+        one_hot::<Self, OneHot<M2, D2, F>>(src, dst, <Self as FormatAs<OneHot<M2, D2, F>>>::PLAN)
+    }
 }
 
 impl<const M1: usize, const DIM: usize, const M2: usize, E1, E2> FormatAs<Labels<M2, E2>>
@@ -296,6 +395,13 @@ where
     (): SameLabels<M1, M2>,
 {
     const PLAN: Plan = Plan::FirstLabel;
+
+    fn format_view_into(
+        src: ArrayView<'_, Self::Elem, Self::Dim>,
+        dst: ArrayViewMut<'_, <Labels<M2, E2> as Space>::Elem, <Labels<M2, E2> as Space>::Dim>,
+    ) {
+        first_label(src, dst, CastInto::cast)
+    }
 }
 
 impl<const M1: usize, const M2: usize, E1, E2> FormatAs<Labels<M2, E2>> for Labels<M1, E1>
@@ -310,6 +416,18 @@ where
         perm: [0, 1, 2, 3, 4, 5],
         rank: 1,
     };
+
+    fn format_view_into(
+        src: ArrayView<'_, Self::Elem, Self::Dim>,
+        dst: ArrayViewMut<'_, <Labels<M2, E2> as Space>::Elem, <Labels<M2, E2> as Space>::Dim>,
+    ) {
+        permute_cast(
+            src,
+            dst,
+            <Self as FormatAs<Labels<M2, E2>>>::PLAN,
+            CastInto::cast,
+        )
+    }
 }
 
 impl<const M1: usize, const M2: usize, const D2: usize, E1, E2> FormatAs<Index<M2, D2, E2>>
@@ -320,6 +438,17 @@ where
     (): SameLabels<M1, M2> + OneLabel<D2>,
 {
     const PLAN: Plan = Plan::LabelColumn;
+
+    fn format_view_into(
+        src: ArrayView<'_, Self::Elem, Self::Dim>,
+        dst: ArrayViewMut<
+            '_,
+            <Index<M2, D2, E2> as Space>::Elem,
+            <Index<M2, D2, E2> as Space>::Dim,
+        >,
+    ) {
+        label_column(src, dst, CastInto::cast)
+    }
 }
 
 impl<const M: usize, const W: usize, E: IndexElement, F: Element> FormatAs<Vector<W, F>>
@@ -328,6 +457,13 @@ where
     (): OneHotWidth<M, 1, W>,
 {
     const PLAN: Plan = Plan::OneHot { concat: false };
+
+    fn format_view_into(
+        src: ArrayView<'_, Self::Elem, Self::Dim>,
+        dst: ArrayViewMut<'_, <Vector<W, F> as Space>::Elem, <Vector<W, F> as Space>::Dim>,
+    ) {
+        one_hot::<Self, Vector<W, F>>(src, dst, <Self as FormatAs<Vector<W, F>>>::PLAN)
+    }
 }
 
 impl<const D1: usize, const D2: usize, L1, L2, E1, E2> FormatAs<VectorSeq<D2, L2, E2>>
@@ -345,6 +481,22 @@ where
         perm: perm_of(L1::LETTERS, L2::LETTERS),
         rank: 3,
     };
+
+    fn format_view_into(
+        src: ArrayView<'_, Self::Elem, Self::Dim>,
+        dst: ArrayViewMut<
+            '_,
+            <VectorSeq<D2, L2, E2> as Space>::Elem,
+            <VectorSeq<D2, L2, E2> as Space>::Dim,
+        >,
+    ) {
+        permute_cast(
+            src,
+            dst,
+            <Self as FormatAs<VectorSeq<D2, L2, E2>>>::PLAN,
+            CastInto::cast,
+        )
+    }
 }
 
 impl<const M1: usize, const M2: usize, L1, L2, E1, E2> FormatAs<IndexSeq<M2, L2, E2>>
@@ -362,6 +514,22 @@ where
         perm: perm_of(L1::LETTERS, L2::LETTERS),
         rank: 2,
     };
+
+    fn format_view_into(
+        src: ArrayView<'_, Self::Elem, Self::Dim>,
+        dst: ArrayViewMut<
+            '_,
+            <IndexSeq<M2, L2, E2> as Space>::Elem,
+            <IndexSeq<M2, L2, E2> as Space>::Dim,
+        >,
+    ) {
+        permute_cast(
+            src,
+            dst,
+            <Self as FormatAs<IndexSeq<M2, L2, E2>>>::PLAN,
+            CastInto::cast,
+        )
+    }
 }
 
 impl<const M: usize, const W: usize, L1, L2, E: IndexElement, F: Element>
@@ -372,6 +540,21 @@ where
     (): OneHotWidth<M, 1, W>,
 {
     const PLAN: Plan = Plan::OneHot { concat: false };
+
+    fn format_view_into(
+        src: ArrayView<'_, Self::Elem, Self::Dim>,
+        dst: ArrayViewMut<
+            '_,
+            <VectorSeq<W, L2, F> as Space>::Elem,
+            <VectorSeq<W, L2, F> as Space>::Dim,
+        >,
+    ) {
+        one_hot::<Self, VectorSeq<W, L2, F>>(
+            src,
+            dst,
+            <Self as FormatAs<VectorSeq<W, L2, F>>>::PLAN,
+        )
+    }
 }
 
 /// A compile-time check that `A` formats as `B`:

@@ -11,6 +11,7 @@ pub mod error;
 pub mod format;
 pub mod hlist;
 pub mod iteration;
+mod kernel_glue;
 pub mod mapping;
 pub mod matching;
 pub mod source;

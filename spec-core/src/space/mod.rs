@@ -127,6 +127,36 @@ pub trait Space: 'static + Send + Sync + Sized {
     }
 }
 
+/// The same space with another element type, for [`Batch::cast_lossy`](crate::Batch::cast_lossy).
+pub trait Recast<E2: Element>: Space {
+    /// `Self` with elements `E2`.
+    type With: Space<Elem = E2, Dim = Self::Dim>;
+}
+
+impl<const D: usize, E: Element, E2: Element> Recast<E2> for Vector<D, E> {
+    type With = Vector<D, E2>;
+}
+impl<
+    const H: usize,
+    const W: usize,
+    const C: usize,
+    const N: usize,
+    L: ImageLayout,
+    E: Element,
+    E2: Element,
+> Recast<E2> for Image<H, W, C, N, L, E>
+{
+    type With = Image<H, W, C, N, L, E2>;
+}
+impl<const D: usize, L: VectorSeqLayout, E: Element, E2: Element> Recast<E2>
+    for VectorSeq<D, L, E>
+{
+    type With = VectorSeq<D, L, E2>;
+}
+impl<const M: usize, const DIM: usize, E: Element, E2: Element> Recast<E2> for OneHot<M, DIM, E> {
+    type With = OneHot<M, DIM, E2>;
+}
+
 /// The null space: a leaf that needs no data (Pylearn2's `NullSpace`), for example the data of an
 /// L1 penalty. A field of type `Null` takes no source and no slot in the flat form of a spec.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]

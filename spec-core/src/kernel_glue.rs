@@ -1,0 +1,160 @@
+//! The run-time side of conversions: how each [`Plan`] moves the data, on top of the kernels.
+
+use crate::axis::Layout;
+use crate::elem::{Element, IndexElement};
+use crate::format::Plan;
+use crate::space::Space;
+use ndarray::{ArrayView, ArrayViewMut, Dimension, IntoDimension, IxDyn};
+
+/// A `Permute` plan: split the source's feature axis (vector -> image), permute, cast, and
+/// write into `dst` (flattening it for image -> vector).
+pub(crate) fn permute_cast<A: Element, B: Element, D1: Dimension, D2: Dimension>(
+    src: ArrayView<'_, A, D1>,
+    dst: ArrayViewMut<'_, B, D2>,
+    plan: Plan,
+    cast: fn(A) -> B,
+) {
+    let Plan::Permute {
+        split,
+        flatten,
+        perm,
+        rank,
+    } = plan
+    else {
+        unreachable!("permute_cast runs Permute plans only");
+    };
+    let src = src.into_dyn();
+    // The source as the rank-`rank` view the permutation applies to.
+    let src = match split {
+        Some([h, w, c]) => {
+            let n = src.shape()[0];
+            match src.clone().into_shape_with_order(IxDyn(&[n, h, w, c])) {
+                Ok(v) => Split::View(v),
+                Err(_) => Split::Owned(
+                    src.as_standard_layout()
+                        .into_owned()
+                        .into_shape_with_order(IxDyn(&[n, h, w, c]))
+                        .unwrap_or_else(|_| unreachable!("a standard-layout array reshapes")),
+                ),
+            }
+        }
+        None => Split::View(src),
+    };
+    let src = src.view();
+    let perm = &perm[..rank];
+    let mut dst = dst.into_dyn();
+    let out_shape: Vec<usize> = perm.iter().map(|&p| src.shape()[p]).collect();
+    let contiguous = dst.is_standard_layout();
+    match (flatten, contiguous, dst.as_slice_mut()) {
+        (_, true, Some(slice)) => run_permute(src, perm, slice, cast),
+        _ => {
+            // A strided destination: permute into a buffer, then assign.
+            let mut tmp = vec![B::ZERO; out_shape.iter().product()];
+            run_permute(src, perm, &mut tmp, cast);
+            let tmp = ndarray::ArrayView::from_shape(IxDyn(&out_shape), &tmp)
+                .unwrap_or_else(|_| unreachable!("the buffer has the permuted shape"));
+            let tmp = tmp
+                .into_shape_with_order(IxDyn(dst.shape()))
+                .unwrap_or_else(|_| unreachable!("the permuted shape has the target's size"));
+            dst.assign(&tmp);
+        }
+    }
+}
+
+/// The source of a permutation: a view of the batch, or a standard-layout copy where a view
+/// with the split axis cannot be made.
+enum Split<'a, A> {
+    View(ArrayView<'a, A, IxDyn>),
+    Owned(ndarray::ArrayD<A>),
+}
+
+impl<A> Split<'_, A> {
+    fn view(&self) -> ArrayView<'_, A, IxDyn> {
+        match self {
+            Split::View(v) => v.view(),
+            Split::Owned(a) => a.view(),
+        }
+    }
+}
+
+/// Copies `src` permuted by `perm` into the C-order slice `dst`, casting each element.
+fn run_permute<A: Element, B: Element>(
+    src: ArrayView<'_, A, IxDyn>,
+    perm: &[usize],
+    dst: &mut [B],
+    cast: fn(A) -> B,
+) {
+    let permuted = src.permuted_axes(IxDyn(perm));
+    for (d, s) in dst.iter_mut().zip(permuted.iter()) {
+        *d = cast(*s);
+    }
+}
+
+fn axis_of(letters: &[char], c: char) -> Option<usize> {
+    letters.iter().position(|&l| l == c)
+}
+
+/// One-hot encoding: every label of the source sets one column of the target's feature axis;
+/// `concat` gives each label position (`k`) its own block of `max_labels` columns.
+pub(crate) fn one_hot<S: Space, T: Space>(
+    src: ArrayView<'_, S::Elem, S::Dim>,
+    dst: ArrayViewMut<'_, T::Elem, T::Dim>,
+    plan: Plan,
+) {
+    let Plan::OneHot { concat } = plan else {
+        unreachable!("one_hot runs OneHot plans only");
+    };
+    let max = S::MAX_LABELS.unwrap_or(0);
+    let from = <S::Layout as Layout>::LETTERS;
+    let to = <T::Layout as Layout>::LETTERS;
+    let mut dst = dst.into_dyn();
+    dst.fill(T::Elem::ZERO);
+    let mut index = vec![0usize; to.len()];
+    for (idx, label) in src.indexed_iter() {
+        let idx = idx.into_dimension();
+        let idx = idx.as_array_view();
+        // Labels were checked when the batch was built; a label that is not one is skipped.
+        let Some(label) = label.to_label().filter(|&l| l < max) else {
+            continue;
+        };
+        for (a, slot) in to.iter().zip(index.iter_mut()) {
+            *slot = match a {
+                'f' => match (concat, axis_of(from, 'k')) {
+                    (true, Some(k)) => idx[k] * max + label,
+                    _ => label,
+                },
+                other => axis_of(from, *other).map_or(0, |p| idx[p]),
+            };
+        }
+        if let Some(v) = dst.get_mut(IxDyn(&index)) {
+            *v = T::Elem::ONE;
+        }
+    }
+}
+
+/// The first label of each sample (`Index<M, DIM>` -> `Labels<M>`).
+pub(crate) fn first_label<A: IndexElement, B: Element, D1: Dimension, D2: Dimension>(
+    src: ArrayView<'_, A, D1>,
+    dst: ArrayViewMut<'_, B, D2>,
+    cast: fn(A) -> B,
+) {
+    let src = src.into_dyn();
+    let mut dst = dst.into_dyn();
+    for (i, out) in dst.iter_mut().enumerate() {
+        if let Some(v) = src.get(IxDyn(&[i, 0])) {
+            *out = cast(*v);
+        }
+    }
+}
+
+/// One label per sample as a column of one (`Labels<M>` -> `Index<M, 1>`).
+pub(crate) fn label_column<A: IndexElement, B: Element, D1: Dimension, D2: Dimension>(
+    src: ArrayView<'_, A, D1>,
+    dst: ArrayViewMut<'_, B, D2>,
+    cast: fn(A) -> B,
+) {
+    let mut dst = dst.into_dyn();
+    for (out, v) in dst.iter_mut().zip(src.iter()) {
+        *out = cast(*v);
+    }
+}

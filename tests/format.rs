@@ -1,0 +1,194 @@
+//! Conversions between spaces: the documents' exact examples, a plain reference, and inverses.
+
+use batchspec::prelude::*;
+use batchspec::{Error, OneHot};
+use ndarray::{Array, Array2, Array4, ArrayD, IxDyn, array, s};
+
+fn vec12() -> Batch<Vector<12>> {
+    Batch::new(
+        Array::range(0., 24., 1.)
+            .into_shape_with_order((2, 12))
+            .unwrap(),
+    )
+    .unwrap()
+}
+
+#[test]
+fn pylearn2_vector_12_as_conv2d_bc01_and_c01b() {
+    let bc01 = vec12().format_as::<image![2, 2, 3; BCHW]>();
+    assert_eq!(bc01.shape(), [2, 3, 2, 2]);
+    let ex0 = bc01.array().slice(s![0, .., .., ..]).to_owned();
+    assert_eq!(ex0.slice(s![0, .., ..]), array![[0., 3.], [6., 9.]]);
+    assert_eq!(ex0.slice(s![1, .., ..]), array![[1., 4.], [7., 10.]]);
+    assert_eq!(ex0.slice(s![2, .., ..]), array![[2., 5.], [8., 11.]]);
+
+    let c01b = vec12().format_as::<image![2, 2, 3; CHWB]>();
+    assert_eq!(c01b.shape(), [3, 2, 2, 2]);
+    assert_eq!(c01b.array().slice(s![.., .., .., 0]), ex0);
+
+    // Both round-trip to the input.
+    assert_eq!(bc01.format_as::<Vector<12>>(), vec12());
+    assert_eq!(c01b.format_as::<Vector<12>>(), vec12());
+}
+
+#[test]
+fn pylearn2_conv2d_bc01_as_c_b_1_0_is_a_transpose() {
+    let data = Array4::from_shape_fn((5, 3, 8, 8), |(b, c, h, w)| {
+        (b * 1000 + c * 100 + h * 10 + w) as f32
+    });
+    let batch = Batch::<image![8, 8, 3; BCHW]>::new(data.clone()).unwrap();
+    let out = batch.format_as::<image![8, 8, 3; layout!(cbwh)]>();
+    assert_eq!(out.shape(), [3, 5, 8, 8]);
+    assert_eq!(out.array(), &data.permuted_axes([1, 0, 3, 2]));
+}
+
+#[test]
+fn pylearn2_index_one_hot_merge_and_concatenate() {
+    let idx = Batch::<Index<4, 2>>::new(array![[0i64, 2], [1, 1]]).unwrap();
+    let merged = idx.format_as::<Vector<4>>();
+    assert_eq!(
+        merged.array(),
+        &array![[1f32, 0., 1., 0.], [0., 1., 0., 0.]]
+    );
+    let concat = idx.format_as::<OneHot<4, 2>>();
+    assert_eq!(
+        concat.array(),
+        &array![
+            [1f32, 0., 0., 0., 0., 0., 1., 0.],
+            [0., 1., 0., 0., 0., 1., 0., 0.]
+        ]
+    );
+}
+
+#[test]
+fn pylearn2_index_sequence_one_hot() {
+    // IndexSequenceSpace(6) [[0],[1],[4],[3]] as VectorSequenceSpace(6): one sequence of 4 steps.
+    let seq = Batch::<IndexSeq<6>>::new(array![[0i64, 1, 4, 3]]).unwrap();
+    let hot = seq.format_as::<VectorSeq<6>>();
+    assert_eq!(hot.shape(), [1, 4, 6]);
+    let eye = Array2::<f32>::eye(6);
+    for (t, l) in [0usize, 1, 4, 3].into_iter().enumerate() {
+        assert_eq!(hot.array().slice(s![0, t, ..]), eye.row(l));
+    }
+    // The same in time-major layouts.
+    let tb = Batch::<IndexSeq<6, batchspec::axis::TB>>::new(array![[0i64], [1], [4], [3]]).unwrap();
+    let tbf = tb.format_as::<VectorSeq<6, TBF>>();
+    assert_eq!(tbf.format_as::<VectorSeq<6>>(), hot);
+}
+
+#[test]
+fn dp_bhwc_8x3x3x1_as_chwb_and_bf() {
+    let data = Array4::from_shape_fn((8, 3, 3, 1), |(b, h, w, _)| (b * 9 + h * 3 + w) as f32);
+    let batch = Batch::<image![3, 3, 1; BHWC]>::new(data.clone()).unwrap();
+    let chwb = batch.format_as::<image![3, 3, 1; CHWB]>();
+    assert_eq!(chwb.shape(), [1, 3, 3, 8]);
+    assert_eq!(chwb.array(), &data.view().permuted_axes([3, 1, 2, 0]));
+    let bf = batch.format_as::<Vector<9>>();
+    assert_eq!(bf.shape(), [8, 9]);
+    assert_eq!(bf.array(), &data.into_shape_with_order((8, 9)).unwrap());
+}
+
+#[test]
+fn dp_class_bt_as_b_and_back() {
+    let bt = Batch::<Index<5, 2>>::new(array![[4i64, 2], [3, 1], [2, 3], [3, 4]]).unwrap();
+    let b = bt.format_as::<Labels<5>>();
+    assert_eq!(b.array(), &array![4i64, 3, 2, 3]);
+    let back = b.format_as::<Index<5>>();
+    assert_eq!(back.array(), &array![[4i64], [3], [2], [3]]);
+    let hot = b.format_as::<Vector<5, f64>>();
+    assert_eq!(hot.array().row(0), array![0., 0., 0., 0., 1.]);
+}
+
+#[test]
+fn casts_widen_on_their_own_and_narrow_only_by_name() {
+    let bytes =
+        Batch::<image![2, 2, 1; BHWC, u8]>::new(Array4::from_elem((3, 2, 2, 1), 200u8)).unwrap();
+    let floats = bytes.format_as::<image![2, 2, 1; BCHW, f32]>();
+    assert!(floats.array().iter().all(|&v| v == 200.0));
+    let halves = Batch::<Vector<2, f32>>::new(array![[1.7f32, -3.2], [300.0, f32::NAN]]).unwrap();
+    let narrow = halves.cast_lossy::<u8>();
+    assert_eq!(narrow.array(), &array![[1u8, 0], [255, 0]]);
+}
+
+#[test]
+fn format_into_reuses_the_output_and_checks_its_shape() {
+    let batch = vec12();
+    let mut out = Batch::<image![2, 2, 3; BCHW]>::zeros(2, 0);
+    let ptr = out.array().as_ptr();
+    batch.format_into(&mut out).unwrap();
+    assert_eq!(out.array().as_ptr(), ptr);
+    assert_eq!(out, batch.format_as::<image![2, 2, 3; BCHW]>());
+    let mut wrong = Batch::<image![2, 2, 3; BCHW]>::zeros(3, 0);
+    assert!(matches!(
+        batch.format_into(&mut wrong),
+        Err(Error::OutputShape { .. })
+    ));
+}
+
+#[test]
+fn views_cost_nothing_where_strides_can_say_it() {
+    let batch =
+        Batch::<image![4, 5, 3; BHWC]>::new(Array4::from_shape_fn((2, 4, 5, 3), |(a, b, c, d)| {
+            (a * 60 + b * 15 + c * 3 + d) as f32
+        }))
+        .unwrap();
+    let same = batch.view_as::<image![4, 5, 3; BHWC]>().unwrap();
+    assert_eq!(same.array().as_ptr(), batch.array().as_ptr());
+    let bchw = batch.view_as::<image![4, 5, 3; BCHW]>().unwrap();
+    assert_eq!(bchw.array().as_ptr(), batch.array().as_ptr());
+    assert_eq!(bchw.to_owned(), batch.format_as::<image![4, 5, 3; BCHW]>());
+    let flat = batch.view_as::<Vector<60>>().unwrap();
+    assert_eq!(flat.to_owned(), batch.format_as::<Vector<60>>());
+    // bchw flattened in bhwc order needs a copy.
+    let planar = batch.format_as::<image![4, 5, 3; BCHW]>();
+    assert!(planar.view_as::<Vector<60>>().is_none());
+}
+
+#[test]
+fn non_contiguous_inputs_convert_like_contiguous_ones() {
+    let big = Array4::from_shape_fn((6, 4, 5, 3), |(a, b, c, d)| {
+        (a * 60 + b * 15 + c * 3 + d) as f32
+    });
+    let sliced = big.slice(s![..;2, .., ..;-1, ..]);
+    let batch = BatchView::<image![4, 5, 3; BHWC]>::new(sliced).unwrap();
+    let out = batch.format_as::<image![4, 5, 3; CHWB]>();
+    assert_eq!(out.array(), &sliced.permuted_axes([3, 1, 2, 0]));
+    let flat = Batch::<Vector<60>>::new(
+        big.into_shape_with_order((6, 60))
+            .unwrap()
+            .slice_move(s![.., ..;1]),
+    )
+    .unwrap();
+    let flat_rows = flat.array().slice(s![..;3, ..]);
+    let img = BatchView::<Vector<60>>::new(flat_rows)
+        .unwrap()
+        .format_as::<image![4, 5, 3; BCHW]>();
+    assert_eq!(img.shape(), [2, 3, 4, 5]);
+}
+
+fn reference_permute(data: &ArrayD<f32>, perm: &[usize]) -> ArrayD<f32> {
+    let shape: Vec<usize> = perm.iter().map(|&p| data.shape()[p]).collect();
+    let mut out = ArrayD::zeros(IxDyn(&shape));
+    for (idx, v) in out.indexed_iter_mut() {
+        let mut src = vec![0; perm.len()];
+        for (k, &p) in perm.iter().enumerate() {
+            src[p] = idx[k];
+        }
+        *v = data[IxDyn(&src)];
+    }
+    out
+}
+
+proptest::proptest! {
+    #[test]
+    fn layouts_round_trip_and_match_a_plain_reference(n in 0usize..4, seed in 0u32..1000) {
+        let data = Array4::from_shape_fn((n, 3, 5, 2), |(a, b, c, d)| (seed as usize * 7 + a * 30 + b * 10 + c * 2 + d) as f32);
+        let batch = Batch::<image![3, 5, 2; BHWC]>::new(data.clone()).unwrap();
+        let chwb = batch.format_as::<image![3, 5, 2; CHWB]>();
+        proptest::prop_assert_eq!(chwb.array().clone().into_dyn(), reference_permute(&data.clone().into_dyn(), &[3, 1, 2, 0]));
+        let back = chwb.format_as::<image![3, 5, 2; BHWC]>();
+        proptest::prop_assert_eq!(&back, &batch);
+        let flat = chwb.format_as::<Vector<30>>();
+        proptest::prop_assert_eq!(flat.format_as::<image![3, 5, 2; BHWC]>(), batch);
+    }
+}
