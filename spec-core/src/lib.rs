@@ -6,6 +6,7 @@
 
 pub mod axis;
 pub mod batch;
+pub mod consumer;
 pub mod elem;
 pub mod error;
 pub mod format;
@@ -14,6 +15,7 @@ pub mod iteration;
 mod kernel_glue;
 pub mod mapping;
 pub mod matching;
+pub mod serve;
 pub mod source;
 pub mod space;
 pub mod spec;
