@@ -93,10 +93,11 @@ pub use batchspec_core::*;
 pub use batchspec_derive::{DataSpec, layout, source};
 
 /// The names most code needs: `use batchspec::prelude::*;`.
+///
+/// The single-letter axis markers (`B`, `H`, `W`, ...) stay in [`axis`]: in a glob import they
+/// would clash with const parameters named `D` or `K`. The prelude has the layout aliases.
 pub mod prelude {
-    pub use batchspec_core::axis::{
-        B, BCHW, BF, BHWC, BK, BT, BTF, C, CHWB, D, F, H, K, T, TBF, W,
-    };
+    pub use batchspec_core::axis::{BCHW, BF, BHWC, BK, BT, BTF, CHWB, TBF};
     pub use batchspec_core::image;
     pub use batchspec_core::{
         ArcBatch, Batch, BatchView, DataSpec, Features, FormatAs, Image, Index, IndexSeq, Labels,
