@@ -131,6 +131,9 @@ pub enum Error {
         /// Its number of samples.
         actual: usize,
     },
+    /// A buffer layout or arena operation that cannot be done.
+    #[error(transparent)]
+    Buffer(#[from] crate::buffer::BufferError),
     /// A flat list given to a mapping has another length than the mapping's unique leaves.
     #[error(
         "a flat list of {actual} values cannot be nested: the mapping has {expected} unique leaves"

@@ -6,6 +6,7 @@
 
 pub mod axis;
 pub mod batch;
+pub mod buffer;
 pub mod consumer;
 pub mod elem;
 pub mod error;

@@ -183,6 +183,10 @@ pub trait Node<Src> {
     type FlatRef<'a>: HList
     where
         Self: 'a;
+    /// Mutable references to the leaf values in order.
+    type FlatMut<'a>: HList
+    where
+        Self: 'a;
     /// The structure of the node with a `T` at each leaf (and `()` at each null leaf): what
     /// [`Mapping::nest`](crate::mapping::Mapping::nest) builds.
     type Mapped<T>;
@@ -201,6 +205,8 @@ pub trait Node<Src> {
     fn node_nest(flat: Self::Flat) -> Self;
     /// References to the leaf values in order.
     fn node_flatten_ref(&self) -> Self::FlatRef<'_>;
+    /// Mutable references to the leaf values in order.
+    fn node_flatten_mut(&mut self) -> Self::FlatMut<'_>;
     /// Builds the structure, taking each leaf's value from `next` in order.
     fn node_nest_mapped<T, N: FnMut() -> T>(next: &mut N) -> Self::Mapped<T>;
     /// Visits the leaf values of `mapped` in order.
@@ -214,6 +220,10 @@ impl<Src: Source, S: Space, R: Data<Elem = S::Elem>> Node<Src> for Batch<S, R> {
     type Flat = HCons<Self, HNil>;
     type FlatRef<'a>
         = HCons<&'a Self, HNil>
+    where
+        Self: 'a;
+    type FlatMut<'a>
+        = HCons<&'a mut Self, HNil>
     where
         Self: 'a;
     type Mapped<T> = T;
@@ -246,6 +256,10 @@ impl<Src: Source, S: Space, R: Data<Elem = S::Elem>> Node<Src> for Batch<S, R> {
     fn node_flatten_ref(&self) -> Self::FlatRef<'_> {
         crate::hlist::single(self)
     }
+    #[inline(always)]
+    fn node_flatten_mut(&mut self) -> Self::FlatMut<'_> {
+        crate::hlist::single(self)
+    }
     fn node_nest_mapped<T, N: FnMut() -> T>(next: &mut N) -> T {
         next()
     }
@@ -260,6 +274,7 @@ impl<Src> Node<Src> for Null {
     type Leaves = HNil;
     type Flat = HNil;
     type FlatRef<'a> = HNil;
+    type FlatMut<'a> = HNil;
     type Mapped<T> = ();
     const LEAVES: usize = 0;
     const TOTAL: Option<usize> = Some(0);
@@ -274,6 +289,9 @@ impl<Src> Node<Src> for Null {
         Null
     }
     fn node_flatten_ref(&self) -> HNil {
+        HNil
+    }
+    fn node_flatten_mut(&mut self) -> HNil {
         HNil
     }
     fn node_nest_mapped<T, N: FnMut() -> T>(_: &mut N) {}
@@ -356,6 +374,12 @@ pub trait DataSpec: Node<()> + Sized {
     fn flatten_ref(&self) -> <Self as Node<()>>::FlatRef<'_> {
         self.node_flatten_ref()
     }
+
+    /// Mutable references to the leaf values in order.
+    #[inline(always)]
+    fn flatten_mut(&mut self) -> <Self as Node<()>>::FlatMut<'_> {
+        self.node_flatten_mut()
+    }
 }
 
 macro_rules! tuples {
@@ -366,6 +390,7 @@ macro_rules! tuples {
             type Leaves = tuples!(@join $($t),+);
             type Flat = tuples!(@concat Flat; $($t),+);
             type FlatRef<'a> = tuples!(@concat_ref 'a; $($t),+) where Self: 'a;
+            type FlatMut<'a> = tuples!(@concat_mut 'a; $($t),+) where Self: 'a;
             type Mapped<T> = ($($t::Mapped<T>,)+);
             const LEAVES: usize = 0 $(+ $t::LEAVES)+;
             const TOTAL: Option<usize> = tuples!(@total $($t),+);
@@ -388,6 +413,10 @@ macro_rules! tuples {
             fn node_flatten_ref(&self) -> Self::FlatRef<'_> {
                 tuples!(@flatten_ref self; $($t . $i),+)
             }
+            #[inline(always)]
+            fn node_flatten_mut(&mut self) -> Self::FlatMut<'_> {
+                tuples!(@flatten_mut self; $($t . $i),+)
+            }
             fn node_nest_mapped<T, N: FnMut() -> T>(next: &mut N) -> Self::Mapped<T> {
                 ($($t::node_nest_mapped(next),)+)
             }
@@ -409,6 +438,14 @@ macro_rules! tuples {
     (@concat_ref $l:lifetime; $t:ident) => { <$t as Node<Src>>::FlatRef<$l> };
     (@concat_ref $l:lifetime; $t:ident, $($rest:ident),+) => {
         <<$t as Node<Src>>::FlatRef<$l> as HList>::Append<tuples!(@concat_ref $l; $($rest),+)>
+    };
+    (@concat_mut $l:lifetime; $t:ident) => { <$t as Node<Src>>::FlatMut<$l> };
+    (@concat_mut $l:lifetime; $t:ident, $($rest:ident),+) => {
+        <<$t as Node<Src>>::FlatMut<$l> as HList>::Append<tuples!(@concat_mut $l; $($rest),+)>
+    };
+    (@flatten_mut $s:ident; $t:ident . $i:tt) => { $s.$i.node_flatten_mut() };
+    (@flatten_mut $s:ident; $t:ident . $i:tt, $($rt:ident . $ri:tt),+) => {
+        $s.$i.node_flatten_mut().append(tuples!(@flatten_mut $s; $($rt . $ri),+))
     };
     (@flatten $s:ident; $t:ident . $i:tt) => { $s.$i.node_flatten() };
     (@flatten $s:ident; $t:ident . $i:tt, $($rt:ident . $ri:tt),+) => {

@@ -80,6 +80,7 @@ pub fn expand(cont: &Container<'_>) -> TokenStream {
     let leaves_of = per_field(&|n| quote!(#n::Leaves));
     let flat_of = per_field(&|n| quote!(#n::Flat));
     let flat_ref_of = per_field(&|n| quote!(#n::FlatRef<'__spec_a>));
+    let flat_mut_of = per_field(&|n| quote!(#n::FlatMut<'__spec_a>));
     let total_of = per_field(&|n| quote!(#n::TOTAL));
 
     // `A ++ (B ++ (C ++ Nil))` over the fields, from the right.
@@ -92,6 +93,7 @@ pub fn expand(cont: &Container<'_>) -> TokenStream {
     let leaves = items_join(&leaves_of, &p);
     let flat = fold(&flat_of, quote!(#p::HList), quote!(#p::HNil));
     let flat_ref = fold(&flat_ref_of, quote!(#p::HList), quote!(#p::HNil));
+    let flat_mut = fold(&flat_mut_of, quote!(#p::HList), quote!(#p::HNil));
     let total = total_of.iter().rev().fold(
         quote!(::core::option::Option::Some(0usize)),
         |acc, head| quote!(#p::__add_features(#head, #acc)),
@@ -115,6 +117,13 @@ pub fn expand(cont: &Container<'_>) -> TokenStream {
         &nodes,
         quote!(node_flatten_ref),
         quote!(&self.),
+        &p,
+    );
+    let flatten_mut = fold_values(
+        &members,
+        &nodes,
+        quote!(node_flatten_mut),
+        quote!(&mut self.),
         &p,
     );
     // nest: split the flat list field by field.
@@ -150,6 +159,7 @@ pub fn expand(cont: &Container<'_>) -> TokenStream {
                 type Leaves = #leaves;
                 type Flat = #flat;
                 type FlatRef<'__spec_a> = #flat_ref where Self: '__spec_a;
+                type FlatMut<'__spec_a> = #flat_mut where Self: '__spec_a;
                 type Mapped<__SpecT> = (#(#mapped,)*);
                 const LEAVES: usize = 0 #(#count)*;
                 const TOTAL: ::core::option::Option<usize> = #total;
@@ -181,6 +191,10 @@ pub fn expand(cont: &Container<'_>) -> TokenStream {
                 #[inline(always)]
                 fn node_flatten_ref(&self) -> Self::FlatRef<'_> {
                     #flatten_ref
+                }
+                #[inline(always)]
+                fn node_flatten_mut(&mut self) -> Self::FlatMut<'_> {
+                    #flatten_mut
                 }
                 fn node_nest_mapped<__SpecT, __SpecN: ::core::ops::FnMut() -> __SpecT>(
                     __spec_next: &mut __SpecN,
@@ -250,6 +264,7 @@ pub fn stubs(input: &syn::DeriveInput, krate: Option<syn::Path>) -> TokenStream 
                 type Leaves = #p::HNil;
                 type Flat = #p::HNil;
                 type FlatRef<'__spec_a> = #p::HNil where Self: '__spec_a;
+                type FlatMut<'__spec_a> = #p::HNil where Self: '__spec_a;
                 type Mapped<__SpecT> = ();
                 const LEAVES: usize = 0;
                 const TOTAL: ::core::option::Option<usize> = ::core::option::Option::None;
@@ -262,6 +277,7 @@ pub fn stubs(input: &syn::DeriveInput, krate: Option<syn::Path>) -> TokenStream 
                 fn node_flatten(self) -> #p::HNil { ::core::unreachable!() }
                 fn node_nest(_: #p::HNil) -> Self { ::core::unreachable!() }
                 fn node_flatten_ref(&self) -> #p::HNil { ::core::unreachable!() }
+                fn node_flatten_mut(&mut self) -> #p::HNil { ::core::unreachable!() }
                 fn node_nest_mapped<__SpecT, __SpecN: ::core::ops::FnMut() -> __SpecT>(_: &mut __SpecN) {}
                 fn node_flatten_mapped<__SpecT, __SpecV: ::core::ops::FnMut(__SpecT)>(_: (), _: &mut __SpecV) {}
             }
