@@ -134,6 +134,29 @@ pub enum Error {
     /// A buffer layout or arena operation that cannot be done.
     #[error(transparent)]
     Buffer(#[from] crate::buffer::BufferError),
+    /// A row index past the end of a dataset or batch.
+    #[error(
+        "row {row} (at position {position} of the selection) is past the end: there are {len} samples"
+    )]
+    Row {
+        /// The row asked for.
+        row: usize,
+        /// Where it stood in the list of rows.
+        position: usize,
+        /// The number of samples.
+        len: usize,
+    },
+    /// A list given as a permutation is not one.
+    #[error("the {given} indices given are not a permutation of 0..{len}")]
+    NotAPermutation {
+        /// The number of samples.
+        len: usize,
+        /// The number of indices given.
+        given: usize,
+    },
+    /// A write to a read-only dataset.
+    #[error("the dataset is read-only")]
+    ReadOnly,
     /// A flat list given to a mapping has another length than the mapping's unique leaves.
     #[error(
         "a flat list of {actual} values cannot be nested: the mapping has {expected} unique leaves"

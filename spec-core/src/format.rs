@@ -21,7 +21,7 @@
 //! line of the error says why in numbers: `a vector of 10 cannot hold an image of 32×32×3 = 3072`.
 
 use crate::elem::{CastInto, Element, IndexElement};
-use crate::kernel_glue::{first_label, label_column, one_hot, permute_cast};
+use crate::kernel_glue::{first_label, gather_permute, label_column, one_hot, permute_cast};
 use crate::space::{
     Image, ImageLayout, Index, IndexSeq, IndexSeqLayout, Labels, OneHot, Space, Vector, VectorSeq,
     VectorSeqLayout,
@@ -72,6 +72,21 @@ pub trait FormatAs<Target: Space>: Space {
         src: ArrayView<'_, Self::Elem, Self::Dim>,
         dst: ArrayViewMut<'_, Target::Elem, Target::Dim>,
     );
+
+    /// Writes the samples `rows` of `src`, formatted as `Target`, into the samples `0..rows.len()`
+    /// of `dst` (a gather fused with the conversion). Every row is in `0..src`'s batch size and
+    /// `dst` holds `rows.len()` samples (checked by the callers).
+    fn gather_view_into(
+        src: ArrayView<'_, Self::Elem, Self::Dim>,
+        rows: &[usize],
+        mut dst: ArrayViewMut<'_, Target::Elem, Target::Dim>,
+    ) {
+        for (j, &i) in rows.iter().enumerate() {
+            let one = src.slice_axis(ndarray::Axis(Self::BATCH_AXIS), (i..i + 1).into());
+            let out = dst.slice_axis_mut(ndarray::Axis(Target::BATCH_AXIS), (j..j + 1).into());
+            Self::format_view_into(one, out);
+        }
+    }
 }
 
 const fn perm_of(from: &[char], to: &[char]) -> [usize; 6] {
@@ -203,6 +218,20 @@ where
             CastInto::cast,
         )
     }
+
+    fn gather_view_into(
+        src: ArrayView<'_, Self::Elem, Self::Dim>,
+        rows: &[usize],
+        dst: ArrayViewMut<'_, <Vector<D2, E2> as Space>::Elem, <Vector<D2, E2> as Space>::Dim>,
+    ) {
+        gather_permute::<Self, Vector<D2, E2>>(
+            src,
+            rows,
+            dst,
+            <Self as FormatAs<Vector<D2, E2>>>::PLAN,
+            CastInto::cast,
+        )
+    }
 }
 
 impl<
@@ -244,6 +273,24 @@ where
             CastInto::cast,
         )
     }
+
+    fn gather_view_into(
+        src: ArrayView<'_, Self::Elem, Self::Dim>,
+        rows: &[usize],
+        dst: ArrayViewMut<
+            '_,
+            <Image<H2, W2, C2, N2, L2, E2> as Space>::Elem,
+            <Image<H2, W2, C2, N2, L2, E2> as Space>::Dim,
+        >,
+    ) {
+        gather_permute::<Self, Image<H2, W2, C2, N2, L2, E2>>(
+            src,
+            rows,
+            dst,
+            <Self as FormatAs<Image<H2, W2, C2, N2, L2, E2>>>::PLAN,
+            CastInto::cast,
+        )
+    }
 }
 
 impl<
@@ -272,6 +319,20 @@ where
     ) {
         permute_cast(
             src,
+            dst,
+            <Self as FormatAs<Vector<D, E2>>>::PLAN,
+            CastInto::cast,
+        )
+    }
+
+    fn gather_view_into(
+        src: ArrayView<'_, Self::Elem, Self::Dim>,
+        rows: &[usize],
+        dst: ArrayViewMut<'_, <Vector<D, E2> as Space>::Elem, <Vector<D, E2> as Space>::Dim>,
+    ) {
+        gather_permute::<Self, Vector<D, E2>>(
+            src,
+            rows,
             dst,
             <Self as FormatAs<Vector<D, E2>>>::PLAN,
             CastInto::cast,
@@ -314,6 +375,24 @@ where
             CastInto::cast,
         )
     }
+
+    fn gather_view_into(
+        src: ArrayView<'_, Self::Elem, Self::Dim>,
+        rows: &[usize],
+        dst: ArrayViewMut<
+            '_,
+            <Image<H, W, C, N, L, E2> as Space>::Elem,
+            <Image<H, W, C, N, L, E2> as Space>::Dim,
+        >,
+    ) {
+        gather_permute::<Self, Image<H, W, C, N, L, E2>>(
+            src,
+            rows,
+            dst,
+            <Self as FormatAs<Image<H, W, C, N, L, E2>>>::PLAN,
+            CastInto::cast,
+        )
+    }
 }
 
 impl<const M1: usize, const D1: usize, const M2: usize, const D2: usize, E1, E2>
@@ -340,6 +419,24 @@ where
     ) {
         permute_cast(
             src,
+            dst,
+            <Self as FormatAs<Index<M2, D2, E2>>>::PLAN,
+            CastInto::cast,
+        )
+    }
+
+    fn gather_view_into(
+        src: ArrayView<'_, Self::Elem, Self::Dim>,
+        rows: &[usize],
+        dst: ArrayViewMut<
+            '_,
+            <Index<M2, D2, E2> as Space>::Elem,
+            <Index<M2, D2, E2> as Space>::Dim,
+        >,
+    ) {
+        gather_permute::<Self, Index<M2, D2, E2>>(
+            src,
+            rows,
             dst,
             <Self as FormatAs<Index<M2, D2, E2>>>::PLAN,
             CastInto::cast,
@@ -428,6 +525,20 @@ where
             CastInto::cast,
         )
     }
+
+    fn gather_view_into(
+        src: ArrayView<'_, Self::Elem, Self::Dim>,
+        rows: &[usize],
+        dst: ArrayViewMut<'_, <Labels<M2, E2> as Space>::Elem, <Labels<M2, E2> as Space>::Dim>,
+    ) {
+        gather_permute::<Self, Labels<M2, E2>>(
+            src,
+            rows,
+            dst,
+            <Self as FormatAs<Labels<M2, E2>>>::PLAN,
+            CastInto::cast,
+        )
+    }
 }
 
 impl<const M1: usize, const M2: usize, const D2: usize, E1, E2> FormatAs<Index<M2, D2, E2>>
@@ -497,6 +608,24 @@ where
             CastInto::cast,
         )
     }
+
+    fn gather_view_into(
+        src: ArrayView<'_, Self::Elem, Self::Dim>,
+        rows: &[usize],
+        dst: ArrayViewMut<
+            '_,
+            <VectorSeq<D2, L2, E2> as Space>::Elem,
+            <VectorSeq<D2, L2, E2> as Space>::Dim,
+        >,
+    ) {
+        gather_permute::<Self, VectorSeq<D2, L2, E2>>(
+            src,
+            rows,
+            dst,
+            <Self as FormatAs<VectorSeq<D2, L2, E2>>>::PLAN,
+            CastInto::cast,
+        )
+    }
 }
 
 impl<const M1: usize, const M2: usize, L1, L2, E1, E2> FormatAs<IndexSeq<M2, L2, E2>>
@@ -525,6 +654,24 @@ where
     ) {
         permute_cast(
             src,
+            dst,
+            <Self as FormatAs<IndexSeq<M2, L2, E2>>>::PLAN,
+            CastInto::cast,
+        )
+    }
+
+    fn gather_view_into(
+        src: ArrayView<'_, Self::Elem, Self::Dim>,
+        rows: &[usize],
+        dst: ArrayViewMut<
+            '_,
+            <IndexSeq<M2, L2, E2> as Space>::Elem,
+            <IndexSeq<M2, L2, E2> as Space>::Dim,
+        >,
+    ) {
+        gather_permute::<Self, IndexSeq<M2, L2, E2>>(
+            src,
+            rows,
             dst,
             <Self as FormatAs<IndexSeq<M2, L2, E2>>>::PLAN,
             CastInto::cast,

@@ -158,3 +158,40 @@ pub(crate) fn label_column<A: IndexElement, B: Element, D1: Dimension, D2: Dimen
         *out = cast(*v);
     }
 }
+
+/// A gather fused with a `Permute` plan. Where every sample is one contiguous run in both the
+/// source and the target (the batch axis first, the permutation the identity on the other
+/// axes, both in standard layout), rows are copied as runs with the cast inlined; otherwise each
+/// sample is formatted on its own.
+pub(crate) fn gather_permute<S: Space, T: Space>(
+    src: ArrayView<'_, S::Elem, S::Dim>,
+    rows: &[usize],
+    mut dst: ArrayViewMut<'_, T::Elem, T::Dim>,
+    plan: Plan,
+    cast: fn(S::Elem) -> T::Elem,
+) {
+    let Plan::Permute { perm, rank, .. } = plan else {
+        unreachable!("gather_permute runs Permute plans only");
+    };
+    let identity = perm[..rank].iter().enumerate().all(|(i, &p)| i == p);
+    let batch_first = S::BATCH_AXIS == 0 && T::BATCH_AXIS == 0;
+    if identity && batch_first && src.is_standard_layout() && dst.is_standard_layout() {
+        let n_src = src.shape()[0];
+        let run = if n_src == 0 { 0 } else { src.len() / n_src };
+        if let (Some(s), Some(d)) = (src.as_slice(), dst.as_slice_mut()) {
+            for (j, &i) in rows.iter().enumerate() {
+                let from = &s[i * run..(i + 1) * run];
+                let to = &mut d[j * run..(j + 1) * run];
+                for (o, v) in to.iter_mut().zip(from) {
+                    *o = cast(*v);
+                }
+            }
+            return;
+        }
+    }
+    for (j, &i) in rows.iter().enumerate() {
+        let one = src.slice_axis(ndarray::Axis(S::BATCH_AXIS), (i..i + 1).into());
+        let out = dst.slice_axis_mut(ndarray::Axis(T::BATCH_AXIS), (j..j + 1).into());
+        permute_cast(one, out, plan, cast);
+    }
+}

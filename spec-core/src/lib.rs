@@ -8,6 +8,7 @@ pub mod axis;
 pub mod batch;
 pub mod buffer;
 pub mod consumer;
+pub mod dataset;
 pub mod elem;
 pub mod error;
 pub mod format;
