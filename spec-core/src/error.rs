@@ -154,6 +154,14 @@ pub enum Error {
         /// The number of indices given.
         given: usize,
     },
+    /// A schedule made for another number of samples than the dataset's.
+    #[error("the schedule is for {schedule} samples but the dataset has {dataset}")]
+    ScheduleMismatch {
+        /// The schedule's number of samples.
+        schedule: usize,
+        /// The dataset's.
+        dataset: usize,
+    },
     /// A write to a read-only dataset.
     #[error("the dataset is read-only")]
     ReadOnly,

@@ -109,7 +109,8 @@ pub(crate) fn one_hot<S: Space, T: Space>(
     let to = <T::Layout as Layout>::LETTERS;
     let mut dst = dst.into_dyn();
     dst.fill(T::Elem::ZERO);
-    let mut index = vec![0usize; to.len()];
+    let mut index = [0usize; 6];
+    let index = &mut index[..to.len()];
     for (idx, label) in src.indexed_iter() {
         let idx = idx.into_dimension();
         let idx = idx.as_array_view();
@@ -126,7 +127,7 @@ pub(crate) fn one_hot<S: Space, T: Space>(
                 other => axis_of(from, *other).map_or(0, |p| idx[p]),
             };
         }
-        if let Some(v) = dst.get_mut(IxDyn(&index)) {
+        if let Some(v) = dst.get_mut(IxDyn(index)) {
             *v = T::Elem::ONE;
         }
     }
@@ -177,7 +178,7 @@ pub(crate) fn gather_permute<S: Space, T: Space>(
     let batch_first = S::BATCH_AXIS == 0 && T::BATCH_AXIS == 0;
     if identity && batch_first && src.is_standard_layout() && dst.is_standard_layout() {
         let n_src = src.shape()[0];
-        let run = if n_src == 0 { 0 } else { src.len() / n_src };
+        let run = src.len().checked_div(n_src).unwrap_or(0);
         if let (Some(s), Some(d)) = (src.as_slice(), dst.as_slice_mut()) {
             for (j, &i) in rows.iter().enumerate() {
                 let from = &s[i * run..(i + 1) * run];

@@ -17,6 +17,7 @@ pub mod iteration;
 mod kernel_glue;
 pub mod mapping;
 pub mod matching;
+pub mod provider;
 pub mod serve;
 pub mod source;
 pub mod space;

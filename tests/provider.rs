@@ -1,0 +1,337 @@
+//! Providers: MXNet's and Pylearn2's batch semantics on a dataset, conversions fused into the
+//! gather, shards, device splits, prefetch and endless sources.
+
+use batchspec::Error;
+use batchspec::dataset::Dataset;
+use batchspec::iteration::{LastBatch, Schedule, Shard};
+use batchspec::prelude::*;
+use batchspec::provider::{BatchInfo, Generator, Prefetch, Provider, split_across};
+use ndarray::{Array1, Array2, Array4, array};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+#[derive(DataSpec)]
+struct Mx {
+    #[spec(source = "data")]
+    data: Batch<Vector<2>>,
+    #[spec(source = "softmax_label")]
+    label: Batch<Labels<100>>,
+}
+
+fn mx(n: usize) -> Dataset<Mx> {
+    Dataset::new(Mx {
+        data: Batch::new(Array2::from_shape_fn((n, 2), |(i, j)| {
+            (10 * (i + 1) + j) as f32
+        }))
+        .unwrap(),
+        label: Batch::new(Array1::from_iter(1..=n as i64)).unwrap(),
+    })
+    .unwrap()
+}
+
+#[test]
+fn mxnet_ten_samples_batch_three_padded() {
+    let ds = mx(10);
+    let schedule = Schedule::builder(10)
+        .batch_size(3)
+        .last_batch(LastBatch::Pad)
+        .build()
+        .unwrap();
+    let mut p = Provider::<Mx, Mx>::new(&ds, schedule).unwrap();
+    let data: Vec<_> = p
+        .provide_data()
+        .into_iter()
+        .map(|d| (d.source, d.dims().unwrap()))
+        .collect();
+    let label: Vec<_> = p
+        .provide_label()
+        .into_iter()
+        .map(|d| (d.source, d.dims().unwrap()))
+        .collect();
+    assert_eq!(data, [("data", vec![3, 2])]);
+    assert_eq!(label, [("softmax_label", vec![3])]);
+    let mut seen = vec![];
+    while let Some(b) = p.next_batch() {
+        seen.push((
+            b.info,
+            b.batch.data.array().clone(),
+            b.batch.label.array().clone(),
+        ));
+    }
+    let counts: Vec<_> = seen
+        .iter()
+        .map(|(i, _, _)| (i.count_samples, i.pad))
+        .collect();
+    assert_eq!(counts, [(3, 0), (3, 0), (3, 0), (1, 2)]);
+    assert_eq!(seen[0].1, array![[10f32, 11.], [20., 21.], [30., 31.]]);
+    // The last batch: sample 10, then padding of 0.
+    assert_eq!(seen[3].1, array![[100f32, 101.], [0., 0.], [0., 0.]]);
+    assert_eq!(seen[3].2, array![10i64, 0, 0]);
+}
+
+#[test]
+fn mxnet_fifteen_samples_batch_four_and_shuffled_labels_are_a_permutation() {
+    let ds = mx(15);
+    let schedule = Schedule::builder(15)
+        .batch_size(4)
+        .last_batch(LastBatch::Pad)
+        .build()
+        .unwrap();
+    let mut p = Provider::<Mx, Mx>::new(&ds, schedule).unwrap();
+    let mut firsts = vec![];
+    let mut last = 0;
+    while let Some(b) = p.next_batch() {
+        firsts.push(b.batch.label.array()[0]);
+        last = b.info.count_samples;
+    }
+    assert_eq!(firsts, [1, 5, 9, 13]);
+    assert_eq!(last, 3);
+
+    let schedule = Schedule::builder(15)
+        .batch_size(4)
+        .shuffle(true)
+        .seed(7)
+        .last_batch(LastBatch::Pad)
+        .build()
+        .unwrap();
+    let mut p = Provider::<Mx, Mx>::new(&ds, schedule).unwrap();
+    let mut labels = vec![];
+    while let Some(b) = p.next_batch() {
+        labels.extend(
+            b.batch
+                .label
+                .array()
+                .iter()
+                .take(b.info.count_samples)
+                .copied(),
+        );
+    }
+    assert_ne!(labels, (1..=15).collect::<Vec<i64>>(), "shuffled");
+    labels.sort();
+    assert_eq!(labels, (1..=15).collect::<Vec<i64>>());
+}
+
+#[test]
+fn mxnet_round_batch_epochs() {
+    let ds = mx(4);
+    let schedule = Schedule::builder(4)
+        .batch_size(3)
+        .last_batch(LastBatch::RollOver)
+        .build()
+        .unwrap();
+    let mut p = Provider::<Mx, Mx>::new(&ds, schedule).unwrap();
+    let mut epochs = vec![];
+    for e in 0..4 {
+        p.start_epoch(e);
+        let mut batches = vec![];
+        while let Some(b) = p.next_batch() {
+            batches.push((b.batch.label.array().to_vec(), b.info.pad));
+        }
+        epochs.push(batches);
+    }
+    assert_eq!(epochs[0], [(vec![1, 2, 3], 0), (vec![4, 1, 2], 2)]);
+    assert_eq!(epochs[1], [(vec![3, 4, 1], 1)]);
+    assert_eq!(epochs[2], [(vec![2, 3, 4], 0)]);
+    assert_eq!(epochs[3], epochs[0]);
+}
+
+#[test]
+fn a_short_last_batch_has_exactly_its_samples() {
+    let ds = mx(10);
+    let schedule = Schedule::builder(10).batch_size(4).build().unwrap();
+    let mut p = Provider::<Mx, Mx>::new(&ds, schedule).unwrap();
+    let mut sizes = vec![];
+    for e in 0..2 {
+        p.start_epoch(e);
+        while let Some(b) = p.next_batch() {
+            sizes.push(b.batch.validate().unwrap());
+        }
+    }
+    assert_eq!(sizes, [4, 4, 2, 4, 4, 2]);
+}
+
+#[test]
+fn shards_are_disjoint_and_cover_the_dataset() {
+    let ds = mx(10);
+    let mut all = vec![];
+    for part in 0..3 {
+        let schedule = Schedule::builder(10)
+            .batch_size(2)
+            .shard(Shard::new(part, 3).unwrap())
+            .build()
+            .unwrap();
+        let mut p = Provider::<Mx, Mx>::new(&ds, schedule).unwrap();
+        while let Some(b) = p.next_batch() {
+            all.extend(
+                b.batch
+                    .label
+                    .array()
+                    .iter()
+                    .take(b.info.count_samples)
+                    .copied(),
+            );
+        }
+    }
+    all.sort();
+    assert_eq!(all, (1..=10).collect::<Vec<i64>>());
+}
+
+#[test]
+fn device_splits_follow_mxnet() {
+    let ds = mx(10);
+    let all = ds.slice(0..10).unwrap();
+    let parts: Vec<_> = split_across(&all, 3).unwrap().collect();
+    assert_eq!(parts, [0..4, 4..7, 7..10]);
+    let three = ds.slice(0..3).unwrap();
+    assert_eq!(
+        split_across(&three, 2).unwrap().collect::<Vec<_>>(),
+        [0..2, 2..3]
+    );
+    let two = ds.slice(0..2).unwrap();
+    assert!(matches!(split_across(&two, 3), Err(Error::Iteration(_))));
+}
+
+#[derive(DataSpec)]
+struct Images {
+    #[spec(source = "features")]
+    image: Batch<image![2, 2, 1; BHWC, u8]>,
+    #[spec(source = "targets")]
+    label: Batch<Index<3, 1, u8>>,
+}
+
+#[derive(DataSpec)]
+struct Wanted {
+    #[spec(source = "features")]
+    x: Batch<Vector<4>>,
+    #[spec(source = "targets")]
+    y: Batch<Vector<3>>,
+}
+
+#[test]
+fn the_conversion_is_fused_into_the_gather() {
+    let n = 7;
+    let ds = Dataset::new(Images {
+        image: Batch::new(Array4::from_shape_fn((n, 2, 2, 1), |(i, h, w, _)| {
+            (i * 4 + h * 2 + w) as u8
+        }))
+        .unwrap(),
+        label: Batch::new(Array2::from_shape_fn((n, 1), |(i, _)| (i % 3) as u8)).unwrap(),
+    })
+    .unwrap();
+    let schedule = Schedule::builder(n)
+        .batch_size(3)
+        .shuffle(true)
+        .seed(3)
+        .build()
+        .unwrap();
+    let mut p = Provider::<Images, Wanted>::new(&ds, schedule.clone()).unwrap();
+    let mut epoch = schedule.epoch(0);
+    while let Some(b) = p.next_batch() {
+        let rows = epoch.next().unwrap().indices().to_vec();
+        let expected = ds.select(&rows).unwrap();
+        assert_eq!(b.batch.x, expected.image.format_as::<Vector<4>>());
+        assert_eq!(b.batch.y, expected.label.format_as::<Vector<3>>());
+    }
+}
+
+#[test]
+fn prefetch_serves_the_same_batches_over_epochs() {
+    let ds = Arc::new(mx(10));
+    let schedule = Schedule::builder(10)
+        .batch_size(3)
+        .shuffle(true)
+        .seed(11)
+        .last_batch(LastBatch::Pad)
+        .build()
+        .unwrap();
+    let mut p = Prefetch::<Mx>::provider::<Mx, _>(Arc::clone(&ds), schedule.clone(), 0..5, 2);
+    let mut direct = Provider::<Mx, Mx>::new(&ds, schedule).unwrap();
+    let mut n = 0;
+    for epoch in 0..5 {
+        direct.start_epoch(epoch);
+        while let Some(d) = direct.next_batch() {
+            let b = p.next_batch().unwrap().unwrap();
+            assert_eq!(b.info, d.info);
+            assert_eq!(b.data, d.batch.data);
+            assert_eq!(b.label, d.batch.label);
+            n += 1;
+        }
+    }
+    assert!(p.next_batch().is_none());
+    assert_eq!(n, 20);
+}
+
+#[test]
+fn a_worker_error_reaches_the_consumer_and_dropping_stops_the_worker() {
+    let calls = Arc::new(AtomicUsize::new(0));
+    let c = Arc::clone(&calls);
+    let mut p = Prefetch::spawn(
+        2,
+        || 0u32,
+        move |out: &mut u32| {
+            let k = c.fetch_add(1, Ordering::SeqCst);
+            *out = k as u32;
+            if k == 3 {
+                return Some(Err(Error::ReadOnly));
+            }
+            Some(Ok(BatchInfo {
+                count_samples: 1,
+                pad: 0,
+            }))
+        },
+    );
+    let mut got = vec![];
+    while let Some(b) = p.next_batch() {
+        match b {
+            Ok(v) => got.push(*v),
+            Err(e) => {
+                assert_eq!(e, Error::ReadOnly);
+                break;
+            }
+        }
+    }
+    assert_eq!(got, [0, 1, 2]);
+
+    // An endless producer, dropped mid-stream: the drop joins the thread.
+    let calls = Arc::new(AtomicUsize::new(0));
+    let c = Arc::clone(&calls);
+    let mut endless = Prefetch::spawn(
+        1,
+        || 0u8,
+        move |_: &mut u8| {
+            c.fetch_add(1, Ordering::SeqCst);
+            Some(Ok(BatchInfo {
+                count_samples: 1,
+                pad: 0,
+            }))
+        },
+    );
+    for _ in 0..5 {
+        let _ = endless.next_batch().unwrap().unwrap();
+    }
+    drop(endless);
+    let after = calls.load(Ordering::SeqCst);
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    assert_eq!(
+        calls.load(Ordering::SeqCst),
+        after,
+        "the worker stopped with the drop"
+    );
+}
+
+#[test]
+fn an_endless_generator_serves_batches() {
+    let mut k = 0.0f32;
+    let mut g = Generator::<Wanted, _>::new(2, |out: &mut Wanted| {
+        out.x.array_mut().fill(k);
+        k += 1.0;
+        Some(Ok(BatchInfo {
+            count_samples: 2,
+            pad: 0,
+        }))
+    });
+    for i in 0..100 {
+        let b = g.next_batch().unwrap().unwrap();
+        assert_eq!(b.batch.x.array()[[1, 3]], i as f32);
+    }
+}
