@@ -105,3 +105,8 @@ pub mod prelude {
     };
     pub use batchspec_derive::{DataSpec, layout, source};
 }
+
+/// The README's examples, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;
