@@ -10,7 +10,18 @@ use core::fmt;
 
 /// A scalar type a batch can hold.
 pub trait Element:
-    'static + Copy + Default + PartialEq + PartialOrd + fmt::Debug + fmt::Display + Send + Sync
+    'static
+    + Copy
+    + Default
+    + PartialEq
+    + PartialOrd
+    + fmt::Debug
+    + fmt::Display
+    + Send
+    + Sync
+    + core::ops::Add<Output = Self>
+    + core::ops::Sub<Output = Self>
+    + core::ops::Mul<Output = Self>
 {
     /// The type's name as written in Rust (`"f32"`).
     const NAME: &'static str;

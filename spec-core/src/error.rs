@@ -162,6 +162,15 @@ pub enum Error {
         /// The dataset's.
         dataset: usize,
     },
+    /// A view was read before any batch was put.
+    #[error("the view holds no batch yet: put one first")]
+    ViewEmpty,
+    /// A gradient was put for a form the consumer did not get since the last put.
+    #[error("a gradient was put as {form}, a form not got since the last put")]
+    GradientWithoutGet {
+        /// The form, in words.
+        form: String,
+    },
     /// A write to a read-only dataset.
     #[error("the dataset is read-only")]
     ReadOnly,

@@ -22,6 +22,7 @@ pub mod serve;
 pub mod source;
 pub mod space;
 pub mod spec;
+pub mod view;
 
 pub use axis::{Axis, B, BCHW, BF, BHWC, BK, BT, BTF, C, CHWB, D, F, H, K, Layout, T, TBF, W};
 pub use batch::{ArcBatch, Batch, BatchView};
