@@ -182,7 +182,7 @@ impl<S: Space, G: Element> View<S, G> {
     /// # Errors
     /// [`Error::ViewEmpty`] before the first put; [`Error::OutputShape`] for another number of
     /// samples.
-    pub fn replace<T: Space>(&mut self, data: &Batch<T>) -> Result<(), Error>
+    pub fn replace<T>(&mut self, data: &Batch<T>) -> Result<(), Error>
     where
         T: FormatAs<S>,
     {
@@ -219,7 +219,7 @@ impl<S: Space + Recast<G>, G: Element> View<S, G> {
     /// # Errors
     /// [`Error::GradientWithoutGet`] when `T` was not got since the last put;
     /// [`Error::OutputShape`] when the gradient has another number of samples.
-    pub fn put_gradient<T: Space>(&mut self, gradient: &Batch<T>) -> Result<(), Error>
+    pub fn put_gradient<T>(&mut self, gradient: &Batch<T>) -> Result<(), Error>
     where
         T: FormatAs<<S as Recast<G>>::With>,
         S: FormatAs<T>,
