@@ -263,6 +263,10 @@ impl<S: Space + Recast<G>, G: Element> View<S, G> {
     }
 }
 
+/// The gradient of the record `R`'s leaf of source `Src` (found at `I`), in elements `G`.
+pub type LeafGradient<R, Src, I, G> =
+    <<crate::spec::LeavesOf<R> as crate::matching::HasSource<Src, I>>::Space as Recast<G>>::With;
+
 /// A view over a record of several leaves (dp's `ListView`, finished): requests by type, each
 /// converted once per put, and gradients routed back leaf by leaf to the record's sources.
 ///
@@ -368,22 +372,18 @@ impl<R: crate::spec::DataSpec, G: Element> SpecView<R, G> {
         >,
     {
         self.base.as_ref().ok_or(Error::ViewEmpty)?;
-        type Grad<R, Src, I, G> = <<crate::spec::LeavesOf<R> as crate::matching::HasSource<
-            Src,
-            I,
-        >>::Space as Recast<G>>::With;
-        let back = gradient.format_as::<Grad<R, Src, I, G>>();
+        let back = gradient.format_as::<LeafGradient<R, Src, I, G>>();
         let slot = self
             .gradients
             .entry(TypeId::of::<Src>())
             .or_insert_with(|| {
-                Box::new(Batch::<Grad<R, Src, I, G>>::zeros(
+                Box::new(Batch::<LeafGradient<R, Src, I, G>>::zeros(
                     back.len(),
                     back.time_len().unwrap_or(0),
                 ))
             });
         let sum = slot
-            .downcast_mut::<Batch<Grad<R, Src, I, G>>>()
+            .downcast_mut::<Batch<LeafGradient<R, Src, I, G>>>()
             .unwrap_or_else(|| unreachable!("gradients are keyed by their source"));
         if sum.shape() != back.shape() {
             return Err(Error::OutputShape {
@@ -399,15 +399,7 @@ impl<R: crate::spec::DataSpec, G: Element> SpecView<R, G> {
 
     /// The summed gradient of the source `Src` in the record's layout with elements `G`; `None`
     /// when no gradient of that source was put since the last put.
-    pub fn leaf_gradient<Src, I>(
-        &self,
-    ) -> Option<
-        &Batch<
-            <<crate::spec::LeavesOf<R> as crate::matching::HasSource<Src, I>>::Space as Recast<
-                G,
-            >>::With,
-        >,
-    >
+    pub fn leaf_gradient<Src, I>(&self) -> Option<&Batch<LeafGradient<R, Src, I, G>>>
     where
         Src: crate::source::Source,
         crate::spec::LeavesOf<R>: crate::matching::HasSource<Src, I>,
