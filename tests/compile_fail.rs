@@ -7,7 +7,15 @@
 #[test]
 fn compile_errors_read_well() {
     let t = trybuild::TestCases::new();
-    for dir in ["attr", "elem", "layout", "size", "source", "structure"] {
+    for dir in [
+        "attr",
+        "buffer",
+        "elem",
+        "layout",
+        "size",
+        "source",
+        "structure",
+    ] {
         t.compile_fail(format!("trybuild/{dir}/*.rs"));
     }
     t.pass("trybuild/pass/*.rs");

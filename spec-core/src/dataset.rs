@@ -69,12 +69,13 @@ impl<S: Space, R: DataMut<Elem = S::Elem>> LeafMut<S> for &mut Batch<S, R> {
 /// (`Self` = the request's leaf types, `QF` = mutable references to its values), converting
 /// each as [`FormatAs`] says, at the inferred indices `I`.
 pub trait GatherLeaves<QF, RL, RF, I> {
-    /// Writes the samples `rows` of the record into the samples `0..rows.len()` of `out`.
-    fn gather(out: QF, record: RF, rows: &[usize]);
+    /// Writes the samples `rows` of the record into the samples `0..rows.len()` of `out`, after
+    /// zeroing the samples `zero` of `out` (padding rows).
+    fn gather(out: QF, record: RF, rows: &[usize], zero: Range<usize>);
 }
 
 impl<RL, RF> GatherLeaves<HNil, RL, RF, HNil> for HNil {
-    fn gather(_: HNil, _: RF, _: &[usize]) {}
+    fn gather(_: HNil, _: RF, _: &[usize], _: Range<usize>) {}
 }
 
 impl<Src, QS, QT, QB, QFT, RL, RF, I, IT> GatherLeaves<HCons<QB, QFT>, RL, RF, HCons<I, IT>>
@@ -89,12 +90,18 @@ where
     QB: LeafMut<QS>,
     QT: GatherLeaves<QFT, RL, RF, IT>,
 {
-    fn gather(out: HCons<QB, QFT>, record: RF, rows: &[usize]) {
+    fn gather(out: HCons<QB, QFT>, record: RF, rows: &[usize], zero: Range<usize>) {
         let mut head = out.head;
+        let mut target = head.leaf_mut();
+        if zero.start < zero.end {
+            target
+                .slice_axis_mut(ndarray::Axis(QS::BATCH_AXIS), zero.clone().into())
+                .fill(<QS::Elem as crate::elem::Element>::ZERO);
+        }
         let leaf = record.pick_at();
         let view: BatchView<'_, RL::Space> = leaf.leaf_view();
-        <RL::Space as FormatAs<QS>>::gather_view_into(view.array_view(), rows, head.leaf_mut());
-        QT::gather(out.tail, record, rows);
+        <RL::Space as FormatAs<QS>>::gather_view_into(view.array_view(), rows, target);
+        QT::gather(out.tail, record, rows, zero);
     }
 }
 
@@ -218,7 +225,7 @@ impl<R: DataSpec> Dataset<R> {
     {
         self.check_rows(rows)?;
         let mut out = R::nest(FlatOf::<R>::alloc(rows.len(), 0));
-        <LeavesOf<R>>::gather(out.flatten_mut(), self.record.flatten_ref(), rows);
+        <LeavesOf<R>>::gather(out.flatten_mut(), self.record.flatten_ref(), rows, 0..0);
         Ok(out)
     }
 

@@ -47,8 +47,13 @@ pub(crate) fn permute_cast<A: Element, B: Element, D1: Dimension, D2: Dimension>
     let contiguous = dst.is_standard_layout();
     match (flatten, contiguous, dst.as_slice_mut()) {
         (_, true, Some(slice)) => run_permute(src, perm, slice, cast),
-        _ => {
-            // A strided destination: permute into a buffer, then assign.
+        (false, _, _) => {
+            // A strided destination of the permuted shape: an element-wise zip, no buffer.
+            let permuted = src.permuted_axes(IxDyn(perm));
+            dst.zip_mut_with(&permuted, |d, s| *d = cast(*s));
+        }
+        (true, _, _) => {
+            // A strided flat destination: permute into a buffer, then assign.
             let mut tmp = vec![B::ZERO; out_shape.iter().product()];
             run_permute(src, perm, &mut tmp, cast);
             let tmp = ndarray::ArrayView::from_shape(IxDyn(&out_shape), &tmp)
@@ -176,20 +181,58 @@ pub(crate) fn gather_permute<S: Space, T: Space>(
     };
     let identity = perm[..rank].iter().enumerate().all(|(i, &p)| i == p);
     let batch_first = S::BATCH_AXIS == 0 && T::BATCH_AXIS == 0;
-    if identity && batch_first && src.is_standard_layout() && dst.is_standard_layout() {
-        let n_src = src.shape()[0];
-        let run = src.len().checked_div(n_src).unwrap_or(0);
-        if let (Some(s), Some(d)) = (src.as_slice(), dst.as_slice_mut()) {
+    if identity && batch_first {
+        if src.is_standard_layout() && dst.is_standard_layout() {
+            let n_src = src.shape()[0];
+            let run = src.len().checked_div(n_src).unwrap_or(0);
+            if let (Some(s), Some(d)) = (src.as_slice(), dst.as_slice_mut()) {
+                for (j, &i) in rows.iter().enumerate() {
+                    let from = &s[i * run..(i + 1) * run];
+                    let to = &mut d[j * run..(j + 1) * run];
+                    for (o, v) in to.iter_mut().zip(from) {
+                        *o = cast(*v);
+                    }
+                }
+                return;
+            }
+        }
+        // Each sample a contiguous run, the batch axis strided (a leaf of a shared arena hub):
+        // copy run by run, or element by element where a sample is strided too.
+        let src = src.into_dyn();
+        let mut dst = dst.into_dyn();
+        if src.ndim() == dst.ndim() {
             for (j, &i) in rows.iter().enumerate() {
-                let from = &s[i * run..(i + 1) * run];
-                let to = &mut d[j * run..(j + 1) * run];
-                for (o, v) in to.iter_mut().zip(from) {
-                    *o = cast(*v);
+                let from = src.index_axis(ndarray::Axis(0), i);
+                let mut to = dst.index_axis_mut(ndarray::Axis(0), j);
+                match (from.as_slice(), to.as_slice_mut()) {
+                    (Some(f), Some(t)) => {
+                        for (o, v) in t.iter_mut().zip(f) {
+                            *o = cast(*v);
+                        }
+                    }
+                    _ => to.zip_mut_with(&from, |o, v| *o = cast(*v)),
                 }
             }
             return;
         }
+        let (src, dst) = (
+            src.into_dimensionality::<S::Dim>()
+                .unwrap_or_else(|_| unreachable!("same rank")),
+            dst.into_dimensionality::<T::Dim>()
+                .unwrap_or_else(|_| unreachable!("same rank")),
+        );
+        return per_sample::<S, T>(src, rows, dst, plan, cast);
     }
+    per_sample::<S, T>(src, rows, dst, plan, cast)
+}
+
+fn per_sample<S: Space, T: Space>(
+    src: ArrayView<'_, S::Elem, S::Dim>,
+    rows: &[usize],
+    mut dst: ArrayViewMut<'_, T::Elem, T::Dim>,
+    plan: Plan,
+    cast: fn(S::Elem) -> T::Elem,
+) {
     for (j, &i) in rows.iter().enumerate() {
         let one = src.slice_axis(ndarray::Axis(S::BATCH_AXIS), (i..i + 1).into());
         let out = dst.slice_axis_mut(ndarray::Axis(T::BATCH_AXIS), (j..j + 1).into());

@@ -7,45 +7,13 @@
 //! [`Prefetch`] runs any batch producer on a background thread, a bounded number of batches
 //! ahead.
 
-use crate::dataset::{AllocFlat, Dataset, GatherLeaves, LeafMut};
+use crate::dataset::{AllocFlat, Dataset, GatherLeaves};
 use crate::error::Error;
-use crate::hlist::{HCons, HNil};
 use crate::iteration::{DeviceSplit, Epoch, IndexBatch, Schedule};
-use crate::space::Space;
 use crate::spec::{DataSpec, Described, FlatOf, LeavesOf, Node};
 use std::ops::Range;
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::thread::JoinHandle;
-
-/// Fills rows of every leaf with zeros (MXNet's `data_padding` and `label_padding` of 0).
-pub trait ZeroRows {
-    /// Zeros the samples `rows` of every leaf.
-    fn zero_rows(self, rows: Range<usize>);
-}
-
-impl ZeroRows for HNil {
-    fn zero_rows(self, _: Range<usize>) {}
-}
-
-impl<S: Space, B: LeafMut<S> + LeafSpace<Space = S>, T: ZeroRows> ZeroRows for HCons<B, T> {
-    fn zero_rows(mut self, rows: Range<usize>) {
-        if rows.start < rows.end {
-            let mut data = self.head.leaf_mut();
-            data.slice_axis_mut(ndarray::Axis(S::BATCH_AXIS), rows.clone().into())
-                .fill(<S::Elem as crate::elem::Element>::ZERO);
-        }
-        self.tail.zero_rows(rows)
-    }
-}
-
-/// The space of a leaf reference, for [`ZeroRows`].
-pub trait LeafSpace {
-    /// The space.
-    type Space: Space;
-}
-impl<S: Space, R: ndarray::RawData<Elem = S::Elem>> LeafSpace for &mut crate::batch::Batch<S, R> {
-    type Space = S;
-}
 
 /// What a step of a provider served besides the data.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -98,34 +66,32 @@ pub struct Provider<'d, R, Q> {
     schedule: Schedule,
     epoch: Epoch,
     rows: Vec<usize>,
-    buffer: Q,
+    buffer: Option<Q>,
     short: Option<(usize, Q)>,
     labels: Vec<&'static str>,
 }
 
-impl<'d, R: DataSpec, Q: DataSpec> Provider<'d, R, Q>
-where
-    FlatOf<Q>: AllocFlat,
-{
-    /// A provider of `dataset` by `schedule`, starting at epoch 0.
+impl<'d, R: DataSpec, Q: DataSpec> Provider<'d, R, Q> {
+    /// A provider that fills buffers its caller owns ([`Provider::fill_next`]): a request whose
+    /// leaves borrow other memory, such as the arena of a
+    /// [`BufferManager`](crate::buffer::BufferManager), is filled in place.
     ///
     /// # Errors
     /// [`Error::ScheduleMismatch`] when the schedule is for another number of samples.
-    pub fn new(dataset: &'d Dataset<R>, schedule: Schedule) -> Result<Self, Error> {
+    pub fn unbuffered(dataset: &'d Dataset<R>, schedule: Schedule) -> Result<Self, Error> {
         if schedule.num_samples() != dataset.len() {
             return Err(Error::ScheduleMismatch {
                 schedule: schedule.num_samples(),
                 dataset: dataset.len(),
             });
         }
-        let buffer = Q::nest(FlatOf::<Q>::alloc(schedule.batch_size(), 0));
         let epoch = schedule.epoch(0);
         Ok(Provider {
             dataset,
             rows: Vec::with_capacity(schedule.batch_size()),
             epoch,
             schedule,
-            buffer,
+            buffer: None,
             short: None,
             labels: vec!["targets", "softmax_label", "label"],
         })
@@ -172,16 +138,15 @@ where
     /// Writes the next batch of the epoch into `out` (which holds [`Provider::batch_size`]
     /// samples; a short last batch fills its first rows, the rest are zeroed and counted as
     /// padding). `None` at the end of the epoch.
-    pub fn fill_next<I>(&mut self, out: &mut Q) -> Option<BatchInfo>
+    pub fn fill_next<'o, Out: DataSpec, I>(&mut self, out: &'o mut Out) -> Option<BatchInfo>
     where
         <R as Node<()>>::FlatRef<'d>: Copy,
-        LeavesOf<Q>: for<'o> GatherLeaves<
-                <Q as Node<()>>::FlatMut<'o>,
+        LeavesOf<Out>: GatherLeaves<
+                <Out as Node<()>>::FlatMut<'o>,
                 LeavesOf<R>,
                 <R as Node<()>>::FlatRef<'d>,
                 I,
             >,
-        for<'o> <Q as Node<()>>::FlatMut<'o>: ZeroRows,
     {
         let batch = self.epoch.next_into(&mut self.rows)?;
         let info = info_of(&batch, self.schedule.batch_size());
@@ -189,12 +154,30 @@ where
         drop(batch);
         let size = self.schedule.batch_size();
         let data: &'d R = self.dataset.fields();
-        // Padding rows first (they may hold the previous batch), then the gather.
-        if filled < size {
-            out.flatten_mut().zero_rows(filled..size);
-        }
-        <LeavesOf<Q>>::gather(out.flatten_mut(), data.flatten_ref(), &self.rows[..filled]);
+        // Rows past the samples (padding, or a short last batch) are zeroed.
+        <LeavesOf<Out>>::gather(
+            out.flatten_mut(),
+            data.flatten_ref(),
+            &self.rows[..filled],
+            filled..size,
+        );
         Some(info)
+    }
+}
+
+impl<'d, R: DataSpec, Q: DataSpec> Provider<'d, R, Q>
+where
+    FlatOf<Q>: AllocFlat,
+{
+    /// A provider of `dataset` by `schedule`, starting at epoch 0, with a batch buffer of its
+    /// own for [`Provider::next_batch`].
+    ///
+    /// # Errors
+    /// [`Error::ScheduleMismatch`] when the schedule is for another number of samples.
+    pub fn new(dataset: &'d Dataset<R>, schedule: Schedule) -> Result<Self, Error> {
+        let mut p = Self::unbuffered(dataset, schedule)?;
+        p.buffer = Some(Q::nest(FlatOf::<Q>::alloc(p.schedule.batch_size(), 0)));
+        Ok(p)
     }
 
     /// Lends the next batch of the epoch; `None` at its end. A short last batch (policy
@@ -208,7 +191,6 @@ where
                 <R as Node<()>>::FlatRef<'d>,
                 I,
             >,
-        for<'o> <Q as Node<()>>::FlatMut<'o>: ZeroRows,
     {
         let batch = self.epoch.next_into(&mut self.rows)?;
         let size = self.schedule.batch_size();
@@ -225,12 +207,15 @@ where
             };
             &mut self.short.insert((rows_in_batch, short)).1
         } else {
-            &mut self.buffer
+            self.buffer
+                .get_or_insert_with(|| Q::nest(FlatOf::<Q>::alloc(size, 0)))
         };
-        if filled < rows_in_batch {
-            out.flatten_mut().zero_rows(filled..rows_in_batch);
-        }
-        <LeavesOf<Q>>::gather(out.flatten_mut(), data.flatten_ref(), &self.rows[..filled]);
+        <LeavesOf<Q>>::gather(
+            out.flatten_mut(),
+            data.flatten_ref(),
+            &self.rows[..filled],
+            filled..rows_in_batch,
+        );
         Some(Provided { batch: out, info })
     }
 }
@@ -410,7 +395,6 @@ where
                 <R as Node<()>>::FlatRef<'d>,
                 I,
             >,
-        for<'o> <Q as Node<()>>::FlatMut<'o>: ZeroRows,
     {
         let size = schedule.batch_size();
         Self::spawn_with(
@@ -433,7 +417,7 @@ where
                             Some(q) => q,
                             None => return,
                         };
-                        match provider.fill_next::<I>(&mut q) {
+                        match provider.fill_next::<Q, I>(&mut q) {
                             None => {
                                 spare = Some(q);
                                 break;

@@ -69,6 +69,7 @@ mod order;
 mod sequences;
 mod spec;
 mod template;
+mod typed;
 
 pub use error::{BufferError, ConcatRule};
 pub use layout::{BufferLayout, Hub, HubSlice, HubSource, LayoutNode, ViewId, ViewKey};
@@ -77,3 +78,4 @@ pub use order::contiguous_order;
 pub use sequences::{Minibatch, Minibatches, SequenceData, SequenceLengths};
 pub use spec::{LayerSpec, LayoutSpec};
 pub use template::{BufferKind, ShapeTemplate};
+pub use typed::Template;
