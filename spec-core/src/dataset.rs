@@ -303,6 +303,23 @@ impl<R: DataSpec> Dataset<R> {
         Dataset::new(self.select(permutation)?)
     }
 
+    /// The samples one by one, each as a record of one sample (a copy: a sample of a
+    /// struct-of-arrays record is a row of every leaf).
+    pub fn samples<'r, I>(&'r self) -> impl Iterator<Item = Result<R, Error>> + 'r
+    where
+        FlatOf<R>: AllocFlat,
+        <R as Node<()>>::FlatRef<'r>: Copy,
+        LeavesOf<R>: for<'o> GatherLeaves<
+                <R as Node<()>>::FlatMut<'o>,
+                LeavesOf<R>,
+                <R as Node<()>>::FlatRef<'r>,
+                I,
+            >,
+        I: 'r,
+    {
+        (0..self.len).map(move |i| self.get::<I>(i))
+    }
+
     /// Consecutive minibatches of `size` samples (the last one shorter), as new records.
     pub fn minibatches<'r, I>(&'r self, size: usize) -> impl Iterator<Item = Result<R, Error>> + 'r
     where

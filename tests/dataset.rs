@@ -1,0 +1,101 @@
+//! Datasets (the Pylearn dataset proposal): length, typed fields, selection, writes refused when
+//! read-only, iteration, minibatches, shuffling by a permutation.
+
+use batchspec::Error;
+use batchspec::dataset::Dataset;
+use batchspec::iteration::permutation;
+use batchspec::prelude::*;
+use ndarray::{Array1, Array2, array};
+
+#[derive(DataSpec)]
+struct Table {
+    #[spec(source = "features")]
+    x: Batch<Vector<2>>,
+    #[spec(source = "targets")]
+    y: Batch<Labels<5>>,
+}
+
+fn table(n: usize) -> Dataset<Table> {
+    Dataset::new(Table {
+        x: Batch::new(Array2::from_shape_fn((n, 2), |(i, j)| (i * 10 + j) as f32)).unwrap(),
+        y: Batch::new(Array1::from_shape_fn(n, |i| (i % 5) as i64)).unwrap(),
+    })
+    .unwrap()
+}
+
+#[test]
+fn fields_selection_and_slices() {
+    let ds = table(7);
+    assert_eq!(ds.len(), 7);
+    assert_eq!(ds.fields().x.array()[[3, 1]], 31.0);
+    let picked = ds.select(&[6, 0, 6]).unwrap();
+    assert_eq!(
+        picked.x.array(),
+        &array![[60f32, 61.], [0., 1.], [60., 61.]]
+    );
+    assert_eq!(picked.y.array(), &array![1i64, 0, 1]);
+    let part = ds.slice(2..4).unwrap();
+    assert_eq!(part.y.array(), &array![2i64, 3]);
+    assert_eq!(ds.get(5).unwrap().x.array(), &array![[50f32, 51.]]);
+    assert!(matches!(
+        ds.select(&[7]),
+        Err(Error::Row {
+            row: 7,
+            position: 0,
+            len: 7
+        })
+    ));
+    assert!(ds.slice(5..9).is_err());
+}
+
+#[test]
+fn writes_and_in_place_arithmetic_unless_read_only() {
+    let mut ds = table(3);
+    ds.fields_mut()
+        .unwrap()
+        .x
+        .array_mut()
+        .mapv_inplace(|v| v + 0.5);
+    ds.fields_mut().unwrap().y.set_label(0, 4).unwrap();
+    assert_eq!(ds.fields().x.array()[[2, 0]], 20.5);
+    assert_eq!(ds.fields().y.array()[0], 4);
+    // A label write is still checked: 5 is not in 0..5.
+    assert!(ds.fields_mut().unwrap().y.set_label(0, 5).is_err());
+    ds.set_read_only(true);
+    assert!(matches!(ds.fields_mut(), Err(Error::ReadOnly)));
+}
+
+#[test]
+fn iteration_minibatches_and_permutations() {
+    let ds = table(5);
+    let firsts: Vec<f32> = ds.samples().map(|s| s.unwrap().x.array()[[0, 0]]).collect();
+    assert_eq!(firsts, [0., 10., 20., 30., 40.]);
+    let sizes: Vec<usize> = ds
+        .minibatches(2)
+        .map(|b| b.unwrap().validate().unwrap())
+        .collect();
+    assert_eq!(sizes, [2, 2, 1]);
+    let perm = permutation(5, 3, 0);
+    let shuffled = ds.permuted(&perm).unwrap();
+    for (j, &i) in perm.iter().enumerate() {
+        assert_eq!(shuffled.fields().y.array()[j], ds.fields().y.array()[i]);
+    }
+    assert!(matches!(
+        ds.permuted(&[0, 0, 1, 2, 3]),
+        Err(Error::NotAPermutation { .. })
+    ));
+}
+
+#[test]
+fn leaves_of_different_lengths_are_refused() {
+    let err = Dataset::new(Table {
+        x: Batch::new(Array2::zeros((3, 2))).unwrap(),
+        y: Batch::new(Array1::zeros(4)).unwrap(),
+    })
+    .err()
+    .unwrap();
+    assert_eq!(
+        err.to_string(),
+        "batch sizes differ: `x` has 3 samples but `y` has 4"
+    );
+}
