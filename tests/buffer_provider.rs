@@ -7,26 +7,11 @@ use batchspec::iteration::{LastBatch, Schedule};
 use batchspec::prelude::*;
 use batchspec::provider::Provider;
 use ndarray::{Array2, Array3, ViewRepr};
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicUsize, Ordering};
 
-struct Counting;
-static ALLOCS: AtomicUsize = AtomicUsize::new(0);
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCS.fetch_add(1, Ordering::SeqCst);
-        // SAFETY: forwards the caller's layout to the system allocator unchanged.
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: `ptr` was allocated by `System` with this layout, in `alloc` above.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-}
+mod common;
 
 #[global_allocator]
-static GLOBAL: Counting = Counting;
+static GLOBAL: common::Counting = common::Counting;
 
 #[derive(DataSpec)]
 struct Record {
@@ -99,12 +84,12 @@ fn a_provider_fills_the_arena_in_place_without_allocating() {
         }
     };
     run_epoch(&mut manager, &mut provider, 0, true);
-    let before = ALLOCS.load(Ordering::SeqCst);
+    let before = common::allocations();
     for e in 1..4 {
         run_epoch(&mut manager, &mut provider, e, false);
     }
     assert_eq!(
-        ALLOCS.load(Ordering::SeqCst),
+        common::allocations(),
         before,
         "a steady-state epoch into the arena allocated"
     );

@@ -2,26 +2,11 @@
 
 use batchspec::prelude::*;
 use ndarray::Array2;
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicUsize, Ordering};
 
-struct Counting;
-static ALLOCS: AtomicUsize = AtomicUsize::new(0);
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCS.fetch_add(1, Ordering::SeqCst);
-        // SAFETY: forwards the caller's layout to the system allocator unchanged.
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: `ptr` was allocated by `System` with this layout, in `alloc` above.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-}
+mod common;
 
 #[global_allocator]
-static GLOBAL: Counting = Counting;
+static GLOBAL: common::Counting = common::Counting;
 
 #[derive(DataSpec)]
 struct Level3 {
@@ -62,11 +47,11 @@ fn flatten_and_nest_allocate_nothing() {
         ),
     };
     // A control: the counter does see an allocation.
-    let before = ALLOCS.load(Ordering::SeqCst);
+    let before = common::allocations();
     drop(std::hint::black_box(vec![1u8; 16]));
-    assert_eq!(ALLOCS.load(Ordering::SeqCst), before + 1);
+    assert_eq!(common::allocations(), before + 1);
 
-    let before = ALLOCS.load(Ordering::SeqCst);
+    let before = common::allocations();
     let mut spec = spec;
     for _ in 0..1000 {
         let flat = std::hint::black_box(spec.flatten());
@@ -74,9 +59,5 @@ fn flatten_and_nest_allocate_nothing() {
     }
     let refs = std::hint::black_box(spec.flatten_ref());
     let _ = refs;
-    assert_eq!(
-        ALLOCS.load(Ordering::SeqCst),
-        before,
-        "flatten / nest allocated"
-    );
+    assert_eq!(common::allocations(), before, "flatten / nest allocated");
 }

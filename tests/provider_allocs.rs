@@ -6,26 +6,11 @@ use batchspec::iteration::{LastBatch, Schedule};
 use batchspec::prelude::*;
 use batchspec::provider::Provider;
 use ndarray::{Array2, Array4};
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicUsize, Ordering};
 
-struct Counting;
-static ALLOCS: AtomicUsize = AtomicUsize::new(0);
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCS.fetch_add(1, Ordering::SeqCst);
-        // SAFETY: forwards the caller's layout to the system allocator unchanged.
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: `ptr` was allocated by `System` with this layout, in `alloc` above.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-}
+mod common;
 
 #[global_allocator]
-static GLOBAL: Counting = Counting;
+static GLOBAL: common::Counting = common::Counting;
 
 #[derive(DataSpec)]
 struct Record {
@@ -72,19 +57,19 @@ fn shuffled_padded_epochs_allocate_nothing_after_the_first() {
         };
         run_epoch(&mut p, 0);
         run_epoch(&mut p, 1);
-        let before = ALLOCS.load(Ordering::SeqCst);
+        let before = common::allocations();
         for e in 2..6 {
             run_epoch(&mut p, e);
         }
         assert_eq!(
-            ALLOCS.load(Ordering::SeqCst),
+            common::allocations(),
             before,
             "{policy:?}: a steady-state epoch allocated"
         );
         std::hint::black_box(checksum);
     }
     // A control: the counter sees allocations.
-    let before = ALLOCS.load(Ordering::SeqCst);
+    let before = common::allocations();
     drop(std::hint::black_box(Vec::<u8>::with_capacity(8)));
-    assert!(ALLOCS.load(Ordering::SeqCst) > before);
+    assert!(common::allocations() > before);
 }

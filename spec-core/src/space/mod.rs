@@ -107,23 +107,19 @@ pub trait Space: 'static + Send + Sync + Sized {
         let bad = data
             .iter()
             .position(|v| !matches!(v.to_label(), Some(l) if l < max));
-        if let Some(flat) = bad {
-            let (idx, v) = data
-                .indexed_iter()
-                .nth(flat)
-                .unwrap_or_else(|| unreachable!("the position came from the same iteration"));
-            {
-                {
-                    return Err(Error::Label {
-                        space: Self::describe(),
-                        position: Position(idx.into_dimension().as_array_view().to_vec()),
-                        value: v.to_string(),
-                        max_labels: max,
-                    });
-                }
-            }
-        }
-        Ok(())
+        let Some(flat) = bad else {
+            return Ok(());
+        };
+        let (idx, v) = data
+            .indexed_iter()
+            .nth(flat)
+            .unwrap_or_else(|| unreachable!("the position came from the same iteration"));
+        Err(Error::Label {
+            space: Self::describe(),
+            position: Position(idx.into_dimension().as_array_view().to_vec()),
+            value: v.to_string(),
+            max_labels: max,
+        })
     }
 }
 
