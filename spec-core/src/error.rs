@@ -131,6 +131,9 @@ pub enum Error {
         /// Its number of samples.
         actual: usize,
     },
+    /// A layout conversion kernel refused its arguments.
+    #[error(transparent)]
+    Kernel(#[from] crate::kernel::KernelError),
     /// A buffer layout or arena operation that cannot be done.
     #[error(transparent)]
     Buffer(#[from] crate::buffer::BufferError),

@@ -224,7 +224,7 @@ where
         rows: &[usize],
         dst: ArrayViewMut<'_, <Vector<D2, E2> as Space>::Elem, <Vector<D2, E2> as Space>::Dim>,
     ) {
-        gather_permute::<Self, Vector<D2, E2>>(
+        gather_permute::<Self, Vector<D2, E2>, _>(
             src,
             rows,
             dst,
@@ -283,7 +283,7 @@ where
             <Image<H2, W2, C2, N2, L2, E2> as Space>::Dim,
         >,
     ) {
-        gather_permute::<Self, Image<H2, W2, C2, N2, L2, E2>>(
+        gather_permute::<Self, Image<H2, W2, C2, N2, L2, E2>, _>(
             src,
             rows,
             dst,
@@ -330,7 +330,7 @@ where
         rows: &[usize],
         dst: ArrayViewMut<'_, <Vector<D, E2> as Space>::Elem, <Vector<D, E2> as Space>::Dim>,
     ) {
-        gather_permute::<Self, Vector<D, E2>>(
+        gather_permute::<Self, Vector<D, E2>, _>(
             src,
             rows,
             dst,
@@ -385,7 +385,7 @@ where
             <Image<H, W, C, N, L, E2> as Space>::Dim,
         >,
     ) {
-        gather_permute::<Self, Image<H, W, C, N, L, E2>>(
+        gather_permute::<Self, Image<H, W, C, N, L, E2>, _>(
             src,
             rows,
             dst,
@@ -434,7 +434,7 @@ where
             <Index<M2, D2, E2> as Space>::Dim,
         >,
     ) {
-        gather_permute::<Self, Index<M2, D2, E2>>(
+        gather_permute::<Self, Index<M2, D2, E2>, _>(
             src,
             rows,
             dst,
@@ -531,7 +531,7 @@ where
         rows: &[usize],
         dst: ArrayViewMut<'_, <Labels<M2, E2> as Space>::Elem, <Labels<M2, E2> as Space>::Dim>,
     ) {
-        gather_permute::<Self, Labels<M2, E2>>(
+        gather_permute::<Self, Labels<M2, E2>, _>(
             src,
             rows,
             dst,
@@ -618,7 +618,7 @@ where
             <VectorSeq<D2, L2, E2> as Space>::Dim,
         >,
     ) {
-        gather_permute::<Self, VectorSeq<D2, L2, E2>>(
+        gather_permute::<Self, VectorSeq<D2, L2, E2>, _>(
             src,
             rows,
             dst,
@@ -669,7 +669,7 @@ where
             <IndexSeq<M2, L2, E2> as Space>::Dim,
         >,
     ) {
-        gather_permute::<Self, IndexSeq<M2, L2, E2>>(
+        gather_permute::<Self, IndexSeq<M2, L2, E2>, _>(
             src,
             rows,
             dst,

@@ -8,12 +8,14 @@ use ndarray::{ArrayView, ArrayViewMut, Dimension, IntoDimension, IxDyn};
 
 /// A `Permute` plan: split the source's feature axis (vector -> image), permute, cast, and
 /// write into `dst` (flattening it for image -> vector).
-pub(crate) fn permute_cast<A: Element, B: Element, D1: Dimension, D2: Dimension>(
+pub(crate) fn permute_cast<A: Element, B: Element, D1: Dimension, D2: Dimension, F>(
     src: ArrayView<'_, A, D1>,
     dst: ArrayViewMut<'_, B, D2>,
     plan: Plan,
-    cast: fn(A) -> B,
-) {
+    cast: F,
+) where
+    F: Fn(A) -> B + Copy + Sync,
+{
     let Plan::Permute {
         split,
         flatten,
@@ -82,16 +84,20 @@ impl<A> Split<'_, A> {
     }
 }
 
-/// Copies `src` permuted by `perm` into the C-order slice `dst`, casting each element.
-fn run_permute<A: Element, B: Element>(
+/// Copies `src` permuted by `perm` into the C-order slice `dst`, casting each element, with the
+/// kernels of [`crate::kernel`].
+fn run_permute<A: Element, B: Element, F>(
     src: ArrayView<'_, A, IxDyn>,
     perm: &[usize],
     dst: &mut [B],
-    cast: fn(A) -> B,
-) {
-    let permuted = src.permuted_axes(IxDyn(perm));
-    for (d, s) in dst.iter_mut().zip(permuted.iter()) {
-        *d = cast(*s);
+    cast: F,
+) where
+    F: Fn(A) -> B + Sync,
+{
+    // The plan's permutation and the destination's size come from the types: an error here is a
+    // bug in this crate, never a property of the user's data.
+    if let Err(e) = crate::kernel::permute_into(src, perm, dst, cast, crate::kernel::Threads::All) {
+        unreachable!("a conversion plan produced invalid kernel arguments: {e}");
     }
 }
 
@@ -142,7 +148,7 @@ pub(crate) fn one_hot<S: Space, T: Space>(
 pub(crate) fn first_label<A: IndexElement, B: Element, D1: Dimension, D2: Dimension>(
     src: ArrayView<'_, A, D1>,
     dst: ArrayViewMut<'_, B, D2>,
-    cast: fn(A) -> B,
+    cast: impl Fn(A) -> B,
 ) {
     let src = src.into_dyn();
     let mut dst = dst.into_dyn();
@@ -157,7 +163,7 @@ pub(crate) fn first_label<A: IndexElement, B: Element, D1: Dimension, D2: Dimens
 pub(crate) fn label_column<A: IndexElement, B: Element, D1: Dimension, D2: Dimension>(
     src: ArrayView<'_, A, D1>,
     dst: ArrayViewMut<'_, B, D2>,
-    cast: fn(A) -> B,
+    cast: impl Fn(A) -> B,
 ) {
     let mut dst = dst.into_dyn();
     for (out, v) in dst.iter_mut().zip(src.iter()) {
@@ -169,13 +175,15 @@ pub(crate) fn label_column<A: IndexElement, B: Element, D1: Dimension, D2: Dimen
 /// source and the target (the batch axis first, the permutation the identity on the other
 /// axes, both in standard layout), rows are copied as runs with the cast inlined; otherwise each
 /// sample is formatted on its own.
-pub(crate) fn gather_permute<S: Space, T: Space>(
+pub(crate) fn gather_permute<S: Space, T: Space, F>(
     src: ArrayView<'_, S::Elem, S::Dim>,
     rows: &[usize],
     mut dst: ArrayViewMut<'_, T::Elem, T::Dim>,
     plan: Plan,
-    cast: fn(S::Elem) -> T::Elem,
-) {
+    cast: F,
+) where
+    F: Fn(S::Elem) -> T::Elem + Copy + Sync,
+{
     let Plan::Permute { perm, rank, .. } = plan else {
         unreachable!("gather_permute runs Permute plans only");
     };
@@ -221,18 +229,20 @@ pub(crate) fn gather_permute<S: Space, T: Space>(
             dst.into_dimensionality::<T::Dim>()
                 .unwrap_or_else(|_| unreachable!("same rank")),
         );
-        return per_sample::<S, T>(src, rows, dst, plan, cast);
+        return per_sample::<S, T, F>(src, rows, dst, plan, cast);
     }
-    per_sample::<S, T>(src, rows, dst, plan, cast)
+    per_sample::<S, T, F>(src, rows, dst, plan, cast)
 }
 
-fn per_sample<S: Space, T: Space>(
+fn per_sample<S: Space, T: Space, F>(
     src: ArrayView<'_, S::Elem, S::Dim>,
     rows: &[usize],
     mut dst: ArrayViewMut<'_, T::Elem, T::Dim>,
     plan: Plan,
-    cast: fn(S::Elem) -> T::Elem,
-) {
+    cast: F,
+) where
+    F: Fn(S::Elem) -> T::Elem + Copy + Sync,
+{
     for (j, &i) in rows.iter().enumerate() {
         let one = src.slice_axis(ndarray::Axis(S::BATCH_AXIS), (i..i + 1).into());
         let out = dst.slice_axis_mut(ndarray::Axis(T::BATCH_AXIS), (j..j + 1).into());

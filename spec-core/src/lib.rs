@@ -14,6 +14,7 @@ pub mod error;
 pub mod format;
 pub mod hlist;
 pub mod iteration;
+pub mod kernel;
 mod kernel_glue;
 pub mod mapping;
 pub mod matching;

@@ -1,0 +1,8 @@
+//! Benchmarks of batchspec against its baselines (no library code).
+//!
+//! * `src/transpose.rs` (`cargo bench -p batchspec-bench --bench transpose`): layout
+//!   conversion, cases A-E of issue 3, against memcpy, ndarray, `transpose` and `strided-rs`.
+//! * `numpy_transpose.py`: the same cases in NumPy.
+//!
+//! The sources live under `src/` because the workspace root package would otherwise pick
+//! up `benches/*.rs` as its own benchmark targets.

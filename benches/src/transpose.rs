@@ -1,0 +1,451 @@
+//! Layout conversion (cases A-E of issue 3): batchspec's kernel against memcpy, ndarray and
+//! the Rust transpose crates, into preallocated buffers, on 1 and 2 threads.
+//!
+//! ```text
+//! cargo bench -p batchspec-bench --bench transpose                 # all cases, full
+//! cargo bench -p batchspec-bench --bench transpose -- --quick      # 1 warm-up + 3 timed calls
+//! cargo bench -p batchspec-bench --bench transpose -- --cases AC   # some cases
+//! ```
+//!
+//! `BATCHSPEC_BENCH_QUICK=1` is the same as `--quick`. Every figure of a case is measured in
+//! the same process on the same buffers: the variants that write into the preallocated
+//! output run in rounds (one timed call of each per round) after warm-up calls, each figure
+//! the median over the rounds; ndarray's `as_standard_layout`, which allocates its result,
+//! is timed after them on its own (a large allocation and free slows the copies that follow
+//! it on this machine). Results are compared with ndarray's output after timing. The
+//! 2-thread figures use one 2-thread rayon pool per case.
+
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+use batchspec::kernel::{Threads, permute_into};
+use ndarray::{ArrayView, ArrayViewMut, Dimension, Ix2, Ix3, Ix4, IxDyn, Zip};
+use rayon::prelude::*;
+use strided_rs::kernel::{ExecutionPolicy, with_execution_policy};
+use strided_rs::{StridedView, StridedViewMut, row_major_strides};
+
+/// One benchmark case: an f32 array of `shape` (C order) written with axes `perm`.
+struct Case {
+    name: char,
+    what: &'static str,
+    shape: &'static [usize],
+    perm: &'static [usize],
+    /// The same copy as `items` row-major `rows x cols` matrices transposed one by one
+    /// (how the `transpose` crate is called).
+    items: usize,
+    rows: usize,
+    cols: usize,
+}
+
+const CASES: [Case; 5] = [
+    Case {
+        name: 'A',
+        what: "64x224x224x3 bhwc->bchw",
+        shape: &[64, 224, 224, 3],
+        perm: &[0, 3, 1, 2],
+        items: 64,
+        rows: 224 * 224,
+        cols: 3,
+    },
+    Case {
+        name: 'B',
+        what: "256x32x32x3 bhwc->bchw",
+        shape: &[256, 32, 32, 3],
+        perm: &[0, 3, 1, 2],
+        items: 256,
+        rows: 32 * 32,
+        cols: 3,
+    },
+    Case {
+        name: 'C',
+        what: "8192x8192 2-D transpose",
+        shape: &[8192, 8192],
+        perm: &[1, 0],
+        items: 1,
+        rows: 8192,
+        cols: 8192,
+    },
+    Case {
+        name: 'D',
+        what: "64x3x224x224 bchw->chwb",
+        shape: &[64, 3, 224, 224],
+        perm: &[1, 2, 3, 0],
+        items: 1,
+        rows: 64,
+        cols: 3 * 224 * 224,
+    },
+    Case {
+        name: 'E',
+        what: "1024x128x64 bwc->bcw",
+        shape: &[1024, 128, 64],
+        perm: &[0, 2, 1],
+        items: 1024,
+        rows: 128,
+        cols: 64,
+    },
+];
+
+/// What is measured in each round, in this order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Variant {
+    Memcpy,
+    Batchspec,
+    NdarrayAssign,
+    Transpose,
+    StridedCopyInto,
+    StridedPermCopyInto,
+    NdarrayStandardLayout,
+}
+
+const VARIANTS: [Variant; 7] = [
+    Variant::Memcpy,
+    Variant::Batchspec,
+    Variant::NdarrayAssign,
+    Variant::Transpose,
+    Variant::StridedCopyInto,
+    Variant::StridedPermCopyInto,
+    Variant::NdarrayStandardLayout,
+];
+
+impl Variant {
+    fn is_peer(self) -> bool {
+        matches!(
+            self,
+            Variant::Transpose
+                | Variant::StridedCopyInto
+                | Variant::StridedPermCopyInto
+                | Variant::NdarrayStandardLayout
+        )
+    }
+
+    /// Writes into the preallocated output (else allocates its result).
+    fn writes_buffer(self) -> bool {
+        self != Variant::NdarrayStandardLayout
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Variant::Memcpy => "memcpy",
+            Variant::Batchspec => "batchspec",
+            Variant::NdarrayAssign => "ndarray_assign",
+            Variant::Transpose => "transpose",
+            Variant::StridedCopyInto => "strided_rs_copy_into",
+            Variant::StridedPermCopyInto => "strided_rs_perm_copy_into",
+            Variant::NdarrayStandardLayout => "ndarray_as_standard_layout",
+        }
+    }
+
+    /// How it runs at `threads`.
+    fn label(self, case: &Case, threads: usize) -> String {
+        let two = threads > 1;
+        match self {
+            Variant::Memcpy if two => "memcpy(copy_from_slice, 2 halves, rayon::join)".into(),
+            Variant::Memcpy => "memcpy(copy_from_slice)".into(),
+            Variant::Batchspec if two => "batchspec(permute_into, Threads::Two)".into(),
+            Variant::Batchspec => "batchspec(permute_into, Threads::One)".into(),
+            Variant::NdarrayAssign if two => "ndarray(Zip::par_for_each assign)".into(),
+            Variant::NdarrayAssign => "ndarray(assign)".into(),
+            Variant::Transpose if two && case.items > 1 => {
+                "transpose(per item, items over 2 threads)".into()
+            }
+            Variant::Transpose if case.items > 1 => "transpose(per item)".into(),
+            Variant::Transpose => "transpose(single-threaded crate)".into(),
+            Variant::StridedCopyInto if two => "strided-rs(copy_into, 2-thread pool)".into(),
+            Variant::StridedCopyInto => "strided-rs(copy_into, Sequential)".into(),
+            Variant::StridedPermCopyInto if two => "strided-rs(perm::copy_into_par)".into(),
+            Variant::StridedPermCopyInto => "strided-rs(perm::copy_into)".into(),
+            Variant::NdarrayStandardLayout => {
+                "ndarray(permuted_axes.as_standard_layout, allocates, single-threaded)".into()
+            }
+        }
+    }
+}
+
+/// A 64-byte aligned f32 buffer.
+struct Aligned {
+    buf: Vec<f32>,
+    off: usize,
+    len: usize,
+}
+
+impl Aligned {
+    fn new(len: usize) -> Self {
+        let buf = vec![0.0f32; len + 16];
+        let off = (0..16)
+            .find(|&o| (buf.as_ptr() as usize + 4 * o).is_multiple_of(64))
+            .expect("an f32 buffer has a 64-byte aligned element among its first 16");
+        Aligned { buf, off, len }
+    }
+    fn as_slice(&self) -> &[f32] {
+        &self.buf[self.off..self.off + self.len]
+    }
+    fn as_mut_slice(&mut self) -> &mut [f32] {
+        &mut self.buf[self.off..self.off + self.len]
+    }
+}
+
+struct Bench<'a> {
+    case: &'a Case,
+    src: Aligned,
+    out: Aligned,
+    out_shape: Vec<usize>,
+    pool: rayon::ThreadPool,
+}
+
+impl Bench<'_> {
+    fn src_view(&self) -> ArrayView<'_, f32, IxDyn> {
+        ArrayView::from_shape(IxDyn(self.case.shape), self.src.as_slice())
+            .expect("the source buffer has the case's length")
+    }
+
+    /// One call of `v` on `threads` threads.
+    fn run(&mut self, v: Variant, threads: usize) {
+        let case = self.case;
+        let two = threads > 1;
+        match v {
+            Variant::Memcpy => {
+                let (src, out) = (self.src.as_slice(), self.out.as_mut_slice());
+                if two {
+                    let h = src.len() / 2;
+                    let (s0, s1) = src.split_at(h);
+                    let (d0, d1) = out.split_at_mut(h);
+                    self.pool.install(|| {
+                        rayon::join(|| d0.copy_from_slice(s0), || d1.copy_from_slice(s1))
+                    });
+                } else {
+                    out.copy_from_slice(src);
+                }
+            }
+            Variant::Batchspec => {
+                let src = ArrayView::from_shape(IxDyn(case.shape), self.src.as_slice())
+                    .expect("the source buffer has the case's length");
+                let out = self.out.as_mut_slice();
+                let r = if two {
+                    self.pool
+                        .install(|| permute_into(src, case.perm, out, |x| x, Threads::Two))
+                } else {
+                    permute_into(src, case.perm, out, |x| x, Threads::One)
+                };
+                r.expect("the case is a valid permutation");
+            }
+            Variant::NdarrayAssign => {
+                let src = ArrayView::from_shape(IxDyn(case.shape), self.src.as_slice())
+                    .expect("the source buffer has the case's length");
+                let out = ArrayViewMut::from_shape(IxDyn(&self.out_shape), self.out.as_mut_slice())
+                    .expect("the output buffer has the case's length");
+                let pool = two.then_some(&self.pool);
+                match case.shape.len() {
+                    2 => nd_assign::<Ix2>(src, case.perm, out, pool),
+                    3 => nd_assign::<Ix3>(src, case.perm, out, pool),
+                    _ => nd_assign::<Ix4>(src, case.perm, out, pool),
+                }
+            }
+            Variant::Transpose => {
+                let n = case.rows * case.cols;
+                let (src, out) = (self.src.as_slice(), self.out.as_mut_slice());
+                let one = |(s, d): (&[f32], &mut [f32])| {
+                    transpose::transpose(s, d, case.cols, case.rows);
+                };
+                if two && case.items > 1 {
+                    self.pool.install(|| {
+                        src.par_chunks_exact(n)
+                            .zip(out.par_chunks_exact_mut(n))
+                            .for_each(one)
+                    });
+                } else {
+                    src.chunks_exact(n)
+                        .zip(out.chunks_exact_mut(n))
+                        .for_each(one);
+                }
+            }
+            Variant::StridedCopyInto | Variant::StridedPermCopyInto => {
+                let sh = case.shape;
+                let (src, out) = (self.src.as_slice(), self.out.as_mut_slice());
+                let view = StridedView::<f32>::new(src, sh, &row_major_strides(sh), 0)
+                    .and_then(|v| v.permute(case.perm))
+                    .expect("a valid strided-rs view");
+                let strides = row_major_strides(&self.out_shape);
+                let mut o = StridedViewMut::<f32>::new(out, &self.out_shape, &strides, 0)
+                    .expect("a valid strided-rs view");
+                let r = match (v, two) {
+                    (Variant::StridedCopyInto, false) => {
+                        with_execution_policy(ExecutionPolicy::Sequential, || {
+                            strided_rs::copy_into(&mut o, &view)
+                        })
+                    }
+                    (Variant::StridedCopyInto, true) => {
+                        self.pool.install(|| strided_rs::copy_into(&mut o, &view))
+                    }
+                    (_, false) => strided_rs::perm::copy_into(&mut o, &view),
+                    (_, true) => self
+                        .pool
+                        .install(|| strided_rs::perm::copy_into_par(&mut o, &view)),
+                };
+                r.expect("strided-rs accepts the case");
+            }
+            Variant::NdarrayStandardLayout => {
+                let owned = self
+                    .src_view()
+                    .permuted_axes(IxDyn(case.perm))
+                    .as_standard_layout()
+                    .into_owned();
+                black_box(owned);
+            }
+        }
+    }
+}
+
+/// `out.assign(&src.permuted_axes(perm))` with a fixed-rank view, or ndarray's parallel
+/// `Zip` on the pool.
+fn nd_assign<D: Dimension>(
+    src: ArrayView<'_, f32, IxDyn>,
+    perm: &[usize],
+    out: ArrayViewMut<'_, f32, IxDyn>,
+    pool: Option<&rayon::ThreadPool>,
+) {
+    let src = src
+        .into_dimensionality::<D>()
+        .expect("the case's rank")
+        .permuted_axes(D::from_dimension(&IxDyn(perm)).expect("the case's rank"));
+    let mut out = out.into_dimensionality::<D>().expect("the case's rank");
+    match pool {
+        Some(pool) => pool.install(|| Zip::from(&mut out).and(&src).par_for_each(|o, &x| *o = x)),
+        None => out.assign(&src),
+    }
+}
+
+fn median(mut v: Vec<Duration>) -> Duration {
+    v.sort();
+    v[v.len() / 2]
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let quick = args.iter().any(|a| a == "--quick")
+        || std::env::var("BATCHSPEC_BENCH_QUICK").is_ok_and(|v| !v.is_empty() && v != "0");
+    let only: Option<String> = args
+        .iter()
+        .position(|a| a == "--cases")
+        .and_then(|i| args.get(i + 1).cloned());
+    let threads: usize = 2;
+    println!(
+        "# batchspec layout conversion, f32 into a preallocated buffer. gbps = (bytes read + \
+         bytes written) / s = 2 x tensor bytes / median time (as in perf-baselines.md); \
+         ratio_* = gbps / gbps of the named baseline at the same thread count in the same \
+         process: memcpy = copy_from_slice of the same bytes, ndarray_assign = \
+         out.assign(&x.permuted_axes(..)) (2 threads: Zip::par_for_each), best_peer = best of \
+         the `peer` lines (transpose, strided-rs, ndarray as_standard_layout)"
+    );
+    for case in &CASES {
+        if only.as_ref().is_some_and(|o| !o.contains(case.name)) {
+            continue;
+        }
+        let (warm, reps) = match (quick, case.name) {
+            (true, _) => (1, 3),
+            (false, 'C') => (1, 7),
+            (false, _) => (2, 11),
+        };
+        let n: usize = case.shape.iter().product();
+        let mut src = Aligned::new(n);
+        for (i, x) in src.as_mut_slice().iter_mut().enumerate() {
+            *x = (i % 16_777_213) as f32;
+        }
+        let mut out = Aligned::new(n);
+        out.as_mut_slice().fill(1.0);
+        let out_shape = case.perm.iter().map(|&p| case.shape[p]).collect();
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .expect("a 2-thread rayon pool");
+        let mut bench = Bench {
+            case,
+            src,
+            out,
+            out_shape,
+            pool,
+        };
+        println!(
+            "# case {}: {} f32, {:.1} MB per side, {warm} warm-up + {reps} timed calls per variant",
+            case.name,
+            case.what,
+            (n * 4) as f64 / 1e6
+        );
+        // The reference result, then every variant checked against it.
+        bench.run(Variant::NdarrayAssign, 1);
+        let want = bench.out.as_slice().to_vec();
+        for t in [1, threads] {
+            // Variants writing into the preallocated buffer run in rounds; the one that
+            // allocates its result runs after them, on its own: fresh pages cost so much
+            // here (and slow the copies that follow a large free) that interleaving it
+            // would disturb every other figure.
+            let mut times = vec![Vec::with_capacity(reps); VARIANTS.len()];
+            let (rounds, alone): (Vec<_>, Vec<_>) = VARIANTS
+                .iter()
+                .enumerate()
+                .partition(|(_, v)| v.writes_buffer());
+            for &(_, &v) in &rounds {
+                for _ in 0..warm {
+                    bench.run(v, t);
+                }
+            }
+            for _ in 0..reps {
+                for &(k, &v) in &rounds {
+                    let t0 = Instant::now();
+                    bench.run(v, t);
+                    times[k].push(t0.elapsed());
+                }
+            }
+            for &(k, &v) in &alone {
+                for _ in 0..warm {
+                    bench.run(v, t);
+                }
+                for _ in 0..reps {
+                    let t0 = Instant::now();
+                    bench.run(v, t);
+                    times[k].push(t0.elapsed());
+                }
+            }
+            let gbps: Vec<f64> = times
+                .into_iter()
+                .map(|ts| 2.0 * (n * 4) as f64 / median(ts).as_secs_f64() / 1e9)
+                .collect();
+            let at = |v: Variant| gbps[VARIANTS.iter().position(|&w| w == v).unwrap_or(0)];
+            let ours = at(Variant::Batchspec);
+            let memcpy = at(Variant::Memcpy);
+            let best_peer = VARIANTS
+                .iter()
+                .filter(|v| v.is_peer())
+                .map(|&v| at(v))
+                .fold(0.0f64, f64::max);
+            println!(
+                "case={} threads={t} gbps={ours:.2} ratio_memcpy={:.2} ratio_ndarray_assign={:.2} ratio_best_peer={:.2}",
+                case.name,
+                ours / memcpy,
+                ours / at(Variant::NdarrayAssign),
+                ours / best_peer
+            );
+            for &v in &VARIANTS {
+                let ok = if matches!(v, Variant::Memcpy | Variant::NdarrayStandardLayout) {
+                    "n/a"
+                } else {
+                    bench.out.as_mut_slice().fill(f32::NAN);
+                    bench.run(v, t);
+                    if bench.out.as_slice() == want.as_slice() {
+                        "ok"
+                    } else {
+                        "WRONG"
+                    }
+                };
+                let prefix = if v.is_peer() { "peer" } else { "#" };
+                println!(
+                    "{prefix} case={} threads={t} name={} gbps={:.2} ratio_memcpy={:.2} result={ok} how={}",
+                    case.name,
+                    v.name(),
+                    at(v),
+                    at(v) / memcpy,
+                    v.label(case, t),
+                );
+            }
+        }
+    }
+}

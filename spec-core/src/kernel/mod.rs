@@ -1,0 +1,351 @@
+//! Layout-conversion kernels: a strided array of rank 0 to 6, written with its axes permuted
+//! into a C-order buffer, each element passed through a map (so a cast such as `u8 -> f32`
+//! costs no extra pass).
+//!
+//! ```
+//! use batchspec_core::kernel::{permute_into, Threads};
+//! use ndarray::Array4;
+//!
+//! // A batch of 2 images of 3 x 4 pixels with 3 channels, `bhwc`, converted to `bchw`.
+//! let bhwc = Array4::from_shape_fn((2, 3, 4, 3), |(b, h, w, c)| (b * 100 + h * 10 + w + c * 1000) as u8);
+//! let mut bchw = vec![0.0f32; bhwc.len()];
+//! permute_into(bhwc.view().into_dyn(), &[0, 3, 1, 2], &mut bchw, |x| f32::from(x), Threads::One)?;
+//! // bchw[b][c][h][w] == bhwc[b][h][w][c]
+//! assert_eq!(bchw[((1 * 3 + 2) * 3 + 1) * 4 + 3], f32::from(bhwc[[1, 1, 3, 2]]));
+//! # Ok::<(), batchspec_core::kernel::KernelError>(())
+//! ```
+//!
+//! # How a copy is run
+//!
+//! The permuted copy is first normalised (`plan`): axes of length 1 are dropped and output
+//! axes that are neighbours in the source too are merged. What is left is a loop nest of
+//! at most four outer axes around one 2-D *core*, `rows x cols`, contiguous along `cols` in
+//! the destination, and one of these kernels runs the core:
+//!
+//! * **row copy** when the innermost axis is kept (the source is contiguous along `cols`):
+//!   a memcpy-like loop per row;
+//! * **de-interleave** when a unit-stride source axis of length 2 to 4 moves outward
+//!   (`bhwc -> bchw` with up to 4 channels), and **interleave** for the inverse;
+//! * **tiled transposition** otherwise: on x86-64 with AVX2 (detected at run time) and
+//!   4- or 8-byte integer or float elements, register transposes that store whole 64-byte
+//!   destination lines, with non-temporal stores for large outputs; a portable tiled loop
+//!   in every other case.
+//!
+//! The kernels are generic over the element types and the map, not over sizes, rank or
+//! permutation. With the `rayon` feature (on by default) the work can be split over threads
+//! ([`Threads`]).
+
+mod exec;
+mod generic;
+mod plan;
+#[cfg(target_arch = "x86_64")]
+mod x86;
+
+use core::any::TypeId;
+use core::fmt;
+
+use ndarray::{ArrayView, IxDyn};
+
+use exec::{Job, KernelFn, Opts};
+use plan::{Plan, Shape};
+
+/// The largest rank the kernels accept.
+pub const MAX_RANK: usize = 6;
+
+/// How many threads a conversion may use.
+///
+/// Threads come from the current rayon pool (the global pool unless the call runs inside
+/// [`rayon::ThreadPool::install`](https://docs.rs/rayon/1/rayon/struct.ThreadPool.html#method.install)).
+/// Without the `rayon` feature every conversion runs on the calling thread. Small
+/// conversions (less than 4 MiB written) also run on the calling thread whatever is asked:
+/// waking a second thread costs more than it saves there (measured on a 2-core VM, a 3 MiB
+/// `bhwc -> bchw` ran at about half the speed on two threads as on one).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Threads {
+    /// Run on the calling thread.
+    #[default]
+    One,
+    /// Split the output in two halves run with `rayon::join`.
+    Two,
+    /// Split the output in as many parts as the current rayon pool has threads.
+    All,
+}
+
+impl Threads {
+    /// The number of parts the work is split into.
+    pub fn count(self) -> usize {
+        match self {
+            Threads::One => 1,
+            #[cfg(feature = "rayon")]
+            Threads::Two => 2,
+            #[cfg(feature = "rayon")]
+            Threads::All => rayon::current_num_threads().max(1),
+            #[cfg(not(feature = "rayon"))]
+            Threads::Two | Threads::All => 1,
+        }
+    }
+}
+
+/// Why a permuted copy was refused. Nothing is written when an error is returned.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum KernelError {
+    /// The source has more axes than [`MAX_RANK`].
+    RankTooLarge {
+        /// The rank of the source.
+        rank: usize,
+    },
+    /// The axis order is not a permutation of `0..rank`.
+    NotAPermutation {
+        /// The axis order given.
+        perm: Vec<usize>,
+        /// The rank of the source.
+        rank: usize,
+    },
+    /// The destination does not hold exactly as many elements as the source.
+    LengthMismatch {
+        /// Elements of the source.
+        expected: usize,
+        /// Elements of the destination.
+        actual: usize,
+    },
+}
+
+impl fmt::Display for KernelError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            KernelError::RankTooLarge { rank } => {
+                write!(
+                    f,
+                    "rank {rank} is above the largest supported rank {MAX_RANK}"
+                )
+            }
+            KernelError::NotAPermutation { perm, rank } => {
+                write!(f, "axis order {perm:?} is not a permutation of 0..{rank}")
+            }
+            KernelError::LengthMismatch { expected, actual } => write!(
+                f,
+                "destination holds {actual} elements but the source has {expected}"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for KernelError {}
+
+/// Writes `src` into `dst` in C order with its axes permuted, mapping every element.
+///
+/// `dst` has the shape `[src.shape()[perm[0]], src.shape()[perm[1]], ...]` and
+/// `dst[i0, i1, ..] = f(src[idx])` where `idx[perm[k]] = i_k` (NumPy's
+/// `np.copyto(dst, f(src.transpose(perm)))`). `src` may have any strides, negative and
+/// zero included. With `A == B` and an identity map (`|x| x`) this runs at the speed of a
+/// copy for the common layouts; see the [module documentation](self).
+///
+/// # Errors
+/// [`KernelError::RankTooLarge`] for more than [`MAX_RANK`] axes,
+/// [`KernelError::NotAPermutation`] when `perm` is not a permutation of `0..src.ndim()`,
+/// [`KernelError::LengthMismatch`] when `dst.len() != src.len()`.
+pub fn permute_into<A, B, F>(
+    src: ArrayView<'_, A, IxDyn>,
+    perm: &[usize],
+    dst: &mut [B],
+    f: F,
+    threads: Threads,
+) -> Result<(), KernelError>
+where
+    A: Copy + Sync,
+    B: Copy + Send,
+    F: Fn(A) -> B + Sync,
+{
+    permute_into_tuned(src, perm, dst, f, threads, &Tuning::default())
+}
+
+/// Knobs of the kernel choice, for tests and benchmarks; not part of the stable API.
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug)]
+pub struct Tuning {
+    /// Allow the SIMD kernels.
+    pub simd: bool,
+    /// Allow the de-interleave and interleave kernels.
+    pub small: bool,
+    /// Non-temporal stores for outputs of at least this many bytes (`usize::MAX`: never).
+    pub nt_min_bytes: usize,
+    /// Split over threads only outputs of at least this many bytes.
+    pub par_min_bytes: usize,
+    /// Destination rows per strip of the tiled transpositions.
+    pub strip_rows: usize,
+    /// Streaming-store transpositions go through a per-thread staging buffer.
+    pub staged: bool,
+}
+
+impl Default for Tuning {
+    fn default() -> Self {
+        Tuning {
+            simd: true,
+            small: true,
+            nt_min_bytes: 8 << 20,
+            par_min_bytes: 4 << 20,
+            strip_rows: 1024,
+            staged: true,
+        }
+    }
+}
+
+/// [`permute_into`] with explicit [`Tuning`].
+#[doc(hidden)]
+pub fn permute_into_tuned<A, B, F>(
+    src: ArrayView<'_, A, IxDyn>,
+    perm: &[usize],
+    dst: &mut [B],
+    f: F,
+    threads: Threads,
+    tuning: &Tuning,
+) -> Result<(), KernelError>
+where
+    A: Copy + Sync,
+    B: Copy + Send,
+    F: Fn(A) -> B + Sync,
+{
+    let rank = src.ndim();
+    if rank > MAX_RANK {
+        return Err(KernelError::RankTooLarge { rank });
+    }
+    let mut seen = [false; MAX_RANK];
+    let valid = perm.len() == rank
+        && perm
+            .iter()
+            .all(|&p| p < rank && !core::mem::replace(&mut seen[p], true));
+    if !valid {
+        return Err(KernelError::NotAPermutation {
+            perm: perm.to_vec(),
+            rank,
+        });
+    }
+    let expected = src.len();
+    if dst.len() != expected {
+        return Err(KernelError::LengthMismatch {
+            expected,
+            actual: dst.len(),
+        });
+    }
+    if expected == 0 {
+        return Ok(());
+    }
+    let mut lens = [0usize; MAX_RANK];
+    let mut strides = [0isize; MAX_RANK];
+    for (k, &p) in perm.iter().enumerate() {
+        lens[k] = src.shape()[p];
+        strides[k] = src.strides()[p];
+    }
+    let plan = Plan::new(&lens[..rank], &strides[..rank]);
+    let bytes = expected.saturating_mul(core::mem::size_of::<B>());
+    let opts = Opts {
+        nt: bytes >= tuning.nt_min_bytes,
+        strip: tuning.strip_rows,
+        staged: tuning.staged,
+    };
+    let parts = if bytes >= tuning.par_min_bytes {
+        threads.count()
+    } else {
+        1
+    };
+    let outer = plan.outer_count();
+    let chunks = if parts == 1 || outer.is_multiple_of(parts) || outer >= 8 * parts {
+        1
+    } else {
+        parts
+    };
+    let kernel = select::<A, B, F>(&plan, tuning);
+    let c = plan.core;
+    let job = Job {
+        // SAFETY: `src_off` is the offset of the core's first element, an element of the view
+        // (the flip of a reversed row axis starts at its last row).
+        src: unsafe { src.as_ptr().offset(plan.src_off) },
+        // SAFETY: `dst_off` indexes an element of the destination (same reason).
+        dst: unsafe { dst.as_mut_ptr().offset(plan.dst_off) },
+        plan: &plan,
+        kernel,
+        f: &f,
+        opts,
+        chunks,
+        split_rows: c.rows >= 8 * chunks,
+    };
+    // SAFETY: the plan is a permuted copy of `src` (borrowed for the whole call) into `dst`
+    // (`dst.len()` elements, borrowed mutably); `run_parts` hands disjoint unit ranges to the
+    // threads.
+    unsafe { exec::run_parts(&job, 0, job.units(), parts) };
+    Ok(())
+}
+
+/// Picks the kernel for the plan's core.
+fn select<A, B, F>(plan: &Plan, tuning: &Tuning) -> KernelFn<A, B, F>
+where
+    A: Copy,
+    B: Copy,
+    F: Fn(A) -> B,
+{
+    let c = &plan.core;
+    if plan.shape == Shape::RowCopy {
+        return generic::row_copy::<A, B, F>;
+    }
+    #[cfg(target_arch = "x86_64")]
+    if c.tp == 1 && c.rows == 3 && c.ts == 3 && tuning.small && tuning.simd && x86::has_avx2() {
+        match (plain_size::<B>(), plain_size::<A>()) {
+            (4, 4) => return x86::deinterleave3_b4::<true, A, B, F>,
+            (4, _) => return x86::deinterleave3_b4::<false, A, B, F>,
+            _ => {}
+        }
+    }
+    if c.tp == 1 && tuning.small {
+        match c.rows {
+            2 => return generic::deinterleave::<2, A, B, F>,
+            3 => return generic::deinterleave::<3, A, B, F>,
+            4 => return generic::deinterleave::<4, A, B, F>,
+            _ => {}
+        }
+        match c.cols {
+            2 => return generic::interleave::<2, A, B, F>,
+            3 => return generic::interleave::<3, A, B, F>,
+            4 => return generic::interleave::<4, A, B, F>,
+            _ => {}
+        }
+    }
+    #[cfg(target_arch = "x86_64")]
+    if c.tp == 1 && tuning.simd && x86::has_avx2() {
+        let same = plain_size::<A>() == plain_size::<B>();
+        match plain_size::<B>() {
+            4 if c.rows >= 8 && c.cols >= 16 && same => return x86::tile_b4::<true, A, B, F>,
+            4 if c.rows >= 8 && c.cols >= 16 => return x86::tile_b4::<false, A, B, F>,
+            8 if c.rows >= 4 && c.cols >= 8 && same => return x86::tile_b8::<true, A, B, F>,
+            8 if c.rows >= 4 && c.cols >= 8 => return x86::tile_b8::<false, A, B, F>,
+            _ => {}
+        }
+    }
+    generic::tile::<A, B, F>
+}
+
+/// The size of `T` if it is a primitive integer or float (every byte initialised, any bit
+/// pattern valid), else 0. Only such types go through the vector-register kernels.
+fn plain_size<T>() -> usize {
+    let id = typeid::of::<T>();
+    let plain = [
+        TypeId::of::<u8>(),
+        TypeId::of::<i8>(),
+        TypeId::of::<u16>(),
+        TypeId::of::<i16>(),
+        TypeId::of::<u32>(),
+        TypeId::of::<i32>(),
+        TypeId::of::<f32>(),
+        TypeId::of::<u64>(),
+        TypeId::of::<i64>(),
+        TypeId::of::<f64>(),
+        TypeId::of::<usize>(),
+        TypeId::of::<isize>(),
+    ];
+    if plain.contains(&id) {
+        core::mem::size_of::<T>()
+    } else {
+        0
+    }
+}

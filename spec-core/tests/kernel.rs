@@ -1,0 +1,464 @@
+//! The layout-conversion kernels against a plain index loop: every permutation of rank 2 to
+//! 5, odd and prime sizes, zero-size axes, non-contiguous sources (steps, negative strides,
+//! Fortran order, broadcasting), a rank-6 sample, `u8 -> f32` and `f64`, one and two
+//! threads, and each kernel family forced on small inputs through the hidden tuning knobs.
+
+use batchspec_core::kernel::{
+    KernelError, MAX_RANK, Threads, Tuning, permute_into, permute_into_tuned,
+};
+use ndarray::{ArrayD, ArrayViewD, Axis, IxDyn, Slice};
+use proptest::prelude::*;
+
+/// `dst[i0, .., ik] = f(src[idx])` with `idx[perm[k]] = i_k`, by a plain index loop.
+fn reference<A: Copy, B>(src: &ArrayViewD<'_, A>, perm: &[usize], f: impl Fn(A) -> B) -> Vec<B> {
+    let rank = src.ndim();
+    let out_shape: Vec<usize> = perm.iter().map(|&p| src.shape()[p]).collect();
+    let n: usize = out_shape.iter().product();
+    let mut out = Vec::with_capacity(n);
+    let mut idx = vec![0usize; rank];
+    let mut src_idx = vec![0usize; rank];
+    for flat in 0..n {
+        let mut rest = flat;
+        for k in (0..rank).rev() {
+            idx[k] = rest % out_shape[k];
+            rest /= out_shape[k];
+        }
+        for k in 0..rank {
+            src_idx[perm[k]] = idx[k];
+        }
+        out.push(f(src[IxDyn(&src_idx)]));
+    }
+    out
+}
+
+/// All permutations of `0..n` (Heap's algorithm).
+fn permutations(n: usize) -> Vec<Vec<usize>> {
+    fn heap(k: usize, a: &mut Vec<usize>, out: &mut Vec<Vec<usize>>) {
+        if k <= 1 {
+            out.push(a.clone());
+            return;
+        }
+        heap(k - 1, a, out);
+        for i in 0..k - 1 {
+            if k.is_multiple_of(2) {
+                a.swap(i, k - 1);
+            } else {
+                a.swap(0, k - 1);
+            }
+            heap(k - 1, a, out);
+        }
+    }
+    let mut a: Vec<usize> = (0..n).collect();
+    let mut out = Vec::new();
+    heap(n, &mut a, &mut out);
+    out
+}
+
+/// The kernel configurations every case runs under.
+fn configs() -> Vec<(&'static str, Tuning, Threads)> {
+    let forced = Tuning {
+        nt_min_bytes: 0,
+        par_min_bytes: 0,
+        strip_rows: 16,
+        ..Tuning::default()
+    };
+    let portable = Tuning {
+        simd: false,
+        small: false,
+        par_min_bytes: 0,
+        ..Tuning::default()
+    };
+    vec![
+        ("default, one thread", Tuning::default(), Threads::One),
+        ("default, two threads", Tuning::default(), Threads::Two),
+        (
+            "streaming stores, short strips, split",
+            forced,
+            Threads::Two,
+        ),
+        ("portable kernels, split", portable, Threads::Two),
+    ]
+}
+
+fn u8_array(shape: &[usize], seed: usize) -> ArrayD<u8> {
+    let mut k = seed;
+    ArrayD::from_shape_simple_fn(IxDyn(shape), || {
+        k = k.wrapping_mul(31).wrapping_add(7);
+        (k % 251) as u8
+    })
+}
+
+fn f64_array(shape: &[usize], seed: usize) -> ArrayD<f64> {
+    let mut k = seed as f64;
+    ArrayD::from_shape_simple_fn(IxDyn(shape), || {
+        k += 1.0;
+        k * 0.5 - 3.0
+    })
+}
+
+/// Runs `src` through every permutation and configuration, for one element map.
+fn check_all<A, B, F>(what: &str, src: ArrayViewD<'_, A>, perms: &[Vec<usize>], f: F)
+where
+    A: Copy + Sync,
+    B: Copy + Send + Default + PartialEq + std::fmt::Debug,
+    F: Fn(A) -> B + Sync + Copy,
+{
+    for perm in perms {
+        let want = reference(&src, perm, f);
+        for (name, tuning, threads) in configs() {
+            let mut got = vec![B::default(); want.len()];
+            permute_into_tuned(src.view(), perm, &mut got, f, threads, &tuning).unwrap();
+            assert!(
+                got == want,
+                "{what}, shape {:?}, strides {:?}, perm {perm:?}, {name}",
+                src.shape(),
+                src.strides()
+            );
+        }
+    }
+}
+
+/// The same logical array as contiguous, stepped, reversed and Fortran-ordered views.
+fn variants<T: Copy>(
+    shape: &[usize],
+    make: impl Fn(&[usize], usize) -> ArrayD<T>,
+) -> Vec<(String, ArrayD<T>, Layout)> {
+    let contiguous = make(shape, 1);
+    let wide: Vec<usize> = shape.iter().map(|&d| 2 * d + 1).collect();
+    let stepped = make(&wide, 2);
+    let fortran: Vec<usize> = shape.iter().rev().copied().collect();
+    vec![
+        ("contiguous".into(), contiguous.clone(), Layout::Plain),
+        ("stepped".into(), stepped, Layout::Stepped),
+        ("reversed".into(), contiguous, Layout::Reversed),
+        ("fortran".into(), make(&fortran, 3), Layout::Fortran),
+    ]
+}
+
+#[derive(Clone, Copy)]
+enum Layout {
+    Plain,
+    Stepped,
+    Reversed,
+    Fortran,
+}
+
+fn view_of<T>(a: &ArrayD<T>, layout: Layout) -> ArrayViewD<'_, T> {
+    let mut v = a.view();
+    match layout {
+        Layout::Plain => {}
+        Layout::Stepped => v.slice_each_axis_inplace(|ax| {
+            Slice::new(1, Some(1 + 2 * ((ax.len - 1) / 2) as isize), 2)
+        }),
+        Layout::Reversed => {
+            for k in (0..v.ndim()).step_by(2) {
+                v.invert_axis(Axis(k));
+            }
+        }
+        Layout::Fortran => v = v.reversed_axes(),
+    }
+    v
+}
+
+fn check_shape(shape: &[usize]) {
+    let perms = permutations(shape.len());
+    for (name, a, layout) in variants(shape, u8_array) {
+        let v = view_of(&a, layout);
+        assert_eq!(v.shape(), shape);
+        check_all(&format!("u8 -> f32 {name}"), v, &perms, |x: u8| {
+            f32::from(x)
+        });
+    }
+    for (name, a, layout) in variants(shape, f64_array) {
+        let v = view_of(&a, layout);
+        check_all(&format!("f64 {name}"), v, &perms, |x: f64| x);
+    }
+}
+
+#[test]
+fn every_permutation_of_rank_2() {
+    check_shape(&[37, 53]);
+    check_shape(&[3, 41]);
+    check_shape(&[17, 2]);
+    check_shape(&[0, 5]);
+}
+
+#[test]
+fn every_permutation_of_rank_3() {
+    check_shape(&[3, 19, 17]);
+    check_shape(&[5, 4, 3]);
+    check_shape(&[2, 0, 7]);
+}
+
+#[test]
+fn every_permutation_of_rank_4() {
+    check_shape(&[3, 5, 7, 2]);
+    check_shape(&[2, 11, 1, 3]);
+    check_shape(&[4, 3, 0, 2]);
+}
+
+#[test]
+fn every_permutation_of_rank_5() {
+    check_shape(&[2, 3, 5, 1, 7]);
+    check_shape(&[3, 2, 2, 4, 3]);
+    check_shape(&[2, 3, 0, 2, 1]);
+}
+
+#[test]
+fn rank_6_sample() {
+    let shape = [2, 3, 1, 4, 2, 3];
+    let perms = vec![
+        vec![0, 1, 2, 3, 4, 5],
+        vec![5, 4, 3, 2, 1, 0],
+        vec![0, 5, 1, 2, 3, 4],
+        vec![1, 0, 3, 2, 5, 4],
+        vec![2, 4, 0, 5, 3, 1],
+        vec![3, 5, 0, 1, 4, 2],
+    ];
+    for (name, a, layout) in variants(&shape, f64_array) {
+        check_all(
+            &format!("f64 {name}"),
+            view_of(&a, layout),
+            &perms,
+            |x: f64| x,
+        );
+    }
+    for (name, a, layout) in variants(&shape, u8_array) {
+        check_all(
+            &format!("u8 {name}"),
+            view_of(&a, layout),
+            &perms,
+            |x: u8| f32::from(x),
+        );
+    }
+}
+
+/// Small versions of the benchmark cases, large enough for the vector kernels' blocks,
+/// their edges and the thread split.
+#[test]
+fn benchmark_layouts_in_small() {
+    let cases: [(&[usize], &[usize]); 8] = [
+        (&[4, 9, 7, 3], &[0, 3, 1, 2]),   // bhwc -> bchw
+        (&[3, 3, 9, 7], &[0, 2, 3, 1]),   // bchw -> bhwc
+        (&[48, 40], &[1, 0]),             // 2-D, rows of 48
+        (&[32, 3, 5, 7], &[1, 2, 3, 0]),  // bchw -> chwb
+        (&[3, 32, 19], &[0, 2, 1]),       // bwc -> bcw
+        (&[2, 4, 33, 17], &[0, 3, 1, 2]), // 4 channels of 17 moved outward
+        (&[272, 41], &[1, 0]),            // long destination rows (staged)
+        (&[2, 264, 24], &[0, 2, 1]),      // staged, batched
+    ];
+    for (shape, perm) in cases {
+        let perms = [perm.to_vec()];
+        for (name, a, layout) in variants(shape, u8_array) {
+            let v = view_of(&a, layout);
+            check_all(&format!("u8 -> f32 {name}"), v.view(), &perms, |x: u8| {
+                f32::from(x)
+            });
+            check_all(&format!("u8 {name}"), v, &perms, |x: u8| x);
+        }
+        for (name, a, layout) in variants(shape, f64_array) {
+            let v = view_of(&a, layout);
+            check_all(&format!("f64 {name}"), v.view(), &perms, |x: f64| x);
+            check_all(&format!("f64 -> f32 {name}"), v, &perms, |x: f64| x as f32);
+        }
+        let a = u8_array(shape, 5).mapv(|x| i32::from(x) - 100);
+        check_all("i32", a.view(), &perms, |x: i32| x);
+    }
+}
+
+/// Streaming stores need line-aligned rows: every start offset of the destination.
+#[test]
+fn every_destination_alignment() {
+    let a = f64_array(&[32, 40], 1).mapv(|x| x as f32);
+    let want = reference(&a.view().into_dyn(), &[1, 0], |x| x);
+    let tuning = Tuning {
+        nt_min_bytes: 0,
+        ..Tuning::default()
+    };
+    let mut buf = vec![0.0f32; want.len() + 16];
+    for off in 0..16 {
+        let dst = &mut buf[off..off + want.len()];
+        permute_into_tuned(
+            a.view().into_dyn(),
+            &[1, 0],
+            dst,
+            |x| x,
+            Threads::One,
+            &tuning,
+        )
+        .unwrap();
+        assert_eq!(dst, &want[..], "offset {off}");
+    }
+    let a = f64_array(&[320, 40], 1).mapv(|x| x as f32);
+    let want = reference(&a.view().into_dyn(), &[1, 0], |x| x);
+    let mut buf = vec![0.0f32; want.len() + 16];
+    for off in 0..16 {
+        let dst = &mut buf[off..off + want.len()];
+        permute_into_tuned(
+            a.view().into_dyn(),
+            &[1, 0],
+            dst,
+            |x| x,
+            Threads::One,
+            &tuning,
+        )
+        .unwrap();
+        assert_eq!(dst, &want[..], "staged, offset {off}");
+    }
+    // The 3-channel de-interleave (`bhwc -> bchw`), 80 pixels per channel row.
+    let a = u8_array(&[2, 8, 10, 3], 1);
+    let want = reference(&a.view(), &[0, 3, 1, 2], f32::from);
+    let mut buf = vec![0.0f32; want.len() + 16];
+    for off in 0..16 {
+        let dst = &mut buf[off..off + want.len()];
+        permute_into_tuned(
+            a.view(),
+            &[0, 3, 1, 2],
+            dst,
+            f32::from,
+            Threads::One,
+            &tuning,
+        )
+        .unwrap();
+        assert_eq!(dst, &want[..], "de-interleave, offset {off}");
+    }
+    let a = f64_array(&[16, 40], 1);
+    let want = reference(&a.view().into_dyn(), &[1, 0], |x| x);
+    let mut buf = vec![0.0f64; want.len() + 8];
+    for off in 0..8 {
+        let dst = &mut buf[off..off + want.len()];
+        permute_into_tuned(
+            a.view().into_dyn(),
+            &[1, 0],
+            dst,
+            |x| x,
+            Threads::One,
+            &tuning,
+        )
+        .unwrap();
+        assert_eq!(dst, &want[..], "offset {off}");
+    }
+}
+
+#[test]
+fn broadcast_source() {
+    let row = f64_array(&[7], 1);
+    let b = row.broadcast(IxDyn(&[5, 3, 7])).unwrap();
+    check_all("broadcast", b, &permutations(3), |x: f64| x);
+}
+
+#[test]
+fn rank_0_and_1() {
+    let a = ArrayD::from_elem(IxDyn(&[]), 2.5f64);
+    let mut d = [0.0f64];
+    permute_into(a.view(), &[], &mut d, |x| x * 2.0, Threads::Two).unwrap();
+    assert_eq!(d, [5.0]);
+    let a = f64_array(&[9], 1);
+    let mut v = a.view();
+    v.invert_axis(Axis(0));
+    let mut d = [0.0f64; 9];
+    permute_into(v.view(), &[0], &mut d, |x| x, Threads::One).unwrap();
+    assert_eq!(d.to_vec(), v.iter().copied().collect::<Vec<_>>());
+}
+
+#[test]
+fn refusals() {
+    let a = f64_array(&[2, 3, 4], 1);
+    let mut d = vec![0.0f64; 24];
+    for perm in [&[0, 1][..], &[0, 1, 1], &[0, 1, 3], &[0, 1, 2, 3], &[]] {
+        let e = permute_into(a.view(), perm, &mut d, |x| x, Threads::One).unwrap_err();
+        assert_eq!(
+            e,
+            KernelError::NotAPermutation {
+                perm: perm.to_vec(),
+                rank: 3
+            }
+        );
+        assert!(e.to_string().contains("not a permutation"), "{e}");
+    }
+    let mut short = vec![0.0f64; 23];
+    let e = permute_into(a.view(), &[2, 1, 0], &mut short, |x| x, Threads::One).unwrap_err();
+    assert_eq!(
+        e,
+        KernelError::LengthMismatch {
+            expected: 24,
+            actual: 23
+        }
+    );
+    assert_eq!(
+        e.to_string(),
+        "destination holds 23 elements but the source has 24"
+    );
+    let big = ArrayD::<u8>::zeros(IxDyn(&[1; MAX_RANK + 1]));
+    let mut d = [0u8];
+    let e = permute_into(
+        big.view(),
+        &[0, 1, 2, 3, 4, 5, 6],
+        &mut d,
+        |x| x,
+        Threads::One,
+    )
+    .unwrap_err();
+    assert_eq!(e, KernelError::RankTooLarge { rank: 7 });
+    assert_eq!(
+        e.to_string(),
+        "rank 7 is above the largest supported rank 6"
+    );
+    // Nothing was written on refusal.
+    assert!(short.iter().all(|&x| x == 0.0));
+}
+
+/// A shape of rank 1 to 6 with small axes (zero included), data and a permutation.
+fn case() -> impl Strategy<Value = (Vec<usize>, Vec<usize>, u64)> {
+    (1usize..=MAX_RANK)
+        .prop_flat_map(|rank| {
+            (
+                proptest::collection::vec(0usize..5, rank),
+                Just((0..rank).collect::<Vec<_>>()).prop_shuffle(),
+                any::<u64>(),
+            )
+        })
+        .prop_filter("not too large", |(s, _, _)| {
+            s.iter().product::<usize>() <= 2000
+        })
+}
+
+proptest! {
+    /// Permuting and then applying the inverse permutation gives back the source.
+    #[test]
+    fn inverse_permutation_is_identity((shape, perm, seed) in case(), two in any::<bool>()) {
+        let threads = if two { Threads::Two } else { Threads::One };
+        let tuning = Tuning { par_min_bytes: 0, nt_min_bytes: 0, ..Tuning::default() };
+        let a = f64_array(&shape, seed as usize % 1000);
+        let out_shape: Vec<usize> = perm.iter().map(|&p| shape[p]).collect();
+        let mut mid = vec![0.0f64; a.len()];
+        permute_into_tuned(a.view(), &perm, &mut mid, |x| x, threads, &tuning).unwrap();
+        let mid_view = ArrayViewD::from_shape(IxDyn(&out_shape), &mid).unwrap();
+        let mut inv = vec![0; perm.len()];
+        for (k, &p) in perm.iter().enumerate() {
+            inv[p] = k;
+        }
+        let mut back = vec![0.0f64; a.len()];
+        permute_into_tuned(mid_view, &inv, &mut back, |x| x, threads, &tuning).unwrap();
+        prop_assert_eq!(back, a.iter().copied().collect::<Vec<_>>());
+    }
+
+    /// Any stepped or reversed view against the reference.
+    #[test]
+    fn strided_views_match_reference(
+        (shape, perm, seed) in case(),
+        steps in proptest::collection::vec(-2isize..=2, MAX_RANK),
+    ) {
+        let wide: Vec<usize> = shape.iter().map(|&d| 2 * d).collect();
+        let a = f64_array(&wide, seed as usize % 1000);
+        let mut v = a.view();
+        v.slice_each_axis_inplace(|ax| {
+            let step = if steps[ax.axis.index()] == 0 { 1 } else { steps[ax.axis.index()] };
+            Slice::new(0, Some((ax.len / 2) as isize * step.abs()), step)
+        });
+        let want = reference(&v, &perm, |x| x);
+        let mut got = vec![0.0f64; want.len()];
+        permute_into(v, &perm, &mut got, |x| x, Threads::One).unwrap();
+        prop_assert_eq!(got, want);
+    }
+}
