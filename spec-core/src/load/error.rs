@@ -1,0 +1,253 @@
+//! What a loader says about a file that does not fit the spec: where in the file
+//! ([`Place`]) and what is wrong there ([`LoadReason`]), carried by
+//! [`Error::Load`](crate::Error::Load).
+
+use crate::error::Shape;
+use std::fmt;
+use std::path::Path;
+
+/// Where in a file a problem sits.
+///
+/// Lines and columns count from 1, as a text editor shows them (the header of a CSV file is
+/// line 1); byte offsets count from 0.
+#[non_exhaustive]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Place {
+    /// The file as a whole (it cannot be opened, its archive is unreadable, ...).
+    File,
+    /// A line of a text file, and the column (field) when one is concerned.
+    Line {
+        /// The line, from 1.
+        line: u64,
+        /// The column, from 1.
+        column: Option<usize>,
+    },
+    /// A byte offset in a binary file, from 0.
+    Offset(u64),
+    /// A member of an archive (`.npz`), and a byte offset in it when one is concerned.
+    Member {
+        /// The member's name (as asked for when it is missing, as stored otherwise).
+        name: String,
+        /// A byte offset in the member, from 0.
+        offset: Option<u64>,
+    },
+}
+
+impl fmt::Display for Place {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Place::File => f.write_str("the whole file"),
+            Place::Line { line, column: None } => write!(f, "line {line}"),
+            Place::Line {
+                line,
+                column: Some(c),
+            } => write!(f, "line {line}, column {c}"),
+            Place::Offset(o) => write!(f, "byte {o}"),
+            Place::Member { name, offset: None } => write!(f, "member `{name}`"),
+            Place::Member {
+                name,
+                offset: Some(o),
+            } => write!(f, "member `{name}`, byte {o}"),
+        }
+    }
+}
+
+/// `"digits.csv line 12, column 65"`, `"train-labels-idx1-ubyte byte 8"`, `"data.npz"`: the
+/// file and the place, as the headline of [`Error::Load`](crate::Error::Load).
+pub(crate) fn at(file: &Path, place: &Place) -> String {
+    match place {
+        Place::File => file.display().to_string(),
+        place => format!("{} {place}", file.display()),
+    }
+}
+
+/// What is wrong with a file, at the [`Place`] an [`Error::Load`](crate::Error::Load) names.
+#[non_exhaustive]
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum LoadReason {
+    /// The file cannot be opened or read.
+    #[error("cannot read the file: {message}")]
+    Io {
+        /// The kind of I/O error.
+        kind: std::io::ErrorKind,
+        /// The operating system's message.
+        message: String,
+    },
+    /// The CSV reader refused the text.
+    #[error("malformed CSV: {message}")]
+    Csv {
+        /// The CSV reader's message.
+        message: String,
+    },
+    /// A CSV field that is not a number.
+    #[error("`{text}` is not a number")]
+    NotANumber {
+        /// The field as written.
+        text: String,
+    },
+    /// A value that the element type of the space cannot hold exactly (`3.5` or `300` for a
+    /// `u8`): loaders never truncate, round or wrap.
+    #[error("the value {value} does not convert exactly to {elem}")]
+    Inexact {
+        /// The value as written or stored.
+        value: String,
+        /// The element type of the space (`"u8"`).
+        elem: &'static str,
+    },
+    /// A label of an index space that is negative, fractional or not below `max_labels`.
+    #[error("label {value} is not in 0..{max_labels}")]
+    Label {
+        /// The label as written or stored.
+        value: String,
+        /// The number of labels of the space.
+        max_labels: usize,
+    },
+    /// A CSV row with another number of fields than the first row.
+    #[error("the row has {actual} fields, but the first row has {expected}")]
+    FieldCount {
+        /// The number of fields of the first row (or the header).
+        expected: usize,
+        /// The number of fields of this row.
+        actual: usize,
+    },
+    /// The label column is named but the header has no such column.
+    #[error("the header has no column named `{name}`")]
+    NoColumnNamed {
+        /// The name asked for.
+        name: String,
+    },
+    /// The label column is named but the file is read without a header.
+    #[error("the label column is named `{name}`, but the file is read without a header")]
+    NoHeader {
+        /// The name asked for.
+        name: String,
+    },
+    /// The label column is past the last column.
+    #[error("the label column is column {column}, but the rows have {columns} columns")]
+    ColumnPastEnd {
+        /// The label column, from 1.
+        column: usize,
+        /// The number of columns.
+        columns: usize,
+    },
+    /// A leaf of the label source, but no label column is chosen.
+    #[error("no label column is chosen (see `CsvFile::label_column`)")]
+    NoLabelColumn,
+    /// The CSV file has another number of columns for a leaf than its space holds per sample.
+    #[error("{space} holds {expected} values per sample, but the file has {actual} {what}")]
+    Columns {
+        /// The space, in words.
+        space: String,
+        /// The values per sample of the space.
+        expected: usize,
+        /// The number of columns found.
+        actual: usize,
+        /// Which columns (`"feature columns"`, `"label columns"`).
+        what: &'static str,
+    },
+    /// A binary file that does not start with the magic bytes of its format.
+    #[error("wrong magic {found}: {expected}")]
+    Magic {
+        /// The bytes found, in hexadecimal.
+        found: String,
+        /// What the format requires.
+        expected: &'static str,
+    },
+    /// An IDX type byte that is not one of the format's.
+    #[error(
+        "unknown IDX type byte {code:#04x} (known: 0x08 u8, 0x09 i8, 0x0b i16, 0x0c i32, 0x0d f32, 0x0e f64)"
+    )]
+    IdxType {
+        /// The type byte found.
+        code: u8,
+    },
+    /// A file of rank 0, which holds no samples.
+    #[error("the file has rank 0: a file of samples has a first axis of samples")]
+    RankZero,
+    /// The file ends before the data its header announces.
+    #[error("the file ends at byte {actual}, but its header announces {expected} bytes")]
+    Truncated {
+        /// The length the header announces, in bytes.
+        expected: u64,
+        /// The length of the file, in bytes.
+        actual: u64,
+    },
+    /// The file goes on after the data its header announces.
+    #[error("the file has {actual} bytes, but its header announces {expected}")]
+    TrailingBytes {
+        /// The length the header announces, in bytes.
+        expected: u64,
+        /// The length of the file, in bytes.
+        actual: u64,
+    },
+    /// The header announces more data than can be addressed.
+    #[error("the header announces a shape {shape} too large to be addressed")]
+    Overflow {
+        /// The shape announced.
+        shape: Shape,
+    },
+    /// The shape of the data does not fit the space.
+    #[error("shape {actual} does not fit {space}")]
+    Shape {
+        /// The space, in words.
+        space: String,
+        /// The shape of the data, samples first.
+        actual: Shape,
+    },
+    /// An `.npy` dtype the loaders do not read (only numeric ones are read).
+    #[error(
+        "dtype {dtype} is not supported: the loaders read i1, i2, i4, i8, u1, u2, u4, u8, f4, f8"
+    )]
+    Dtype {
+        /// The dtype as written in the header.
+        dtype: String,
+    },
+    /// A malformed `.npy` header or payload.
+    #[error("malformed .npy data: {message}")]
+    Npy {
+        /// The reader's message.
+        message: String,
+    },
+    /// A malformed `.npz` archive.
+    #[error("malformed .npz archive: {message}")]
+    Zip {
+        /// The reader's message.
+        message: String,
+    },
+    /// The archive has no member of the name asked for.
+    #[error("the archive has no such member (it has: {})", .members.join(", "))]
+    MissingMember {
+        /// The members the archive has, without their `.npy` suffix.
+        members: Vec<String>,
+    },
+    /// A space this format cannot fill (a sequence space from a CSV file, ...).
+    #[error("{space} cannot be read from this file: {why}")]
+    UnsupportedSpace {
+        /// The space, in words.
+        space: String,
+        /// Why.
+        why: &'static str,
+    },
+    /// An element type the loaders do not know (only the numeric types of
+    /// [`Element`](crate::Element) are read).
+    #[error("the element type {elem} is not one the loaders can fill")]
+    UnsupportedElement {
+        /// The element type.
+        elem: &'static str,
+    },
+    /// The data read does not make a valid batch of the space.
+    #[error("{error}")]
+    Invalid {
+        /// The error of [`Batch::new`](crate::Batch::new).
+        error: Box<crate::Error>,
+    },
+}
+
+impl From<std::io::Error> for LoadReason {
+    fn from(e: std::io::Error) -> Self {
+        LoadReason::Io {
+            kind: e.kind(),
+            message: e.to_string(),
+        }
+    }
+}

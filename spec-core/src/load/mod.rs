@@ -1,0 +1,99 @@
+//! File loaders: CSV, MNIST IDX and `.npy` / `.npz`, each a [`LeafSource`] that
+//! [`Dataset::load`](crate::dataset::Dataset::load) reads a record spec from, checking the file
+//! against the spec as it reads.
+//!
+//! A loader is asked for one leaf at a time, by the leaf's source (`"features"`, `"targets"`)
+//! and space. It finds the data of that source in its file(s), checks its shape against the
+//! space, converts every value to the space's element type **exactly** (`16` into a `u8` is
+//! fine; `3.5`, `300` or `-1` into a `u8` are errors, never truncated or wrapped), checks that
+//! the labels of an index space are in `0..max_labels`, and lays the samples out in the space's
+//! memory order. Leaves of the same source read the same data, each in its own space (an
+//! `image![8, 8, 1]` and a `Vector<64>` can both come from the 64 feature columns of a CSV file).
+//!
+//! | loader | sources | shape rule |
+//! | --- | --- | --- |
+//! | [`CsvFile`] | one label column for the label source (default `"targets"`), every other column in order for the feature source (default `"features"`) | the number of columns is the values per sample of the space, reshaped in its memory order |
+//! | [`IdxFiles`] | one IDX file per source ([`IdxFiles::mnist`]: images for `"features"`, labels for `"targets"`) | the first axis holds the samples; the rest must fit the space (see below) |
+//! | [`NpyFiles`] | one `.npy` file per source | the array's shape in the space's memory order, or samples first and fitting the space |
+//! | [`NpzFile`] | one member per source, named after the source unless mapped | as for `.npy` |
+//!
+//! Samples of a file *fit* a space when their sizes are the space's once axes of size 1 are
+//! dropped (an IDX file of shape `[n, 28, 28]` fills an `image![28, 28, 1]`), or when either side
+//! is flat and the totals agree (it also fills a `Vector<784>`, and a `[n, 784]` file fills the
+//! image, read in the image's memory order). Axes are never reordered: a `[n, 28, 28, 3]` file
+//! does not fill a `bchw` image of 3×28×28.
+//!
+//! Every problem is an [`Error::Load`] naming the file, the [`Place`] in it
+//! (line and column, byte offset, archive member) and the source, with a [`LoadReason`]:
+//!
+//! ```text
+//! digits.csv line 12, column 65 (source `targets`): label 10 is not in 0..10
+//! ```
+//!
+//! A source the loader has nothing for is an [`Error::NoSource`].
+//! Loaders never panic on the content of a file.
+
+mod convert;
+mod csv;
+pub(crate) mod error;
+mod idx;
+mod npy;
+
+pub use self::csv::{Column, CsvFile};
+pub use self::error::{LoadReason, Place};
+pub use self::idx::IdxFiles;
+pub use self::npy::{NpyFiles, NpzFile};
+
+#[doc(no_inline)]
+pub use crate::dataset::LeafSource;
+
+use crate::error::Error;
+use crate::spec::Described;
+use std::path::{Path, PathBuf};
+
+/// An [`Error::Load`] about `file` at `place`, for the leaf `leaf`.
+pub(crate) fn load_error(file: &Path, place: Place, leaf: &Described, reason: LoadReason) -> Error {
+    Error::Load {
+        file: file.to_path_buf(),
+        place,
+        source_name: leaf.source,
+        reason: Box::new(reason),
+    }
+}
+
+/// The path a list of `(source, path)` gives for the source of `leaf`, or an
+/// [`Error::NoSource`] naming the loader and the sources it has.
+pub(crate) fn path_for<'a>(
+    files: &'a [(String, PathBuf)],
+    leaf: &Described,
+    loader: &str,
+) -> Result<&'a Path, Error> {
+    files
+        .iter()
+        .find(|(s, _)| s == leaf.source)
+        .map(|(_, p)| p.as_path())
+        .ok_or_else(|| Error::NoSource {
+            loader: loader.to_owned(),
+            source_name: leaf.source,
+            field: leaf.field.clone(),
+            serves: files.iter().map(|(s, _)| s.clone()).collect(),
+        })
+}
+
+/// Sets the path of `source` in a list of `(source, path)`, replacing an earlier one.
+pub(crate) fn set_path(files: &mut Vec<(String, PathBuf)>, source: String, path: PathBuf) {
+    match files.iter_mut().find(|(s, _)| *s == source) {
+        Some(slot) => slot.1 = path,
+        None => files.push((source, path)),
+    }
+}
+
+/// The first bytes of a file in hexadecimal, for a wrong magic.
+pub(crate) fn hex(bytes: &[u8]) -> String {
+    let shown: Vec<String> = bytes.iter().map(|b| format!("{b:#04x}")).collect();
+    if shown.is_empty() {
+        "(none)".to_owned()
+    } else {
+        shown.join(" ")
+    }
+}
