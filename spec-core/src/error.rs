@@ -202,6 +202,31 @@ pub enum Error {
     /// A batch schedule that cannot be served (sizes, modes, shards).
     #[error(transparent)]
     Iteration(#[from] crate::iteration::IterationError),
+    /// A file that does not fit the spec it is loaded into (see [`crate::load`]): the file, the
+    /// place in it, the source of the leaf being read, and what is wrong there.
+    #[error("{} (source `{source_name}`): {reason}", crate::load::error::at(.file, .place))]
+    Load {
+        /// The file.
+        file: std::path::PathBuf,
+        /// Where in the file: a line and column, a byte offset or an archive member.
+        place: crate::load::Place,
+        /// The source of the leaf being read.
+        source_name: &'static str,
+        /// What is wrong (boxed: it keeps every `Result` of this crate small).
+        reason: Box<crate::load::LoadReason>,
+    },
+    /// A loader was asked for a source it has no file, column or member for.
+    #[error("{loader} has nothing for source `{source_name}` (field `{field}`): it serves {}", .serves.join(", "))]
+    NoSource {
+        /// The loader (`"the CSV file digits.csv"`, `"the IDX loader"`).
+        loader: String,
+        /// The source asked for.
+        source_name: &'static str,
+        /// The field of the leaf asked for.
+        field: String,
+        /// The sources the loader serves.
+        serves: Vec<String>,
+    },
     /// An error in the data of one field of a spec.
     #[error("field `{field}` (source `{source_name}`): {error}")]
     Field {

@@ -16,6 +16,7 @@ pub mod hlist;
 pub mod iteration;
 pub mod kernel;
 mod kernel_glue;
+pub mod load;
 pub mod mapping;
 pub mod matching;
 pub mod provider;
