@@ -171,7 +171,7 @@ impl<const M: usize> SameLabels<M, M> for () {}
 
 /// Labels per sample of two index spaces; holds when equal.
 #[diagnostic::on_unimplemented(
-    message = "{D1} labels per sample cannot be formatted as {D2} labels per sample",
+    message = "the number of labels per sample differs: {D1} in the data, {D2} requested",
     label = "the number of labels per sample must be equal"
 )]
 pub trait SameIndexDim<const D1: usize, const D2: usize> {}
