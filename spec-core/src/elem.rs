@@ -90,6 +90,15 @@ float_elements!(f32, f64);
 pub trait CastInto<T: Element>: Element {
     /// The cast.
     fn cast(self) -> T;
+
+    /// Casts a run of values; `dst` and `src` have the same length. A cast to the same type is
+    /// a `copy_from_slice`.
+    #[inline]
+    fn cast_slice(src: &[Self], dst: &mut [T]) {
+        for (d, s) in dst.iter_mut().zip(src) {
+            *d = s.cast();
+        }
+    }
 }
 
 /// Any cast between element types, including those that can lose values (`as` semantics:
@@ -119,14 +128,28 @@ macro_rules! casts {
     )*)*};
 }
 casts! {
-    u8 => u8, u16, i16, u32, i32, u64, i64, f32, f64;
-    i8 => i8, i16, i32, i64, f32, f64;
-    u16 => u16, u32, i32, u64, i64, f32, f64;
-    i16 => i16, i32, i64, f32, f64;
-    u32 => u32, u64, i64, f32, f64;
-    i32 => i32, i64, f32, f64;
-    u64 => u64, f32, f64;
-    i64 => i64, f32, f64;
-    f32 => f32, f64;
-    f64 => f64, f32;
+    u8 => u16, i16, u32, i32, u64, i64, f32, f64;
+    i8 => i16, i32, i64, f32, f64;
+    u16 => u32, i32, u64, i64, f32, f64;
+    i16 => i32, i64, f32, f64;
+    u32 => u64, i64, f32, f64;
+    i32 => i64, f32, f64;
+    u64 => f32, f64;
+    i64 => f32, f64;
+    f32 => f64;
+    f64 => f32;
 }
+
+macro_rules! identities {
+    ($($t:ident),*) => {$(
+        impl CastInto<$t> for $t {
+            #[inline(always)]
+            fn cast(self) -> $t { self }
+            #[inline]
+            fn cast_slice(src: &[$t], dst: &mut [$t]) {
+                dst.copy_from_slice(src);
+            }
+        }
+    )*};
+}
+identities!(u8, i8, u16, i16, u32, i32, u64, i64, f32, f64);

@@ -230,6 +230,7 @@ where
             dst,
             <Self as FormatAs<Vector<D2, E2>>>::PLAN,
             CastInto::cast,
+            CastInto::cast_slice,
         )
     }
 }
@@ -289,6 +290,7 @@ where
             dst,
             <Self as FormatAs<Image<H2, W2, C2, N2, L2, E2>>>::PLAN,
             CastInto::cast,
+            CastInto::cast_slice,
         )
     }
 }
@@ -336,6 +338,7 @@ where
             dst,
             <Self as FormatAs<Vector<D, E2>>>::PLAN,
             CastInto::cast,
+            CastInto::cast_slice,
         )
     }
 }
@@ -391,6 +394,7 @@ where
             dst,
             <Self as FormatAs<Image<H, W, C, N, L, E2>>>::PLAN,
             CastInto::cast,
+            CastInto::cast_slice,
         )
     }
 }
@@ -440,6 +444,7 @@ where
             dst,
             <Self as FormatAs<Index<M2, D2, E2>>>::PLAN,
             CastInto::cast,
+            CastInto::cast_slice,
         )
     }
 }
@@ -537,6 +542,7 @@ where
             dst,
             <Self as FormatAs<Labels<M2, E2>>>::PLAN,
             CastInto::cast,
+            CastInto::cast_slice,
         )
     }
 }
@@ -624,6 +630,7 @@ where
             dst,
             <Self as FormatAs<VectorSeq<D2, L2, E2>>>::PLAN,
             CastInto::cast,
+            CastInto::cast_slice,
         )
     }
 }
@@ -675,6 +682,7 @@ where
             dst,
             <Self as FormatAs<IndexSeq<M2, L2, E2>>>::PLAN,
             CastInto::cast,
+            CastInto::cast_slice,
         )
     }
 }

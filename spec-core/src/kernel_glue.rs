@@ -181,6 +181,7 @@ pub(crate) fn gather_permute<S: Space, T: Space, F>(
     mut dst: ArrayViewMut<'_, T::Elem, T::Dim>,
     plan: Plan,
     cast: F,
+    slice: fn(&[S::Elem], &mut [T::Elem]),
 ) where
     F: Fn(S::Elem) -> T::Elem + Copy + Sync,
 {
@@ -195,11 +196,7 @@ pub(crate) fn gather_permute<S: Space, T: Space, F>(
             let run = src.len().checked_div(n_src).unwrap_or(0);
             if let (Some(s), Some(d)) = (src.as_slice(), dst.as_slice_mut()) {
                 for (j, &i) in rows.iter().enumerate() {
-                    let from = &s[i * run..(i + 1) * run];
-                    let to = &mut d[j * run..(j + 1) * run];
-                    for (o, v) in to.iter_mut().zip(from) {
-                        *o = cast(*v);
-                    }
+                    slice(&s[i * run..(i + 1) * run], &mut d[j * run..(j + 1) * run]);
                 }
                 return;
             }
@@ -213,11 +210,7 @@ pub(crate) fn gather_permute<S: Space, T: Space, F>(
                 let from = src.index_axis(ndarray::Axis(0), i);
                 let mut to = dst.index_axis_mut(ndarray::Axis(0), j);
                 match (from.as_slice(), to.as_slice_mut()) {
-                    (Some(f), Some(t)) => {
-                        for (o, v) in t.iter_mut().zip(f) {
-                            *o = cast(*v);
-                        }
-                    }
+                    (Some(f), Some(t)) => slice(f, t),
                     _ => to.zip_mut_with(&from, |o, v| *o = cast(*v)),
                 }
             }

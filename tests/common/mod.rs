@@ -1,18 +1,22 @@
 //! A global allocator that counts allocations, for the tests that show a path allocates nothing.
-//! Each such test is alone in its binary, so no other test allocates while it counts.
+//! Allocations are counted per thread: a test sees only its own.
 
 use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::cell::Cell;
 
 /// Counts every allocation, then forwards it to the system allocator.
 pub struct Counting;
 
-static ALLOCS: AtomicUsize = AtomicUsize::new(0);
+thread_local! {
+    // Per thread, so that the test harness's own threads never count. A `const` thread-local
+    // of a `Cell<usize>` needs no allocation and no destructor, so the allocator may use it.
+    static ALLOCS: Cell<usize> = const { Cell::new(0) };
+}
 
 // SAFETY: every call is forwarded unchanged to `System`, which upholds `GlobalAlloc`'s contract.
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCS.fetch_add(1, Ordering::SeqCst);
+        ALLOCS.with(|n| n.set(n.get() + 1));
         // SAFETY: forwards the caller's layout to the system allocator unchanged.
         unsafe { System.alloc(layout) }
     }
@@ -22,7 +26,7 @@ unsafe impl GlobalAlloc for Counting {
     }
 }
 
-/// The number of allocations so far.
+/// The number of allocations made by this thread so far.
 pub fn allocations() -> usize {
-    ALLOCS.load(Ordering::SeqCst)
+    ALLOCS.with(Cell::get)
 }
