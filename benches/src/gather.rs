@@ -106,7 +106,7 @@ fn main() {
     let x = ds.fields().x.array().as_slice().unwrap();
     let y = ds.fields().y.array().as_slice().unwrap();
     let mut out_x = vec![0f32; BATCH * 784];
-    let mut out_y = vec![0u8; BATCH];
+    let mut out_y = [0u8; BATCH];
     let mut plain_epoch = 0u64;
     let plain = time(reps, || {
         let order = batchspec::iteration::permutation(N, 42, plain_epoch);
