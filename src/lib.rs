@@ -98,11 +98,12 @@ pub use batchspec_derive::{DataSpec, layout, source};
 /// would clash with const parameters named `D` or `K`. The prelude has the layout aliases.
 pub mod prelude {
     pub use batchspec_core::axis::{BCHW, BF, BHWC, BK, BT, BTF, CHWB, TBF};
-    pub use batchspec_core::image;
+    pub use batchspec_core::space::{BCDHW, BDHWC, BTDHWC};
     pub use batchspec_core::{
         ArcBatch, Batch, BatchView, DataSpec, Features, FormatAs, Image, Index, IndexSeq, Labels,
-        Null, OneHot, Serves, Source, Space, Targets, Vector, VectorSeq,
+        Null, OneHot, Serves, Source, Space, Targets, Vector, VectorSeq, Volume, VolumeSeq,
     };
+    pub use batchspec_core::{image, volume};
     pub use batchspec_derive::{DataSpec, layout, source};
 }
 

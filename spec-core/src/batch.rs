@@ -348,9 +348,9 @@ impl<S: Space, R: Data<Elem = S::Elem>> Batch<S, R> {
             return None;
         };
         let mut v = self.data.view().into_dyn();
-        if let Some([h, w, c]) = split {
-            let n = v.shape()[0];
-            v = v.into_shape_with_order(IxDyn(&[n, h, w, c])).ok()?;
+        if let Some(split) = split {
+            let shape = split.shape(v.shape()[0]);
+            v = v.into_shape_with_order(shape).ok()?;
         }
         let v = v.permuted_axes(IxDyn(&perm[..rank]));
         let shape = T::shape(self.len(), self.time_len().unwrap_or(0));

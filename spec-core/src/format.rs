@@ -15,6 +15,8 @@
 //! | `Index<M, DIM>` | `Labels<M>` | the first label of each sample (dp's `bt -> b`) |
 //! | `Labels<M>` | `Index<M, 1>` / `Labels<M>` / `Vector<M>` | `b -> bt`, cast, one-hot |
 //! | `VectorSeq<D, L1>` | `VectorSeq<D, L2>` | transpose and cast |
+//! | `Volume<D, H, W, C, N, L1>` | `Volume<D, H, W, C, N, L2>` / `Vector<N>` (and back) | transpose (rank 5), flatten in `bdhwc` order |
+//! | `VolumeSeq<D, H, W, C, L1>` | `VolumeSeq<D, H, W, C, L2>` | transpose (rank 6) |
 //! | `IndexSeq<M, L1>` | `IndexSeq<M, L2>` / `VectorSeq<M, L2>` | transpose, cast, one-hot |
 //!
 //! Element casts are those of [`CastInto`]. Every other pair fails `cargo check`, and the first
@@ -24,7 +26,7 @@ use crate::elem::{CastInto, Element, IndexElement};
 use crate::kernel_glue::{first_label, gather_permute, label_column, one_hot, permute_cast};
 use crate::space::{
     Image, ImageLayout, Index, IndexSeq, IndexSeqLayout, Labels, OneHot, Space, Vector, VectorSeq,
-    VectorSeqLayout,
+    VectorSeqLayout, Volume, VolumeLayout, VolumeSeq, VolumeSeqLayout,
 };
 use ndarray::{ArrayView, ArrayViewMut};
 
@@ -35,8 +37,9 @@ pub enum Plan {
     /// A strided copy: view the source with its feature axis split into `split` (the target's
     /// static sizes in `bhwc` order, or nothing), permute the axes by `perm`, cast each element.
     Permute {
-        /// The sizes the source's last axis is split into before permuting (vector -> image).
-        split: Option<[usize; 3]>,
+        /// The sizes the source's last axis is split into before permuting (vector -> image or
+        /// volume).
+        split: Option<Split>,
         /// Whether the target is the flat form of the permuted view (image -> vector).
         flatten: bool,
         /// Axis `i` of the (split) source view that becomes axis `i` of the target.
@@ -54,6 +57,39 @@ pub enum Plan {
     FirstLabel,
     /// One label per sample as a column of one.
     LabelColumn,
+}
+
+/// The static sizes a vector's feature axis is split into (at most 5).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Split {
+    sizes: [usize; 5],
+    len: usize,
+}
+
+impl Split {
+    /// The split into `sizes` (at most 5; more is a bug in a `FormatAs` impl).
+    pub const fn new(sizes: &[usize]) -> Self {
+        let mut out = [0; 5];
+        let mut i = 0;
+        while i < sizes.len() && i < 5 {
+            out[i] = sizes[i];
+            i += 1;
+        }
+        Split { sizes: out, len: i }
+    }
+
+    /// The sizes.
+    pub fn sizes(&self) -> &[usize] {
+        &self.sizes[..self.len]
+    }
+
+    /// The shape of `n` samples split: `[n, sizes...]`.
+    pub fn shape(&self, n: usize) -> ndarray::IxDyn {
+        let mut shape = [0usize; 6];
+        shape[0] = n;
+        shape[1..=self.len].copy_from_slice(self.sizes());
+        ndarray::IxDyn(&shape[..=self.len])
+    }
 }
 
 /// `Self` can be formatted as `Target`: the conversion is legal, and [`FormatAs::PLAN`] says how.
@@ -357,7 +393,7 @@ where
     (): ImageFromVector<D, H, W, C, N>,
 {
     const PLAN: Plan = Plan::Permute {
-        split: Some([H, W, C]),
+        split: Some(Split::new(&[H, W, C])),
         flatten: false,
         perm: perm_of(BHWC_LETTERS, L::LETTERS),
         rank: 4,
@@ -715,3 +751,237 @@ where
 /// A compile-time check that `A` formats as `B`:
 /// `const _: () = batchspec::assert_formats::<Image<32, 32, 3, 3072>, Vector<3072>>();`
 pub const fn assert_formats<A: FormatAs<B>, B: Space>() {}
+
+const BDHWC_LETTERS: &[char] = &['b', 'd', 'h', 'w', 'c'];
+
+/// Sizes of two volumes; holds when they are equal.
+#[diagnostic::on_unimplemented(
+    message = "a volume of {D1}×{H1}×{W1}×{C1} cannot be formatted as a volume of {D2}×{H2}×{W2}×{C2}",
+    label = "depth, rows, columns and channels must be equal; only the layout and element type can change"
+)]
+pub trait SameVolume<
+    const D1: usize,
+    const H1: usize,
+    const W1: usize,
+    const C1: usize,
+    const D2: usize,
+    const H2: usize,
+    const W2: usize,
+    const C2: usize,
+>
+{
+}
+impl<const D: usize, const H: usize, const W: usize, const C: usize>
+    SameVolume<D, H, W, C, D, H, W, C> for ()
+{
+}
+
+/// A vector of `V` features holding a volume of total `N`; holds when `V == N`.
+#[diagnostic::on_unimplemented(
+    message = "a vector of {V} cannot hold a volume of {N} values",
+    label = "the vector must have exactly {N} features"
+)]
+pub trait VectorHoldsVolume<const V: usize, const N: usize> {}
+impl<const N: usize> VectorHoldsVolume<N, N> for () {}
+
+impl<
+    const D1: usize,
+    const H1: usize,
+    const W1: usize,
+    const C1: usize,
+    const N1: usize,
+    const D2: usize,
+    const H2: usize,
+    const W2: usize,
+    const C2: usize,
+    const N2: usize,
+    L1: VolumeLayout,
+    L2: VolumeLayout,
+    E1: CastInto<E2>,
+    E2: Element,
+> FormatAs<Volume<D2, H2, W2, C2, N2, L2, E2>> for Volume<D1, H1, W1, C1, N1, L1, E1>
+where
+    (): SameVolume<D1, H1, W1, C1, D2, H2, W2, C2>,
+{
+    const PLAN: Plan = Plan::Permute {
+        split: None,
+        flatten: false,
+        perm: perm_of(L1::LETTERS, L2::LETTERS),
+        rank: 5,
+    };
+    fn format_view_into(
+        src: ArrayView<'_, Self::Elem, Self::Dim>,
+        dst: ArrayViewMut<'_, E2, ndarray::Ix5>,
+    ) {
+        permute_cast(
+            src,
+            dst,
+            <Self as FormatAs<Volume<D2, H2, W2, C2, N2, L2, E2>>>::PLAN,
+            CastInto::cast,
+        )
+    }
+    fn gather_view_into(
+        src: ArrayView<'_, Self::Elem, Self::Dim>,
+        rows: &[usize],
+        dst: ArrayViewMut<'_, E2, ndarray::Ix5>,
+    ) {
+        gather_permute::<Self, Volume<D2, H2, W2, C2, N2, L2, E2>, _>(
+            src,
+            rows,
+            dst,
+            <Self as FormatAs<Volume<D2, H2, W2, C2, N2, L2, E2>>>::PLAN,
+            CastInto::cast,
+            CastInto::cast_slice,
+        )
+    }
+}
+
+impl<
+    const D: usize,
+    const H: usize,
+    const W: usize,
+    const C: usize,
+    const N: usize,
+    const V: usize,
+    L,
+    E1,
+    E2,
+> FormatAs<Vector<V, E2>> for Volume<D, H, W, C, N, L, E1>
+where
+    L: VolumeLayout,
+    E1: CastInto<E2>,
+    E2: Element,
+    (): VectorHoldsVolume<V, N>,
+{
+    const PLAN: Plan = Plan::Permute {
+        split: None,
+        flatten: true,
+        perm: perm_of(L::LETTERS, BDHWC_LETTERS),
+        rank: 5,
+    };
+    fn format_view_into(
+        src: ArrayView<'_, Self::Elem, Self::Dim>,
+        dst: ArrayViewMut<'_, E2, ndarray::Ix2>,
+    ) {
+        permute_cast(
+            src,
+            dst,
+            <Self as FormatAs<Vector<V, E2>>>::PLAN,
+            CastInto::cast,
+        )
+    }
+    fn gather_view_into(
+        src: ArrayView<'_, Self::Elem, Self::Dim>,
+        rows: &[usize],
+        dst: ArrayViewMut<'_, E2, ndarray::Ix2>,
+    ) {
+        gather_permute::<Self, Vector<V, E2>, _>(
+            src,
+            rows,
+            dst,
+            <Self as FormatAs<Vector<V, E2>>>::PLAN,
+            CastInto::cast,
+            CastInto::cast_slice,
+        )
+    }
+}
+
+impl<
+    const D: usize,
+    const H: usize,
+    const W: usize,
+    const C: usize,
+    const N: usize,
+    const V: usize,
+    L,
+    E1,
+    E2,
+> FormatAs<Volume<D, H, W, C, N, L, E2>> for Vector<V, E1>
+where
+    L: VolumeLayout,
+    E1: CastInto<E2>,
+    E2: Element,
+    (): VectorHoldsVolume<V, N>,
+{
+    const PLAN: Plan = Plan::Permute {
+        split: Some(Split::new(&[D, H, W, C])),
+        flatten: false,
+        perm: perm_of(BDHWC_LETTERS, L::LETTERS),
+        rank: 5,
+    };
+    fn format_view_into(
+        src: ArrayView<'_, Self::Elem, Self::Dim>,
+        dst: ArrayViewMut<'_, E2, ndarray::Ix5>,
+    ) {
+        permute_cast(
+            src,
+            dst,
+            <Self as FormatAs<Volume<D, H, W, C, N, L, E2>>>::PLAN,
+            CastInto::cast,
+        )
+    }
+    fn gather_view_into(
+        src: ArrayView<'_, Self::Elem, Self::Dim>,
+        rows: &[usize],
+        dst: ArrayViewMut<'_, E2, ndarray::Ix5>,
+    ) {
+        gather_permute::<Self, Volume<D, H, W, C, N, L, E2>, _>(
+            src,
+            rows,
+            dst,
+            <Self as FormatAs<Volume<D, H, W, C, N, L, E2>>>::PLAN,
+            CastInto::cast,
+            CastInto::cast_slice,
+        )
+    }
+}
+
+impl<
+    const D1: usize,
+    const H1: usize,
+    const W1: usize,
+    const C1: usize,
+    const D2: usize,
+    const H2: usize,
+    const W2: usize,
+    const C2: usize,
+    L1: VolumeSeqLayout,
+    L2: VolumeSeqLayout,
+    E1: CastInto<E2>,
+    E2: Element,
+> FormatAs<VolumeSeq<D2, H2, W2, C2, L2, E2>> for VolumeSeq<D1, H1, W1, C1, L1, E1>
+where
+    (): SameVolume<D1, H1, W1, C1, D2, H2, W2, C2>,
+{
+    const PLAN: Plan = Plan::Permute {
+        split: None,
+        flatten: false,
+        perm: perm_of(L1::LETTERS, L2::LETTERS),
+        rank: 6,
+    };
+    fn format_view_into(
+        src: ArrayView<'_, Self::Elem, Self::Dim>,
+        dst: ArrayViewMut<'_, E2, ndarray::Ix6>,
+    ) {
+        permute_cast(
+            src,
+            dst,
+            <Self as FormatAs<VolumeSeq<D2, H2, W2, C2, L2, E2>>>::PLAN,
+            CastInto::cast,
+        )
+    }
+    fn gather_view_into(
+        src: ArrayView<'_, Self::Elem, Self::Dim>,
+        rows: &[usize],
+        dst: ArrayViewMut<'_, E2, ndarray::Ix6>,
+    ) {
+        gather_permute::<Self, VolumeSeq<D2, H2, W2, C2, L2, E2>, _>(
+            src,
+            rows,
+            dst,
+            <Self as FormatAs<VolumeSeq<D2, H2, W2, C2, L2, E2>>>::PLAN,
+            CastInto::cast,
+            CastInto::cast_slice,
+        )
+    }
+}

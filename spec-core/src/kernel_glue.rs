@@ -28,19 +28,19 @@ pub(crate) fn permute_cast<A: Element, B: Element, D1: Dimension, D2: Dimension,
     let src = src.into_dyn();
     // The source as the rank-`rank` view the permutation applies to.
     let src = match split {
-        Some([h, w, c]) => {
-            let n = src.shape()[0];
-            match src.clone().into_shape_with_order(IxDyn(&[n, h, w, c])) {
-                Ok(v) => Split::View(v),
-                Err(_) => Split::Owned(
+        Some(split) => {
+            let shape = split.shape(src.shape()[0]);
+            match src.clone().into_shape_with_order(shape.clone()) {
+                Ok(v) => SplitSource::View(v),
+                Err(_) => SplitSource::Owned(
                     src.as_standard_layout()
                         .into_owned()
-                        .into_shape_with_order(IxDyn(&[n, h, w, c]))
+                        .into_shape_with_order(shape)
                         .unwrap_or_else(|_| unreachable!("a standard-layout array reshapes")),
                 ),
             }
         }
-        None => Split::View(src),
+        None => SplitSource::View(src),
     };
     let src = src.view();
     let perm = &perm[..rank];
@@ -70,16 +70,16 @@ pub(crate) fn permute_cast<A: Element, B: Element, D1: Dimension, D2: Dimension,
 
 /// The source of a permutation: a view of the batch, or a standard-layout copy where a view
 /// with the split axis cannot be made.
-enum Split<'a, A> {
+enum SplitSource<'a, A> {
     View(ArrayView<'a, A, IxDyn>),
     Owned(ndarray::ArrayD<A>),
 }
 
-impl<A> Split<'_, A> {
+impl<A> SplitSource<'_, A> {
     fn view(&self) -> ArrayView<'_, A, IxDyn> {
         match self {
-            Split::View(v) => v.view(),
-            Split::Owned(a) => a.view(),
+            SplitSource::View(v) => v.view(),
+            SplitSource::Owned(a) => a.view(),
         }
     }
 }

@@ -33,7 +33,9 @@ pub use error::{Error, Result};
 pub use format::{FormatAs, assert_formats};
 pub use matching::{Serves, Specs, assert_serves};
 pub use source::{Features, Source, Src, Targets};
-pub use space::{Image, Index, IndexSeq, Labels, Null, OneHot, Space, Vector, VectorSeq};
+pub use space::{
+    Image, Index, IndexSeq, Labels, Null, OneHot, Space, Vector, VectorSeq, Volume, VolumeSeq,
+};
 pub use spec::{DataSpec, Described, FlatOf, LeavesOf, MappedOf, Node, SourcesOf, SpacesOf};
 
 /// What the derive's output names; not part of the public API.

@@ -56,7 +56,8 @@ fn int_arg(arg: &syn::GenericArgument) -> Option<(u128, &syn::GenericArgument)> 
     digits.parse::<u128>().ok().map(|v| (v, arg))
 }
 
-/// `Image<H, W, C, N, ..>` written with literals: `N` must be `H × W × C`.
+/// `Image<H, W, C, N, ..>` and `Volume<D, H, W, C, N, ..>` written with literals: `N` must be
+/// the product of the sizes.
 fn check_image_totals(cx: &Ctxt, ty: &syn::Type) {
     match ty {
         syn::Type::Path(p) => {
@@ -76,6 +77,32 @@ fn check_image_totals(cx: &Ctxt, ty: &syn::Type) {
                                     lit,
                                     format!(
                                         "the total of an image of {h}×{w}×{c} is {shown}, not {n}; write `{shown}` or use `image![{h}, {w}, {c}]`"
+                                    ),
+                                );
+                            }
+                        }
+                    }
+                    if seg.ident == "Volume" && list.len() >= 5 {
+                        let vals: Vec<_> = list[..5].iter().map(|a| int_arg(a)).collect();
+                        if let [
+                            Some((d, _)),
+                            Some((h, _)),
+                            Some((w, _)),
+                            Some((c, _)),
+                            Some((n, lit)),
+                        ] = &vals[..]
+                        {
+                            let product = d
+                                .checked_mul(*h)
+                                .and_then(|x| x.checked_mul(*w))
+                                .and_then(|x| x.checked_mul(*c));
+                            if product != Some(*n) {
+                                let shown =
+                                    product.map_or("too large".to_string(), |p| p.to_string());
+                                cx.error_spanned_by(
+                                    lit,
+                                    format!(
+                                        "the total of a volume of {d}×{h}×{w}×{c} is {shown}, not {n}; write `{shown}` or use `volume![{d}, {h}, {w}, {c}]`"
                                     ),
                                 );
                             }

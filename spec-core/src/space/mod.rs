@@ -17,11 +17,13 @@ mod image;
 mod index;
 mod sequence;
 mod vector;
+mod volume;
 
 pub use image::{Image, ImageLayout};
 pub use index::{Index, Labels, OneHot};
 pub use sequence::{IndexSeq, IndexSeqLayout, VectorSeq, VectorSeqLayout};
 pub use vector::Vector;
+pub use volume::{BCDHW, BDHWC, BTDHWC, Volume, VolumeLayout, VolumeSeq, VolumeSeqLayout};
 
 use crate::axis::Layout;
 use crate::elem::Element;
@@ -148,6 +150,31 @@ impl<const D: usize, L: VectorSeqLayout, E: Element, E2: Element> Recast<E2>
     for VectorSeq<D, L, E>
 {
     type With = VectorSeq<D, L, E2>;
+}
+impl<
+    const D: usize,
+    const H: usize,
+    const W: usize,
+    const C: usize,
+    const N: usize,
+    L: VolumeLayout,
+    E: Element,
+    E2: Element,
+> Recast<E2> for Volume<D, H, W, C, N, L, E>
+{
+    type With = Volume<D, H, W, C, N, L, E2>;
+}
+impl<
+    const D: usize,
+    const H: usize,
+    const W: usize,
+    const C: usize,
+    L: VolumeSeqLayout,
+    E: Element,
+    E2: Element,
+> Recast<E2> for VolumeSeq<D, H, W, C, L, E>
+{
+    type With = VolumeSeq<D, H, W, C, L, E2>;
 }
 impl<const M: usize, const DIM: usize, E: Element, E2: Element> Recast<E2> for OneHot<M, DIM, E> {
     type With = OneHot<M, DIM, E2>;
