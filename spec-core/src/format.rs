@@ -125,6 +125,33 @@ pub trait FormatAs<Target: Space>: Space {
     }
 }
 
+/// The two methods of a `FormatAs` impl whose plan is `Permute`, for the target `$target`.
+macro_rules! permute_methods {
+    ($target:ty) => {
+        fn format_view_into(
+            src: ArrayView<'_, Self::Elem, Self::Dim>,
+            dst: ArrayViewMut<'_, <$target as Space>::Elem, <$target as Space>::Dim>,
+        ) {
+            permute_cast(src, dst, <Self as FormatAs<$target>>::PLAN, CastInto::cast)
+        }
+
+        fn gather_view_into(
+            src: ArrayView<'_, Self::Elem, Self::Dim>,
+            rows: &[usize],
+            dst: ArrayViewMut<'_, <$target as Space>::Elem, <$target as Space>::Dim>,
+        ) {
+            gather_permute::<Self, $target, _>(
+                src,
+                rows,
+                dst,
+                <Self as FormatAs<$target>>::PLAN,
+                CastInto::cast,
+                CastInto::cast_slice,
+            )
+        }
+    };
+}
+
 const fn perm_of(from: &[char], to: &[char]) -> [usize; 6] {
     match crate::axis::permutation(from, to) {
         Some(p) => p,
@@ -243,32 +270,7 @@ where
         rank: 2,
     };
 
-    fn format_view_into(
-        src: ArrayView<'_, Self::Elem, Self::Dim>,
-        dst: ArrayViewMut<'_, <Vector<D2, E2> as Space>::Elem, <Vector<D2, E2> as Space>::Dim>,
-    ) {
-        permute_cast(
-            src,
-            dst,
-            <Self as FormatAs<Vector<D2, E2>>>::PLAN,
-            CastInto::cast,
-        )
-    }
-
-    fn gather_view_into(
-        src: ArrayView<'_, Self::Elem, Self::Dim>,
-        rows: &[usize],
-        dst: ArrayViewMut<'_, <Vector<D2, E2> as Space>::Elem, <Vector<D2, E2> as Space>::Dim>,
-    ) {
-        gather_permute::<Self, Vector<D2, E2>, _>(
-            src,
-            rows,
-            dst,
-            <Self as FormatAs<Vector<D2, E2>>>::PLAN,
-            CastInto::cast,
-            CastInto::cast_slice,
-        )
-    }
+    permute_methods!(Vector<D2, E2>);
 }
 
 impl<
@@ -295,40 +297,7 @@ where
         rank: 4,
     };
 
-    fn format_view_into(
-        src: ArrayView<'_, Self::Elem, Self::Dim>,
-        dst: ArrayViewMut<
-            '_,
-            <Image<H2, W2, C2, N2, L2, E2> as Space>::Elem,
-            <Image<H2, W2, C2, N2, L2, E2> as Space>::Dim,
-        >,
-    ) {
-        permute_cast(
-            src,
-            dst,
-            <Self as FormatAs<Image<H2, W2, C2, N2, L2, E2>>>::PLAN,
-            CastInto::cast,
-        )
-    }
-
-    fn gather_view_into(
-        src: ArrayView<'_, Self::Elem, Self::Dim>,
-        rows: &[usize],
-        dst: ArrayViewMut<
-            '_,
-            <Image<H2, W2, C2, N2, L2, E2> as Space>::Elem,
-            <Image<H2, W2, C2, N2, L2, E2> as Space>::Dim,
-        >,
-    ) {
-        gather_permute::<Self, Image<H2, W2, C2, N2, L2, E2>, _>(
-            src,
-            rows,
-            dst,
-            <Self as FormatAs<Image<H2, W2, C2, N2, L2, E2>>>::PLAN,
-            CastInto::cast,
-            CastInto::cast_slice,
-        )
-    }
+    permute_methods!(Image<H2, W2, C2, N2, L2, E2>);
 }
 
 impl<
@@ -351,32 +320,7 @@ where
         rank: 4,
     };
 
-    fn format_view_into(
-        src: ArrayView<'_, Self::Elem, Self::Dim>,
-        dst: ArrayViewMut<'_, <Vector<D, E2> as Space>::Elem, <Vector<D, E2> as Space>::Dim>,
-    ) {
-        permute_cast(
-            src,
-            dst,
-            <Self as FormatAs<Vector<D, E2>>>::PLAN,
-            CastInto::cast,
-        )
-    }
-
-    fn gather_view_into(
-        src: ArrayView<'_, Self::Elem, Self::Dim>,
-        rows: &[usize],
-        dst: ArrayViewMut<'_, <Vector<D, E2> as Space>::Elem, <Vector<D, E2> as Space>::Dim>,
-    ) {
-        gather_permute::<Self, Vector<D, E2>, _>(
-            src,
-            rows,
-            dst,
-            <Self as FormatAs<Vector<D, E2>>>::PLAN,
-            CastInto::cast,
-            CastInto::cast_slice,
-        )
-    }
+    permute_methods!(Vector<D, E2>);
 }
 
 impl<
@@ -399,40 +343,7 @@ where
         rank: 4,
     };
 
-    fn format_view_into(
-        src: ArrayView<'_, Self::Elem, Self::Dim>,
-        dst: ArrayViewMut<
-            '_,
-            <Image<H, W, C, N, L, E2> as Space>::Elem,
-            <Image<H, W, C, N, L, E2> as Space>::Dim,
-        >,
-    ) {
-        permute_cast(
-            src,
-            dst,
-            <Self as FormatAs<Image<H, W, C, N, L, E2>>>::PLAN,
-            CastInto::cast,
-        )
-    }
-
-    fn gather_view_into(
-        src: ArrayView<'_, Self::Elem, Self::Dim>,
-        rows: &[usize],
-        dst: ArrayViewMut<
-            '_,
-            <Image<H, W, C, N, L, E2> as Space>::Elem,
-            <Image<H, W, C, N, L, E2> as Space>::Dim,
-        >,
-    ) {
-        gather_permute::<Self, Image<H, W, C, N, L, E2>, _>(
-            src,
-            rows,
-            dst,
-            <Self as FormatAs<Image<H, W, C, N, L, E2>>>::PLAN,
-            CastInto::cast,
-            CastInto::cast_slice,
-        )
-    }
+    permute_methods!(Image<H, W, C, N, L, E2>);
 }
 
 impl<const M1: usize, const D1: usize, const M2: usize, const D2: usize, E1, E2>
@@ -449,40 +360,7 @@ where
         rank: 2,
     };
 
-    fn format_view_into(
-        src: ArrayView<'_, Self::Elem, Self::Dim>,
-        dst: ArrayViewMut<
-            '_,
-            <Index<M2, D2, E2> as Space>::Elem,
-            <Index<M2, D2, E2> as Space>::Dim,
-        >,
-    ) {
-        permute_cast(
-            src,
-            dst,
-            <Self as FormatAs<Index<M2, D2, E2>>>::PLAN,
-            CastInto::cast,
-        )
-    }
-
-    fn gather_view_into(
-        src: ArrayView<'_, Self::Elem, Self::Dim>,
-        rows: &[usize],
-        dst: ArrayViewMut<
-            '_,
-            <Index<M2, D2, E2> as Space>::Elem,
-            <Index<M2, D2, E2> as Space>::Dim,
-        >,
-    ) {
-        gather_permute::<Self, Index<M2, D2, E2>, _>(
-            src,
-            rows,
-            dst,
-            <Self as FormatAs<Index<M2, D2, E2>>>::PLAN,
-            CastInto::cast,
-            CastInto::cast_slice,
-        )
-    }
+    permute_methods!(Index<M2, D2, E2>);
 }
 
 impl<const M: usize, const DIM: usize, const W: usize, E: IndexElement, F: Element>
@@ -555,32 +433,7 @@ where
         rank: 1,
     };
 
-    fn format_view_into(
-        src: ArrayView<'_, Self::Elem, Self::Dim>,
-        dst: ArrayViewMut<'_, <Labels<M2, E2> as Space>::Elem, <Labels<M2, E2> as Space>::Dim>,
-    ) {
-        permute_cast(
-            src,
-            dst,
-            <Self as FormatAs<Labels<M2, E2>>>::PLAN,
-            CastInto::cast,
-        )
-    }
-
-    fn gather_view_into(
-        src: ArrayView<'_, Self::Elem, Self::Dim>,
-        rows: &[usize],
-        dst: ArrayViewMut<'_, <Labels<M2, E2> as Space>::Elem, <Labels<M2, E2> as Space>::Dim>,
-    ) {
-        gather_permute::<Self, Labels<M2, E2>, _>(
-            src,
-            rows,
-            dst,
-            <Self as FormatAs<Labels<M2, E2>>>::PLAN,
-            CastInto::cast,
-            CastInto::cast_slice,
-        )
-    }
+    permute_methods!(Labels<M2, E2>);
 }
 
 impl<const M1: usize, const M2: usize, const D2: usize, E1, E2> FormatAs<Index<M2, D2, E2>>
@@ -635,40 +488,7 @@ where
         rank: 3,
     };
 
-    fn format_view_into(
-        src: ArrayView<'_, Self::Elem, Self::Dim>,
-        dst: ArrayViewMut<
-            '_,
-            <VectorSeq<D2, L2, E2> as Space>::Elem,
-            <VectorSeq<D2, L2, E2> as Space>::Dim,
-        >,
-    ) {
-        permute_cast(
-            src,
-            dst,
-            <Self as FormatAs<VectorSeq<D2, L2, E2>>>::PLAN,
-            CastInto::cast,
-        )
-    }
-
-    fn gather_view_into(
-        src: ArrayView<'_, Self::Elem, Self::Dim>,
-        rows: &[usize],
-        dst: ArrayViewMut<
-            '_,
-            <VectorSeq<D2, L2, E2> as Space>::Elem,
-            <VectorSeq<D2, L2, E2> as Space>::Dim,
-        >,
-    ) {
-        gather_permute::<Self, VectorSeq<D2, L2, E2>, _>(
-            src,
-            rows,
-            dst,
-            <Self as FormatAs<VectorSeq<D2, L2, E2>>>::PLAN,
-            CastInto::cast,
-            CastInto::cast_slice,
-        )
-    }
+    permute_methods!(VectorSeq<D2, L2, E2>);
 }
 
 impl<const M1: usize, const M2: usize, L1, L2, E1, E2> FormatAs<IndexSeq<M2, L2, E2>>
@@ -687,40 +507,7 @@ where
         rank: 2,
     };
 
-    fn format_view_into(
-        src: ArrayView<'_, Self::Elem, Self::Dim>,
-        dst: ArrayViewMut<
-            '_,
-            <IndexSeq<M2, L2, E2> as Space>::Elem,
-            <IndexSeq<M2, L2, E2> as Space>::Dim,
-        >,
-    ) {
-        permute_cast(
-            src,
-            dst,
-            <Self as FormatAs<IndexSeq<M2, L2, E2>>>::PLAN,
-            CastInto::cast,
-        )
-    }
-
-    fn gather_view_into(
-        src: ArrayView<'_, Self::Elem, Self::Dim>,
-        rows: &[usize],
-        dst: ArrayViewMut<
-            '_,
-            <IndexSeq<M2, L2, E2> as Space>::Elem,
-            <IndexSeq<M2, L2, E2> as Space>::Dim,
-        >,
-    ) {
-        gather_permute::<Self, IndexSeq<M2, L2, E2>, _>(
-            src,
-            rows,
-            dst,
-            <Self as FormatAs<IndexSeq<M2, L2, E2>>>::PLAN,
-            CastInto::cast,
-            CastInto::cast_slice,
-        )
-    }
+    permute_methods!(IndexSeq<M2, L2, E2>);
 }
 
 impl<const M: usize, const W: usize, L1, L2, E: IndexElement, F: Element>
@@ -809,31 +596,7 @@ where
         perm: perm_of(L1::LETTERS, L2::LETTERS),
         rank: 5,
     };
-    fn format_view_into(
-        src: ArrayView<'_, Self::Elem, Self::Dim>,
-        dst: ArrayViewMut<'_, E2, ndarray::Ix5>,
-    ) {
-        permute_cast(
-            src,
-            dst,
-            <Self as FormatAs<Volume<D2, H2, W2, C2, N2, L2, E2>>>::PLAN,
-            CastInto::cast,
-        )
-    }
-    fn gather_view_into(
-        src: ArrayView<'_, Self::Elem, Self::Dim>,
-        rows: &[usize],
-        dst: ArrayViewMut<'_, E2, ndarray::Ix5>,
-    ) {
-        gather_permute::<Self, Volume<D2, H2, W2, C2, N2, L2, E2>, _>(
-            src,
-            rows,
-            dst,
-            <Self as FormatAs<Volume<D2, H2, W2, C2, N2, L2, E2>>>::PLAN,
-            CastInto::cast,
-            CastInto::cast_slice,
-        )
-    }
+    permute_methods!(Volume<D2, H2, W2, C2, N2, L2, E2>);
 }
 
 impl<
@@ -859,31 +622,7 @@ where
         perm: perm_of(L::LETTERS, BDHWC_LETTERS),
         rank: 5,
     };
-    fn format_view_into(
-        src: ArrayView<'_, Self::Elem, Self::Dim>,
-        dst: ArrayViewMut<'_, E2, ndarray::Ix2>,
-    ) {
-        permute_cast(
-            src,
-            dst,
-            <Self as FormatAs<Vector<V, E2>>>::PLAN,
-            CastInto::cast,
-        )
-    }
-    fn gather_view_into(
-        src: ArrayView<'_, Self::Elem, Self::Dim>,
-        rows: &[usize],
-        dst: ArrayViewMut<'_, E2, ndarray::Ix2>,
-    ) {
-        gather_permute::<Self, Vector<V, E2>, _>(
-            src,
-            rows,
-            dst,
-            <Self as FormatAs<Vector<V, E2>>>::PLAN,
-            CastInto::cast,
-            CastInto::cast_slice,
-        )
-    }
+    permute_methods!(Vector<V, E2>);
 }
 
 impl<
@@ -909,31 +648,7 @@ where
         perm: perm_of(BDHWC_LETTERS, L::LETTERS),
         rank: 5,
     };
-    fn format_view_into(
-        src: ArrayView<'_, Self::Elem, Self::Dim>,
-        dst: ArrayViewMut<'_, E2, ndarray::Ix5>,
-    ) {
-        permute_cast(
-            src,
-            dst,
-            <Self as FormatAs<Volume<D, H, W, C, N, L, E2>>>::PLAN,
-            CastInto::cast,
-        )
-    }
-    fn gather_view_into(
-        src: ArrayView<'_, Self::Elem, Self::Dim>,
-        rows: &[usize],
-        dst: ArrayViewMut<'_, E2, ndarray::Ix5>,
-    ) {
-        gather_permute::<Self, Volume<D, H, W, C, N, L, E2>, _>(
-            src,
-            rows,
-            dst,
-            <Self as FormatAs<Volume<D, H, W, C, N, L, E2>>>::PLAN,
-            CastInto::cast,
-            CastInto::cast_slice,
-        )
-    }
+    permute_methods!(Volume<D, H, W, C, N, L, E2>);
 }
 
 impl<
@@ -959,29 +674,5 @@ where
         perm: perm_of(L1::LETTERS, L2::LETTERS),
         rank: 6,
     };
-    fn format_view_into(
-        src: ArrayView<'_, Self::Elem, Self::Dim>,
-        dst: ArrayViewMut<'_, E2, ndarray::Ix6>,
-    ) {
-        permute_cast(
-            src,
-            dst,
-            <Self as FormatAs<VolumeSeq<D2, H2, W2, C2, L2, E2>>>::PLAN,
-            CastInto::cast,
-        )
-    }
-    fn gather_view_into(
-        src: ArrayView<'_, Self::Elem, Self::Dim>,
-        rows: &[usize],
-        dst: ArrayViewMut<'_, E2, ndarray::Ix6>,
-    ) {
-        gather_permute::<Self, VolumeSeq<D2, H2, W2, C2, L2, E2>, _>(
-            src,
-            rows,
-            dst,
-            <Self as FormatAs<VolumeSeq<D2, H2, W2, C2, L2, E2>>>::PLAN,
-            CastInto::cast,
-            CastInto::cast_slice,
-        )
-    }
+    permute_methods!(VolumeSeq<D2, H2, W2, C2, L2, E2>);
 }
