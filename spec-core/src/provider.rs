@@ -281,7 +281,7 @@ type Sent<Q> = Result<(Q, BatchInfo), Error>;
 
 /// Runs a [`Producer`] on a background thread, `ahead` batches ahead of the consumer: memory is
 /// bounded by `ahead + 1` buffers, allocated once and recycled. A producer error comes out of
-/// [`Prefetch::next`] in the consumer's loop; dropping the `Prefetch` mid-stream stops the
+/// [`Prefetch::next_batch`] in the consumer's loop; dropping the `Prefetch` mid-stream stops the
 /// thread and joins it.
 pub struct Prefetch<Q: Send + 'static> {
     batches: Option<Receiver<Sent<Q>>>,

@@ -3,8 +3,8 @@
 //!
 //! A spec is a struct with `#[derive(DataSpec)]` whose fields are batches ([`Batch<S>`]), nested
 //! specs, tuples of those, or [`Null`]. Its structure is known to the compiler three ways: the
-//! tree of spaces ([`DataSpec::Spaces`]), the tree of sources ([`DataSpec::Sources`]) and the flat
-//! list of leaves ([`DataSpec::Leaves`]), which request matching walks.
+//! tree of spaces ([`SpacesOf`]), the tree of sources ([`SourcesOf`]) and the flat
+//! list of leaves ([`LeavesOf`]), which request matching walks.
 
 use crate::batch::Batch;
 use crate::error::Error;
