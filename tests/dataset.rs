@@ -37,6 +37,14 @@ fn fields_selection_and_slices() {
     let part = ds.slice(2..4).unwrap();
     assert_eq!(part.y.array(), &array![2i64, 3]);
     assert_eq!(ds.get(5).unwrap().x.array(), &array![[50f32, 51.]]);
+    // Views borrow the dataset: no copy.
+    let (x, y) = ds.sample(5).unwrap();
+    assert_eq!(x.array(), &array![[50f32, 51.]]);
+    assert_eq!(x.array().as_ptr(), ds.fields().x.array().row(5).as_ptr());
+    assert_eq!(y.array(), &array![0i64]);
+    let (xs, _) = ds.view(2..5).unwrap();
+    assert_eq!(xs.len(), 3);
+    assert!(ds.view(6..8).is_err());
     assert!(matches!(
         ds.select(&[7]),
         Err(Error::Row {

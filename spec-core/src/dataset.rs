@@ -192,6 +192,31 @@ impl<R: DataSpec> Dataset<R> {
         self.record
     }
 
+    /// The samples in `range` as views, without copying: the record's structure as tuples, a
+    /// [`BatchView`] at each leaf (field `k` of a struct is element `k` of its tuple).
+    ///
+    /// # Errors
+    /// [`Error::Row`] for a range past the end.
+    pub fn view(&self, range: Range<usize>) -> Result<crate::spec::ViewsOf<'_, R>, Error> {
+        if range.end > self.len || range.start > range.end {
+            return Err(Error::Row {
+                row: range.end.max(range.start),
+                position: 0,
+                len: self.len,
+            });
+        }
+        Ok(self.record.node_views(range))
+    }
+
+    /// Sample `i` as views of one sample, without copying (see [`Dataset::view`]; [`Dataset::get`]
+    /// gives it as a record of one sample instead).
+    ///
+    /// # Errors
+    /// [`Error::Row`] for `i` not below [`Dataset::len`].
+    pub fn sample(&self, i: usize) -> Result<crate::spec::ViewsOf<'_, R>, Error> {
+        self.view(i..i + 1)
+    }
+
     /// Every leaf with its source and its shape for the whole dataset.
     pub fn describe(&self) -> Vec<Described> {
         R::describe(self.len)
@@ -255,7 +280,7 @@ impl<R: DataSpec> Dataset<R> {
         self.select(&rows)
     }
 
-    /// Sample `i` as a record of one sample.
+    /// Sample `i` as a record of one sample (a copy; [`Dataset::sample`] borrows instead).
     ///
     /// # Errors
     /// [`Error::Row`] for `i` not below [`Dataset::len`].

@@ -36,14 +36,16 @@ pub use source::{Features, Source, Src, Targets};
 pub use space::{
     Image, Index, IndexSeq, Labels, Null, OneHot, Space, Vector, VectorSeq, Volume, VolumeSeq,
 };
-pub use spec::{DataSpec, Described, FlatOf, LeavesOf, MappedOf, Node, SourcesOf, SpacesOf};
+pub use spec::{
+    DataSpec, Described, FlatOf, LeavesOf, MappedOf, Node, SourcesOf, SpacesOf, ViewsOf,
+};
 
 /// What the derive's output names; not part of the public API.
 #[doc(hidden)]
 pub mod __private {
     pub use crate::hlist::{HCons, HList, HNil};
     pub use crate::source::Src;
-    pub use crate::spec::{__add_features, Described, LeafList, Node, Path, SizeCheck};
+    pub use crate::spec::{__add_features, Described, FlatRest, LeafList, Node, Path, SizeCheck};
     pub use crate::{DataSpec, Error, Source};
     pub use core;
     pub use std::vec::Vec;

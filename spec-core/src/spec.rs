@@ -190,6 +190,11 @@ pub trait Node<Src> {
     /// The structure of the node with a `T` at each leaf (and `()` at each null leaf): what
     /// [`Mapping::nest`](crate::mapping::Mapping::nest) builds.
     type Mapped<T>;
+    /// The structure of the node with a borrowed [`BatchView`](crate::BatchView) of some of its
+    /// samples at each leaf (and [`Null`] at each null leaf).
+    type Views<'a>
+    where
+        Self: 'a;
     /// The number of leaves.
     const LEAVES: usize;
     /// The sum of the features of the leaves (Pylearn2's total dimension); `None` if a leaf is a
@@ -207,6 +212,9 @@ pub trait Node<Src> {
     fn node_flatten_ref(&self) -> Self::FlatRef<'_>;
     /// Mutable references to the leaf values in order.
     fn node_flatten_mut(&mut self) -> Self::FlatMut<'_>;
+    /// Views of the samples `rows` of every leaf, without copying (`rows` is within the batch:
+    /// the callers check it).
+    fn node_views(&self, rows: core::ops::Range<usize>) -> Self::Views<'_>;
     /// Builds the structure, taking each leaf's value from `next` in order.
     fn node_nest_mapped<T, N: FnMut() -> T>(next: &mut N) -> Self::Mapped<T>;
     /// Visits the leaf values of `mapped` in order.
@@ -227,6 +235,10 @@ impl<Src: Source, S: Space, R: Data<Elem = S::Elem>> Node<Src> for Batch<S, R> {
     where
         Self: 'a;
     type Mapped<T> = T;
+    type Views<'a>
+        = crate::batch::BatchView<'a, S>
+    where
+        Self: 'a;
     const LEAVES: usize = 1;
     const TOTAL: Option<usize> = S::FEATURES;
     fn describe_node(batch: usize, path: &Path<'_>, out: &mut Vec<Described>) {
@@ -260,6 +272,12 @@ impl<Src: Source, S: Space, R: Data<Elem = S::Elem>> Node<Src> for Batch<S, R> {
     fn node_flatten_mut(&mut self) -> Self::FlatMut<'_> {
         crate::hlist::single(self)
     }
+    fn node_views(&self, rows: core::ops::Range<usize>) -> Self::Views<'_> {
+        crate::batch::BatchView::<S>::from_checked(
+            self.array()
+                .slice_axis(ndarray::Axis(S::BATCH_AXIS), rows.into()),
+        )
+    }
     fn node_nest_mapped<T, N: FnMut() -> T>(next: &mut N) -> T {
         next()
     }
@@ -276,6 +294,7 @@ impl<Src> Node<Src> for Null {
     type FlatRef<'a> = HNil;
     type FlatMut<'a> = HNil;
     type Mapped<T> = ();
+    type Views<'a> = Null;
     const LEAVES: usize = 0;
     const TOTAL: Option<usize> = Some(0);
     fn describe_node(_: usize, _: &Path<'_>, _: &mut Vec<Described>) {}
@@ -294,8 +313,19 @@ impl<Src> Node<Src> for Null {
     fn node_flatten_mut(&mut self) -> HNil {
         HNil
     }
+    fn node_views(&self, _: core::ops::Range<usize>) -> Null {
+        Null
+    }
     fn node_nest_mapped<T, N: FnMut() -> T>(_: &mut N) {}
     fn node_flatten_mapped<T, V: FnMut(T)>(_: (), _: &mut V) {}
+}
+
+/// What a derived struct's flat list holds after its first `I` fields: the derive implements
+/// it once per field, so each rest is named once (not part of the public API).
+#[doc(hidden)]
+pub trait FlatRest<const I: usize> {
+    /// The leaves of the fields `I..`.
+    type Rest: HList;
 }
 
 /// The space tree of a spec.
@@ -308,6 +338,8 @@ pub type LeavesOf<S> = <S as Node<()>>::Leaves;
 pub type FlatOf<S> = <S as Node<()>>::Flat;
 /// The structure of a spec with a `T` at each leaf.
 pub type MappedOf<S, T> = <S as Node<()>>::Mapped<T>;
+/// The structure of a spec with a borrowed view at each leaf.
+pub type ViewsOf<'a, S> = <S as Node<()>>::Views<'a>;
 
 /// A spec: a struct with `#[derive(DataSpec)]`, or a tuple of specs.
 ///
@@ -392,6 +424,7 @@ macro_rules! tuples {
             type FlatRef<'a> = tuples!(@concat_ref 'a; $($t),+) where Self: 'a;
             type FlatMut<'a> = tuples!(@concat_mut 'a; $($t),+) where Self: 'a;
             type Mapped<T> = ($($t::Mapped<T>,)+);
+            type Views<'a> = ($($t::Views<'a>,)+) where Self: 'a;
             const LEAVES: usize = 0 $(+ $t::LEAVES)+;
             const TOTAL: Option<usize> = tuples!(@total $($t),+);
             fn describe_node(batch: usize, path: &Path<'_>, out: &mut Vec<Described>) {
@@ -416,6 +449,9 @@ macro_rules! tuples {
             #[inline(always)]
             fn node_flatten_mut(&mut self) -> Self::FlatMut<'_> {
                 tuples!(@flatten_mut self; $($t . $i),+)
+            }
+            fn node_views(&self, rows: core::ops::Range<usize>) -> Self::Views<'_> {
+                ($(self.$i.node_views(rows.clone()),)+)
             }
             fn node_nest_mapped<T, N: FnMut() -> T>(next: &mut N) -> Self::Mapped<T> {
                 ($($t::node_nest_mapped(next),)+)
