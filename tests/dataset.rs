@@ -1,8 +1,9 @@
 //! Datasets (the Pylearn dataset proposal): length, typed fields, selection, writes refused when
 //! read-only, iteration, minibatches, shuffling by a permutation.
 
-use batchspec::Error;
+use batchspec::data::DataError;
 use batchspec::dataset::Dataset;
+use batchspec::error::SpecError;
 use batchspec::iteration::permutation;
 use batchspec::prelude::*;
 use ndarray::{Array1, Array2, array};
@@ -47,11 +48,11 @@ fn fields_selection_and_slices() {
     assert!(ds.view(6..8).is_err());
     assert!(matches!(
         ds.select(&[7]),
-        Err(Error::Row {
+        Err(DataError::Spec(SpecError::Row {
             row: 7,
             position: 0,
             len: 7
-        })
+        }))
     ));
     assert!(ds.slice(5..9).is_err());
 }
@@ -70,7 +71,7 @@ fn writes_and_in_place_arithmetic_unless_read_only() {
     // A label write is still checked: 5 is not in 0..5.
     assert!(ds.fields_mut().unwrap().y.set_label(0, 5).is_err());
     ds.set_read_only(true);
-    assert!(matches!(ds.fields_mut(), Err(Error::ReadOnly)));
+    assert!(matches!(ds.fields_mut(), Err(DataError::ReadOnly)));
 }
 
 #[test]
@@ -90,7 +91,7 @@ fn iteration_minibatches_and_permutations() {
     }
     assert!(matches!(
         ds.permuted(&[0, 0, 1, 2, 3]),
-        Err(Error::NotAPermutation { .. })
+        Err(DataError::NotAPermutation { .. })
     ));
 }
 

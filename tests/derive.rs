@@ -1,7 +1,8 @@
 //! The derive on real structs: spaces, sources, leaves, describe and validate.
 
+use batchspec::error::SpecError;
 use batchspec::prelude::*;
-use batchspec::{Error, source::Src};
+use batchspec::source::Src;
 use ndarray::{Array1, Array2, Array4};
 
 #[derive(DataSpec)]
@@ -76,7 +77,7 @@ fn validate_returns_the_batch_size_or_names_the_fields() {
     let err = record(5, 4).validate().unwrap_err();
     assert_eq!(
         err,
-        Error::BatchSize {
+        SpecError::BatchSize {
             first_field: "image".into(),
             first: 5,
             field: "views.labelled.label".into(),
@@ -157,7 +158,7 @@ fn labels_out_of_range_are_errors_never_wrapped() {
         "index of 4 labels 2 bk i64: label -1 at [1, 1] is not in 0..4"
     );
     let err = Batch::<Labels<4, u8>>::new(ndarray::array![0u8, 4]).unwrap_err();
-    assert!(matches!(err, Error::Label { ref value, .. } if value == "4"));
+    assert!(matches!(err, SpecError::Label { ref value, .. } if value == "4"));
     let mut ok = Batch::<Labels<4>>::zeros(2, 0);
     assert!(ok.set_label(1, 3).is_ok());
     assert!(ok.set_label(1, 4).is_err());

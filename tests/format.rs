@@ -1,7 +1,8 @@
 //! Conversions between spaces: the documents' exact examples, a plain reference, and inverses.
 
+use batchspec::OneHot;
+use batchspec::format::FormatError;
 use batchspec::prelude::*;
-use batchspec::{Error, OneHot};
 use ndarray::{Array, Array2, Array4, ArrayD, IxDyn, array, s};
 
 fn vec12() -> Batch<Vector<12>> {
@@ -121,7 +122,7 @@ fn format_into_reuses_the_output_and_checks_its_shape() {
     let mut wrong = Batch::<image![2, 2, 3; BCHW]>::zeros(3, 0);
     assert!(matches!(
         batch.format_into(&mut wrong),
-        Err(Error::OutputShape { .. })
+        Err(FormatError::OutputShape { .. })
     ));
 }
 

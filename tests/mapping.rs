@@ -1,8 +1,9 @@
 //! Pylearn2's DataSpecsMapping examples (seed document and its test suite), reproduced.
 
+use batchspec::ArcBatch;
 use batchspec::mapping::Mapping;
+use batchspec::mapping::MappingError;
 use batchspec::prelude::*;
-use batchspec::{ArcBatch, Error};
 use ndarray::Array2;
 
 type VecSpace = Vector<3072>;
@@ -93,7 +94,7 @@ fn flattening_refuses_shared_places_that_differ_and_nesting_refuses_wrong_length
     let err = m.flatten(((1, 2), (1, 5))).unwrap_err();
     assert_eq!(
         err,
-        Error::SharedLeafDiffers {
+        MappingError::SharedLeafDiffers {
             source_name: "targets",
             space: "vector 10 bf f32".into(),
             leaf: 3
@@ -101,7 +102,7 @@ fn flattening_refuses_shared_places_that_differ_and_nesting_refuses_wrong_length
     );
     assert_eq!(
         m.nest(&[1]).unwrap_err(),
-        Error::FlatLength {
+        MappingError::FlatLength {
             expected: 2,
             actual: 1
         }

@@ -1,7 +1,7 @@
 //! Providers: MXNet's and Pylearn2's batch semantics on a dataset, conversions fused into the
 //! gather, shards, device splits, prefetch and endless sources.
 
-use batchspec::Error;
+use batchspec::data::DataError;
 use batchspec::dataset::Dataset;
 use batchspec::iteration::{LastBatch, Schedule, Shard};
 use batchspec::prelude::*;
@@ -188,7 +188,10 @@ fn device_splits_follow_mxnet() {
         [0..2, 2..3]
     );
     let two = ds.slice(0..2).unwrap();
-    assert!(matches!(split_across(&two, 3), Err(Error::Iteration(_))));
+    assert!(matches!(
+        split_across(&two, 3),
+        Err(DataError::Iteration(_))
+    ));
 }
 
 #[derive(DataSpec)]
@@ -272,7 +275,7 @@ fn a_worker_error_reaches_the_consumer_and_dropping_stops_the_worker() {
             let k = c.fetch_add(1, Ordering::SeqCst);
             *out = k as u32;
             if k == 3 {
-                return Some(Err(Error::ReadOnly));
+                return Some(Err(DataError::ReadOnly));
             }
             Some(Ok(BatchInfo {
                 count_samples: 1,
@@ -285,7 +288,7 @@ fn a_worker_error_reaches_the_consumer_and_dropping_stops_the_worker() {
         match b {
             Ok(v) => got.push(*v),
             Err(e) => {
-                assert_eq!(e, Error::ReadOnly);
+                assert_eq!(e, DataError::ReadOnly);
                 break;
             }
         }

@@ -1,8 +1,10 @@
 //! dp's views: cached forms, gradients routed back and summed, index/sub, replace, composites.
 
+use batchspec::Features;
+use batchspec::error::SpecError;
 use batchspec::prelude::*;
+use batchspec::view::ViewError;
 use batchspec::view::{SpecView, View};
-use batchspec::{Error, Features};
 use ndarray::{Array2, Array4, array};
 
 fn bhwc(n: usize) -> Array4<f64> {
@@ -74,7 +76,7 @@ fn gradient_rules() {
     let mut view = View::<Bhwc, f64>::new();
     assert_eq!(
         view.get::<Vector<3072, f64>>().unwrap_err(),
-        Error::ViewEmpty
+        ViewError::ViewEmpty
     );
     view.put(Batch::new(bhwc(2)).unwrap()).unwrap();
     // No gradient put: zeros.
@@ -83,7 +85,7 @@ fn gradient_rules() {
     let err = view
         .put_gradient(&Batch::<Vector<3072, f64>>::new(Array2::zeros((2, 3072))).unwrap())
         .unwrap_err();
-    assert!(matches!(err, Error::GradientWithoutGet { .. }));
+    assert!(matches!(err, ViewError::GradientWithoutGet { .. }));
     let _ = view.get::<Vector<3072, f64>>().unwrap();
     view.put_gradient(&Batch::<Vector<3072, f64>>::new(Array2::ones((2, 3072))).unwrap())
         .unwrap();
@@ -139,7 +141,7 @@ fn index_sub_and_replace() {
     );
     assert!(matches!(
         view.index_into(&[6], &mut part),
-        Err(Error::Row { .. })
+        Err(ViewError::Spec(SpecError::Row { .. }))
     ));
 
     // Preprocessing: a consumer's bchw output becomes the new base, in bhwc.

@@ -4,49 +4,51 @@
 //! Use it through the `batchspec` crate, which adds `#[derive(DataSpec)]`.
 #![warn(missing_docs)]
 
-pub mod axis;
-pub mod batch;
+// The parts, from the bottom up: each imports only the parts above it in this list (the
+// architecture test in `tests/architecture.rs` holds the code to that).
 pub mod buffer;
-pub mod consumer;
-pub mod dataset;
-pub mod elem;
-pub mod error;
+pub mod data;
 pub mod format;
-pub mod hlist;
-pub mod iteration;
 pub mod kernel;
-mod kernel_glue;
 pub mod load;
 pub mod mapping;
-pub mod matching;
-pub mod provider;
-pub mod serve;
-pub mod source;
-pub mod space;
-pub mod spec;
+pub mod types;
 pub mod view;
+// The crate-wide error, above every part.
+pub mod error;
 
-pub use axis::{Axis, B, BCHW, BF, BHWC, BK, BT, BTF, C, CHWB, D, F, H, K, Layout, T, TBF, W};
-pub use batch::{ArcBatch, Batch, BatchView};
-pub use elem::{CastInto, Element, IndexElement, LossyCast};
+// The paths of the modules inside the parts, as users have always written them
+// (`batchspec::dataset::Dataset`, `batchspec::space::Vector`).
+pub use data::{dataset, iteration, provider};
+pub use mapping::{consumer, matching, serve};
+pub use types::{axis, batch, elem, hlist, source, space, spec};
+
 pub use error::{Error, Result};
 pub use format::{FormatAs, assert_formats};
-pub use matching::{Serves, Specs, assert_serves};
-pub use source::{Features, Source, Src, Targets};
-pub use space::{
+pub use mapping::matching::{Serves, Specs, assert_serves};
+pub use types::axis::{
+    Axis, B, BCHW, BF, BHWC, BK, BT, BTF, C, CHWB, D, F, H, K, Layout, T, TBF, W,
+};
+pub use types::batch::{ArcBatch, Batch, BatchView};
+pub use types::elem::{CastInto, Element, IndexElement, LossyCast};
+pub use types::source::{Features, Source, Src, Targets};
+pub use types::space::{
     Image, Index, IndexSeq, Labels, Null, OneHot, Space, Vector, VectorSeq, Volume, VolumeSeq,
 };
-pub use spec::{
+pub use types::spec::{
     DataSpec, Described, FlatOf, LeavesOf, MappedOf, Node, SourcesOf, SpacesOf, ViewsOf,
 };
 
 /// What the derive's output names; not part of the public API.
 #[doc(hidden)]
 pub mod __private {
-    pub use crate::hlist::{HCons, HList, HNil};
-    pub use crate::source::Src;
-    pub use crate::spec::{__add_features, Described, FlatRest, LeafList, Node, Path, SizeCheck};
-    pub use crate::{DataSpec, Error, Source};
+    pub use crate::types::error::SpecError;
+    pub use crate::types::hlist::{HCons, HList, HNil};
+    pub use crate::types::source::Src;
+    pub use crate::types::spec::{
+        __add_features, Described, FlatRest, LeafList, Node, Path, SizeCheck,
+    };
+    pub use crate::{DataSpec, Source};
     pub use core;
     pub use std::vec::Vec;
 }

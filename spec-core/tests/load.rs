@@ -6,9 +6,10 @@
 //! when the test ends.
 
 use batchspec::dataset::Dataset;
+use batchspec::dataset::LeafSource;
+use batchspec::load::LoadError;
 use batchspec::load::{Column, CsvFile, IdxFiles, LoadReason, NpyFiles, NpzFile, Place};
 use batchspec::prelude::*;
-use batchspec::{Error, dataset::LeafSource};
 use ndarray::{Array1, Array2, Array3, Array4, ArrayD, IxDyn, array};
 use ndarray_npy::{NpzWriter, WriteNpyExt};
 use proptest::prelude::*;
@@ -48,16 +49,16 @@ impl Drop for TempDir {
     }
 }
 
-/// The parts of an `Error::Load`.
-fn load_parts(err: &Error) -> (&Path, &Place, &'static str, &LoadReason) {
+/// The parts of a `LoadError::File`.
+fn load_parts(err: &LoadError) -> (&Path, &Place, &'static str, &LoadReason) {
     match err {
-        Error::Load {
+        LoadError::File {
             file,
             place,
             source_name,
             reason,
         } => (file.as_path(), place, *source_name, &**reason),
-        other => panic!("expected Error::Load, got {other:?}"),
+        other => panic!("expected LoadError::File, got {other:?}"),
     }
 }
 
@@ -230,7 +231,7 @@ fn csv_empty_file_is_an_empty_dataset() {
 }
 
 /// Loads `text` as a `Digits`-like CSV file and returns the error.
-fn csv_error(text: &str, configure: impl FnOnce(CsvFile) -> CsvFile) -> (PathBuf, Error) {
+fn csv_error(text: &str, configure: impl FnOnce(CsvFile) -> CsvFile) -> (PathBuf, LoadError) {
     #[derive(DataSpec)]
     struct Row {
         #[spec(source = "features")]
@@ -531,7 +532,7 @@ fn idx_round_trip_wider_types() {
 }
 
 /// Loads `images` and `labels` (bytes) into `Mnist` and returns the error.
-fn idx_error(images: &[u8], labels: &[u8]) -> (PathBuf, PathBuf, Error) {
+fn idx_error(images: &[u8], labels: &[u8]) -> (PathBuf, PathBuf, LoadError) {
     let dir = TempDir::new("idx-bad");
     let i = dir.write("images.idx", images);
     let l = dir.write("labels.idx", labels);

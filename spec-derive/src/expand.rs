@@ -207,7 +207,7 @@ pub fn expand(cont: &Container<'_>) -> TokenStream {
                     &self,
                     __spec_path: &#p::Path<'_>,
                     __spec_sizes: &mut #p::SizeCheck,
-                ) -> ::core::result::Result<(), #p::Error> {
+                ) -> ::core::result::Result<(), #p::SpecError> {
                     #(#checks)*
                     ::core::result::Result::Ok(())
                 }
@@ -311,7 +311,7 @@ pub fn stubs(input: &syn::DeriveInput, krate: Option<syn::Path>) -> TokenStream 
                 fn describe_node(_: usize, _: &#p::Path<'_>, _: &mut #p::Vec<#p::Described>) {
                     ::core::unreachable!()
                 }
-                fn check_node(&self, _: &#p::Path<'_>, _: &mut #p::SizeCheck) -> ::core::result::Result<(), #p::Error> {
+                fn check_node(&self, _: &#p::Path<'_>, _: &mut #p::SizeCheck) -> ::core::result::Result<(), #p::SpecError> {
                     ::core::unreachable!()
                 }
                 fn node_flatten(self) -> #p::HNil { ::core::unreachable!() }

@@ -5,16 +5,29 @@ use std::collections::HashMap;
 use std::ops::Range;
 use std::sync::atomic::{AtomicU64, Ordering};
 
+use super::consecutive::consecutive_order;
 use super::error::{BufferError, ConcatRule};
-use super::layout::{BufferLayout, Hub, HubSlice, HubSource, Node, ViewId};
-use super::order::consecutive_order;
-use super::spec::LayoutSpec;
+use super::hubs::{BufferLayout, Hub, HubSlice, HubSource, Node, ViewId};
+use super::layers::LayoutSpec;
 use super::template::{BufferKind, ShapeTemplate};
 
 static NEXT_LAYOUT_ID: AtomicU64 = AtomicU64::new(1);
 
 /// Checks `spec` and computes its layout.
-pub(super) fn build(spec: &LayoutSpec) -> Result<BufferLayout, BufferError> {
+impl LayoutSpec {
+    /// Checks the description and computes its layout: hubs, slices and the tree of views.
+    ///
+    /// # Errors
+    /// Invalid or repeated names, malformed templates (no feature axis, context on a non-time
+    /// buffer, non-constant parameters), inputs reading unknown or incompatible sources, and
+    /// [`BufferError::Unlayoutable`] when no order of a hub's sources gives every input a
+    /// contiguous slice.
+    pub fn build(&self) -> Result<BufferLayout, BufferError> {
+        build(self)
+    }
+}
+
+fn build(spec: &LayoutSpec) -> Result<BufferLayout, BufferError> {
     Builder::new(spec)?.finish()
 }
 

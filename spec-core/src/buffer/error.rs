@@ -3,6 +3,7 @@
 use thiserror::Error;
 
 use super::template::{BufferKind, ShapeTemplate};
+use crate::types::error::SpecError;
 
 /// Everything that can go wrong while describing, laying out, allocating or viewing buffers,
 /// or while cutting sequence data into minibatches.
@@ -12,6 +13,9 @@ use super::template::{BufferKind, ShapeTemplate};
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 #[non_exhaustive]
 pub enum BufferError {
+    /// A leaf whose shape is not that of the space it is viewed as.
+    #[error(transparent)]
+    Spec(#[from] SpecError),
     /// A layer or leaf name is empty, contains a `.`, or is reserved.
     #[error("invalid {what} name `{name}`: {reason}")]
     InvalidName {

@@ -8,7 +8,7 @@ use ndarray::{
 };
 
 use super::error::BufferError;
-use super::layout::{BufferLayout, HubSlice, ViewId, ViewKey};
+use super::hubs::{BufferLayout, HubSlice, ViewId, ViewKey};
 use super::sequences::Minibatch;
 use super::template::{BufferKind, ShapeTemplate};
 

@@ -62,20 +62,20 @@
 //! their contents across resizes, and internals have no automatic backward mirror.
 
 mod build;
+mod consecutive;
 mod error;
-mod layout;
+mod hubs;
+mod layers;
 mod manager;
-mod order;
 mod sequences;
-mod spec;
 mod template;
 mod typed;
 
+pub use consecutive::contiguous_order;
 pub use error::{BufferError, ConcatRule};
-pub use layout::{BufferLayout, Hub, HubSlice, HubSource, LayoutNode, ViewId, ViewKey};
+pub use hubs::{BufferLayout, Hub, HubSlice, HubSource, LayoutNode, ViewId, ViewKey};
+pub use layers::{LayerSpec, LayoutSpec};
 pub use manager::{BufferManager, SavedContext};
-pub use order::contiguous_order;
 pub use sequences::{Minibatch, Minibatches, SequenceData, SequenceLengths};
-pub use spec::{LayerSpec, LayoutSpec};
 pub use template::{BufferKind, ShapeTemplate};
 pub use typed::Template;

@@ -7,12 +7,12 @@
 //! request straight into the arena through batches that borrow it mutably
 //! ([`BufferManager::batch_view_mut`]).
 
+use super::error::BufferError;
 use super::{BufferManager, LayerSpec, ShapeTemplate, ViewKey};
-use crate::axis::{BHWC, TBF};
-use crate::batch::{Batch, BatchView};
-use crate::elem::Element;
-use crate::error::Error;
-use crate::space::{Image, Space, Vector, VectorSeq};
+use crate::types::axis::{BHWC, TBF};
+use crate::types::batch::{Batch, BatchView};
+use crate::types::elem::Element;
+use crate::types::space::{Image, Space, Vector, VectorSeq};
 use ndarray::ViewRepr;
 
 /// A space whose batches can live in a buffer of a layout: its shape template.
@@ -57,13 +57,13 @@ impl<E: Element> BufferManager<E> {
     /// The leaf at `key` as a batch of `S`.
     ///
     /// # Errors
-    /// A [`BufferError`](super::BufferError) for an unknown key, or the shape error of a leaf
+    /// A [`BufferError`] for an unknown key, or the shape error of a leaf
     /// whose template is not that of `S`.
     pub fn batch_view<S: Template<Elem = E>>(
         &self,
         key: impl ViewKey,
-    ) -> Result<BatchView<'_, S>, Error> {
-        BatchView::<S>::from_dyn(self.view(key)?)
+    ) -> Result<BatchView<'_, S>, BufferError> {
+        Ok(BatchView::<S>::from_dyn(self.view(key)?)?)
     }
 
     /// The leaf at `key` as a batch of `S` that borrows the arena mutably: gather a provider's
@@ -74,7 +74,7 @@ impl<E: Element> BufferManager<E> {
     pub fn batch_view_mut<S: Template<Elem = E>>(
         &mut self,
         key: impl ViewKey,
-    ) -> Result<Batch<S, ViewRepr<&mut E>>, Error> {
-        Batch::<S, ViewRepr<&mut E>>::from_dyn(self.view_mut(key)?)
+    ) -> Result<Batch<S, ViewRepr<&mut E>>, BufferError> {
+        Ok(Batch::<S, ViewRepr<&mut E>>::from_dyn(self.view_mut(key)?)?)
     }
 }

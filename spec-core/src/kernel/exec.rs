@@ -6,8 +6,7 @@
 //! threads each core is cut into row (or column) chunks. Every unit writes its own part of
 //! the destination.
 
-use super::MAX_RANK;
-use super::plan::{Core, Plan};
+use super::loops::{Core, LoopNest, MAX_RANK};
 
 /// Options every kernel receives.
 #[derive(Clone, Copy, Debug)]
@@ -43,7 +42,7 @@ pub(crate) struct Job<'a, A, B, F> {
     pub src: *const A,
     /// First destination element of the core at outer index 0.
     pub dst: *mut B,
-    pub plan: &'a Plan,
+    pub plan: &'a LoopNest,
     pub kernel: KernelFn<A, B, F>,
     pub f: &'a F,
     pub opts: Opts,

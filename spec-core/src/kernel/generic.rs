@@ -6,7 +6,7 @@
 //! destination slice, and that no two `(i, j)` address the same destination element.
 
 use super::exec::Opts;
-use super::plan::Core;
+use super::loops::Core;
 
 /// Rows copied one after another; the inner loop runs along the contiguous destination.
 /// With `ts == 1` and an identity map this is a memcpy per row.

@@ -37,7 +37,7 @@
 
 mod exec;
 mod generic;
-mod plan;
+mod loops;
 #[cfg(target_arch = "x86_64")]
 mod x86;
 
@@ -47,10 +47,9 @@ use core::fmt;
 use ndarray::{ArrayView, IxDyn};
 
 use exec::{Job, KernelFn, Opts};
-use plan::{Plan, Shape};
+use loops::{LoopNest, Shape};
 
-/// The largest rank the kernels accept.
-pub const MAX_RANK: usize = 6;
+pub use loops::MAX_RANK;
 
 /// How many threads a conversion may use.
 ///
@@ -238,7 +237,7 @@ where
         lens[k] = src.shape()[p];
         strides[k] = src.strides()[p];
     }
-    let plan = Plan::new(&lens[..rank], &strides[..rank]);
+    let plan = LoopNest::new(&lens[..rank], &strides[..rank]);
     let bytes = expected.saturating_mul(core::mem::size_of::<B>());
     let opts = Opts {
         nt: bytes >= tuning.nt_min_bytes,
@@ -279,7 +278,7 @@ where
 }
 
 /// Picks the kernel for the plan's core.
-fn select<A, B, F>(plan: &Plan, tuning: &Tuning) -> KernelFn<A, B, F>
+fn select<A, B, F>(plan: &LoopNest, tuning: &Tuning) -> KernelFn<A, B, F>
 where
     A: Copy,
     B: Copy,

@@ -22,7 +22,7 @@ use core::arch::x86_64::{
 
 use super::exec::Opts;
 use super::generic;
-use super::plan::Core;
+use super::loops::Core;
 
 /// Whether the AVX2 kernels may run on this CPU (cached by std after the first call).
 pub(crate) fn has_avx2() -> bool {

@@ -6,10 +6,10 @@
 //! when the target type holds it exactly: nothing is truncated, rounded to an integer or wrapped.
 
 use super::error::LoadReason;
-use crate::batch::Batch;
-use crate::elem::Element;
-use crate::error::{Error, Shape};
-use crate::space::Space;
+use crate::types::batch::Batch;
+use crate::types::elem::Element;
+use crate::types::error::{Shape, SpecError};
+use crate::types::space::Space;
 use core::any::{Any, TypeId};
 use ndarray::{Array, IxDyn};
 
@@ -339,7 +339,7 @@ pub(crate) fn sample_dims<S: Space>() -> Result<Vec<usize>, LoadReason> {
         });
     }
     S::check_space().map_err(|reason| LoadReason::Invalid {
-        error: Box::new(Error::Space {
+        error: Box::new(SpecError::Space {
             space: S::describe(),
             reason,
         }),
@@ -387,14 +387,14 @@ pub(crate) fn batch_from_samples<S: Space>(
     values: Vec<S::Elem>,
 ) -> Result<Batch<S>, LoadReason> {
     let dims = sample_dims::<S>()?;
-    let invalid = |error: Error| LoadReason::Invalid {
+    let invalid = |error: SpecError| LoadReason::Invalid {
         error: Box::new(error),
     };
     let mut shape = Vec::with_capacity(dims.len() + 1);
     shape.push(n);
     shape.extend_from_slice(&dims);
     let samples = Array::from_shape_vec(IxDyn(&shape), values).map_err(|_| {
-        invalid(Error::Rank {
+        invalid(SpecError::Rank {
             space: S::describe(),
             expected: S::SHAPE.len(),
             actual: shape.len(),

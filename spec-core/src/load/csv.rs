@@ -2,12 +2,12 @@
 //! columns, in order, for the feature source.
 
 use super::convert::{ForScalar, Num, Scalar, batch_from_samples, run_for, sample_dims};
+use super::error::LoadError;
 use super::{LoadReason, Place, load_error};
-use crate::batch::Batch;
-use crate::dataset::LeafSource;
-use crate::error::Error;
-use crate::space::Space;
-use crate::spec::Described;
+use crate::data::dataset::LeafSource;
+use crate::types::batch::Batch;
+use crate::types::space::Space;
+use crate::types::spec::Described;
 use ::csv::{ByteRecord, ReaderBuilder};
 use std::path::{Path, PathBuf};
 
@@ -162,12 +162,12 @@ impl CsvFile {
         &self.path
     }
 
-    fn fail(&self, leaf: &Described, place: Place, reason: LoadReason) -> Error {
+    fn fail(&self, leaf: &Described, place: Place, reason: LoadReason) -> LoadError {
         load_error(&self.path, place, leaf, reason)
     }
 
     /// Reads the file into rows, checking that every row has the same number of fields.
-    fn read_table(&self, leaf: &Described) -> Result<Table, Error> {
+    fn read_table(&self, leaf: &Described) -> Result<Table, LoadError> {
         let bytes =
             std::fs::read(&self.path).map_err(|e| self.fail(leaf, Place::File, e.into()))?;
         let text = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&bytes);
@@ -233,7 +233,7 @@ impl CsvFile {
         table: &Table,
         width: usize,
         leaf: &Described,
-    ) -> Result<Option<usize>, Error> {
+    ) -> Result<Option<usize>, LoadError> {
         let at_first = Place::Line {
             line: table.first_line,
             column: None,
@@ -322,14 +322,16 @@ impl ForScalar for ParseColumns<'_> {
 }
 
 impl LeafSource for CsvFile {
-    fn read_leaf<S: Space>(&mut self, leaf: &Described) -> Result<Batch<S>, Error> {
+    type Error = LoadError;
+
+    fn read_leaf<S: Space>(&mut self, leaf: &Described) -> Result<Batch<S>, LoadError> {
         let is_label = leaf.source == self.label_source;
         if !is_label && leaf.source != self.feature_source {
             let mut serves = vec![self.feature_source.clone()];
             if self.label_column.is_some() {
                 serves.push(self.label_source.clone());
             }
-            return Err(Error::NoSource {
+            return Err(LoadError::NoSource {
                 loader: format!("the CSV file {}", self.path.display()),
                 source_name: leaf.source,
                 field: leaf.field.clone(),

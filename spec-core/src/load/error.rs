@@ -1,8 +1,8 @@
 //! What a loader says about a file that does not fit the spec: where in the file
-//! ([`Place`]) and what is wrong there ([`LoadReason`]), carried by
-//! [`Error::Load`](crate::Error::Load).
+//! ([`Place`]) and what is wrong there ([`LoadReason`]), carried by [`LoadError::File`].
 
-use crate::error::Shape;
+use crate::data::error::DataError;
+use crate::types::error::{Shape, SpecError};
 use std::fmt;
 use std::path::Path;
 
@@ -53,7 +53,7 @@ impl fmt::Display for Place {
 }
 
 /// `"digits.csv line 12, column 65"`, `"train-labels-idx1-ubyte byte 8"`, `"data.npz"`: the
-/// file and the place, as the headline of [`Error::Load`](crate::Error::Load).
+/// file and the place, as the headline of [`LoadError::File`].
 pub(crate) fn at(file: &Path, place: &Place) -> String {
     match place {
         Place::File => file.display().to_string(),
@@ -61,7 +61,7 @@ pub(crate) fn at(file: &Path, place: &Place) -> String {
     }
 }
 
-/// What is wrong with a file, at the [`Place`] an [`Error::Load`](crate::Error::Load) names.
+/// What is wrong with a file, at the [`Place`] a [`LoadError::File`] names.
 #[non_exhaustive]
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum LoadReason {
@@ -239,7 +239,7 @@ pub enum LoadReason {
     #[error("{error}")]
     Invalid {
         /// The error of [`Batch::new`](crate::Batch::new).
-        error: Box<crate::Error>,
+        error: Box<SpecError>,
     },
 }
 
@@ -250,4 +250,39 @@ impl From<std::io::Error> for LoadReason {
             message: e.to_string(),
         }
     }
+}
+
+/// What a loader refuses: a file that does not fit the spec, a source it has nothing for, or
+/// leaves that do not make a dataset together.
+#[non_exhaustive]
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum LoadError {
+    /// A file that does not fit the spec it is loaded into (see [`crate::load`]): the file, the
+    /// place in it, the source of the leaf being read, and what is wrong there.
+    #[error("{} (source `{source_name}`): {reason}", at(.file, .place))]
+    File {
+        /// The file.
+        file: std::path::PathBuf,
+        /// Where in the file: a line and column, a byte offset or an archive member.
+        place: Place,
+        /// The source of the leaf being read.
+        source_name: &'static str,
+        /// What is wrong (boxed: it keeps every `Result` of this crate small).
+        reason: Box<LoadReason>,
+    },
+    /// A loader was asked for a source it has no file, column or member for.
+    #[error("{loader} has nothing for source `{source_name}` (field `{field}`): it serves {}", .serves.join(", "))]
+    NoSource {
+        /// The loader (`"the CSV file digits.csv"`, `"the IDX loader"`).
+        loader: String,
+        /// The source asked for.
+        source_name: &'static str,
+        /// The field of the leaf asked for.
+        field: String,
+        /// The sources the loader serves.
+        serves: Vec<String>,
+    },
+    /// Leaves that were read but do not make a dataset (they hold different numbers of samples).
+    #[error(transparent)]
+    Data(#[from] DataError),
 }

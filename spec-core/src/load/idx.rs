@@ -6,12 +6,13 @@
 use super::convert::{
     Scalar, addressable, batch_from_samples, convert_values, sample_dims, sample_fits,
 };
+use super::error::LoadError;
 use super::{LoadReason, Place, hex, load_error, path_for, set_path};
-use crate::batch::Batch;
-use crate::dataset::LeafSource;
-use crate::error::{Error, Shape};
-use crate::space::Space;
-use crate::spec::Described;
+use crate::data::dataset::LeafSource;
+use crate::types::batch::Batch;
+use crate::types::error::Shape;
+use crate::types::space::Space;
+use crate::types::spec::Described;
 use std::path::PathBuf;
 
 /// IDX files as a [`LeafSource`]: one file per source.
@@ -89,7 +90,9 @@ impl IdxFiles {
 }
 
 impl LeafSource for IdxFiles {
-    fn read_leaf<S: Space>(&mut self, leaf: &Described) -> Result<Batch<S>, Error> {
+    type Error = LoadError;
+
+    fn read_leaf<S: Space>(&mut self, leaf: &Described) -> Result<Batch<S>, LoadError> {
         let path = path_for(&self.files, leaf, "the IDX loader")?;
         let bytes =
             std::fs::read(path).map_err(|e| load_error(path, Place::File, leaf, e.into()))?;

@@ -1,5 +1,5 @@
 //! File loaders: CSV, MNIST IDX and `.npy` / `.npz`, each a [`LeafSource`] that
-//! [`Dataset::load`](crate::dataset::Dataset::load) reads a record spec from, checking the file
+//! [`Dataset::load`](crate::data::dataset::Dataset::load) reads a record spec from, checking the file
 //! against the spec as it reads.
 //!
 //! A loader is asked for one leaf at a time, by the leaf's source (`"features"`, `"targets"`)
@@ -23,14 +23,14 @@
 //! image, read in the image's memory order). Axes are never reordered: a `[n, 28, 28, 3]` file
 //! does not fill a `bchw` image of 3×28×28.
 //!
-//! Every problem is an [`Error::Load`] naming the file, the [`Place`] in it
+//! Every problem is a [`LoadError::File`] naming the file, the [`Place`] in it
 //! (line and column, byte offset, archive member) and the source, with a [`LoadReason`]:
 //!
 //! ```text
 //! digits.csv line 12, column 65 (source `targets`): label 10 is not in 0..10
 //! ```
 //!
-//! A source the loader has nothing for is an [`Error::NoSource`].
+//! A source the loader has nothing for is an [`LoadError::NoSource`].
 //! Loaders never panic on the content of a file.
 
 mod convert;
@@ -40,20 +40,24 @@ mod idx;
 mod npy;
 
 pub use self::csv::{Column, CsvFile};
-pub use self::error::{LoadReason, Place};
+pub use self::error::{LoadError, LoadReason, Place};
 pub use self::idx::IdxFiles;
 pub use self::npy::{NpyFiles, NpzFile};
 
 #[doc(no_inline)]
-pub use crate::dataset::LeafSource;
+pub use crate::data::dataset::LeafSource;
 
-use crate::error::Error;
-use crate::spec::Described;
+use crate::types::spec::Described;
 use std::path::{Path, PathBuf};
 
-/// An [`Error::Load`] about `file` at `place`, for the leaf `leaf`.
-pub(crate) fn load_error(file: &Path, place: Place, leaf: &Described, reason: LoadReason) -> Error {
-    Error::Load {
+/// An [`LoadError::File`] about `file` at `place`, for the leaf `leaf`.
+pub(crate) fn load_error(
+    file: &Path,
+    place: Place,
+    leaf: &Described,
+    reason: LoadReason,
+) -> LoadError {
+    LoadError::File {
         file: file.to_path_buf(),
         place,
         source_name: leaf.source,
@@ -62,17 +66,17 @@ pub(crate) fn load_error(file: &Path, place: Place, leaf: &Described, reason: Lo
 }
 
 /// The path a list of `(source, path)` gives for the source of `leaf`, or an
-/// [`Error::NoSource`] naming the loader and the sources it has.
+/// [`LoadError::NoSource`] naming the loader and the sources it has.
 pub(crate) fn path_for<'a>(
     files: &'a [(String, PathBuf)],
     leaf: &Described,
     loader: &str,
-) -> Result<&'a Path, Error> {
+) -> Result<&'a Path, LoadError> {
     files
         .iter()
         .find(|(s, _)| s == leaf.source)
         .map(|(_, p)| p.as_path())
-        .ok_or_else(|| Error::NoSource {
+        .ok_or_else(|| LoadError::NoSource {
             loader: loader.to_owned(),
             source_name: leaf.source,
             field: leaf.field.clone(),

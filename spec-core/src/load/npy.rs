@@ -4,12 +4,13 @@
 use super::convert::{
     Scalar, addressable, batch_from_samples, convert_values, sample_dims, sample_fits,
 };
+use super::error::LoadError;
 use super::{LoadReason, Place, hex, load_error, path_for, set_path};
-use crate::batch::Batch;
-use crate::dataset::LeafSource;
-use crate::error::{Error, Shape};
-use crate::space::Space;
-use crate::spec::Described;
+use crate::data::dataset::LeafSource;
+use crate::types::batch::Batch;
+use crate::types::error::{Shape, SpecError};
+use crate::types::space::Space;
+use crate::types::spec::Described;
 use ndarray::{ArrayD, IxDyn};
 use ndarray_npy::ReadNpyExt;
 use ndarray_npy::npy::header::Header;
@@ -77,7 +78,9 @@ impl NpyFiles {
 }
 
 impl LeafSource for NpyFiles {
-    fn read_leaf<S: Space>(&mut self, leaf: &Described) -> Result<Batch<S>, Error> {
+    type Error = LoadError;
+
+    fn read_leaf<S: Space>(&mut self, leaf: &Described) -> Result<Batch<S>, LoadError> {
         let path = path_for(&self.files, leaf, "the .npy loader")?;
         let bytes =
             std::fs::read(path).map_err(|e| load_error(path, Place::File, leaf, e.into()))?;
@@ -167,7 +170,9 @@ impl NpzFile {
 }
 
 impl LeafSource for NpzFile {
-    fn read_leaf<S: Space>(&mut self, leaf: &Described) -> Result<Batch<S>, Error> {
+    type Error = LoadError;
+
+    fn read_leaf<S: Space>(&mut self, leaf: &Described) -> Result<Batch<S>, LoadError> {
         let fail = |place, reason| load_error(&self.path, place, leaf, reason);
         let name = self.member_of(leaf.source);
         let file = std::fs::File::open(&self.path).map_err(|e| fail(Place::File, e.into()))?;
@@ -420,7 +425,7 @@ fn parse<S: Space>(bytes: &[u8]) -> Result<Batch<S>, Fail> {
     };
     if exact {
         let array = ArrayD::from_shape_vec(IxDyn(&shape), values).map_err(|_| {
-            invalid(Error::Rank {
+            invalid(SpecError::Rank {
                 space: S::describe(),
                 expected: S::SHAPE.len(),
                 actual: shape.len(),

@@ -1,0 +1,437 @@
+//! Datasets: the struct-of-arrays storage of a record spec, after the Pylearn dataset proposal.
+//!
+//! A [`Dataset<R>`] is a record `R` whose leaves hold every sample (all leaves the same number;
+//! the proposal's fields of different lengths are not supported: a dataset here is a table).
+//! Fields are the record's own fields, so access is typed and named by the struct:
+//! `dataset.fields().image`. Selection by range or by an index list gathers the rows into a new
+//! record; writes go through [`Dataset::fields_mut`], refused on a read-only dataset.
+
+use crate::data::error::DataError;
+use crate::format::FormatAs;
+use crate::mapping::matching::HasSource;
+use crate::mapping::serve::{LeafView, PickAt};
+use crate::types::batch::{ArcBatch, Batch, BatchView};
+use crate::types::error::SpecError;
+use crate::types::hlist::{HCons, HList, HNil};
+use crate::types::source::Source;
+use crate::types::space::Space;
+use crate::types::spec::{DataSpec, Described, FlatOf, Leaf, LeavesOf, Node};
+use ndarray::DataMut;
+use std::ops::Range;
+
+/// Flat lists of owned leaves, allocated for a number of samples.
+pub trait AllocFlat: HList {
+    /// Zero-filled leaves of `batch` samples (and `time` steps for sequence spaces).
+    fn alloc(batch: usize, time: usize) -> Self;
+}
+
+impl AllocFlat for HNil {
+    fn alloc(_: usize, _: usize) -> Self {
+        HNil
+    }
+}
+
+impl<S: Space, T: AllocFlat> AllocFlat for HCons<Batch<S>, T> {
+    fn alloc(batch: usize, time: usize) -> Self {
+        HCons {
+            head: Batch::zeros(batch, time),
+            tail: T::alloc(batch, time),
+        }
+    }
+}
+
+impl<S: Space, T: AllocFlat> AllocFlat for HCons<ArcBatch<S>, T> {
+    fn alloc(batch: usize, time: usize) -> Self {
+        HCons {
+            head: Batch::<S>::zeros(batch, time).to_shared(),
+            tail: T::alloc(batch, time),
+        }
+    }
+}
+
+/// A mutable reference to a leaf of the space `S` that a gather can write into.
+pub trait LeafMut<S: Space> {
+    /// The data, mutably.
+    fn leaf_mut(&mut self) -> ndarray::ArrayViewMut<'_, S::Elem, S::Dim>;
+    /// The number of samples.
+    fn leaf_len(&self) -> usize;
+}
+
+impl<S: Space, R: DataMut<Elem = S::Elem>> LeafMut<S> for &mut Batch<S, R> {
+    fn leaf_mut(&mut self) -> ndarray::ArrayViewMut<'_, S::Elem, S::Dim> {
+        self.array_mut().view_mut()
+    }
+    fn leaf_len(&self) -> usize {
+        self.len()
+    }
+}
+
+/// Gathers rows of a record's leaves `RL` (references `RF`) into the leaves of a request
+/// (`Self` = the request's leaf types, `QF` = mutable references to its values), converting
+/// each as [`FormatAs`] says, at the inferred indices `I`.
+pub trait GatherLeaves<QF, RL, RF, I> {
+    /// Writes the samples `rows` of the record into the samples `0..rows.len()` of `out`, after
+    /// zeroing the samples `zero` of `out` (padding rows).
+    fn gather(out: QF, record: RF, rows: &[usize], zero: Range<usize>);
+}
+
+impl<RL, RF> GatherLeaves<HNil, RL, RF, HNil> for HNil {
+    fn gather(_: HNil, _: RF, _: &[usize], _: Range<usize>) {}
+}
+
+impl<Src, QS, QT, QB, QFT, RL, RF, I, IT> GatherLeaves<HCons<QB, QFT>, RL, RF, HCons<I, IT>>
+    for HCons<Leaf<Src, QS>, QT>
+where
+    Src: Source,
+    QS: Space,
+    RL: HasSource<Src, I>,
+    RL::Space: FormatAs<QS>,
+    RF: PickAt<I> + Copy,
+    <RF as PickAt<I>>::Item: LeafView<RL::Space>,
+    QB: LeafMut<QS>,
+    QT: GatherLeaves<QFT, RL, RF, IT>,
+{
+    fn gather(out: HCons<QB, QFT>, record: RF, rows: &[usize], zero: Range<usize>) {
+        let mut head = out.head;
+        let mut target = head.leaf_mut();
+        if zero.start < zero.end {
+            target
+                .slice_axis_mut(ndarray::Axis(QS::BATCH_AXIS), zero.clone().into())
+                .fill(<QS::Elem as crate::types::elem::Element>::ZERO);
+        }
+        let leaf = record.pick_at();
+        let view: BatchView<'_, RL::Space> = leaf.leaf_view();
+        <RL::Space as FormatAs<QS>>::gather_view_into(view.array_view(), rows, target);
+        QT::gather(out.tail, record, rows, zero);
+    }
+}
+
+/// The samples of a record spec, stored leaf by leaf.
+///
+/// ```
+/// use batchspec::prelude::*;
+/// use batchspec::dataset::Dataset;
+///
+/// #[derive(DataSpec)]
+/// struct Record {
+///     #[spec(source = "features")]
+///     x: Batch<Vector<2>>,
+///     #[spec(source = "targets")]
+///     y: Batch<Labels<3>>,
+/// }
+/// let mut ds = Dataset::new(Record {
+///     x: Batch::new(ndarray::array![[0., 1.], [2., 3.], [4., 5.]])?,
+///     y: Batch::new(ndarray::array![0i64, 1, 2])?,
+/// })?;
+/// assert_eq!(ds.len(), 3);
+/// assert_eq!(ds.fields().y.array()[2], 2);
+/// let picked = ds.select(&[2, 0])?;
+/// assert_eq!(picked.x.array(), &ndarray::array![[4., 5.], [0., 1.]]);
+/// ds.fields_mut()?.x.array_mut().mapv_inplace(|v| v * 2.0); // in-place arithmetic on a field
+/// ds.set_read_only(true);
+/// assert!(ds.fields_mut().is_err());
+/// # Ok::<(), batchspec::Error>(())
+/// ```
+pub struct Dataset<R> {
+    record: R,
+    len: usize,
+    read_only: bool,
+}
+
+impl<R: DataSpec> Dataset<R> {
+    /// A dataset of the samples of `record`.
+    ///
+    /// # Errors
+    /// [`SpecError::BatchSize`] when the leaves hold different numbers of samples.
+    pub fn new(record: R) -> Result<Self, DataError> {
+        let len = record.validate()?;
+        Ok(Dataset {
+            record,
+            len,
+            read_only: false,
+        })
+    }
+
+    /// The number of samples.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// `true` when the dataset has no samples.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The fields, typed and named by the record struct.
+    pub fn fields(&self) -> &R {
+        &self.record
+    }
+
+    /// The fields, to write into or to change in place.
+    ///
+    /// # Errors
+    /// [`DataError::ReadOnly`] on a read-only dataset.
+    pub fn fields_mut(&mut self) -> Result<&mut R, DataError> {
+        if self.read_only {
+            return Err(DataError::ReadOnly);
+        }
+        Ok(&mut self.record)
+    }
+
+    /// Makes the dataset read-only (or writable again).
+    pub fn set_read_only(&mut self, read_only: bool) {
+        self.read_only = read_only;
+    }
+
+    /// `true` for a read-only dataset.
+    pub fn is_read_only(&self) -> bool {
+        self.read_only
+    }
+
+    /// The record, giving up the dataset.
+    pub fn into_record(self) -> R {
+        self.record
+    }
+
+    /// The samples in `range` as views, without copying: the record's structure as tuples, a
+    /// [`BatchView`] at each leaf (field `k` of a struct is element `k` of its tuple).
+    ///
+    /// # Errors
+    /// [`SpecError::Row`] for a range past the end.
+    pub fn view(
+        &self,
+        range: Range<usize>,
+    ) -> Result<crate::types::spec::ViewsOf<'_, R>, DataError> {
+        if range.end > self.len || range.start > range.end {
+            return Err(SpecError::Row {
+                row: range.end.max(range.start),
+                position: 0,
+                len: self.len,
+            }
+            .into());
+        }
+        Ok(self.record.node_views(range))
+    }
+
+    /// Sample `i` as views of one sample, without copying (see [`Dataset::view`]; [`Dataset::get`]
+    /// gives it as a record of one sample instead).
+    ///
+    /// # Errors
+    /// [`SpecError::Row`] for `i` not below [`Dataset::len`].
+    pub fn sample(&self, i: usize) -> Result<crate::types::spec::ViewsOf<'_, R>, DataError> {
+        self.view(i..i + 1)
+    }
+
+    /// Every leaf with its source and its shape for the whole dataset.
+    pub fn describe(&self) -> Vec<Described> {
+        R::describe(self.len)
+    }
+
+    fn check_rows(&self, rows: &[usize]) -> Result<(), DataError> {
+        match rows.iter().position(|&r| r >= self.len) {
+            Some(p) => Err(SpecError::Row {
+                row: rows[p],
+                position: p,
+                len: self.len,
+            }
+            .into()),
+            None => Ok(()),
+        }
+    }
+
+    /// The samples `rows` (any order, repeats allowed: fancy indexing) as a new record.
+    ///
+    /// # Errors
+    /// [`SpecError::Row`] for a row not below [`Dataset::len`].
+    pub fn select<'r, I>(&'r self, rows: &[usize]) -> Result<R, DataError>
+    where
+        FlatOf<R>: AllocFlat,
+        <R as Node<()>>::FlatRef<'r>: Copy,
+        LeavesOf<R>: for<'o> GatherLeaves<
+                <R as Node<()>>::FlatMut<'o>,
+                LeavesOf<R>,
+                <R as Node<()>>::FlatRef<'r>,
+                I,
+            >,
+    {
+        self.check_rows(rows)?;
+        let mut out = R::nest(FlatOf::<R>::alloc(rows.len(), 0));
+        <LeavesOf<R>>::gather(out.flatten_mut(), self.record.flatten_ref(), rows, 0..0);
+        Ok(out)
+    }
+
+    /// The samples in `range` as a new record.
+    ///
+    /// # Errors
+    /// [`SpecError::Row`] for a range past the end.
+    pub fn slice<'r, I>(&'r self, range: Range<usize>) -> Result<R, DataError>
+    where
+        FlatOf<R>: AllocFlat,
+        <R as Node<()>>::FlatRef<'r>: Copy,
+        LeavesOf<R>: for<'o> GatherLeaves<
+                <R as Node<()>>::FlatMut<'o>,
+                LeavesOf<R>,
+                <R as Node<()>>::FlatRef<'r>,
+                I,
+            >,
+    {
+        if range.end > self.len || range.start > range.end {
+            return Err(SpecError::Row {
+                row: range.end.max(range.start),
+                position: 0,
+                len: self.len,
+            }
+            .into());
+        }
+        let rows: Vec<usize> = range.collect();
+        self.select(&rows)
+    }
+
+    /// Sample `i` as a record of one sample (a copy; [`Dataset::sample`] borrows instead).
+    ///
+    /// # Errors
+    /// [`SpecError::Row`] for `i` not below [`Dataset::len`].
+    pub fn get<'r, I>(&'r self, i: usize) -> Result<R, DataError>
+    where
+        FlatOf<R>: AllocFlat,
+        <R as Node<()>>::FlatRef<'r>: Copy,
+        LeavesOf<R>: for<'o> GatherLeaves<
+                <R as Node<()>>::FlatMut<'o>,
+                LeavesOf<R>,
+                <R as Node<()>>::FlatRef<'r>,
+                I,
+            >,
+    {
+        self.select(&[i])
+    }
+
+    /// The dataset with its samples reordered: sample `j` of the result is sample
+    /// `permutation[j]` (shuffling by an index permutation).
+    ///
+    /// # Errors
+    /// [`DataError::NotAPermutation`] when `permutation` is not a permutation of `0..len`.
+    pub fn permuted<'r, I>(&'r self, permutation: &[usize]) -> Result<Dataset<R>, DataError>
+    where
+        FlatOf<R>: AllocFlat,
+        <R as Node<()>>::FlatRef<'r>: Copy,
+        LeavesOf<R>: for<'o> GatherLeaves<
+                <R as Node<()>>::FlatMut<'o>,
+                LeavesOf<R>,
+                <R as Node<()>>::FlatRef<'r>,
+                I,
+            >,
+    {
+        let mut seen = vec![false; self.len];
+        let ok = permutation.len() == self.len
+            && permutation
+                .iter()
+                .all(|&p| p < self.len && !std::mem::replace(&mut seen[p], true));
+        if !ok {
+            return Err(DataError::NotAPermutation {
+                len: self.len,
+                given: permutation.len(),
+            });
+        }
+        Dataset::new(self.select(permutation)?)
+    }
+
+    /// The samples one by one, each as a record of one sample (a copy: a sample of a
+    /// struct-of-arrays record is a row of every leaf).
+    pub fn samples<'r, I>(&'r self) -> impl Iterator<Item = Result<R, DataError>> + 'r
+    where
+        FlatOf<R>: AllocFlat,
+        <R as Node<()>>::FlatRef<'r>: Copy,
+        LeavesOf<R>: for<'o> GatherLeaves<
+                <R as Node<()>>::FlatMut<'o>,
+                LeavesOf<R>,
+                <R as Node<()>>::FlatRef<'r>,
+                I,
+            >,
+        I: 'r,
+    {
+        (0..self.len).map(move |i| self.get::<I>(i))
+    }
+
+    /// Consecutive minibatches of `size` samples (the last one shorter), as new records.
+    pub fn minibatches<'r, I>(
+        &'r self,
+        size: usize,
+    ) -> impl Iterator<Item = Result<R, DataError>> + 'r
+    where
+        FlatOf<R>: AllocFlat,
+        <R as Node<()>>::FlatRef<'r>: Copy,
+        LeavesOf<R>: for<'o> GatherLeaves<
+                <R as Node<()>>::FlatMut<'o>,
+                LeavesOf<R>,
+                <R as Node<()>>::FlatRef<'r>,
+                I,
+            >,
+        I: 'r,
+    {
+        let size = size.max(1);
+        (0..self.len.div_ceil(size))
+            .map(move |b| self.slice::<I>(b * size..((b + 1) * size).min(self.len)))
+    }
+}
+
+/// A place leaves are read from (a file, a set of files): asked for one leaf at a time, by the
+/// leaf's description (field path, source name, space), in the record's order.
+pub trait LeafSource {
+    /// Reads the leaf `leaf` as a batch of the space `S`, checking it against `S` as it reads.
+    ///
+    /// # Errors
+    /// An error naming the file, the place in it (line, offset or member) and the source.
+    fn read_leaf<S: Space>(&mut self, leaf: &Described) -> Result<Batch<S>, Self::Error>;
+
+    /// The error of a read, which also carries the dataset's own errors (leaves that hold
+    /// different numbers of samples).
+    type Error: std::error::Error + From<DataError>;
+}
+
+/// Reads the flat values of a record (`Self` = (leaf types, flat values)) from a [`LeafSource`].
+pub trait LoadLeaves: Sized {
+    /// The flat values.
+    type Values;
+    /// Reads every leaf, in order; `leaves` describes them.
+    fn load<L: LeafSource>(source: &mut L, leaves: &[Described]) -> Result<Self::Values, L::Error>;
+}
+
+impl LoadLeaves for (HNil, HNil) {
+    type Values = HNil;
+    fn load<L: LeafSource>(_: &mut L, _: &[Described]) -> Result<HNil, L::Error> {
+        Ok(HNil)
+    }
+}
+
+impl<Src: Source, S: Space, QT, QFT> LoadLeaves for (HCons<Leaf<Src, S>, QT>, HCons<Batch<S>, QFT>)
+where
+    (QT, QFT): LoadLeaves<Values = QFT>,
+{
+    type Values = HCons<Batch<S>, QFT>;
+    fn load<L: LeafSource>(source: &mut L, leaves: &[Described]) -> Result<Self::Values, L::Error> {
+        let (first, rest) = leaves
+            .split_first()
+            .unwrap_or_else(|| unreachable!("describe lists one entry per leaf"));
+        let head = source.read_leaf::<S>(first)?;
+        Ok(HCons {
+            head,
+            tail: <(QT, QFT)>::load(source, rest)?,
+        })
+    }
+}
+
+impl<R: DataSpec> Dataset<R> {
+    /// Reads a dataset from `source`, leaf by leaf, and checks that the leaves agree on the
+    /// number of samples. Every leaf of `R` must be an owned [`Batch`].
+    ///
+    /// # Errors
+    /// The first error of the source, or [`SpecError::BatchSize`] naming two fields that differ.
+    pub fn load<L: LeafSource>(source: &mut L) -> Result<Self, L::Error>
+    where
+        (LeavesOf<R>, FlatOf<R>): LoadLeaves<Values = FlatOf<R>>,
+    {
+        let leaves = R::describe(0);
+        let flat = <(LeavesOf<R>, FlatOf<R>)>::load(source, &leaves)?;
+        Ok(Dataset::new(R::nest(flat))?)
+    }
+}

@@ -1,0 +1,15 @@
+//! Data: datasets held in memory, the schedules that order their samples into batches, and the
+//! providers that gather, convert and prefetch those batches.
+//!
+//! - [`dataset`]: [`Dataset`], the struct-of-arrays storage of a record spec;
+//! - [`iteration`]: [`Schedule`](iteration::Schedule), which samples each batch holds;
+//! - [`provider`]: [`Provider`], [`Prefetch`] and [`Generator`], batches of a request.
+
+pub mod dataset;
+pub mod error;
+pub mod iteration;
+pub mod provider;
+
+pub use dataset::Dataset;
+pub use error::DataError;
+pub use provider::{Generator, Prefetch, Provider};

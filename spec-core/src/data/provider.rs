@@ -1,0 +1,483 @@
+//! Data providers (MXNet.jl's `ArrayDataProvider`, Pylearn2's iterators): batches of a request
+//! spec served from a dataset of a record spec, by a [`Schedule`].
+//!
+//! The provider owns one batch of the request and refills it for every step (a gather fused with
+//! the conversion each leaf needs), so the steady state allocates nothing. A batch reports its
+//! number of real samples (`count_samples`) and its padding (`pad`), as MXNet does.
+//! [`Prefetch`] runs any batch producer on a background thread, a bounded number of batches
+//! ahead.
+
+use crate::data::dataset::{AllocFlat, Dataset, GatherLeaves};
+use crate::data::error::DataError;
+use crate::data::iteration::{DeviceSplit, Epoch, IndexBatch, Schedule};
+use crate::types::spec::{DataSpec, Described, FlatOf, LeavesOf, Node};
+use std::ops::Range;
+use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
+use std::thread::JoinHandle;
+
+/// What a step of a provider served besides the data.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BatchInfo {
+    /// The number of real samples at the start of the batch (MXNet's `count_samples`).
+    pub count_samples: usize,
+    /// The number of rows after them: padding or rolled-over samples (MXNet's `pad`).
+    pub pad: usize,
+}
+
+/// A batch lent by a provider.
+pub struct Provided<'a, Q> {
+    /// The data.
+    pub batch: &'a Q,
+    /// Its real samples and padding.
+    pub info: BatchInfo,
+}
+
+/// Serves batches of the request `Q` from a dataset of the record `R`.
+///
+/// ```
+/// use batchspec::prelude::*;
+/// use batchspec::dataset::Dataset;
+/// use batchspec::iteration::{LastBatch, Schedule};
+/// use batchspec::provider::Provider;
+///
+/// #[derive(DataSpec)]
+/// struct Record {
+///     #[spec(source = "data")]
+///     x: Batch<Vector<2>>,
+///     #[spec(source = "softmax_label")]
+///     y: Batch<Labels<10>>,
+/// }
+/// let ds = Dataset::new(Record {
+///     x: Batch::new(ndarray::Array2::from_shape_fn((10, 2), |(i, j)| (i * 2 + j) as f32))?,
+///     y: Batch::new(ndarray::Array1::from_iter(0..10i64))?,
+/// })?;
+/// // MXNet: 10 samples, batch 3, padded: counts 3, 3, 3, 1.
+/// let schedule = Schedule::builder(10).batch_size(3).last_batch(LastBatch::Pad).build()?;
+/// let mut provider = Provider::<Record, Record>::new(&ds, schedule)?;
+/// let mut counts = vec![];
+/// while let Some(b) = provider.next_batch() {
+///     counts.push(b.info.count_samples);
+/// }
+/// assert_eq!(counts, [3, 3, 3, 1]);
+/// # Ok::<(), batchspec::Error>(())
+/// ```
+pub struct Provider<'d, R, Q> {
+    dataset: &'d Dataset<R>,
+    schedule: Schedule,
+    epoch: Epoch,
+    rows: Vec<usize>,
+    buffer: Option<Q>,
+    short: Option<(usize, Q)>,
+    labels: Vec<&'static str>,
+}
+
+impl<'d, R: DataSpec, Q: DataSpec> Provider<'d, R, Q> {
+    /// A provider that fills buffers its caller owns ([`Provider::fill_next`]): a request whose
+    /// leaves borrow other memory, such as the arena of a
+    /// [`BufferManager`](crate::buffer::BufferManager), is filled in place.
+    ///
+    /// # Errors
+    /// [`DataError::ScheduleMismatch`] when the schedule is for another number of samples.
+    pub fn unbuffered(dataset: &'d Dataset<R>, schedule: Schedule) -> Result<Self, DataError> {
+        if schedule.num_samples() != dataset.len() {
+            return Err(DataError::ScheduleMismatch {
+                schedule: schedule.num_samples(),
+                dataset: dataset.len(),
+            });
+        }
+        let epoch = schedule.epoch(0);
+        Ok(Provider {
+            dataset,
+            rows: Vec::with_capacity(schedule.batch_size()),
+            epoch,
+            schedule,
+            buffer: None,
+            short: None,
+            labels: vec!["targets", "softmax_label", "label"],
+        })
+    }
+
+    /// The sources [`Provider::provide_label`] lists (by default `targets`, `softmax_label` and
+    /// `label`); every other source is data.
+    pub fn with_label_sources(mut self, sources: &[&'static str]) -> Self {
+        self.labels = sources.to_vec();
+        self
+    }
+
+    /// The schedule.
+    pub fn schedule(&self) -> &Schedule {
+        &self.schedule
+    }
+
+    /// Starts epoch `epoch` (its order, for shuffled schedules, depends on the seed and `epoch`).
+    pub fn start_epoch(&mut self, epoch: u64) {
+        self.epoch.restart(epoch);
+    }
+
+    /// The batch size.
+    pub fn batch_size(&self) -> usize {
+        self.schedule.batch_size()
+    }
+
+    /// `(source, shape)` of every data leaf of a batch (MXNet's `provide_data`).
+    pub fn provide_data(&self) -> Vec<Described> {
+        Q::describe(self.batch_size())
+            .into_iter()
+            .filter(|d| !self.labels.contains(&d.source))
+            .collect()
+    }
+
+    /// `(source, shape)` of every label leaf of a batch (MXNet's `provide_label`).
+    pub fn provide_label(&self) -> Vec<Described> {
+        Q::describe(self.batch_size())
+            .into_iter()
+            .filter(|d| self.labels.contains(&d.source))
+            .collect()
+    }
+
+    /// Writes the next batch of the epoch into `out` (which holds [`Provider::batch_size`]
+    /// samples; a short last batch fills its first rows, the rest are zeroed and counted as
+    /// padding). `None` at the end of the epoch.
+    pub fn fill_next<'o, Out: DataSpec, I>(&mut self, out: &'o mut Out) -> Option<BatchInfo>
+    where
+        <R as Node<()>>::FlatRef<'d>: Copy,
+        LeavesOf<Out>: GatherLeaves<
+                <Out as Node<()>>::FlatMut<'o>,
+                LeavesOf<R>,
+                <R as Node<()>>::FlatRef<'d>,
+                I,
+            >,
+    {
+        let batch = self.epoch.next_into(&mut self.rows)?;
+        let info = info_of(&batch, self.schedule.batch_size());
+        let filled = batch.indices().len();
+        drop(batch);
+        let size = self.schedule.batch_size();
+        let data: &'d R = self.dataset.fields();
+        // Rows past the samples (padding, or a short last batch) are zeroed.
+        <LeavesOf<Out>>::gather(
+            out.flatten_mut(),
+            data.flatten_ref(),
+            &self.rows[..filled],
+            filled..size,
+        );
+        Some(info)
+    }
+}
+
+impl<'d, R: DataSpec, Q: DataSpec> Provider<'d, R, Q>
+where
+    FlatOf<Q>: AllocFlat,
+{
+    /// A provider of `dataset` by `schedule`, starting at epoch 0, with a batch buffer of its
+    /// own for [`Provider::next_batch`].
+    ///
+    /// # Errors
+    /// [`DataError::ScheduleMismatch`] when the schedule is for another number of samples.
+    pub fn new(dataset: &'d Dataset<R>, schedule: Schedule) -> Result<Self, DataError> {
+        let mut p = Self::unbuffered(dataset, schedule)?;
+        p.buffer = Some(Q::nest(FlatOf::<Q>::alloc(p.schedule.batch_size(), 0)));
+        Ok(p)
+    }
+
+    /// Lends the next batch of the epoch; `None` at its end. A short last batch (policy
+    /// [`LastBatch::Short`](crate::data::iteration::LastBatch::Short)) is lent with exactly its samples.
+    pub fn next_batch<I>(&mut self) -> Option<Provided<'_, Q>>
+    where
+        <R as Node<()>>::FlatRef<'d>: Copy,
+        LeavesOf<Q>: for<'o> GatherLeaves<
+                <Q as Node<()>>::FlatMut<'o>,
+                LeavesOf<R>,
+                <R as Node<()>>::FlatRef<'d>,
+                I,
+            >,
+    {
+        let batch = self.epoch.next_into(&mut self.rows)?;
+        let size = self.schedule.batch_size();
+        let info = info_of(&batch, size);
+        let filled = batch.indices().len();
+        let rows_in_batch = batch.size();
+        drop(batch);
+        let data: &'d R = self.dataset.fields();
+        let out = if rows_in_batch < size {
+            // A short last batch: a buffer of its own size, kept for the next epochs.
+            let short = match self.short.take() {
+                Some((len, q)) if len == rows_in_batch => q,
+                _ => Q::nest(FlatOf::<Q>::alloc(rows_in_batch, 0)),
+            };
+            &mut self.short.insert((rows_in_batch, short)).1
+        } else {
+            self.buffer
+                .get_or_insert_with(|| Q::nest(FlatOf::<Q>::alloc(size, 0)))
+        };
+        <LeavesOf<Q>>::gather(
+            out.flatten_mut(),
+            data.flatten_ref(),
+            &self.rows[..filled],
+            filled..rows_in_batch,
+        );
+        Some(Provided { batch: out, info })
+    }
+}
+
+fn info_of(batch: &IndexBatch<'_>, size: usize) -> BatchInfo {
+    let count = batch.count_samples();
+    BatchInfo {
+        count_samples: count,
+        pad: size.saturating_sub(count).max(batch.pad()),
+    }
+}
+
+/// Splits a batch across `devices` (MXNet's `_split_inputs`): the sample ranges of each device,
+/// as equal as possible (10 over 3 gives `0..4`, `4..7`, `7..10`).
+///
+/// # Errors
+/// [`DataError::Iteration`] when there are fewer samples than devices, or no device.
+pub fn split_across<Q: DataSpec>(batch: &Q, devices: usize) -> Result<DeviceSplit, DataError> {
+    let n = batch.validate()?;
+    Ok(DeviceSplit::new(n, devices)?)
+}
+
+/// A batch producer run by [`Prefetch`]: fills a buffer and says what it served; `None` ends the
+/// stream.
+pub trait Producer<Q>: Send {
+    /// Fills `out` with the next batch.
+    fn produce(&mut self, out: &mut Q) -> Option<Result<BatchInfo, DataError>>;
+}
+
+impl<Q, F: FnMut(&mut Q) -> Option<Result<BatchInfo, DataError>> + Send> Producer<Q> for F {
+    fn produce(&mut self, out: &mut Q) -> Option<Result<BatchInfo, DataError>> {
+        self(out)
+    }
+}
+
+/// A batch served by [`Prefetch`]; dropping it hands its buffer back to the worker.
+pub struct Prefetched<'a, Q: Send + 'static> {
+    batch: Option<Q>,
+    /// Its real samples and padding.
+    pub info: BatchInfo,
+    back: &'a SyncSender<Q>,
+}
+
+impl<Q: Send + 'static> std::ops::Deref for Prefetched<'_, Q> {
+    type Target = Q;
+    fn deref(&self) -> &Q {
+        self.batch
+            .as_ref()
+            .unwrap_or_else(|| unreachable!("the batch is taken only on drop"))
+    }
+}
+
+impl<Q: Send + 'static> Drop for Prefetched<'_, Q> {
+    fn drop(&mut self) {
+        if let Some(q) = self.batch.take() {
+            // The worker may have stopped; the buffer is then dropped.
+            let _ = self.back.try_send(q);
+        }
+    }
+}
+
+type Sent<Q> = Result<(Q, BatchInfo), DataError>;
+
+/// Runs a [`Producer`] on a background thread, `ahead` batches ahead of the consumer: memory is
+/// bounded by `ahead + 1` buffers, allocated once and recycled. A producer error comes out of
+/// [`Prefetch::next_batch`] in the consumer's loop; dropping the `Prefetch` mid-stream stops the
+/// thread and joins it.
+pub struct Prefetch<Q: Send + 'static> {
+    batches: Option<Receiver<Sent<Q>>>,
+    back: SyncSender<Q>,
+    worker: Option<JoinHandle<()>>,
+}
+
+/// The worker's side of a [`Prefetch`]: free buffers in, filled batches out.
+pub struct Feeder<Q> {
+    free: Receiver<Q>,
+    tx: SyncSender<Sent<Q>>,
+}
+
+impl<Q> Feeder<Q> {
+    /// A free buffer to fill; `None` when the consumer is gone.
+    pub fn buffer(&self) -> Option<Q> {
+        self.free.recv().ok()
+    }
+
+    /// Hands a filled batch (or an error) to the consumer; `false` when the consumer is gone.
+    pub fn send(&self, batch: Result<(Q, BatchInfo), DataError>) -> bool {
+        self.tx.send(batch).is_ok()
+    }
+}
+
+impl<Q: Send + 'static> Prefetch<Q> {
+    /// Starts `producer` on a thread with `ahead + 1` buffers made by `make`.
+    pub fn spawn<P: Producer<Q> + 'static>(
+        ahead: usize,
+        make: impl Fn() -> Q,
+        mut producer: P,
+    ) -> Self {
+        Self::spawn_with(ahead, make, move |feeder: Feeder<Q>| {
+            while let Some(mut q) = feeder.buffer() {
+                match producer.produce(&mut q) {
+                    None => break,
+                    Some(Ok(info)) => {
+                        if !feeder.send(Ok((q, info))) {
+                            break;
+                        }
+                    }
+                    Some(Err(e)) => {
+                        feeder.send(Err(e));
+                        break;
+                    }
+                }
+            }
+        })
+    }
+
+    /// Starts `body` on a thread with `ahead + 1` buffers made by `make`; `body` takes buffers
+    /// from the [`Feeder`] and sends them back filled, until it is done or the consumer is gone.
+    pub fn spawn_with(
+        ahead: usize,
+        make: impl Fn() -> Q,
+        body: impl FnOnce(Feeder<Q>) + Send + 'static,
+    ) -> Self {
+        let ahead = ahead.max(1);
+        let (tx, rx) = sync_channel::<Sent<Q>>(ahead);
+        let (back, free) = sync_channel::<Q>(ahead + 1);
+        for _ in 0..=ahead {
+            // The channel holds ahead + 1 buffers: none of these sends can fail.
+            let _ = back.try_send(make());
+        }
+        let worker = std::thread::spawn(move || body(Feeder { free, tx }));
+        Prefetch {
+            batches: Some(rx),
+            back,
+            worker: Some(worker),
+        }
+    }
+
+    /// The next batch, waiting for the worker if it is behind; `None` at the end of the stream.
+    ///
+    /// # Errors
+    /// The producer's error, once; the stream ends after it.
+    pub fn next_batch(&mut self) -> Option<Result<Prefetched<'_, Q>, DataError>> {
+        let rx = self.batches.as_ref()?;
+        match rx.recv() {
+            Ok(Ok((q, info))) => Some(Ok(Prefetched {
+                batch: Some(q),
+                info,
+                back: &self.back,
+            })),
+            Ok(Err(e)) => Some(Err(e)),
+            Err(_) => None,
+        }
+    }
+}
+
+impl<Q: DataSpec + Send + 'static> Prefetch<Q>
+where
+    FlatOf<Q>: AllocFlat,
+{
+    /// Serves the epochs `epochs` of a provider of `dataset` by `schedule` from a background
+    /// thread, `ahead` batches ahead. Batches are full-size buffers: the rows of a short last
+    /// batch past its samples are zeroed and counted as padding.
+    pub fn provider<R, I>(
+        dataset: std::sync::Arc<Dataset<R>>,
+        schedule: Schedule,
+        epochs: Range<u64>,
+        ahead: usize,
+    ) -> Self
+    where
+        R: DataSpec + Send + Sync + 'static,
+        I: 'static,
+        for<'d> <R as Node<()>>::FlatRef<'d>: Copy,
+        LeavesOf<Q>: for<'o, 'd> GatherLeaves<
+                <Q as Node<()>>::FlatMut<'o>,
+                LeavesOf<R>,
+                <R as Node<()>>::FlatRef<'d>,
+                I,
+            >,
+    {
+        let size = schedule.batch_size();
+        Self::spawn_with(
+            ahead,
+            move || Q::nest(FlatOf::<Q>::alloc(size, 0)),
+            move |feeder| {
+                let mut provider = match Provider::<R, Q>::new(&dataset, schedule) {
+                    Ok(p) => p,
+                    Err(e) => {
+                        feeder.send(Err(e));
+                        return;
+                    }
+                };
+                // A buffer taken when an epoch had no batch left waits for the next epoch.
+                let mut spare = None;
+                for epoch in epochs {
+                    provider.start_epoch(epoch);
+                    loop {
+                        let mut q = match spare.take().or_else(|| feeder.buffer()) {
+                            Some(q) => q,
+                            None => return,
+                        };
+                        match provider.fill_next::<Q, I>(&mut q) {
+                            None => {
+                                spare = Some(q);
+                                break;
+                            }
+                            Some(info) => {
+                                if !feeder.send(Ok((q, info))) {
+                                    return;
+                                }
+                            }
+                        }
+                    }
+                }
+            },
+        )
+    }
+}
+
+impl<Q: Send + 'static> Drop for Prefetch<Q> {
+    fn drop(&mut self) {
+        // Closing the receiver makes the worker's next send fail; closing the free list (below,
+        // by dropping our sender) wakes a worker waiting for a buffer.
+        self.batches = None;
+        let (dummy, _) = sync_channel::<Q>(0);
+        drop(std::mem::replace(&mut self.back, dummy));
+        if let Some(w) = self.worker.take() {
+            let _ = w.join();
+        }
+    }
+}
+
+/// An iteration-only source: a closure that fills a batch buffer, `None` when it is exhausted
+/// (never, for an endless source). It serves batches like a [`Provider`].
+pub struct Generator<Q, F> {
+    buffer: Q,
+    fill: F,
+}
+
+impl<Q: DataSpec, F: FnMut(&mut Q) -> Option<Result<BatchInfo, DataError>>> Generator<Q, F>
+where
+    FlatOf<Q>: AllocFlat,
+{
+    /// A source of batches of `batch_size` samples filled by `fill`.
+    pub fn new(batch_size: usize, fill: F) -> Self {
+        Generator {
+            buffer: Q::nest(FlatOf::<Q>::alloc(batch_size, 0)),
+            fill,
+        }
+    }
+
+    /// Lends the next batch; `None` when the source is exhausted.
+    ///
+    /// # Errors
+    /// The closure's error.
+    pub fn next_batch(&mut self) -> Option<Result<Provided<'_, Q>, DataError>> {
+        match (self.fill)(&mut self.buffer)? {
+            Ok(info) => Some(Ok(Provided {
+                batch: &self.buffer,
+                info,
+            })),
+            Err(e) => Some(Err(e)),
+        }
+    }
+}

@@ -1,0 +1,244 @@
+//! The run-time side of conversions: how each [`Plan`] moves the data, on top of the kernels.
+
+use super::plan::Plan;
+use crate::types::axis::Layout;
+use crate::types::elem::{Element, IndexElement};
+use crate::types::space::Space;
+use ndarray::{ArrayView, ArrayViewMut, Dimension, IntoDimension, IxDyn};
+
+/// A `Permute` plan: split the source's feature axis (vector -> image), permute, cast, and
+/// write into `dst` (flattening it for image -> vector).
+pub(crate) fn permute_cast<A: Element, B: Element, D1: Dimension, D2: Dimension, F>(
+    src: ArrayView<'_, A, D1>,
+    dst: ArrayViewMut<'_, B, D2>,
+    plan: Plan,
+    cast: F,
+) where
+    F: Fn(A) -> B + Copy + Sync,
+{
+    let Plan::Permute {
+        split,
+        flatten,
+        perm,
+        rank,
+    } = plan
+    else {
+        unreachable!("permute_cast runs Permute plans only");
+    };
+    let src = src.into_dyn();
+    // The source as the rank-`rank` view the permutation applies to.
+    let src = match split {
+        Some(split) => {
+            let shape = split.shape(src.shape()[0]);
+            match src.clone().into_shape_with_order(shape.clone()) {
+                Ok(v) => SplitSource::View(v),
+                Err(_) => SplitSource::Owned(
+                    src.as_standard_layout()
+                        .into_owned()
+                        .into_shape_with_order(shape)
+                        .unwrap_or_else(|_| unreachable!("a standard-layout array reshapes")),
+                ),
+            }
+        }
+        None => SplitSource::View(src),
+    };
+    let src = src.view();
+    let perm = &perm[..rank];
+    let mut dst = dst.into_dyn();
+    let out_shape: Vec<usize> = perm.iter().map(|&p| src.shape()[p]).collect();
+    let contiguous = dst.is_standard_layout();
+    match (flatten, contiguous, dst.as_slice_mut()) {
+        (_, true, Some(slice)) => run_permute(src, perm, slice, cast),
+        (false, _, _) => {
+            // A strided destination of the permuted shape: an element-wise zip, no buffer.
+            let permuted = src.permuted_axes(IxDyn(perm));
+            dst.zip_mut_with(&permuted, |d, s| *d = cast(*s));
+        }
+        (true, _, _) => {
+            // A strided flat destination: permute into a buffer, then assign.
+            let mut tmp = vec![B::ZERO; out_shape.iter().product()];
+            run_permute(src, perm, &mut tmp, cast);
+            let tmp = ndarray::ArrayView::from_shape(IxDyn(&out_shape), &tmp)
+                .unwrap_or_else(|_| unreachable!("the buffer has the permuted shape"));
+            let tmp = tmp
+                .into_shape_with_order(IxDyn(dst.shape()))
+                .unwrap_or_else(|_| unreachable!("the permuted shape has the target's size"));
+            dst.assign(&tmp);
+        }
+    }
+}
+
+/// The source of a permutation: a view of the batch, or a standard-layout copy where a view
+/// with the split axis cannot be made.
+enum SplitSource<'a, A> {
+    View(ArrayView<'a, A, IxDyn>),
+    Owned(ndarray::ArrayD<A>),
+}
+
+impl<A> SplitSource<'_, A> {
+    fn view(&self) -> ArrayView<'_, A, IxDyn> {
+        match self {
+            SplitSource::View(v) => v.view(),
+            SplitSource::Owned(a) => a.view(),
+        }
+    }
+}
+
+/// Copies `src` permuted by `perm` into the C-order slice `dst`, casting each element, with the
+/// kernels of [`crate::kernel`].
+fn run_permute<A: Element, B: Element, F>(
+    src: ArrayView<'_, A, IxDyn>,
+    perm: &[usize],
+    dst: &mut [B],
+    cast: F,
+) where
+    F: Fn(A) -> B + Sync,
+{
+    // The plan's permutation and the destination's size come from the types: an error here is a
+    // bug in this crate, never a property of the user's data.
+    if let Err(e) = crate::kernel::permute_into(src, perm, dst, cast, crate::kernel::Threads::All) {
+        unreachable!("a conversion plan produced invalid kernel arguments: {e}");
+    }
+}
+
+fn axis_of(letters: &[char], c: char) -> Option<usize> {
+    letters.iter().position(|&l| l == c)
+}
+
+/// One-hot encoding: every label of the source sets one column of the target's feature axis;
+/// `concat` gives each label position (`k`) its own block of `max_labels` columns.
+pub(crate) fn one_hot<S: Space, T: Space>(
+    src: ArrayView<'_, S::Elem, S::Dim>,
+    dst: ArrayViewMut<'_, T::Elem, T::Dim>,
+    plan: Plan,
+) {
+    let Plan::OneHot { concat } = plan else {
+        unreachable!("one_hot runs OneHot plans only");
+    };
+    let max = S::MAX_LABELS.unwrap_or(0);
+    let from = <S::Layout as Layout>::LETTERS;
+    let to = <T::Layout as Layout>::LETTERS;
+    let mut dst = dst.into_dyn();
+    dst.fill(T::Elem::ZERO);
+    let mut index = [0usize; 6];
+    let index = &mut index[..to.len()];
+    for (idx, label) in src.indexed_iter() {
+        let idx = idx.into_dimension();
+        let idx = idx.as_array_view();
+        // Labels were checked when the batch was built; a label that is not one is skipped.
+        let Some(label) = label.to_label().filter(|&l| l < max) else {
+            continue;
+        };
+        for (a, slot) in to.iter().zip(index.iter_mut()) {
+            *slot = match a {
+                'f' => match (concat, axis_of(from, 'k')) {
+                    (true, Some(k)) => idx[k] * max + label,
+                    _ => label,
+                },
+                other => axis_of(from, *other).map_or(0, |p| idx[p]),
+            };
+        }
+        if let Some(v) = dst.get_mut(IxDyn(index)) {
+            *v = T::Elem::ONE;
+        }
+    }
+}
+
+/// The first label of each sample (`Index<M, DIM>` -> `Labels<M>`).
+pub(crate) fn first_label<A: IndexElement, B: Element, D1: Dimension, D2: Dimension>(
+    src: ArrayView<'_, A, D1>,
+    dst: ArrayViewMut<'_, B, D2>,
+    cast: impl Fn(A) -> B,
+) {
+    let src = src.into_dyn();
+    let mut dst = dst.into_dyn();
+    for (i, out) in dst.iter_mut().enumerate() {
+        if let Some(v) = src.get(IxDyn(&[i, 0])) {
+            *out = cast(*v);
+        }
+    }
+}
+
+/// One label per sample as a column of one (`Labels<M>` -> `Index<M, 1>`).
+pub(crate) fn label_column<A: IndexElement, B: Element, D1: Dimension, D2: Dimension>(
+    src: ArrayView<'_, A, D1>,
+    dst: ArrayViewMut<'_, B, D2>,
+    cast: impl Fn(A) -> B,
+) {
+    let mut dst = dst.into_dyn();
+    for (out, v) in dst.iter_mut().zip(src.iter()) {
+        *out = cast(*v);
+    }
+}
+
+/// A gather fused with a `Permute` plan. Where every sample is one contiguous run in both the
+/// source and the target (the batch axis first, the permutation the identity on the other
+/// axes, both in standard layout), rows are copied as runs with the cast inlined; otherwise each
+/// sample is formatted on its own.
+pub(crate) fn gather_permute<S: Space, T: Space, F>(
+    src: ArrayView<'_, S::Elem, S::Dim>,
+    rows: &[usize],
+    mut dst: ArrayViewMut<'_, T::Elem, T::Dim>,
+    plan: Plan,
+    cast: F,
+    slice: fn(&[S::Elem], &mut [T::Elem]),
+) where
+    F: Fn(S::Elem) -> T::Elem + Copy + Sync,
+{
+    let Plan::Permute { perm, rank, .. } = plan else {
+        unreachable!("gather_permute runs Permute plans only");
+    };
+    let identity = perm[..rank].iter().enumerate().all(|(i, &p)| i == p);
+    let batch_first = S::BATCH_AXIS == 0 && T::BATCH_AXIS == 0;
+    if identity && batch_first {
+        if src.is_standard_layout() && dst.is_standard_layout() {
+            let n_src = src.shape()[0];
+            let run = src.len().checked_div(n_src).unwrap_or(0);
+            if let (Some(s), Some(d)) = (src.as_slice(), dst.as_slice_mut()) {
+                for (j, &i) in rows.iter().enumerate() {
+                    slice(&s[i * run..(i + 1) * run], &mut d[j * run..(j + 1) * run]);
+                }
+                return;
+            }
+        }
+        // Each sample a contiguous run, the batch axis strided (a leaf of a shared arena hub):
+        // copy run by run, or element by element where a sample is strided too.
+        let src = src.into_dyn();
+        let mut dst = dst.into_dyn();
+        if src.ndim() == dst.ndim() {
+            for (j, &i) in rows.iter().enumerate() {
+                let from = src.index_axis(ndarray::Axis(0), i);
+                let mut to = dst.index_axis_mut(ndarray::Axis(0), j);
+                match (from.as_slice(), to.as_slice_mut()) {
+                    (Some(f), Some(t)) => slice(f, t),
+                    _ => to.zip_mut_with(&from, |o, v| *o = cast(*v)),
+                }
+            }
+            return;
+        }
+        let (src, dst) = (
+            src.into_dimensionality::<S::Dim>()
+                .unwrap_or_else(|_| unreachable!("same rank")),
+            dst.into_dimensionality::<T::Dim>()
+                .unwrap_or_else(|_| unreachable!("same rank")),
+        );
+        return per_sample::<S, T, F>(src, rows, dst, plan, cast);
+    }
+    per_sample::<S, T, F>(src, rows, dst, plan, cast)
+}
+
+fn per_sample<S: Space, T: Space, F>(
+    src: ArrayView<'_, S::Elem, S::Dim>,
+    rows: &[usize],
+    mut dst: ArrayViewMut<'_, T::Elem, T::Dim>,
+    plan: Plan,
+    cast: F,
+) where
+    F: Fn(S::Elem) -> T::Elem + Copy + Sync,
+{
+    for (j, &i) in rows.iter().enumerate() {
+        let one = src.slice_axis(ndarray::Axis(S::BATCH_AXIS), (i..i + 1).into());
+        let out = dst.slice_axis_mut(ndarray::Axis(T::BATCH_AXIS), (j..j + 1).into());
+        permute_cast(one, out, plan, cast);
+    }
+}

@@ -1,0 +1,523 @@
+//! Sources: which data a leaf of a spec comes from (`"features"`, `"targets"`, `"mask"`).
+//!
+//! A source is a type, so that two structs naming the same string agree at compile time with
+//! nothing declared anywhere: `#[spec(source = "mask")]` becomes `Src<'m', 'a', 's', 'k'>`, and
+//! every struct that writes `"mask"` gets that same type. The name is available at run time as
+//! [`Source::NAME`]. Write a source type yourself with the [`source!`](crate::types::source) macro
+//! (`source!("mask")`) or take the predefined [`Features`] and [`Targets`].
+
+use core::fmt;
+
+/// The longest source name, in characters.
+pub const MAX_SOURCE_LEN: usize = 32;
+
+/// A source name as a type: one `char` parameter per character, unused ones `'\0'`.
+///
+/// Written by the derive and by `source!("...")`; compiler messages show it as
+/// `Src<'f', 'e', 'a', 't', 'u', 'r', 'e', 's'>`.
+pub struct Src<
+    const C0: char,
+    const C1: char = '\0',
+    const C2: char = '\0',
+    const C3: char = '\0',
+    const C4: char = '\0',
+    const C5: char = '\0',
+    const C6: char = '\0',
+    const C7: char = '\0',
+    const C8: char = '\0',
+    const C9: char = '\0',
+    const C10: char = '\0',
+    const C11: char = '\0',
+    const C12: char = '\0',
+    const C13: char = '\0',
+    const C14: char = '\0',
+    const C15: char = '\0',
+    const C16: char = '\0',
+    const C17: char = '\0',
+    const C18: char = '\0',
+    const C19: char = '\0',
+    const C20: char = '\0',
+    const C21: char = '\0',
+    const C22: char = '\0',
+    const C23: char = '\0',
+    const C24: char = '\0',
+    const C25: char = '\0',
+    const C26: char = '\0',
+    const C27: char = '\0',
+    const C28: char = '\0',
+    const C29: char = '\0',
+    const C30: char = '\0',
+    const C31: char = '\0',
+>;
+
+impl<
+    const C0: char,
+    const C1: char,
+    const C2: char,
+    const C3: char,
+    const C4: char,
+    const C5: char,
+    const C6: char,
+    const C7: char,
+    const C8: char,
+    const C9: char,
+    const C10: char,
+    const C11: char,
+    const C12: char,
+    const C13: char,
+    const C14: char,
+    const C15: char,
+    const C16: char,
+    const C17: char,
+    const C18: char,
+    const C19: char,
+    const C20: char,
+    const C21: char,
+    const C22: char,
+    const C23: char,
+    const C24: char,
+    const C25: char,
+    const C26: char,
+    const C27: char,
+    const C28: char,
+    const C29: char,
+    const C30: char,
+    const C31: char,
+>
+    Src<
+        C0,
+        C1,
+        C2,
+        C3,
+        C4,
+        C5,
+        C6,
+        C7,
+        C8,
+        C9,
+        C10,
+        C11,
+        C12,
+        C13,
+        C14,
+        C15,
+        C16,
+        C17,
+        C18,
+        C19,
+        C20,
+        C21,
+        C22,
+        C23,
+        C24,
+        C25,
+        C26,
+        C27,
+        C28,
+        C29,
+        C30,
+        C31,
+    >
+{
+    const BYTES: ([u8; 4 * 32], usize) = encode([
+        C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11, C12, C13, C14, C15, C16, C17, C18, C19,
+        C20, C21, C22, C23, C24, C25, C26, C27, C28, C29, C30, C31,
+    ]);
+}
+
+/// A source: a type naming one kind of data of a dataset.
+pub trait Source: 'static + Send + Sync {
+    /// The name, as written in `#[spec(source = "...")]`.
+    const NAME: &'static str;
+}
+
+impl<
+    const C0: char,
+    const C1: char,
+    const C2: char,
+    const C3: char,
+    const C4: char,
+    const C5: char,
+    const C6: char,
+    const C7: char,
+    const C8: char,
+    const C9: char,
+    const C10: char,
+    const C11: char,
+    const C12: char,
+    const C13: char,
+    const C14: char,
+    const C15: char,
+    const C16: char,
+    const C17: char,
+    const C18: char,
+    const C19: char,
+    const C20: char,
+    const C21: char,
+    const C22: char,
+    const C23: char,
+    const C24: char,
+    const C25: char,
+    const C26: char,
+    const C27: char,
+    const C28: char,
+    const C29: char,
+    const C30: char,
+    const C31: char,
+> Source
+    for Src<
+        C0,
+        C1,
+        C2,
+        C3,
+        C4,
+        C5,
+        C6,
+        C7,
+        C8,
+        C9,
+        C10,
+        C11,
+        C12,
+        C13,
+        C14,
+        C15,
+        C16,
+        C17,
+        C18,
+        C19,
+        C20,
+        C21,
+        C22,
+        C23,
+        C24,
+        C25,
+        C26,
+        C27,
+        C28,
+        C29,
+        C30,
+        C31,
+    >
+{
+    const NAME: &'static str = match core::str::from_utf8(Self::BYTES.0.split_at(Self::BYTES.1).0) {
+        Ok(s) => s,
+        Err(_) => "",
+    };
+}
+
+impl<
+    const C0: char,
+    const C1: char,
+    const C2: char,
+    const C3: char,
+    const C4: char,
+    const C5: char,
+    const C6: char,
+    const C7: char,
+    const C8: char,
+    const C9: char,
+    const C10: char,
+    const C11: char,
+    const C12: char,
+    const C13: char,
+    const C14: char,
+    const C15: char,
+    const C16: char,
+    const C17: char,
+    const C18: char,
+    const C19: char,
+    const C20: char,
+    const C21: char,
+    const C22: char,
+    const C23: char,
+    const C24: char,
+    const C25: char,
+    const C26: char,
+    const C27: char,
+    const C28: char,
+    const C29: char,
+    const C30: char,
+    const C31: char,
+> fmt::Debug
+    for Src<
+        C0,
+        C1,
+        C2,
+        C3,
+        C4,
+        C5,
+        C6,
+        C7,
+        C8,
+        C9,
+        C10,
+        C11,
+        C12,
+        C13,
+        C14,
+        C15,
+        C16,
+        C17,
+        C18,
+        C19,
+        C20,
+        C21,
+        C22,
+        C23,
+        C24,
+        C25,
+        C26,
+        C27,
+        C28,
+        C29,
+        C30,
+        C31,
+    >
+{
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "source {:?}", <Self as Source>::NAME)
+    }
+}
+impl<
+    const C0: char,
+    const C1: char,
+    const C2: char,
+    const C3: char,
+    const C4: char,
+    const C5: char,
+    const C6: char,
+    const C7: char,
+    const C8: char,
+    const C9: char,
+    const C10: char,
+    const C11: char,
+    const C12: char,
+    const C13: char,
+    const C14: char,
+    const C15: char,
+    const C16: char,
+    const C17: char,
+    const C18: char,
+    const C19: char,
+    const C20: char,
+    const C21: char,
+    const C22: char,
+    const C23: char,
+    const C24: char,
+    const C25: char,
+    const C26: char,
+    const C27: char,
+    const C28: char,
+    const C29: char,
+    const C30: char,
+    const C31: char,
+> Clone
+    for Src<
+        C0,
+        C1,
+        C2,
+        C3,
+        C4,
+        C5,
+        C6,
+        C7,
+        C8,
+        C9,
+        C10,
+        C11,
+        C12,
+        C13,
+        C14,
+        C15,
+        C16,
+        C17,
+        C18,
+        C19,
+        C20,
+        C21,
+        C22,
+        C23,
+        C24,
+        C25,
+        C26,
+        C27,
+        C28,
+        C29,
+        C30,
+        C31,
+    >
+{
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<
+    const C0: char,
+    const C1: char,
+    const C2: char,
+    const C3: char,
+    const C4: char,
+    const C5: char,
+    const C6: char,
+    const C7: char,
+    const C8: char,
+    const C9: char,
+    const C10: char,
+    const C11: char,
+    const C12: char,
+    const C13: char,
+    const C14: char,
+    const C15: char,
+    const C16: char,
+    const C17: char,
+    const C18: char,
+    const C19: char,
+    const C20: char,
+    const C21: char,
+    const C22: char,
+    const C23: char,
+    const C24: char,
+    const C25: char,
+    const C26: char,
+    const C27: char,
+    const C28: char,
+    const C29: char,
+    const C30: char,
+    const C31: char,
+> Copy
+    for Src<
+        C0,
+        C1,
+        C2,
+        C3,
+        C4,
+        C5,
+        C6,
+        C7,
+        C8,
+        C9,
+        C10,
+        C11,
+        C12,
+        C13,
+        C14,
+        C15,
+        C16,
+        C17,
+        C18,
+        C19,
+        C20,
+        C21,
+        C22,
+        C23,
+        C24,
+        C25,
+        C26,
+        C27,
+        C28,
+        C29,
+        C30,
+        C31,
+    >
+{
+}
+impl<
+    const C0: char,
+    const C1: char,
+    const C2: char,
+    const C3: char,
+    const C4: char,
+    const C5: char,
+    const C6: char,
+    const C7: char,
+    const C8: char,
+    const C9: char,
+    const C10: char,
+    const C11: char,
+    const C12: char,
+    const C13: char,
+    const C14: char,
+    const C15: char,
+    const C16: char,
+    const C17: char,
+    const C18: char,
+    const C19: char,
+    const C20: char,
+    const C21: char,
+    const C22: char,
+    const C23: char,
+    const C24: char,
+    const C25: char,
+    const C26: char,
+    const C27: char,
+    const C28: char,
+    const C29: char,
+    const C30: char,
+    const C31: char,
+> Default
+    for Src<
+        C0,
+        C1,
+        C2,
+        C3,
+        C4,
+        C5,
+        C6,
+        C7,
+        C8,
+        C9,
+        C10,
+        C11,
+        C12,
+        C13,
+        C14,
+        C15,
+        C16,
+        C17,
+        C18,
+        C19,
+        C20,
+        C21,
+        C22,
+        C23,
+        C24,
+        C25,
+        C26,
+        C27,
+        C28,
+        C29,
+        C30,
+        C31,
+    >
+{
+    fn default() -> Self {
+        Src
+    }
+}
+
+const fn encode(chars: [char; 32]) -> ([u8; 4 * 32], usize) {
+    let mut out = [0u8; 4 * 32];
+    let mut n = 0;
+    let mut i = 0;
+    while i < chars.len() {
+        if chars[i] == '\0' {
+            break;
+        }
+        let mut tmp = [0u8; 4];
+        let len = chars[i].encode_utf8(&mut tmp).len();
+        let mut j = 0;
+        while j < len {
+            out[n] = tmp[j];
+            n += 1;
+            j += 1;
+        }
+        i += 1;
+    }
+    (out, n)
+}
+
+/// The source `"features"`: what a model usually takes as input.
+pub type Features = Src<'f', 'e', 'a', 't', 'u', 'r', 'e', 's'>;
+/// The source `"targets"`: what a model tries to predict.
+pub type Targets = Src<'t', 'a', 'r', 'g', 'e', 't', 's'>;

@@ -1,0 +1,122 @@
+//! The image space: rows × columns × channels per sample, in any of the 24 layouts of
+//! `b, h, w, c` (Pylearn2's `Conv2DSpace`, dp's image view).
+
+use super::{Space, letters_shape};
+use crate::types::axis::{Axis, B, BHWC, C, H, Layout, W};
+use crate::types::elem::Element;
+use core::marker::PhantomData;
+
+/// A batch of images of `H` rows, `W` columns and `C` channels, stored in layout `L`.
+///
+/// `N` is the total size of one image, `H × W × C`: it is what a vector of `N` features is
+/// matched against. [`image!`](crate::image) writes it for you (`image![32, 32, 3; BCHW, u8]`);
+/// written by hand, the derive checks it against the product.
+pub struct Image<const H: usize, const W: usize, const C: usize, const N: usize, L = BHWC, E = f32>(
+    PhantomData<fn() -> (L, E)>,
+);
+
+/// A layout of an image: one of the 24 orders of the axes `b`, `h`, `w`, `c`.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a layout of an image",
+    label = "an image layout orders the four axes B, H, W and C",
+    note = "use one of the aliases `BHWC`, `BCHW`, `CHWB`, ... or a tuple such as `(B, C, H, W)`"
+)]
+pub trait ImageLayout: Layout {}
+
+macro_rules! image_layouts {
+    ($(($a:ident, $b:ident, $c:ident, $d:ident)),* $(,)?) => {$(
+        impl ImageLayout for ($a, $b, $c, $d) {}
+    )*};
+}
+image_layouts!(
+    (B, H, W, C),
+    (B, H, C, W),
+    (B, W, H, C),
+    (B, W, C, H),
+    (B, C, H, W),
+    (B, C, W, H),
+    (H, B, W, C),
+    (H, B, C, W),
+    (H, W, B, C),
+    (H, W, C, B),
+    (H, C, B, W),
+    (H, C, W, B),
+    (W, B, H, C),
+    (W, B, C, H),
+    (W, H, B, C),
+    (W, H, C, B),
+    (W, C, B, H),
+    (W, C, H, B),
+    (C, B, H, W),
+    (C, B, W, H),
+    (C, H, B, W),
+    (C, H, W, B),
+    (C, W, B, H),
+    (C, W, H, B),
+);
+
+impl<const H_: usize, const W_: usize, const C_: usize, const N: usize, L, E> Space
+    for Image<H_, W_, C_, N, L, E>
+where
+    L: ImageLayout,
+    E: Element,
+{
+    type Elem = E;
+    type Dim = ndarray::Ix4;
+    type Layout = L;
+    const SHAPE: &'static [Option<usize>] = &letters_shape::<4>(
+        L::LETTERS,
+        &[(H::LETTER, H_), (W::LETTER, W_), (C::LETTER, C_)],
+    );
+    const BATCH_AXIS: usize = match crate::types::axis::position(L::LETTERS, B::LETTER) {
+        Some(p) => p,
+        None => 0,
+    };
+    const FEATURES: Option<usize> = Some(N);
+    const KIND: &'static str = "image";
+
+    fn check_space() -> Result<(), String> {
+        if Self::CONSISTENT {
+            Ok(())
+        } else {
+            Err(format!(
+                "`Image<{H_}, {W_}, {C_}, {N}, ..>` declares a total of {N}, but {H_} × {W_} × {C_} is {}",
+                H_.saturating_mul(W_).saturating_mul(C_)
+            ))
+        }
+    }
+}
+
+impl<const H_: usize, const W_: usize, const C_: usize, const N: usize, L, E>
+    Image<H_, W_, C_, N, L, E>
+{
+    /// `true` when `N` is `H × W × C`. Image types written with [`image!`](crate::image) or in a
+    /// derived struct always are; [`Batch`](crate::Batch) refuses to hold a type that is not.
+    pub const CONSISTENT: bool = match H_.checked_mul(W_) {
+        Some(hw) => matches!(hw.checked_mul(C_), Some(total) if total == N),
+        None => false,
+    };
+}
+
+/// The image space type of `rows × cols × channels`, with the total computed for you.
+///
+/// `image![32, 32, 3]` is `Image<32, 32, 3, 3072>` (layout `BHWC`, `f32`);
+/// `image![32, 32, 3; BCHW]` and `image![32, 32, 3; BHWC, u8]` choose the layout and element.
+///
+/// ```
+/// use batchspec::prelude::*;
+/// let _: Option<Batch<image![8, 8, 1; BHWC, u8]>> = None;
+/// assert_eq!(<image![32, 32, 3] as Space>::FEATURES, Some(3072));
+/// ```
+#[macro_export]
+macro_rules! image {
+    ($h:expr, $w:expr, $c:expr $(,)?) => {
+        $crate::Image<{ $h }, { $w }, { $c }, { ($h) * ($w) * ($c) }>
+    };
+    ($h:expr, $w:expr, $c:expr; $l:ty $(,)?) => {
+        $crate::Image<{ $h }, { $w }, { $c }, { ($h) * ($w) * ($c) }, $l>
+    };
+    ($h:expr, $w:expr, $c:expr; $l:ty, $e:ty $(,)?) => {
+        $crate::Image<{ $h }, { $w }, { $c }, { ($h) * ($w) * ($c) }, $l, $e>
+    };
+}

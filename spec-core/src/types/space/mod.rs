@@ -1,0 +1,206 @@
+//! Spaces: the format of one leaf of a batch, as a type.
+//!
+//! A space says how a batch of one source is laid out: its rank, the static size of every axis
+//! but the batch axis (and the time axis of sequences), the memory order of the axes and the
+//! element type. The spaces of Pylearn2 are here: [`Vector`], [`Image`] (Pylearn2's
+//! `Conv2DSpace`), [`Index`], [`VectorSeq`], [`IndexSeq`] and [`Null`], plus [`Labels`] for
+//! one class label per sample (dp's class view `b`, MXNet's `softmax_label`).
+//!
+//! Sizes are const generics, so a user writes any integer and the compiler prints it as written:
+//! `Vector<3072>`, `Image<32, 32, 3, 3072, BHWC, u8>`. An image also carries its total size
+//! (rows × columns × channels): stable Rust cannot multiply const generics in a type, and the total
+//! is what lets a `Vector<3072>` and a 32×32×3 image be matched at compile time. Write images
+//! with [`image!`](crate::image), which computes the total, or write it yourself: the derive
+//! checks it.
+
+mod image;
+mod index;
+mod sequence;
+mod vector;
+mod volume;
+
+pub use image::{Image, ImageLayout};
+pub use index::{Index, Labels, OneHot};
+pub use sequence::{IndexSeq, IndexSeqLayout, VectorSeq, VectorSeqLayout};
+pub use vector::Vector;
+pub use volume::{BCDHW, BDHWC, BTDHWC, Volume, VolumeLayout, VolumeSeq, VolumeSeqLayout};
+
+use crate::types::axis::Layout;
+use crate::types::elem::Element;
+use crate::types::error::{Position, SpecError};
+use ndarray::{ArrayView, Dimension, IntoDimension};
+
+/// The format of one leaf of a batch.
+///
+/// Implemented by the space types of this module. The batch axis, and the time axis of sequence
+/// spaces, have sizes known only at run time; every other axis has a static size.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a space",
+    label = "expected a space such as `Vector<10>`, `Image<32, 32, 3, 3072>` or `Index<10>`"
+)]
+pub trait Space: 'static + Send + Sync + Sized {
+    /// The element type.
+    type Elem: Element;
+    /// The ndarray dimension of a batch (`Ix2` for a vector space).
+    type Dim: Dimension;
+    /// The axes in memory order.
+    type Layout: Layout;
+    /// The static size of each axis in memory order; `None` for the batch and time axes.
+    const SHAPE: &'static [Option<usize>];
+    /// The position of the batch axis in memory order.
+    const BATCH_AXIS: usize;
+    /// The position of the time axis in memory order, for sequence spaces.
+    const TIME_AXIS: Option<usize> = None;
+    /// The number of values per sample when it is static (Pylearn2's total dimension: for an
+    /// index space the number of labels per sample, not the one-hot width).
+    const FEATURES: Option<usize>;
+    /// The largest label plus one, for index spaces.
+    const MAX_LABELS: Option<usize> = None;
+    /// The kind of space in words (`"image"`).
+    const KIND: &'static str;
+
+    /// Checks the space type itself: `Err` with the reason for an image whose declared total is
+    /// not rows × columns × channels. Every other space is always well formed.
+    fn check_space() -> Result<(), String> {
+        Ok(())
+    }
+
+    /// The space in words, as printed in errors: `"image 32×32×3 bhwc u8"`.
+    fn describe() -> String {
+        let sizes: Vec<String> = Self::SHAPE
+            .iter()
+            .flatten()
+            .map(|n| n.to_string())
+            .collect();
+        let mut s = String::from(Self::KIND);
+        if let Some(m) = Self::MAX_LABELS {
+            s.push_str(&format!(" of {m} labels"));
+        }
+        if !sizes.is_empty() {
+            s.push(' ');
+            s.push_str(&sizes.join("×"));
+        }
+        s.push(' ');
+        s.push_str(<Self::Layout as Layout>::STR);
+        s.push(' ');
+        s.push_str(<Self::Elem as Element>::NAME);
+        s
+    }
+
+    /// The shape of a batch of `batch` samples (and `time` steps for sequence spaces).
+    fn shape(batch: usize, time: usize) -> Vec<usize> {
+        Self::SHAPE
+            .iter()
+            .enumerate()
+            .map(|(i, s)| match s {
+                Some(n) => *n,
+                None if i == Self::BATCH_AXIS => batch,
+                None => time,
+            })
+            .collect()
+    }
+
+    /// Checks what the shape cannot: the labels of an index space are in `0..max_labels`.
+    fn check_values(data: &ArrayView<'_, Self::Elem, Self::Dim>) -> Result<(), SpecError> {
+        let Some(max) = Self::MAX_LABELS else {
+            return Ok(());
+        };
+        // Fast path: a plain scan; the position is worked out only for the error.
+        let bad = data
+            .iter()
+            .position(|v| !matches!(v.to_label(), Some(l) if l < max));
+        let Some(flat) = bad else {
+            return Ok(());
+        };
+        let (idx, v) = data
+            .indexed_iter()
+            .nth(flat)
+            .unwrap_or_else(|| unreachable!("the position came from the same iteration"));
+        Err(SpecError::Label {
+            space: Self::describe(),
+            position: Position(idx.into_dimension().as_array_view().to_vec()),
+            value: v.to_string(),
+            max_labels: max,
+        })
+    }
+}
+
+/// The same space with another element type, for [`Batch::cast_lossy`](crate::Batch::cast_lossy).
+pub trait Recast<E2: Element>: Space {
+    /// `Self` with elements `E2`.
+    type With: Space<Elem = E2, Dim = Self::Dim>;
+}
+
+impl<const D: usize, E: Element, E2: Element> Recast<E2> for Vector<D, E> {
+    type With = Vector<D, E2>;
+}
+impl<
+    const H: usize,
+    const W: usize,
+    const C: usize,
+    const N: usize,
+    L: ImageLayout,
+    E: Element,
+    E2: Element,
+> Recast<E2> for Image<H, W, C, N, L, E>
+{
+    type With = Image<H, W, C, N, L, E2>;
+}
+impl<const D: usize, L: VectorSeqLayout, E: Element, E2: Element> Recast<E2>
+    for VectorSeq<D, L, E>
+{
+    type With = VectorSeq<D, L, E2>;
+}
+impl<
+    const D: usize,
+    const H: usize,
+    const W: usize,
+    const C: usize,
+    const N: usize,
+    L: VolumeLayout,
+    E: Element,
+    E2: Element,
+> Recast<E2> for Volume<D, H, W, C, N, L, E>
+{
+    type With = Volume<D, H, W, C, N, L, E2>;
+}
+impl<
+    const D: usize,
+    const H: usize,
+    const W: usize,
+    const C: usize,
+    L: VolumeSeqLayout,
+    E: Element,
+    E2: Element,
+> Recast<E2> for VolumeSeq<D, H, W, C, L, E>
+{
+    type With = VolumeSeq<D, H, W, C, L, E2>;
+}
+impl<const M: usize, const DIM: usize, E: Element, E2: Element> Recast<E2> for OneHot<M, DIM, E> {
+    type With = OneHot<M, DIM, E2>;
+}
+
+/// The null space: a leaf that needs no data (Pylearn2's `NullSpace`), for example the data of an
+/// L1 penalty. A field of type `Null` takes no source and no slot in the flat form of a spec.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Null;
+
+/// `Some(n)` as a const, for the `SHAPE` tables.
+pub(crate) const fn letters_shape<const R: usize>(
+    letters: &[char],
+    sizes: &[(char, usize)],
+) -> [Option<usize>; R] {
+    let mut out = [None; R];
+    let mut i = 0;
+    while i < R {
+        let mut j = 0;
+        while j < sizes.len() {
+            if sizes[j].0 == letters[i] {
+                out[i] = Some(sizes[j].1);
+            }
+            j += 1;
+        }
+        i += 1;
+    }
+    out
+}

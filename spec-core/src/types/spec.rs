@@ -1,0 +1,519 @@
+//! Specs: trees of (space, source) leaves, the [`DataSpec`] trait the derive implements, and the
+//! run-time description (`describe`) and validation (`validate`) of a spec.
+//!
+//! A spec is a struct with `#[derive(DataSpec)]` whose fields are batches ([`Batch<S>`]), nested
+//! specs, tuples of those, or [`Null`]. Its structure is known to the compiler three ways: the
+//! tree of spaces ([`SpacesOf`]), the tree of sources ([`SourcesOf`]) and the flat
+//! list of leaves ([`LeavesOf`]), which request matching walks.
+
+use crate::types::batch::Batch;
+use crate::types::error::SpecError;
+use crate::types::source::Source;
+use crate::types::space::{Null, Space};
+use core::fmt;
+use core::marker::PhantomData;
+use ndarray::Data;
+
+pub use crate::types::hlist::{HCons, HList, HNil};
+
+/// One leaf of a spec at the type level: the space `S` read from the source `Src`.
+pub struct Leaf<Src, S>(PhantomData<fn() -> (Src, S)>);
+
+/// A list of leaf types ([`Leaf`]`<Src, S>`), with their identities at run time.
+pub trait LeafList: HList {
+    /// `Self` followed by the leaves `R` (the same list as [`HList::Append`], known to be leaves).
+    type Join<R: LeafList>: LeafList;
+    /// Appends the identity of each leaf: its source name, its space in words and the type id of
+    /// the (source, space) pair, which is what de-duplication compares.
+    fn leaf_ids(out: &mut Vec<LeafId>);
+}
+impl LeafList for HNil {
+    type Join<R: LeafList> = R;
+    fn leaf_ids(_: &mut Vec<LeafId>) {}
+}
+impl<Src: Source, S: Space, T: LeafList> LeafList for HCons<Leaf<Src, S>, T> {
+    type Join<R: LeafList> = HCons<Leaf<Src, S>, T::Join<R>>;
+    fn leaf_ids(out: &mut Vec<LeafId>) {
+        out.push(LeafId {
+            id: core::any::TypeId::of::<(Src, S)>(),
+            source: Src::NAME,
+            space: S::describe(),
+        });
+        T::leaf_ids(out);
+    }
+}
+
+/// The identity of a leaf: two leaves are the same when their source and space are.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LeafId {
+    /// The type id of `(Src, S)`.
+    pub id: core::any::TypeId,
+    /// The source name.
+    pub source: &'static str,
+    /// The space in words.
+    pub space: String,
+}
+
+/// The path of a field inside a spec (`inner.image`, `views.0`), built without allocating.
+#[derive(Clone, Copy)]
+pub enum Path<'a> {
+    /// The spec itself.
+    Root,
+    /// A named field of the spec at `.0`.
+    Field(&'a Path<'a>, &'static str),
+    /// An element of a tuple at `.0`.
+    Elem(&'a Path<'a>, usize),
+}
+
+impl fmt::Display for Path<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Path::Root => Ok(()),
+            Path::Field(Path::Root, name) => f.write_str(name),
+            Path::Elem(Path::Root, i) => write!(f, "{i}"),
+            Path::Field(p, name) => write!(f, "{p}.{name}"),
+            Path::Elem(p, i) => write!(f, "{p}.{i}"),
+        }
+    }
+}
+
+impl fmt::Debug for Path<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "`{self}`")
+    }
+}
+
+/// One leaf of a spec as `describe` lists it: MXNet's `(name, shape)` pair, with the field and
+/// the space in words.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Described {
+    /// The field path (`"inner.image"`).
+    pub field: String,
+    /// The source (`"features"`).
+    pub source: &'static str,
+    /// The space in words (`"image 32×32×3 bhwc u8"`).
+    pub space: String,
+    /// The shape in memory order; `None` for a time axis, whose size is dynamic.
+    pub shape: Vec<Option<usize>>,
+}
+
+impl Described {
+    /// The shape, if no axis is dynamic.
+    pub fn dims(&self) -> Option<Vec<usize>> {
+        self.shape.iter().copied().collect()
+    }
+}
+
+impl fmt::Display for Described {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} <- {}: (", self.field, self.source)?;
+        for (i, s) in self.shape.iter().enumerate() {
+            if i > 0 {
+                f.write_str(", ")?;
+            }
+            match s {
+                Some(n) => write!(f, "{n}")?,
+                None => f.write_str("T")?,
+            }
+        }
+        write!(f, ") {}", self.space)
+    }
+}
+
+/// Collects the batch sizes of the leaves of a spec and reports the first that differs.
+#[derive(Default)]
+pub struct SizeCheck {
+    first: Option<(String, usize)>,
+}
+
+impl SizeCheck {
+    /// Records that the leaf at `path` holds `n` samples.
+    ///
+    /// # Errors
+    /// [`SpecError::BatchSize`] when an earlier leaf holds another number.
+    pub fn see(&mut self, path: &Path<'_>, n: usize) -> Result<(), SpecError> {
+        match &self.first {
+            None => {
+                self.first = Some((path.to_string(), n));
+                Ok(())
+            }
+            Some((_, m)) if *m == n => Ok(()),
+            Some((field, m)) => Err(SpecError::BatchSize {
+                first_field: field.clone(),
+                first: *m,
+                field: path.to_string(),
+                actual: n,
+            }),
+        }
+    }
+
+    /// The common batch size, or `None` if no leaf was seen.
+    pub fn size(&self) -> Option<usize> {
+        self.first.as_ref().map(|(_, n)| *n)
+    }
+}
+
+const fn add_features(a: Option<usize>, b: Option<usize>) -> Option<usize> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(a + b),
+        _ => None,
+    }
+}
+
+/// A node of a spec tree, as a field of a struct whose source is `Src`.
+///
+/// Implemented by batches (a leaf read from `Src`), by [`Null`] (no leaf), by tuples of nodes,
+/// and by every derived spec (which ignores `Src`: its fields name their own sources). A spec
+/// ([`DataSpec`]) is a node that needs no source from outside: `Node<()>`.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be a field of a spec",
+    label = "not a batch, a spec or a tuple of them",
+    note = "a field of a `#[derive(DataSpec)]` struct is a `Batch<S>` of a space `S`, another `#[derive(DataSpec)]` struct, a tuple of those, or `Null`"
+)]
+pub trait Node<Src> {
+    /// The tree of spaces.
+    type Spaces;
+    /// The tree of sources.
+    type Sources;
+    /// The leaves, in order, as a type-level list of [`Leaf`].
+    type Leaves: LeafList;
+    /// The leaf values in order (the flat form): an [`HList`] of batches.
+    type Flat: HList;
+    /// References to the leaf values in order.
+    type FlatRef<'a>: HList
+    where
+        Self: 'a;
+    /// Mutable references to the leaf values in order.
+    type FlatMut<'a>: HList
+    where
+        Self: 'a;
+    /// The structure of the node with a `T` at each leaf (and `()` at each null leaf): what
+    /// [`Mapping::nest`](crate::mapping::dedup::Mapping::nest) builds.
+    type Mapped<T>;
+    /// The structure of the node with a borrowed [`BatchView`](crate::BatchView) of some of its
+    /// samples at each leaf (and [`Null`] at each null leaf).
+    type Views<'a>
+    where
+        Self: 'a;
+    /// The number of leaves.
+    const LEAVES: usize;
+    /// The sum of the features of the leaves (Pylearn2's total dimension); `None` if a leaf is a
+    /// sequence.
+    const TOTAL: Option<usize>;
+    /// Appends the description of the leaves.
+    fn describe_node(batch: usize, path: &Path<'_>, out: &mut Vec<Described>);
+    /// Records the batch size of every leaf.
+    fn check_node(&self, path: &Path<'_>, sizes: &mut SizeCheck) -> Result<(), SpecError>;
+    /// The leaf values in order, by moves.
+    fn node_flatten(self) -> Self::Flat;
+    /// The node from its leaf values, by moves.
+    fn node_nest(flat: Self::Flat) -> Self;
+    /// References to the leaf values in order.
+    fn node_flatten_ref(&self) -> Self::FlatRef<'_>;
+    /// Mutable references to the leaf values in order.
+    fn node_flatten_mut(&mut self) -> Self::FlatMut<'_>;
+    /// Views of the samples `rows` of every leaf, without copying (`rows` is within the batch:
+    /// the callers check it).
+    fn node_views(&self, rows: core::ops::Range<usize>) -> Self::Views<'_>;
+    /// Builds the structure, taking each leaf's value from `next` in order.
+    fn node_nest_mapped<T, N: FnMut() -> T>(next: &mut N) -> Self::Mapped<T>;
+    /// Visits the leaf values of `mapped` in order.
+    fn node_flatten_mapped<T, V: FnMut(T)>(mapped: Self::Mapped<T>, visit: &mut V);
+}
+
+impl<Src: Source, S: Space, R: Data<Elem = S::Elem>> Node<Src> for Batch<S, R> {
+    type Spaces = S;
+    type Sources = Src;
+    type Leaves = HCons<Leaf<Src, S>, HNil>;
+    type Flat = HCons<Self, HNil>;
+    type FlatRef<'a>
+        = HCons<&'a Self, HNil>
+    where
+        Self: 'a;
+    type FlatMut<'a>
+        = HCons<&'a mut Self, HNil>
+    where
+        Self: 'a;
+    type Mapped<T> = T;
+    type Views<'a>
+        = crate::types::batch::BatchView<'a, S>
+    where
+        Self: 'a;
+    const LEAVES: usize = 1;
+    const TOTAL: Option<usize> = S::FEATURES;
+    fn describe_node(batch: usize, path: &Path<'_>, out: &mut Vec<Described>) {
+        out.push(Described {
+            field: path.to_string(),
+            source: Src::NAME,
+            space: S::describe(),
+            shape: S::SHAPE
+                .iter()
+                .enumerate()
+                .map(|(i, s)| if i == S::BATCH_AXIS { Some(batch) } else { *s })
+                .collect(),
+        });
+    }
+    fn check_node(&self, path: &Path<'_>, sizes: &mut SizeCheck) -> Result<(), SpecError> {
+        sizes.see(path, self.len())
+    }
+    #[inline(always)]
+    fn node_flatten(self) -> Self::Flat {
+        crate::types::hlist::single(self)
+    }
+    #[inline(always)]
+    fn node_nest(flat: Self::Flat) -> Self {
+        flat.head
+    }
+    #[inline(always)]
+    fn node_flatten_ref(&self) -> Self::FlatRef<'_> {
+        crate::types::hlist::single(self)
+    }
+    #[inline(always)]
+    fn node_flatten_mut(&mut self) -> Self::FlatMut<'_> {
+        crate::types::hlist::single(self)
+    }
+    fn node_views(&self, rows: core::ops::Range<usize>) -> Self::Views<'_> {
+        crate::types::batch::BatchView::<S>::from_checked(
+            self.array()
+                .slice_axis(ndarray::Axis(S::BATCH_AXIS), rows.into()),
+        )
+    }
+    fn node_nest_mapped<T, N: FnMut() -> T>(next: &mut N) -> T {
+        next()
+    }
+    fn node_flatten_mapped<T, V: FnMut(T)>(mapped: T, visit: &mut V) {
+        visit(mapped)
+    }
+}
+
+impl<Src> Node<Src> for Null {
+    type Spaces = Null;
+    type Sources = ();
+    type Leaves = HNil;
+    type Flat = HNil;
+    type FlatRef<'a> = HNil;
+    type FlatMut<'a> = HNil;
+    type Mapped<T> = ();
+    type Views<'a> = Null;
+    const LEAVES: usize = 0;
+    const TOTAL: Option<usize> = Some(0);
+    fn describe_node(_: usize, _: &Path<'_>, _: &mut Vec<Described>) {}
+    fn check_node(&self, _: &Path<'_>, _: &mut SizeCheck) -> Result<(), SpecError> {
+        Ok(())
+    }
+    fn node_flatten(self) -> HNil {
+        HNil
+    }
+    fn node_nest(_: HNil) -> Self {
+        Null
+    }
+    fn node_flatten_ref(&self) -> HNil {
+        HNil
+    }
+    fn node_flatten_mut(&mut self) -> HNil {
+        HNil
+    }
+    fn node_views(&self, _: core::ops::Range<usize>) -> Null {
+        Null
+    }
+    fn node_nest_mapped<T, N: FnMut() -> T>(_: &mut N) {}
+    fn node_flatten_mapped<T, V: FnMut(T)>(_: (), _: &mut V) {}
+}
+
+/// What a derived struct's flat list holds after its first `I` fields: the derive implements
+/// it once per field, so each rest is named once (not part of the public API).
+#[doc(hidden)]
+pub trait FlatRest<const I: usize> {
+    /// The leaves of the fields `I..`.
+    type Rest: HList;
+}
+
+/// The space tree of a spec.
+pub type SpacesOf<S> = <S as Node<()>>::Spaces;
+/// The source tree of a spec.
+pub type SourcesOf<S> = <S as Node<()>>::Sources;
+/// The leaves of a spec, as a type-level list of [`Leaf`]`<Source, Space>`.
+pub type LeavesOf<S> = <S as Node<()>>::Leaves;
+/// The flat form of a spec: its leaf values in order.
+pub type FlatOf<S> = <S as Node<()>>::Flat;
+/// The structure of a spec with a `T` at each leaf.
+pub type MappedOf<S, T> = <S as Node<()>>::Mapped<T>;
+/// The structure of a spec with a borrowed view at each leaf.
+pub type ViewsOf<'a, S> = <S as Node<()>>::Views<'a>;
+
+/// A spec: a struct with `#[derive(DataSpec)]`, or a tuple of specs.
+///
+/// ```
+/// use batchspec::prelude::*;
+///
+/// #[derive(DataSpec)]
+/// struct Record {
+///     #[spec(source = "features")]
+///     image: Batch<image![32, 32, 3; BHWC, u8]>,
+///     #[spec(source = "targets")]
+///     label: Batch<Index<10>>,
+/// }
+///
+/// let shapes: Vec<_> = Record::describe(128).into_iter().map(|d| (d.source, d.dims().unwrap())).collect();
+/// assert_eq!(shapes, [("features", vec![128, 32, 32, 3]), ("targets", vec![128, 1])]);
+/// assert_eq!(Record::LEAVES, 2);
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a spec",
+    label = "expected a `#[derive(DataSpec)]` struct or a tuple of them",
+    note = "add `#[derive(DataSpec)]` to the struct"
+)]
+pub trait DataSpec: Node<()> + Sized {
+    /// The number of leaves (null leaves do not count).
+    const LEAVES: usize = <Self as Node<()>>::LEAVES;
+    /// The sum of the features of all leaves (Pylearn2's `get_total_dimension`); `None` if a
+    /// leaf is a sequence, whose size is dynamic.
+    const TOTAL: Option<usize> = <Self as Node<()>>::TOTAL;
+
+    /// Every leaf in order with its source and its shape for `batch_size` samples (MXNet's
+    /// `provide_data`).
+    fn describe(batch_size: usize) -> Vec<Described> {
+        let mut out = Vec::with_capacity(<Self as Node<()>>::LEAVES);
+        Self::describe_node(batch_size, &Path::Root, &mut out);
+        out
+    }
+
+    /// Checks that every leaf holds the same number of samples, and returns it (`0` for a spec
+    /// with no leaves).
+    ///
+    /// # Errors
+    /// [`SpecError::BatchSize`] naming the first field and the field that differs.
+    fn validate(&self) -> Result<usize, SpecError> {
+        let mut sizes = SizeCheck::default();
+        self.check_node(&Path::Root, &mut sizes)?;
+        Ok(sizes.size().unwrap_or(0))
+    }
+
+    /// The leaf values in order, as an [`HList`]: plain moves, no allocation.
+    #[inline(always)]
+    fn flatten(self) -> FlatOf<Self> {
+        self.node_flatten()
+    }
+
+    /// The spec from its leaf values in order: the inverse of [`DataSpec::flatten`].
+    #[inline(always)]
+    fn nest(flat: FlatOf<Self>) -> Self {
+        Self::node_nest(flat)
+    }
+
+    /// References to the leaf values in order.
+    #[inline(always)]
+    fn flatten_ref(&self) -> <Self as Node<()>>::FlatRef<'_> {
+        self.node_flatten_ref()
+    }
+
+    /// Mutable references to the leaf values in order.
+    #[inline(always)]
+    fn flatten_mut(&mut self) -> <Self as Node<()>>::FlatMut<'_> {
+        self.node_flatten_mut()
+    }
+}
+
+macro_rules! tuples {
+    ($($n:literal: $($t:ident . $i:tt),+;)*) => {$(
+        impl<Src, $($t: Node<Src>),+> Node<Src> for ($($t,)+) {
+            type Spaces = ($($t::Spaces,)+);
+            type Sources = ($($t::Sources,)+);
+            type Leaves = tuples!(@join $($t),+);
+            type Flat = tuples!(@concat Flat; $($t),+);
+            type FlatRef<'a> = tuples!(@concat_ref 'a; $($t),+) where Self: 'a;
+            type FlatMut<'a> = tuples!(@concat_mut 'a; $($t),+) where Self: 'a;
+            type Mapped<T> = ($($t::Mapped<T>,)+);
+            type Views<'a> = ($($t::Views<'a>,)+) where Self: 'a;
+            const LEAVES: usize = 0 $(+ $t::LEAVES)+;
+            const TOTAL: Option<usize> = tuples!(@total $($t),+);
+            fn describe_node(batch: usize, path: &Path<'_>, out: &mut Vec<Described>) {
+                $( $t::describe_node(batch, &Path::Elem(path, $i), out); )+
+            }
+            fn check_node(&self, path: &Path<'_>, sizes: &mut SizeCheck) -> Result<(), SpecError> {
+                $( self.$i.check_node(&Path::Elem(path, $i), sizes)?; )+
+                Ok(())
+            }
+            #[inline(always)]
+            fn node_flatten(self) -> Self::Flat {
+                tuples!(@flatten self; $($t . $i),+)
+            }
+            #[inline(always)]
+            fn node_nest(flat: Self::Flat) -> Self {
+                tuples!(@nest flat; (); $($t),+)
+            }
+            #[inline(always)]
+            fn node_flatten_ref(&self) -> Self::FlatRef<'_> {
+                tuples!(@flatten_ref self; $($t . $i),+)
+            }
+            #[inline(always)]
+            fn node_flatten_mut(&mut self) -> Self::FlatMut<'_> {
+                tuples!(@flatten_mut self; $($t . $i),+)
+            }
+            fn node_views(&self, rows: core::ops::Range<usize>) -> Self::Views<'_> {
+                ($(self.$i.node_views(rows.clone()),)+)
+            }
+            fn node_nest_mapped<T, N: FnMut() -> T>(next: &mut N) -> Self::Mapped<T> {
+                ($($t::node_nest_mapped(next),)+)
+            }
+            fn node_flatten_mapped<T, V: FnMut(T)>(mapped: Self::Mapped<T>, visit: &mut V) {
+                $( $t::node_flatten_mapped(mapped.$i, visit); )+
+            }
+        }
+
+        impl<$($t: DataSpec),+> DataSpec for ($($t,)+) {}
+    )*};
+    (@concat $a:ident; $t:ident) => { <$t as Node<Src>>::$a };
+    (@concat $a:ident; $t:ident, $($rest:ident),+) => {
+        <<$t as Node<Src>>::$a as HList>::Append<tuples!(@concat $a; $($rest),+)>
+    };
+    (@join $t:ident) => { <$t as Node<Src>>::Leaves };
+    (@join $t:ident, $($rest:ident),+) => {
+        <<$t as Node<Src>>::Leaves as LeafList>::Join<tuples!(@join $($rest),+)>
+    };
+    (@concat_ref $l:lifetime; $t:ident) => { <$t as Node<Src>>::FlatRef<$l> };
+    (@concat_ref $l:lifetime; $t:ident, $($rest:ident),+) => {
+        <<$t as Node<Src>>::FlatRef<$l> as HList>::Append<tuples!(@concat_ref $l; $($rest),+)>
+    };
+    (@concat_mut $l:lifetime; $t:ident) => { <$t as Node<Src>>::FlatMut<$l> };
+    (@concat_mut $l:lifetime; $t:ident, $($rest:ident),+) => {
+        <<$t as Node<Src>>::FlatMut<$l> as HList>::Append<tuples!(@concat_mut $l; $($rest),+)>
+    };
+    (@flatten_mut $s:ident; $t:ident . $i:tt) => { $s.$i.node_flatten_mut() };
+    (@flatten_mut $s:ident; $t:ident . $i:tt, $($rt:ident . $ri:tt),+) => {
+        $s.$i.node_flatten_mut().append(tuples!(@flatten_mut $s; $($rt . $ri),+))
+    };
+    (@flatten $s:ident; $t:ident . $i:tt) => { $s.$i.node_flatten() };
+    (@flatten $s:ident; $t:ident . $i:tt, $($rt:ident . $ri:tt),+) => {
+        $s.$i.node_flatten().append(tuples!(@flatten $s; $($rt . $ri),+))
+    };
+    (@flatten_ref $s:ident; $t:ident . $i:tt) => { $s.$i.node_flatten_ref() };
+    (@flatten_ref $s:ident; $t:ident . $i:tt, $($rt:ident . $ri:tt),+) => {
+        $s.$i.node_flatten_ref().append(tuples!(@flatten_ref $s; $($rt . $ri),+))
+    };
+    (@nest $flat:ident; ($($done:expr,)*); $t:ident) => {
+        ($($done,)* $t::node_nest($flat),)
+    };
+    (@nest $flat:ident; ($($done:expr,)*); $t:ident, $($rest:ident),+) => {{
+        let (head, $flat) = <$t::Flat as HList>::split::<tuples!(@concat Flat; $($rest),+)>($flat);
+        tuples!(@nest $flat; ($($done,)* $t::node_nest(head),); $($rest),+)
+    }};
+    (@total $t:ident) => { <$t as Node<Src>>::TOTAL };
+    (@total $t:ident, $($rest:ident),+) => { add_features(<$t as Node<Src>>::TOTAL, tuples!(@total $($rest),+)) };
+}
+
+tuples! {
+    1: A.0;
+    2: A.0, B.1;
+    3: A.0, B.1, C.2;
+    4: A.0, B.1, C.2, D.3;
+    5: A.0, B.1, C.2, D.3, E.4;
+    6: A.0, B.1, C.2, D.3, E.4, F.5;
+    7: A.0, B.1, C.2, D.3, E.4, F.5, G.6;
+    8: A.0, B.1, C.2, D.3, E.4, F.5, G.6, H.7;
+}
+
+#[doc(hidden)]
+pub const fn __add_features(a: Option<usize>, b: Option<usize>) -> Option<usize> {
+    add_features(a, b)
+}
