@@ -15,6 +15,12 @@ pub const MAX_SOURCE_LEN: usize = 32;
 ///
 /// Written by the derive and by `source!("...")`; compiler messages show it as
 /// `Src<'f', 'e', 'a', 't', 'u', 'r', 'e', 's'>`.
+///
+/// The 32 parameters are written out three times in this file, and only three: here, in the
+/// [`Source`] impl and in the `Debug` impl (every other trait is derived). Stable Rust has no
+/// `&'static str` const parameters and no variadic generics, so a type-level string is a fixed
+/// list of `char`s.
+#[derive(Clone, Copy, Default)]
 pub struct Src<
     const C0: char,
     const C1: char = '\0',
@@ -50,85 +56,15 @@ pub struct Src<
     const C31: char = '\0',
 >;
 
-impl<
-    const C0: char,
-    const C1: char,
-    const C2: char,
-    const C3: char,
-    const C4: char,
-    const C5: char,
-    const C6: char,
-    const C7: char,
-    const C8: char,
-    const C9: char,
-    const C10: char,
-    const C11: char,
-    const C12: char,
-    const C13: char,
-    const C14: char,
-    const C15: char,
-    const C16: char,
-    const C17: char,
-    const C18: char,
-    const C19: char,
-    const C20: char,
-    const C21: char,
-    const C22: char,
-    const C23: char,
-    const C24: char,
-    const C25: char,
-    const C26: char,
-    const C27: char,
-    const C28: char,
-    const C29: char,
-    const C30: char,
-    const C31: char,
->
-    Src<
-        C0,
-        C1,
-        C2,
-        C3,
-        C4,
-        C5,
-        C6,
-        C7,
-        C8,
-        C9,
-        C10,
-        C11,
-        C12,
-        C13,
-        C14,
-        C15,
-        C16,
-        C17,
-        C18,
-        C19,
-        C20,
-        C21,
-        C22,
-        C23,
-        C24,
-        C25,
-        C26,
-        C27,
-        C28,
-        C29,
-        C30,
-        C31,
-    >
-{
-    const BYTES: ([u8; 4 * 32], usize) = encode([
-        C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11, C12, C13, C14, C15, C16, C17, C18, C19,
-        C20, C21, C22, C23, C24, C25, C26, C27, C28, C29, C30, C31,
-    ]);
-}
-
 /// A source: a type naming one kind of data of a dataset.
 pub trait Source: 'static + Send + Sync {
     /// The name, as written in `#[spec(source = "...")]`.
     const NAME: &'static str;
+
+    /// The name as UTF-8 bytes and their length, for [`Src`] to compute [`Source::NAME`] from
+    /// its `char`s at compile time. Leave it out when implementing `Source` by hand.
+    #[doc(hidden)]
+    const __UTF8: ([u8; 4 * MAX_SOURCE_LEN], usize) = ([0; 4 * MAX_SOURCE_LEN], 0);
 }
 
 impl<
@@ -200,7 +136,12 @@ impl<
         C31,
     >
 {
-    const NAME: &'static str = match core::str::from_utf8(Self::BYTES.0.split_at(Self::BYTES.1).0) {
+    const __UTF8: ([u8; 4 * MAX_SOURCE_LEN], usize) = encode([
+        C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11, C12, C13, C14, C15, C16, C17, C18, C19,
+        C20, C21, C22, C23, C24, C25, C26, C27, C28, C29, C30, C31,
+    ]);
+    const NAME: &'static str = match core::str::from_utf8(Self::__UTF8.0.split_at(Self::__UTF8.1).0)
+    {
         Ok(s) => s,
         Err(_) => "",
     };
@@ -279,225 +220,9 @@ impl<
         write!(f, "source {:?}", <Self as Source>::NAME)
     }
 }
-impl<
-    const C0: char,
-    const C1: char,
-    const C2: char,
-    const C3: char,
-    const C4: char,
-    const C5: char,
-    const C6: char,
-    const C7: char,
-    const C8: char,
-    const C9: char,
-    const C10: char,
-    const C11: char,
-    const C12: char,
-    const C13: char,
-    const C14: char,
-    const C15: char,
-    const C16: char,
-    const C17: char,
-    const C18: char,
-    const C19: char,
-    const C20: char,
-    const C21: char,
-    const C22: char,
-    const C23: char,
-    const C24: char,
-    const C25: char,
-    const C26: char,
-    const C27: char,
-    const C28: char,
-    const C29: char,
-    const C30: char,
-    const C31: char,
-> Clone
-    for Src<
-        C0,
-        C1,
-        C2,
-        C3,
-        C4,
-        C5,
-        C6,
-        C7,
-        C8,
-        C9,
-        C10,
-        C11,
-        C12,
-        C13,
-        C14,
-        C15,
-        C16,
-        C17,
-        C18,
-        C19,
-        C20,
-        C21,
-        C22,
-        C23,
-        C24,
-        C25,
-        C26,
-        C27,
-        C28,
-        C29,
-        C30,
-        C31,
-    >
-{
-    fn clone(&self) -> Self {
-        *self
-    }
-}
-impl<
-    const C0: char,
-    const C1: char,
-    const C2: char,
-    const C3: char,
-    const C4: char,
-    const C5: char,
-    const C6: char,
-    const C7: char,
-    const C8: char,
-    const C9: char,
-    const C10: char,
-    const C11: char,
-    const C12: char,
-    const C13: char,
-    const C14: char,
-    const C15: char,
-    const C16: char,
-    const C17: char,
-    const C18: char,
-    const C19: char,
-    const C20: char,
-    const C21: char,
-    const C22: char,
-    const C23: char,
-    const C24: char,
-    const C25: char,
-    const C26: char,
-    const C27: char,
-    const C28: char,
-    const C29: char,
-    const C30: char,
-    const C31: char,
-> Copy
-    for Src<
-        C0,
-        C1,
-        C2,
-        C3,
-        C4,
-        C5,
-        C6,
-        C7,
-        C8,
-        C9,
-        C10,
-        C11,
-        C12,
-        C13,
-        C14,
-        C15,
-        C16,
-        C17,
-        C18,
-        C19,
-        C20,
-        C21,
-        C22,
-        C23,
-        C24,
-        C25,
-        C26,
-        C27,
-        C28,
-        C29,
-        C30,
-        C31,
-    >
-{
-}
-impl<
-    const C0: char,
-    const C1: char,
-    const C2: char,
-    const C3: char,
-    const C4: char,
-    const C5: char,
-    const C6: char,
-    const C7: char,
-    const C8: char,
-    const C9: char,
-    const C10: char,
-    const C11: char,
-    const C12: char,
-    const C13: char,
-    const C14: char,
-    const C15: char,
-    const C16: char,
-    const C17: char,
-    const C18: char,
-    const C19: char,
-    const C20: char,
-    const C21: char,
-    const C22: char,
-    const C23: char,
-    const C24: char,
-    const C25: char,
-    const C26: char,
-    const C27: char,
-    const C28: char,
-    const C29: char,
-    const C30: char,
-    const C31: char,
-> Default
-    for Src<
-        C0,
-        C1,
-        C2,
-        C3,
-        C4,
-        C5,
-        C6,
-        C7,
-        C8,
-        C9,
-        C10,
-        C11,
-        C12,
-        C13,
-        C14,
-        C15,
-        C16,
-        C17,
-        C18,
-        C19,
-        C20,
-        C21,
-        C22,
-        C23,
-        C24,
-        C25,
-        C26,
-        C27,
-        C28,
-        C29,
-        C30,
-        C31,
-    >
-{
-    fn default() -> Self {
-        Src
-    }
-}
 
-const fn encode(chars: [char; 32]) -> ([u8; 4 * 32], usize) {
-    let mut out = [0u8; 4 * 32];
+const fn encode(chars: [char; MAX_SOURCE_LEN]) -> ([u8; 4 * MAX_SOURCE_LEN], usize) {
+    let mut out = [0u8; 4 * MAX_SOURCE_LEN];
     let mut n = 0;
     let mut i = 0;
     while i < chars.len() {
