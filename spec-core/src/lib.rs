@@ -42,6 +42,7 @@ pub use types::spec::{
 /// What the derive's output names; not part of the public API.
 #[doc(hidden)]
 pub mod __private {
+    pub use crate::types::axis::{B, C, D, F, H, K, T, W};
     pub use crate::types::error::SpecError;
     pub use crate::types::hlist::{HCons, HList, HNil};
     pub use crate::types::source::Src;

@@ -95,7 +95,7 @@ pub fn expand(cont: &Container<'_>) -> TokenStream {
     let flat_ref = fold(&flat_ref_of, quote!(#p::HList), quote!(#p::HNil));
     let flat_mut = fold(&flat_mut_of, quote!(#p::HList), quote!(#p::HNil));
     let total = total_of.iter().rev().fold(
-        quote!(::core::option::Option::Some(0usize)),
+        quote!(#p::core::option::Option::Some(0usize)),
         |acc, head| quote!(#p::__add_features(#head, #acc)),
     );
 
@@ -168,10 +168,9 @@ pub fn expand(cont: &Container<'_>) -> TokenStream {
     let nest_mapped = nodes
         .iter()
         .map(|n| quote!(#n::node_nest_mapped(__spec_next),));
-    let node_views = nodes
-        .iter()
-        .zip(&members)
-        .map(|(n, m)| quote!(#n::node_views(&self.#m, ::core::clone::Clone::clone(&__spec_rows)),));
+    let node_views = nodes.iter().zip(&members).map(
+        |(n, m)| quote!(#n::node_views(&self.#m, #p::core::clone::Clone::clone(&__spec_rows)),),
+    );
     let flatten_mapped = nodes.iter().enumerate().map(|(i, n)| {
         let idx = syn::Index::from(i);
         quote!(#n::node_flatten_mapped(__spec_mapped.#idx, __spec_visit);)
@@ -195,7 +194,7 @@ pub fn expand(cont: &Container<'_>) -> TokenStream {
                 type Mapped<__SpecT> = (#(#mapped,)*);
                 type Views<'__spec_a> = (#(#views,)*) where Self: '__spec_a;
                 const LEAVES: usize = 0 #(#count)*;
-                const TOTAL: ::core::option::Option<usize> = #total;
+                const TOTAL: #p::core::option::Option<usize> = #total;
                 fn describe_node(
                     __spec_batch: usize,
                     __spec_path: &#p::Path<'_>,
@@ -207,9 +206,9 @@ pub fn expand(cont: &Container<'_>) -> TokenStream {
                     &self,
                     __spec_path: &#p::Path<'_>,
                     __spec_sizes: &mut #p::SizeCheck,
-                ) -> ::core::result::Result<(), #p::SpecError> {
+                ) -> #p::core::result::Result<(), #p::SpecError> {
                     #(#checks)*
-                    ::core::result::Result::Ok(())
+                    #p::core::result::Result::Ok(())
                 }
                 #[inline(always)]
                 fn node_flatten(self) -> Self::Flat {
@@ -229,17 +228,17 @@ pub fn expand(cont: &Container<'_>) -> TokenStream {
                 fn node_flatten_mut(&mut self) -> Self::FlatMut<'_> {
                     #flatten_mut
                 }
-                fn node_views(&self, __spec_rows: ::core::ops::Range<usize>) -> Self::Views<'_> {
+                fn node_views(&self, __spec_rows: #p::core::ops::Range<usize>) -> Self::Views<'_> {
                     let _ = &__spec_rows;
                     (#(#node_views)*)
                 }
-                fn node_nest_mapped<__SpecT, __SpecN: ::core::ops::FnMut() -> __SpecT>(
+                fn node_nest_mapped<__SpecT, __SpecN: #p::core::ops::FnMut() -> __SpecT>(
                     __spec_next: &mut __SpecN,
                 ) -> Self::Mapped<__SpecT> {
                     let _ = &__spec_next;
                     (#(#nest_mapped)*)
                 }
-                fn node_flatten_mapped<__SpecT, __SpecV: ::core::ops::FnMut(__SpecT)>(
+                fn node_flatten_mapped<__SpecT, __SpecV: #p::core::ops::FnMut(__SpecT)>(
                     __spec_mapped: Self::Mapped<__SpecT>,
                     __spec_visit: &mut __SpecV,
                 ) {
@@ -307,20 +306,20 @@ pub fn stubs(input: &syn::DeriveInput, krate: Option<syn::Path>) -> TokenStream 
                 type Mapped<__SpecT> = ();
                 type Views<'__spec_a> = () where Self: '__spec_a;
                 const LEAVES: usize = 0;
-                const TOTAL: ::core::option::Option<usize> = ::core::option::Option::None;
+                const TOTAL: #p::core::option::Option<usize> = #p::core::option::Option::None;
                 fn describe_node(_: usize, _: &#p::Path<'_>, _: &mut #p::Vec<#p::Described>) {
-                    ::core::unreachable!()
+                    #p::core::unreachable!()
                 }
-                fn check_node(&self, _: &#p::Path<'_>, _: &mut #p::SizeCheck) -> ::core::result::Result<(), #p::SpecError> {
-                    ::core::unreachable!()
+                fn check_node(&self, _: &#p::Path<'_>, _: &mut #p::SizeCheck) -> #p::core::result::Result<(), #p::SpecError> {
+                    #p::core::unreachable!()
                 }
-                fn node_flatten(self) -> #p::HNil { ::core::unreachable!() }
-                fn node_nest(_: #p::HNil) -> Self { ::core::unreachable!() }
-                fn node_flatten_ref(&self) -> #p::HNil { ::core::unreachable!() }
-                fn node_flatten_mut(&mut self) -> #p::HNil { ::core::unreachable!() }
-                fn node_views(&self, _: ::core::ops::Range<usize>) {}
-                fn node_nest_mapped<__SpecT, __SpecN: ::core::ops::FnMut() -> __SpecT>(_: &mut __SpecN) {}
-                fn node_flatten_mapped<__SpecT, __SpecV: ::core::ops::FnMut(__SpecT)>(_: (), _: &mut __SpecV) {}
+                fn node_flatten(self) -> #p::HNil { #p::core::unreachable!() }
+                fn node_nest(_: #p::HNil) -> Self { #p::core::unreachable!() }
+                fn node_flatten_ref(&self) -> #p::HNil { #p::core::unreachable!() }
+                fn node_flatten_mut(&mut self) -> #p::HNil { #p::core::unreachable!() }
+                fn node_views(&self, _: #p::core::ops::Range<usize>) {}
+                fn node_nest_mapped<__SpecT, __SpecN: #p::core::ops::FnMut() -> __SpecT>(_: &mut __SpecN) {}
+                fn node_flatten_mapped<__SpecT, __SpecV: #p::core::ops::FnMut(__SpecT)>(_: (), _: &mut __SpecV) {}
             }
             impl #impl_generics #p::DataSpec for #ident #ty_generics #where_clause {}
         };

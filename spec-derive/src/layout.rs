@@ -68,7 +68,7 @@ pub fn expand(input: TokenStream) -> syn::Result<TokenStream> {
                 } else {
                     seen.push((ch, i));
                     let ty = syn::Ident::new(ty, Span::call_site());
-                    axes.push(quote!(::batchspec::#ty));
+                    axes.push(quote!(::batchspec::__private::#ty));
                 }
             }
         }
