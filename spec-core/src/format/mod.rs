@@ -26,9 +26,11 @@ mod batch;
 pub mod error;
 mod exec;
 mod plan;
+mod step;
 
 pub use error::FormatError;
 pub use plan::{Plan, Split};
+pub use step::{Step, Through};
 
 use crate::types::elem::{CastInto, Element, IndexElement};
 use crate::types::space::{

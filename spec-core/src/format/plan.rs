@@ -28,6 +28,9 @@ pub enum Plan {
     FirstLabel,
     /// One label per sample as a column of one.
     LabelColumn,
+    /// A [`Step`](super::Step): the step's own code moves the data (a crop, a flip, a
+    /// normalization); never a view.
+    Step,
 }
 
 /// The static sizes a vector's feature axis is split into (at most 5).
