@@ -25,10 +25,12 @@
 mod batch;
 pub mod error;
 mod exec;
+mod flip;
 mod plan;
 mod step;
 
 pub use error::FormatError;
+pub use flip::{FlipH, FlipW};
 pub use plan::{Plan, Split};
 pub use step::{Step, Through};
 
