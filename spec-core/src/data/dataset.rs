@@ -106,6 +106,31 @@ where
     }
 }
 
+/// A request `Self` whose every leaf can be gathered, converted, from the record `R` (each
+/// found by source at the inferred indices `I`): the one bound that the gathers of datasets and
+/// providers name. It holds for every pair that [`Serves`](crate::mapping::matching::Serves).
+pub trait GatherFrom<'r, R: DataSpec + 'r, I>: DataSpec {
+    /// Writes the samples `rows` of `record` into the samples `0..rows.len()` of `out`, after
+    /// zeroing the samples `zero` of `out` (padding rows).
+    fn gather_from(out: &mut Self, record: &'r R, rows: &[usize], zero: Range<usize>);
+}
+
+impl<'r, R: DataSpec + 'r, Q: DataSpec, I> GatherFrom<'r, R, I> for Q
+where
+    <R as Node<()>>::FlatRef<'r>: Copy,
+    LeavesOf<Q>: for<'o> GatherLeaves<
+            <Q as Node<()>>::FlatMut<'o>,
+            LeavesOf<R>,
+            <R as Node<()>>::FlatRef<'r>,
+            I,
+        >,
+{
+    #[inline]
+    fn gather_from(out: &mut Q, record: &'r R, rows: &[usize], zero: Range<usize>) {
+        <LeavesOf<Q>>::gather(out.flatten_mut(), record.flatten_ref(), rows, zero);
+    }
+}
+
 /// The samples of a record spec, stored leaf by leaf.
 ///
 /// ```
@@ -246,17 +271,11 @@ impl<R: DataSpec> Dataset<R> {
     pub fn select<'r, I>(&'r self, rows: &[usize]) -> Result<R, DataError>
     where
         FlatOf<R>: AllocFlat,
-        <R as Node<()>>::FlatRef<'r>: Copy,
-        LeavesOf<R>: for<'o> GatherLeaves<
-                <R as Node<()>>::FlatMut<'o>,
-                LeavesOf<R>,
-                <R as Node<()>>::FlatRef<'r>,
-                I,
-            >,
+        R: GatherFrom<'r, R, I>,
     {
         self.check_rows(rows)?;
         let mut out = R::nest(FlatOf::<R>::alloc(rows.len(), 0));
-        <LeavesOf<R>>::gather(out.flatten_mut(), self.record.flatten_ref(), rows, 0..0);
+        R::gather_from(&mut out, &self.record, rows, 0..0);
         Ok(out)
     }
 
@@ -267,13 +286,7 @@ impl<R: DataSpec> Dataset<R> {
     pub fn slice<'r, I>(&'r self, range: Range<usize>) -> Result<R, DataError>
     where
         FlatOf<R>: AllocFlat,
-        <R as Node<()>>::FlatRef<'r>: Copy,
-        LeavesOf<R>: for<'o> GatherLeaves<
-                <R as Node<()>>::FlatMut<'o>,
-                LeavesOf<R>,
-                <R as Node<()>>::FlatRef<'r>,
-                I,
-            >,
+        R: GatherFrom<'r, R, I>,
     {
         if range.end > self.len || range.start > range.end {
             return Err(SpecError::Row {
@@ -294,13 +307,7 @@ impl<R: DataSpec> Dataset<R> {
     pub fn get<'r, I>(&'r self, i: usize) -> Result<R, DataError>
     where
         FlatOf<R>: AllocFlat,
-        <R as Node<()>>::FlatRef<'r>: Copy,
-        LeavesOf<R>: for<'o> GatherLeaves<
-                <R as Node<()>>::FlatMut<'o>,
-                LeavesOf<R>,
-                <R as Node<()>>::FlatRef<'r>,
-                I,
-            >,
+        R: GatherFrom<'r, R, I>,
     {
         self.select(&[i])
     }
@@ -313,13 +320,7 @@ impl<R: DataSpec> Dataset<R> {
     pub fn permuted<'r, I>(&'r self, permutation: &[usize]) -> Result<Dataset<R>, DataError>
     where
         FlatOf<R>: AllocFlat,
-        <R as Node<()>>::FlatRef<'r>: Copy,
-        LeavesOf<R>: for<'o> GatherLeaves<
-                <R as Node<()>>::FlatMut<'o>,
-                LeavesOf<R>,
-                <R as Node<()>>::FlatRef<'r>,
-                I,
-            >,
+        R: GatherFrom<'r, R, I>,
     {
         let mut seen = vec![false; self.len];
         let ok = permutation.len() == self.len
@@ -340,13 +341,7 @@ impl<R: DataSpec> Dataset<R> {
     pub fn samples<'r, I>(&'r self) -> impl Iterator<Item = Result<R, DataError>> + 'r
     where
         FlatOf<R>: AllocFlat,
-        <R as Node<()>>::FlatRef<'r>: Copy,
-        LeavesOf<R>: for<'o> GatherLeaves<
-                <R as Node<()>>::FlatMut<'o>,
-                LeavesOf<R>,
-                <R as Node<()>>::FlatRef<'r>,
-                I,
-            >,
+        R: GatherFrom<'r, R, I>,
         I: 'r,
     {
         (0..self.len).map(move |i| self.get::<I>(i))
@@ -359,13 +354,7 @@ impl<R: DataSpec> Dataset<R> {
     ) -> impl Iterator<Item = Result<R, DataError>> + 'r
     where
         FlatOf<R>: AllocFlat,
-        <R as Node<()>>::FlatRef<'r>: Copy,
-        LeavesOf<R>: for<'o> GatherLeaves<
-                <R as Node<()>>::FlatMut<'o>,
-                LeavesOf<R>,
-                <R as Node<()>>::FlatRef<'r>,
-                I,
-            >,
+        R: GatherFrom<'r, R, I>,
         I: 'r,
     {
         let size = size.max(1);

@@ -7,7 +7,7 @@
 //! [`Prefetch`] runs any batch producer on a background thread, a bounded number of batches
 //! ahead.
 
-use crate::data::dataset::{AllocFlat, Dataset, GatherLeaves};
+use crate::data::dataset::{AllocFlat, Dataset, GatherFrom, GatherLeaves};
 use crate::data::error::DataError;
 use crate::data::iteration::{DeviceSplit, Epoch, IndexBatch, Schedule};
 use crate::types::spec::{DataSpec, Described, FlatOf, LeavesOf, Node};
@@ -140,6 +140,8 @@ impl<'d, R: DataSpec, Q: DataSpec> Provider<'d, R, Q> {
     /// padding). `None` at the end of the epoch.
     pub fn fill_next<'o, Out: DataSpec, I>(&mut self, out: &'o mut Out) -> Option<BatchInfo>
     where
+        // Not `GatherFrom`: `out` may borrow (a request of arena views), so the gather is asked
+        // for at the one lifetime `'o` of this borrow, not at every lifetime.
         <R as Node<()>>::FlatRef<'d>: Copy,
         LeavesOf<Out>: GatherLeaves<
                 <Out as Node<()>>::FlatMut<'o>,
@@ -184,13 +186,7 @@ where
     /// [`LastBatch::Short`](crate::data::iteration::LastBatch::Short)) is lent with exactly its samples.
     pub fn next_batch<I>(&mut self) -> Option<Provided<'_, Q>>
     where
-        <R as Node<()>>::FlatRef<'d>: Copy,
-        LeavesOf<Q>: for<'o> GatherLeaves<
-                <Q as Node<()>>::FlatMut<'o>,
-                LeavesOf<R>,
-                <R as Node<()>>::FlatRef<'d>,
-                I,
-            >,
+        Q: GatherFrom<'d, R, I>,
     {
         let batch = self.epoch.next_into(&mut self.rows)?;
         let size = self.schedule.batch_size();
@@ -210,12 +206,7 @@ where
             self.buffer
                 .get_or_insert_with(|| Q::nest(FlatOf::<Q>::alloc(size, 0)))
         };
-        <LeavesOf<Q>>::gather(
-            out.flatten_mut(),
-            data.flatten_ref(),
-            &self.rows[..filled],
-            filled..rows_in_batch,
-        );
+        Q::gather_from(out, data, &self.rows[..filled], filled..rows_in_batch);
         Some(Provided { batch: out, info })
     }
 }
@@ -388,6 +379,7 @@ where
     where
         R: DataSpec + Send + Sync + 'static,
         I: 'static,
+        // The long form, as `fill_next` asks for it (see there).
         for<'d> <R as Node<()>>::FlatRef<'d>: Copy,
         LeavesOf<Q>: for<'o, 'd> GatherLeaves<
                 <Q as Node<()>>::FlatMut<'o>,
