@@ -4,8 +4,9 @@
 //! Use it through the `batchspec` crate, which adds `#[derive(DataSpec)]`.
 #![warn(missing_docs)]
 
-// The parts, from the bottom up: each imports only the parts above it in this list (the
-// architecture test in `tests/architecture.rs` holds the code to that).
+// The parts. From the bottom up they are types, kernel, format, buffer, mapping, view, data and
+// load; each imports only the parts before it in that order (the architecture test in
+// `tests/architecture.rs` holds the code to that).
 pub mod buffer;
 pub mod data;
 pub mod format;
