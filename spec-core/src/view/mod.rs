@@ -7,16 +7,17 @@
 //! gradient converted back (inverse permutation, un-flatten, element cast) and summed. A form
 //! that has no inverse (labels made one-hot) can be got, but a gradient for it does not compile.
 
-use crate::types::batch::{ArcBatch, Batch, BatchView};
-use crate::types::elem::Element;
 pub mod error;
+
+pub use error::ViewError;
 
 use crate::format::FormatAs;
 use crate::format::error::FormatError;
+use crate::types::batch::{ArcBatch, Batch, BatchView};
+use crate::types::elem::Element;
 use crate::types::error::Shape;
 use crate::types::space::{Recast, Space};
 use core::any::{Any, TypeId};
-pub use error::ViewError;
 use std::collections::HashMap;
 
 struct Cached {
