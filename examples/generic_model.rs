@@ -132,12 +132,12 @@ fn main() {
     let (xent, l1) = (CrossEntropy, L1(1e-4));
     // The combined request of the model, the supervised cost and the penalty is checked here,
     // at compile time: features as 16 f32, targets as one-hot of 4.
-    const _: () = batchspec::assert_serves::<Record, Supervised<Input<Vector<16>>, Vector<4>>, _>();
+    const _: () = batchspec::assert_serves::<Record, Supervised<Input<Vector<16>>, Vector<4>>>();
     for epoch in 0..8 {
         let mut server = Server::new(&record);
-        let input = server.get::<Input<Vector<16>>, _>();
-        let data = server.get::<Supervised<Input<Vector<16>>, Vector<4>>, _>();
-        let none = server.get::<NoData, _>();
+        let input = server.get::<Input<Vector<16>>>();
+        let data = server.get::<Supervised<Input<Vector<16>>, Vector<4>>>();
+        let none = server.get::<NoData>();
         assert_eq!(
             server.produced(),
             2,

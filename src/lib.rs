@@ -27,7 +27,7 @@
 //!
 //! // Checked by `cargo check`: every source of the request is in the record, in a space that
 //! // converts (here a 32×32×3 image into a vector of 3072).
-//! const _: () = batchspec::assert_serves::<Record, ModelInput, _>();
+//! const _: () = batchspec::assert_serves::<Record, ModelInput>();
 //!
 //! let record = Record {
 //!     image: Batch::new(Array4::zeros((128, 32, 32, 3)))?,
@@ -66,7 +66,7 @@
 //! struct Record { #[spec(source = "features")] x: Batch<Vector<3072>> }
 //! #[derive(DataSpec)]
 //! struct Request { #[spec(source = "features")] x: Batch<Vector<10>> }
-//! const _: () = batchspec::assert_serves::<Record, Request, _>();
+//! const _: () = batchspec::assert_serves::<Record, Request>();
 //! ```
 //!
 //! A source the record does not have (here a typo):
@@ -77,7 +77,7 @@
 //! struct Record { #[spec(source = "features")] x: Batch<Vector<3>> }
 //! #[derive(DataSpec)]
 //! struct Request { #[spec(source = "featurs")] x: Batch<Vector<3>> }
-//! const _: () = batchspec::assert_serves::<Record, Request, _>();
+//! const _: () = batchspec::assert_serves::<Record, Request>();
 //! ```
 //!
 //! An image whose declared total is not rows × columns × channels:

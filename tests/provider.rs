@@ -247,7 +247,7 @@ fn prefetch_serves_the_same_batches_over_epochs() {
         .last_batch(LastBatch::Pad)
         .build()
         .unwrap();
-    let mut p = Prefetch::<Mx>::provider::<Mx, _>(Arc::clone(&ds), schedule.clone(), 0..5, 2);
+    let mut p = Prefetch::<Mx>::provider::<Mx>(Arc::clone(&ds), schedule.clone(), 0..5, 2);
     let mut direct = Provider::<Mx, Mx>::new(&ds, schedule).unwrap();
     let mut n = 0;
     for epoch in 0..5 {

@@ -47,7 +47,7 @@ struct Monitor {
 #[test]
 fn a_nested_request_is_served_by_a_flat_record_with_conversions() {
     let r = record();
-    let s: Supervised = serve::<_, Supervised, _>(&r, &mut ServeCache::new());
+    let s: Supervised = serve::<_, Supervised>(&r, &mut ServeCache::new());
     assert_eq!(
         s.input.x.array(),
         &Array2::from_shape_fn((3, 6), |(b, f)| (b * 6 + f) as f32)
@@ -56,7 +56,7 @@ fn a_nested_request_is_served_by_a_flat_record_with_conversions() {
         s.y.array(),
         &array![[0f32, 0., 0., 1.], [1., 0., 0., 0.], [0., 1., 0., 0.]]
     );
-    let m: Monitor = serve::<_, Monitor, _>(&r, &mut ServeCache::new());
+    let m: Monitor = serve::<_, Monitor>(&r, &mut ServeCache::new());
     assert_eq!(m.planes.shape(), [3, 1, 2, 3]);
     assert_eq!(m.labels.array(), &array![3i64, 0, 1]);
 }
@@ -65,9 +65,9 @@ fn a_nested_request_is_served_by_a_flat_record_with_conversions() {
 fn each_unique_leaf_is_produced_once_across_consumers_and_shared() {
     let r = record();
     let mut server = Server::new(&r);
-    let model: ModelInput = server.get::<ModelInput, _>();
-    let cost: Supervised = server.get::<Supervised, _>();
-    let monitor: Monitor = server.get::<Monitor, _>();
+    let model: ModelInput = server.get::<ModelInput>();
+    let cost: Supervised = server.get::<Supervised>();
+    let monitor: Monitor = server.get::<Monitor>();
     // features as vector, targets as one-hot, features as bchw f64, targets as labels.
     assert_eq!(server.produced(), 4);
     assert_eq!(
@@ -82,7 +82,7 @@ fn each_unique_leaf_is_produced_once_across_consumers_and_shared() {
 fn a_tuple_of_requests_is_one_combined_request() {
     let r = record();
     let mut cache = ServeCache::new();
-    let (a, b): (ModelInput, Supervised) = serve::<_, (ModelInput, Supervised), _>(&r, &mut cache);
+    let (a, b): (ModelInput, Supervised) = serve::<_, (ModelInput, Supervised)>(&r, &mut cache);
     assert_eq!(cache.produced(), 2);
     assert_eq!(a.x.array().as_ptr(), b.input.x.array().as_ptr());
 }

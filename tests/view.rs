@@ -176,23 +176,21 @@ fn dp_list_view_of_two_images() {
         a: Batch::new(a.clone()).unwrap(),
         b: Batch::new(a.clone() * 2.0).unwrap(),
     });
-    let got = view.get::<TwoBhwc, _>().unwrap();
+    let got = view.get::<TwoBhwc>().unwrap();
     assert_eq!(got.a.shape(), [1, 3, 4, 2]);
     assert_eq!(got.b.shape(), [1, 3, 4, 2]);
     assert_eq!(got.a.array(), &a.view().permuted_axes([0, 2, 3, 1]));
     // A gradient per leaf, in the form got, comes back in the record's layout.
     let g = Array4::from_elem((1, 3, 4, 2), 0.5);
-    view.put_leaf_gradient::<Features, image![3, 4, 2; BHWC, f64], _>(
-        &Batch::new(g.clone()).unwrap(),
-    )
-    .unwrap();
-    view.put_leaf_gradient::<Features, image![3, 4, 2; BHWC, f64], _>(&Batch::new(g).unwrap())
+    view.put_leaf_gradient::<Features, image![3, 4, 2; BHWC, f64]>(&Batch::new(g.clone()).unwrap())
         .unwrap();
-    let back = view.leaf_gradient::<Features, _>().unwrap();
+    view.put_leaf_gradient::<Features, image![3, 4, 2; BHWC, f64]>(&Batch::new(g).unwrap())
+        .unwrap();
+    let back = view.leaf_gradient::<Features>().unwrap();
     assert_eq!(back.shape(), [1, 2, 3, 4]);
     assert!(back.array().iter().all(|&v| v == 1.0));
     assert!(
-        view.leaf_gradient::<batchspec::source!("context"), _>()
+        view.leaf_gradient::<batchspec::source!("context")>()
             .is_none()
     );
 }

@@ -126,7 +126,7 @@ fn main() {
     let epochs = (reps + 2) as u64;
     let mut workers: Vec<_> = (0..2)
         .map(|k| {
-            Prefetch::<Mnist>::provider::<Mnist, _>(
+            Prefetch::<Mnist>::provider::<Mnist>(
                 Arc::clone(&ds),
                 schedule(Shard::new(k, 2).unwrap()),
                 0..epochs,

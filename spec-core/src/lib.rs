@@ -26,7 +26,7 @@ pub use types::{axis, batch, elem, hlist, source, space, spec};
 
 pub use error::{Error, Result};
 pub use format::{FormatAs, assert_formats};
-pub use mapping::matching::{Serves, Specs, assert_serves};
+pub use mapping::matching::{Reads, Serves, Specs, assert_serves};
 pub use types::axis::{
     Axis, B, BCHW, BF, BHWC, BK, BT, BTF, C, CHWB, D, F, H, K, Layout, T, TBF, W,
 };
@@ -43,10 +43,19 @@ pub use types::spec::{
 /// What the derive's output names; not part of the public API.
 #[doc(hidden)]
 pub mod __private {
+    pub use crate::data::gather::{
+        GatherField, GatherFrom, GatherSame, LeafMut, LeafTarget, gather_leaf,
+    };
+    pub use crate::format::FormatAs;
+    pub use crate::mapping::matching::{HasSource, LeafField, ReadField, Reads};
+    pub use crate::mapping::serve::{FromShared, ServeCache, ServeField, ServeFrom};
     pub use crate::types::axis::{B, C, D, F, H, K, T, W};
+    pub use crate::types::batch::{ArcBatch, BatchView};
     pub use crate::types::error::SpecError;
     pub use crate::types::hlist::{HCons, HList, HNil};
     pub use crate::types::source::Src;
+    pub use crate::types::space::Null;
+    pub use crate::types::space::Space;
     pub use crate::types::spec::{
         __add_features, Described, FlatRest, LeafList, Node, Path, SizeCheck,
     };

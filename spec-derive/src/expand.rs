@@ -178,6 +178,12 @@ pub fn expand(cont: &Container<'_>) -> TokenStream {
 
     let node_generics = with_src_param(cont.generics);
     let (node_impl_generics, _, _) = node_generics.split_for_impl();
+    let rest_preds: Vec<TokenStream> = if cont.generics.params.is_empty() {
+        Vec::new()
+    } else {
+        preds.clone()
+    };
+    let serving = crate::serving::expand(cont, &krate, &rest_preds);
 
     quote! {
         #[doc(hidden)]
@@ -251,6 +257,8 @@ pub fn expand(cont: &Container<'_>) -> TokenStream {
             impl #impl_generics #p::DataSpec for #ident #ty_generics #where_all {}
 
             #(#rest_impls)*
+
+            #serving
         };
     }
 }
@@ -292,6 +300,7 @@ pub fn stubs(input: &syn::DeriveInput, krate: Option<syn::Path>) -> TokenStream 
     let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
     let node_generics = with_src_param(&input.generics);
     let (node_impl_generics, _, _) = node_generics.split_for_impl();
+    let stub_serving = crate::serving::stubs(input, &p);
     quote! {
         #[doc(hidden)]
         #[allow(unused_qualifications, clippy::all)]
@@ -322,6 +331,7 @@ pub fn stubs(input: &syn::DeriveInput, krate: Option<syn::Path>) -> TokenStream 
                 fn node_flatten_mapped<__SpecT, __SpecV: #p::core::ops::FnMut(__SpecT)>(_: (), _: &mut __SpecV) {}
             }
             impl #impl_generics #p::DataSpec for #ident #ty_generics #where_clause {}
+            #stub_serving
         };
     }
 }

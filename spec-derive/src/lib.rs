@@ -8,6 +8,7 @@ mod check;
 mod ctxt;
 mod expand;
 mod layout;
+mod serving;
 mod symbol;
 
 use proc_macro::TokenStream;

@@ -16,6 +16,6 @@ struct ModelInput {
     x: Batch<Vector<10>>,
 }
 
-const _: () = batchspec::assert_serves::<Dataset, ModelInput, _>();
+const _: () = batchspec::assert_serves::<Dataset, ModelInput>();
 
 fn main() {}

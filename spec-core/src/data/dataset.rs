@@ -7,16 +7,14 @@
 //! record; writes go through [`Dataset::fields_mut`], refused on a read-only dataset.
 
 use crate::data::error::DataError;
-use crate::format::FormatAs;
-use crate::mapping::matching::HasSource;
-use crate::mapping::serve::{LeafView, PickAt};
-use crate::types::batch::{ArcBatch, Batch, BatchView};
+use crate::data::gather::GatherSame;
+pub use crate::data::gather::{GatherFrom, LeafMut};
+use crate::types::batch::{ArcBatch, Batch};
 use crate::types::error::SpecError;
 use crate::types::hlist::{HCons, HList, HNil};
 use crate::types::source::Source;
 use crate::types::space::Space;
-use crate::types::spec::{DataSpec, Described, FlatOf, Leaf, LeavesOf, Node};
-use ndarray::DataMut;
+use crate::types::spec::{DataSpec, Described, FlatOf, Leaf, LeavesOf};
 use std::ops::Range;
 
 /// Flat lists of owned leaves, allocated for a number of samples.
@@ -46,88 +44,6 @@ impl<S: Space, T: AllocFlat> AllocFlat for HCons<ArcBatch<S>, T> {
             head: Batch::<S>::zeros(batch, time).to_shared(),
             tail: T::alloc(batch, time),
         }
-    }
-}
-
-/// A mutable reference to a leaf of the space `S` that a gather can write into.
-pub trait LeafMut<S: Space> {
-    /// The data, mutably.
-    fn leaf_mut(&mut self) -> ndarray::ArrayViewMut<'_, S::Elem, S::Dim>;
-    /// The number of samples.
-    fn leaf_len(&self) -> usize;
-}
-
-impl<S: Space, R: DataMut<Elem = S::Elem>> LeafMut<S> for &mut Batch<S, R> {
-    fn leaf_mut(&mut self) -> ndarray::ArrayViewMut<'_, S::Elem, S::Dim> {
-        self.array_mut().view_mut()
-    }
-    fn leaf_len(&self) -> usize {
-        self.len()
-    }
-}
-
-/// Gathers rows of a record's leaves `RL` (references `RF`) into the leaves of a request
-/// (`Self` = the request's leaf types, `QF` = mutable references to its values), converting
-/// each as [`FormatAs`] says, at the inferred indices `I`.
-pub trait GatherLeaves<QF, RL, RF, I> {
-    /// Writes the samples `rows` of the record into the samples `0..rows.len()` of `out`, after
-    /// zeroing the samples `zero` of `out` (padding rows).
-    fn gather(out: QF, record: RF, rows: &[usize], zero: Range<usize>);
-}
-
-impl<RL, RF> GatherLeaves<HNil, RL, RF, HNil> for HNil {
-    fn gather(_: HNil, _: RF, _: &[usize], _: Range<usize>) {}
-}
-
-impl<Src, QS, QT, QB, QFT, RL, RF, I, IT> GatherLeaves<HCons<QB, QFT>, RL, RF, HCons<I, IT>>
-    for HCons<Leaf<Src, QS>, QT>
-where
-    Src: Source,
-    QS: Space,
-    RL: HasSource<Src, I>,
-    RL::Space: FormatAs<QS>,
-    RF: PickAt<I> + Copy,
-    <RF as PickAt<I>>::Item: LeafView<RL::Space>,
-    QB: LeafMut<QS>,
-    QT: GatherLeaves<QFT, RL, RF, IT>,
-{
-    fn gather(out: HCons<QB, QFT>, record: RF, rows: &[usize], zero: Range<usize>) {
-        let mut head = out.head;
-        let mut target = head.leaf_mut();
-        if zero.start < zero.end {
-            target
-                .slice_axis_mut(ndarray::Axis(QS::BATCH_AXIS), zero.clone().into())
-                .fill(<QS::Elem as crate::types::elem::Element>::ZERO);
-        }
-        let leaf = record.pick_at();
-        let view: BatchView<'_, RL::Space> = leaf.leaf_view();
-        <RL::Space as FormatAs<QS>>::gather_view_into(view.array_view(), rows, target);
-        QT::gather(out.tail, record, rows, zero);
-    }
-}
-
-/// A request `Self` whose every leaf can be gathered, converted, from the record `R` (each
-/// found by source at the inferred indices `I`): the one bound that the gathers of datasets and
-/// providers name. It holds for every pair that [`Serves`](crate::mapping::matching::Serves).
-pub trait GatherFrom<'r, R: DataSpec + 'r, I>: DataSpec {
-    /// Writes the samples `rows` of `record` into the samples `0..rows.len()` of `out`, after
-    /// zeroing the samples `zero` of `out` (padding rows).
-    fn gather_from(out: &mut Self, record: &'r R, rows: &[usize], zero: Range<usize>);
-}
-
-impl<'r, R: DataSpec + 'r, Q: DataSpec, I> GatherFrom<'r, R, I> for Q
-where
-    <R as Node<()>>::FlatRef<'r>: Copy,
-    LeavesOf<Q>: for<'o> GatherLeaves<
-            <Q as Node<()>>::FlatMut<'o>,
-            LeavesOf<R>,
-            <R as Node<()>>::FlatRef<'r>,
-            I,
-        >,
-{
-    #[inline]
-    fn gather_from(out: &mut Q, record: &'r R, rows: &[usize], zero: Range<usize>) {
-        <LeavesOf<Q>>::gather(out.flatten_mut(), record.flatten_ref(), rows, zero);
     }
 }
 
@@ -268,14 +184,14 @@ impl<R: DataSpec> Dataset<R> {
     ///
     /// # Errors
     /// [`SpecError::Row`] for a row not below [`Dataset::len`].
-    pub fn select<'r, I>(&'r self, rows: &[usize]) -> Result<R, DataError>
+    pub fn select(&self, rows: &[usize]) -> Result<R, DataError>
     where
         FlatOf<R>: AllocFlat,
-        R: GatherFrom<'r, R, I>,
+        R: GatherSame,
     {
         self.check_rows(rows)?;
         let mut out = R::nest(FlatOf::<R>::alloc(rows.len(), 0));
-        R::gather_from(&mut out, &self.record, rows, 0..0);
+        R::gather_same(&mut out, &self.record, rows);
         Ok(out)
     }
 
@@ -283,10 +199,10 @@ impl<R: DataSpec> Dataset<R> {
     ///
     /// # Errors
     /// [`SpecError::Row`] for a range past the end.
-    pub fn slice<'r, I>(&'r self, range: Range<usize>) -> Result<R, DataError>
+    pub fn slice(&self, range: Range<usize>) -> Result<R, DataError>
     where
         FlatOf<R>: AllocFlat,
-        R: GatherFrom<'r, R, I>,
+        R: GatherSame,
     {
         if range.end > self.len || range.start > range.end {
             return Err(SpecError::Row {
@@ -304,10 +220,10 @@ impl<R: DataSpec> Dataset<R> {
     ///
     /// # Errors
     /// [`SpecError::Row`] for `i` not below [`Dataset::len`].
-    pub fn get<'r, I>(&'r self, i: usize) -> Result<R, DataError>
+    pub fn get(&self, i: usize) -> Result<R, DataError>
     where
         FlatOf<R>: AllocFlat,
-        R: GatherFrom<'r, R, I>,
+        R: GatherSame,
     {
         self.select(&[i])
     }
@@ -317,10 +233,10 @@ impl<R: DataSpec> Dataset<R> {
     ///
     /// # Errors
     /// [`DataError::NotAPermutation`] when `permutation` is not a permutation of `0..len`.
-    pub fn permuted<'r, I>(&'r self, permutation: &[usize]) -> Result<Dataset<R>, DataError>
+    pub fn permuted(&self, permutation: &[usize]) -> Result<Dataset<R>, DataError>
     where
         FlatOf<R>: AllocFlat,
-        R: GatherFrom<'r, R, I>,
+        R: GatherSame,
     {
         let mut seen = vec![false; self.len];
         let ok = permutation.len() == self.len
@@ -338,28 +254,23 @@ impl<R: DataSpec> Dataset<R> {
 
     /// The samples one by one, each as a record of one sample (a copy: a sample of a
     /// struct-of-arrays record is a row of every leaf).
-    pub fn samples<'r, I>(&'r self) -> impl Iterator<Item = Result<R, DataError>> + 'r
+    pub fn samples<'r>(&'r self) -> impl Iterator<Item = Result<R, DataError>> + 'r
     where
         FlatOf<R>: AllocFlat,
-        R: GatherFrom<'r, R, I>,
-        I: 'r,
+        R: GatherSame,
     {
-        (0..self.len).map(move |i| self.get::<I>(i))
+        (0..self.len).map(move |i| self.get(i))
     }
 
     /// Consecutive minibatches of `size` samples (the last one shorter), as new records.
-    pub fn minibatches<'r, I>(
-        &'r self,
-        size: usize,
-    ) -> impl Iterator<Item = Result<R, DataError>> + 'r
+    pub fn minibatches<'r>(&'r self, size: usize) -> impl Iterator<Item = Result<R, DataError>> + 'r
     where
         FlatOf<R>: AllocFlat,
-        R: GatherFrom<'r, R, I>,
-        I: 'r,
+        R: GatherSame,
     {
         let size = size.max(1);
         (0..self.len.div_ceil(size))
-            .map(move |b| self.slice::<I>(b * size..((b + 1) * size).min(self.len)))
+            .map(move |b| self.slice(b * size..((b + 1) * size).min(self.len)))
     }
 }
 

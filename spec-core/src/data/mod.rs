@@ -2,11 +2,14 @@
 //! providers that gather, convert and prefetch those batches.
 //!
 //! - [`dataset`]: [`Dataset`], the struct-of-arrays storage of a record spec;
+//! - [`gather`]: [`GatherFrom`](gather::GatherFrom) and [`GatherSame`](gather::GatherSame), rows
+//!   of a record into a request or into a record of its own type;
 //! - [`iteration`]: [`Schedule`](iteration::Schedule), which samples each batch holds;
 //! - [`provider`]: [`Provider`], [`Prefetch`] and [`Generator`], batches of a request.
 
 pub mod dataset;
 pub mod error;
+pub mod gather;
 pub mod iteration;
 pub mod provider;
 

@@ -7,10 +7,11 @@
 //! [`Prefetch`] runs any batch producer on a background thread, a bounded number of batches
 //! ahead.
 
-use crate::data::dataset::{AllocFlat, Dataset, GatherFrom, GatherLeaves};
+use crate::data::dataset::{AllocFlat, Dataset};
 use crate::data::error::DataError;
+use crate::data::gather::GatherFrom;
 use crate::data::iteration::{DeviceSplit, Epoch, IndexBatch, Schedule};
-use crate::types::spec::{DataSpec, Described, FlatOf, LeavesOf, Node};
+use crate::types::spec::{DataSpec, Described, FlatOf};
 use std::ops::Range;
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::thread::JoinHandle;
@@ -69,6 +70,9 @@ pub struct Provider<'d, R, Q> {
     buffer: Option<Q>,
     short: Option<(usize, Q)>,
     labels: Vec<&'static str>,
+    // `Q`'s gather from `R`, taken where the pair is made (the constructors carry the bound, so
+    // a mismatch is reported there, once).
+    gather: fn(&mut Q, &R, &[usize], Range<usize>),
 }
 
 impl<'d, R: DataSpec, Q: DataSpec> Provider<'d, R, Q> {
@@ -78,7 +82,10 @@ impl<'d, R: DataSpec, Q: DataSpec> Provider<'d, R, Q> {
     ///
     /// # Errors
     /// [`DataError::ScheduleMismatch`] when the schedule is for another number of samples.
-    pub fn unbuffered(dataset: &'d Dataset<R>, schedule: Schedule) -> Result<Self, DataError> {
+    pub fn unbuffered(dataset: &'d Dataset<R>, schedule: Schedule) -> Result<Self, DataError>
+    where
+        Q: GatherFrom<R>,
+    {
         if schedule.num_samples() != dataset.len() {
             return Err(DataError::ScheduleMismatch {
                 schedule: schedule.num_samples(),
@@ -94,6 +101,7 @@ impl<'d, R: DataSpec, Q: DataSpec> Provider<'d, R, Q> {
             buffer: None,
             short: None,
             labels: vec!["targets", "softmax_label", "label"],
+            gather: Q::gather_from,
         })
     }
 
@@ -138,18 +146,7 @@ impl<'d, R: DataSpec, Q: DataSpec> Provider<'d, R, Q> {
     /// Writes the next batch of the epoch into `out` (which holds [`Provider::batch_size`]
     /// samples; a short last batch fills its first rows, the rest are zeroed and counted as
     /// padding). `None` at the end of the epoch.
-    pub fn fill_next<'o, Out: DataSpec, I>(&mut self, out: &'o mut Out) -> Option<BatchInfo>
-    where
-        // Not `GatherFrom`: `out` may borrow (a request of arena views), so the gather is asked
-        // for at the one lifetime `'o` of this borrow, not at every lifetime.
-        <R as Node<()>>::FlatRef<'d>: Copy,
-        LeavesOf<Out>: GatherLeaves<
-                <Out as Node<()>>::FlatMut<'o>,
-                LeavesOf<R>,
-                <R as Node<()>>::FlatRef<'d>,
-                I,
-            >,
-    {
+    pub fn fill_next<Out: GatherFrom<R>>(&mut self, out: &mut Out) -> Option<BatchInfo> {
         let batch = self.epoch.next_into(&mut self.rows)?;
         let info = info_of(&batch, self.schedule.batch_size());
         let filled = batch.indices().len();
@@ -157,12 +154,7 @@ impl<'d, R: DataSpec, Q: DataSpec> Provider<'d, R, Q> {
         let size = self.schedule.batch_size();
         let data: &'d R = self.dataset.fields();
         // Rows past the samples (padding, or a short last batch) are zeroed.
-        <LeavesOf<Out>>::gather(
-            out.flatten_mut(),
-            data.flatten_ref(),
-            &self.rows[..filled],
-            filled..size,
-        );
+        Out::gather_from(out, data, &self.rows[..filled], filled..size);
         Some(info)
     }
 }
@@ -176,7 +168,10 @@ where
     ///
     /// # Errors
     /// [`DataError::ScheduleMismatch`] when the schedule is for another number of samples.
-    pub fn new(dataset: &'d Dataset<R>, schedule: Schedule) -> Result<Self, DataError> {
+    pub fn new(dataset: &'d Dataset<R>, schedule: Schedule) -> Result<Self, DataError>
+    where
+        Q: GatherFrom<R>,
+    {
         let mut p = Self::unbuffered(dataset, schedule)?;
         p.buffer = Some(Q::nest(FlatOf::<Q>::alloc(p.schedule.batch_size(), 0)));
         Ok(p)
@@ -184,10 +179,7 @@ where
 
     /// Lends the next batch of the epoch; `None` at its end. A short last batch (policy
     /// [`LastBatch::Short`](crate::data::iteration::LastBatch::Short)) is lent with exactly its samples.
-    pub fn next_batch<I>(&mut self) -> Option<Provided<'_, Q>>
-    where
-        Q: GatherFrom<'d, R, I>,
-    {
+    pub fn next_batch(&mut self) -> Option<Provided<'_, Q>> {
         let batch = self.epoch.next_into(&mut self.rows)?;
         let size = self.schedule.batch_size();
         let info = info_of(&batch, size);
@@ -206,7 +198,7 @@ where
             self.buffer
                 .get_or_insert_with(|| Q::nest(FlatOf::<Q>::alloc(size, 0)))
         };
-        Q::gather_from(out, data, &self.rows[..filled], filled..rows_in_batch);
+        (self.gather)(out, data, &self.rows[..filled], filled..rows_in_batch);
         Some(Provided { batch: out, info })
     }
 }
@@ -370,7 +362,7 @@ where
     /// Serves the epochs `epochs` of a provider of `dataset` by `schedule` from a background
     /// thread, `ahead` batches ahead. Batches are full-size buffers: the rows of a short last
     /// batch past its samples are zeroed and counted as padding.
-    pub fn provider<R, I>(
+    pub fn provider<R>(
         dataset: std::sync::Arc<Dataset<R>>,
         schedule: Schedule,
         epochs: Range<u64>,
@@ -378,15 +370,7 @@ where
     ) -> Self
     where
         R: DataSpec + Send + Sync + 'static,
-        I: 'static,
-        // The long form, as `fill_next` asks for it (see there).
-        for<'d> <R as Node<()>>::FlatRef<'d>: Copy,
-        LeavesOf<Q>: for<'o, 'd> GatherLeaves<
-                <Q as Node<()>>::FlatMut<'o>,
-                LeavesOf<R>,
-                <R as Node<()>>::FlatRef<'d>,
-                I,
-            >,
+        Q: GatherFrom<R>,
     {
         let size = schedule.batch_size();
         Self::spawn_with(
@@ -409,7 +393,7 @@ where
                             Some(q) => q,
                             None => return,
                         };
-                        match provider.fill_next::<Q, I>(&mut q) {
+                        match provider.fill_next(&mut q) {
                             None => {
                                 spare = Some(q);
                                 break;

@@ -7,67 +7,78 @@
 //! of the two specs does not matter: a nested request can be served by a flat record.
 
 use crate::format::FormatAs;
+use crate::types::batch::{Batch, BatchView};
 use crate::types::hlist::{HCons, HNil};
 use crate::types::source::Source;
 use crate::types::space::{Null, Space};
-use crate::types::spec::{DataSpec, Described, Leaf, LeafList, LeavesOf, Path};
+use crate::types::spec::{DataSpec, Described, Leaf, LeafList, Path};
 use core::marker::PhantomData;
+use ndarray::Data;
 
-/// Index of a lookup: the leaf is the head of the list.
-pub struct Here;
-/// Index of a lookup: the leaf is in the tail of the list, at `I`.
-pub struct There<I>(PhantomData<fn() -> I>);
-
-/// The record's leaves have the source `Src`; [`HasSource::Space`] is its space. The index `I`
-/// is inferred (it is where the source sits).
+/// The record `Self` holds the source `K` in one of its own batch fields.
+///
+/// The derive implements it once per source of a struct; a source held by two fields of one
+/// struct is refused, in words, where the struct is used as a record. The leaves of a nested
+/// struct are its own: a record serves the sources of its own fields.
 #[diagnostic::on_unimplemented(
-    message = "the record has no source `{Src}`",
-    label = "this request reads a source the record does not have",
-    note = "a request is served by source name: check the spelling in `#[spec(source = \"...\")]` on both structs"
+    message = "the record `{Self}` does not hold a source that the request reads",
+    label = "a source of the request is not a batch field of this record",
+    note = "a record serves the sources of its own batch fields, by the name in `#[spec(source = \"...\")]` (or the field name)"
 )]
-pub trait HasSource<Src, I> {
-    /// The record's space for `Src`.
+pub trait HasSource<K: Source> {
+    /// The record's space for `K`.
     type Space: Space;
+    /// The record's batch of `K`, borrowed.
+    fn source_view(&self) -> BatchView<'_, Self::Space>;
 }
 
-impl<Src, S: Space, T> HasSource<Src, Here> for HCons<Leaf<Src, S>, T> {
-    type Space = S;
-}
-
-impl<Src, H, T, I> HasSource<Src, There<I>> for HCons<H, T>
-where
-    T: HasSource<Src, I>,
-{
-    type Space = T::Space;
-}
-
-/// The source `Self` holds `From` in the record, and `To` is requested.
+/// A field type that is one leaf: a batch of a space, whatever its storage.
 #[diagnostic::on_unimplemented(
-    message = "source `{Self}` holds `{From}`, which cannot be formatted as the requested `{To}`",
-    label = "the record's space for this source does not convert to the requested one",
-    note = "see `batchspec::format` for the conversions that exist"
+    message = "`{Self}` is not a batch",
+    label = "a record's source is held by a batch field"
 )]
-pub trait SourceFormats<From, To> {}
+pub trait LeafField {
+    /// The space of the batch.
+    type Space: Space;
+    /// The batch, borrowed.
+    fn leaf_field_view(&self) -> BatchView<'_, Self::Space>;
+}
 
-#[diagnostic::do_not_recommend]
-impl<Src: Source, From: FormatAs<To>, To: Space> SourceFormats<From, To> for Src {}
+impl<S: Space, D: Data<Elem = S::Elem>> LeafField for Batch<S, D> {
+    type Space = S;
+    #[inline]
+    fn leaf_field_view(&self) -> BatchView<'_, S> {
+        self.view()
+    }
+}
 
-/// The record leaves `Self` serve the request leaves `Q`, at the inferred indices `I`.
-pub trait ServeLeaves<Q, I> {}
+/// The request `Self` can be served from the record `R`: every leaf of `Self` names a source of
+/// `R` whose space formats as the leaf's. The derive implements it for every struct (with one
+/// bound per field, so that a mismatch is reported in the words of the field: its name, its
+/// source, both spaces); tuples of requests are requests.
+#[diagnostic::on_unimplemented(
+    message = "the record `{R}` cannot serve the request `{Self}`",
+    label = "every source of the request must be a field of the record, in a space that formats as the requested one"
+)]
+pub trait Reads<R>: DataSpec {}
 
-impl<RL> ServeLeaves<HNil, HNil> for RL {}
+/// A field of a request read from the source `K` of the record `R`: a batch, a tuple of
+/// batches, [`Null`], or a nested request (which ignores `K`).
+#[diagnostic::on_unimplemented(
+    message = "the record `{R}` cannot fill a field of type `{Self}`",
+    label = "the record has no such source, or holds it in a space that does not format as this one"
+)]
+pub trait ReadField<R, K> {}
 
-impl<RL, Src, S, QT, I, IT> ServeLeaves<HCons<Leaf<Src, S>, QT>, HCons<I, IT>> for RL
-where
-    RL: HasSource<Src, I> + ServeLeaves<QT, IT>,
-    Src: SourceFormats<<RL as HasSource<Src, I>>::Space, S>,
-    S: Space,
+impl<R: HasSource<K>, K: Source, S: Space, D: Data<Elem = S::Elem>> ReadField<R, K> for Batch<S, D> where
+    R::Space: FormatAs<S>
 {
 }
+
+impl<R, K> ReadField<R, K> for Null {}
 
 /// The record spec `Self` can serve the request spec `Q`: every leaf of `Q` names a source of
-/// `Self` whose space formats as the leaf's space. `I` is inferred; write bounds as
-/// `R: Serves<Q, I>` with `I` a generic parameter.
+/// `Self` whose space formats as the leaf's space.
 ///
 /// ```
 /// use batchspec::prelude::*;
@@ -87,16 +98,27 @@ where
 ///     x: Batch<Vector<3072>>,
 /// }
 ///
-/// fn check<R: Serves<Q, I>, Q: DataSpec, I>() {}
-/// check::<Record, ModelInput, _>();
+/// fn check<R: Serves<Q>, Q: DataSpec>() {}
+/// check::<Record, ModelInput>();
 /// ```
-#[diagnostic::on_unimplemented(
-    message = "the record `{Self}` cannot serve the request `{Q}`",
-    label = "every source of the request must be in the record, in a space that formats as the requested one"
-)]
-pub trait Serves<Q: DataSpec, I>: DataSpec {}
+pub trait Serves<Q: DataSpec>: DataSpec {}
 
-impl<R: DataSpec, Q: DataSpec, I> Serves<Q, I> for R where LeavesOf<R>: ServeLeaves<LeavesOf<Q>, I> {}
+impl<R: DataSpec, Q: Reads<R>> Serves<Q> for R {}
+
+macro_rules! read_tuples {
+    ($($t:ident),+) => {
+        impl<R, $($t: Reads<R>),+> Reads<R> for ($($t,)+) {}
+        impl<R, K, $($t: ReadField<R, K>),+> ReadField<R, K> for ($($t,)+) {}
+    };
+}
+read_tuples!(A);
+read_tuples!(A, B);
+read_tuples!(A, B, C);
+read_tuples!(A, B, C, D);
+read_tuples!(A, B, C, D, E);
+read_tuples!(A, B, C, D, E, F);
+read_tuples!(A, B, C, D, E, F, G);
+read_tuples!(A, B, C, D, E, F, G, H);
 
 /// A Pylearn2 data specification: a tree of spaces `Sp` paired with a tree of sources `So` of
 /// the same structure.
@@ -199,6 +221,6 @@ impl<Sp: Structure<So>, So> Specs<Sp, So> {
 }
 
 /// A compile-time check that the record `R` can serve the request `Q`:
-/// `const _: () = batchspec::assert_serves::<Record, Request, _>();` fails `cargo check` with
-/// the missing source or the conversion that does not exist.
-pub const fn assert_serves<R: Serves<Q, I>, Q: DataSpec, I>() {}
+/// `const _: () = batchspec::assert_serves::<Record, Request>();` fails `cargo check` naming
+/// the request's field, its source and, for a conversion that does not exist, both spaces.
+pub const fn assert_serves<R: DataSpec, Q: Reads<R>>() {}

@@ -3,51 +3,12 @@
 //! request or by several consumers, is produced once.
 
 use crate::format::FormatAs;
-use crate::mapping::matching::{HasSource, Here, There};
+use crate::mapping::matching::{HasSource, ReadField, Reads};
 use crate::types::batch::{ArcBatch, Batch, BatchView};
-use crate::types::hlist::{HCons, HNil};
 use crate::types::source::Source;
-use crate::types::space::Space;
-use crate::types::spec::{DataSpec, FlatOf, Leaf, LeavesOf, Node};
+use crate::types::space::{Null, Space};
 use core::any::{Any, TypeId};
-use ndarray::Data;
 use std::collections::HashMap;
-
-/// Picks the element at the index `I` of a list.
-pub trait PickAt<I> {
-    /// The element.
-    type Item;
-    /// The element at `I`.
-    fn pick_at(self) -> Self::Item;
-}
-
-impl<H, T> PickAt<Here> for HCons<H, T> {
-    type Item = H;
-    #[inline(always)]
-    fn pick_at(self) -> H {
-        self.head
-    }
-}
-
-impl<H, T: PickAt<I>, I> PickAt<There<I>> for HCons<H, T> {
-    type Item = T::Item;
-    #[inline(always)]
-    fn pick_at(self) -> T::Item {
-        self.tail.pick_at()
-    }
-}
-
-/// A reference to a batch of `S`, seen as a view.
-pub trait LeafView<S: Space> {
-    /// The view.
-    fn leaf_view(&self) -> BatchView<'_, S>;
-}
-
-impl<S: Space, R: Data<Elem = S::Elem>> LeafView<S> for &Batch<S, R> {
-    fn leaf_view(&self) -> BatchView<'_, S> {
-        self.view()
-    }
-}
 
 /// A request leaf's value built from a shared, converted batch: an [`ArcBatch`] takes it as it is
 /// (no copy), a [`Batch`] takes its own copy.
@@ -93,7 +54,10 @@ impl ServeCache {
         self.produced
     }
 
-    fn get_or_convert<Src: Source, RS: FormatAs<QS>, QS: Space>(
+    /// The leaf of the source `Src` in the space `QS`, converted from `from` the first time it
+    /// is asked for (the derive's code calls it; keyed by `(Src, QS)`).
+    #[doc(hidden)]
+    pub fn get_or_convert<Src: Source, RS: FormatAs<QS>, QS: Space>(
         &mut self,
         from: BatchView<'_, RS>,
     ) -> &ArcBatch<QS> {
@@ -108,44 +72,71 @@ impl ServeCache {
     }
 }
 
-/// Builds the flat values of a request (`Self` = (request leaves, request flat values)) from the
-/// references `RF` to a record's leaves `RL`, at the inferred indices `I`.
-pub trait PullLeaves<RL, RF, I> {
-    /// The request's flat values.
-    type Values;
+/// The request `Self` built from the record `R`, each leaf converted once per cache. The derive
+/// implements it for every struct whose fields can be built from shared batches ([`Batch`] and
+/// [`ArcBatch`] fields); its bounds are those of [`Reads`], so a mismatch is reported in the
+/// words of the field.
+#[diagnostic::on_unimplemented(
+    message = "the request `{Self}` cannot be served from the record `{R}`",
+    label = "every source of the request must be a field of the record, in a space that formats as the requested one; every batch field owned (`Batch`) or shared (`ArcBatch`)"
+)]
+pub trait ServeFrom<R>: Reads<R> {
     /// Looks up, converts and hands over every leaf.
-    fn pull(record: RF, cache: &mut ServeCache) -> Self::Values;
+    fn serve_from(record: &R, cache: &mut ServeCache) -> Self;
 }
 
-impl<RL, RF> PullLeaves<RL, RF, HNil> for (HNil, HNil) {
-    type Values = HNil;
-    fn pull(_: RF, _: &mut ServeCache) -> HNil {
-        HNil
-    }
+/// A field of a request built from the source `K` of the record `R` (see [`ReadField`](crate::mapping::matching::ReadField)).
+#[diagnostic::on_unimplemented(
+    message = "the record `{R}` cannot fill a field of type `{Self}`",
+    label = "the record has no such source, or holds it in a space that does not format as this one"
+)]
+pub trait ServeField<R, K>: ReadField<R, K> + Sized {
+    /// The field's value.
+    fn serve_field(record: &R, cache: &mut ServeCache) -> Self;
 }
 
-impl<RL, RF, Src, QS, QT, QB, QFT, I, IT> PullLeaves<RL, RF, HCons<I, IT>>
-    for (HCons<Leaf<Src, QS>, QT>, HCons<QB, QFT>)
+impl<R, K, S, D> ServeField<R, K> for Batch<S, D>
 where
-    Src: Source,
-    QS: Space,
-    RL: HasSource<Src, I>,
-    RL::Space: FormatAs<QS>,
-    RF: PickAt<I> + Copy,
-    <RF as PickAt<I>>::Item: LeafView<RL::Space>,
-    QB: FromShared<QS>,
-    (QT, QFT): PullLeaves<RL, RF, IT, Values = QFT>,
+    R: HasSource<K>,
+    K: Source,
+    S: Space,
+    D: ndarray::Data<Elem = S::Elem>,
+    R::Space: FormatAs<S>,
+    Batch<S, D>: FromShared<S>,
 {
-    type Values = HCons<QB, QFT>;
-    fn pull(record: RF, cache: &mut ServeCache) -> Self::Values {
-        let leaf = record.pick_at();
-        let head = QB::from_shared(cache.get_or_convert::<Src, RL::Space, QS>(leaf.leaf_view()));
-        HCons {
-            head,
-            tail: <(QT, QFT)>::pull(record, cache),
-        }
+    fn serve_field(record: &R, cache: &mut ServeCache) -> Self {
+        Self::from_shared(cache.get_or_convert::<K, R::Space, S>(record.source_view()))
     }
 }
+
+impl<R, K> ServeField<R, K> for Null {
+    fn serve_field(_: &R, _: &mut ServeCache) -> Self {
+        Null
+    }
+}
+
+macro_rules! serve_tuples {
+    ($($t:ident),+) => {
+        impl<R, $($t: ServeFrom<R>),+> ServeFrom<R> for ($($t,)+) {
+            fn serve_from(record: &R, cache: &mut ServeCache) -> Self {
+                ($($t::serve_from(record, cache),)+)
+            }
+        }
+        impl<R, K, $($t: ServeField<R, K>),+> ServeField<R, K> for ($($t,)+) {
+            fn serve_field(record: &R, cache: &mut ServeCache) -> Self {
+                ($($t::serve_field(record, cache),)+)
+            }
+        }
+    };
+}
+serve_tuples!(A);
+serve_tuples!(A, B);
+serve_tuples!(A, B, C);
+serve_tuples!(A, B, C, D);
+serve_tuples!(A, B, C, D, E);
+serve_tuples!(A, B, C, D, E, F);
+serve_tuples!(A, B, C, D, E, F, G);
+serve_tuples!(A, B, C, D, E, F, G, H);
 
 /// Serves the request `Q` from `record`, converting each leaf once (`cache` keeps the leaves
 /// for other requests on the same record; clear it for the next record).
@@ -172,22 +163,12 @@ where
 ///     image: Batch::new(ndarray::Array4::from_elem((2, 2, 2, 1), 7u8)).unwrap(),
 ///     label: Batch::new(ndarray::array![[2i64], [0]]).unwrap(),
 /// };
-/// let request = serve::<_, Request, _>(&record, &mut ServeCache::new());
+/// let request: Request = serve(&record, &mut ServeCache::new());
 /// assert_eq!(request.x.array(), &ndarray::Array2::from_elem((2, 4), 7.0f32));
 /// assert_eq!(request.y.array(), &ndarray::array![[0.0f32, 0.0, 1.0], [1.0, 0.0, 0.0]]);
 /// ```
-pub fn serve<'r, R, Q, I>(record: &'r R, cache: &mut ServeCache) -> Q
-where
-    R: DataSpec,
-    Q: DataSpec,
-    <R as Node<()>>::FlatRef<'r>: Copy,
-    (LeavesOf<Q>, FlatOf<Q>):
-        PullLeaves<LeavesOf<R>, <R as Node<()>>::FlatRef<'r>, I, Values = FlatOf<Q>>,
-{
-    Q::nest(<(LeavesOf<Q>, FlatOf<Q>)>::pull(
-        record.flatten_ref(),
-        cache,
-    ))
+pub fn serve<R, Q: ServeFrom<R>>(record: &R, cache: &mut ServeCache) -> Q {
+    Q::serve_from(record, cache)
 }
 
 /// One record being served to several consumers: every (source, space) leaf any of them asks
@@ -197,7 +178,7 @@ pub struct Server<'r, R> {
     cache: ServeCache,
 }
 
-impl<'r, R: DataSpec> Server<'r, R> {
+impl<'r, R> Server<'r, R> {
     /// Serves `record`.
     pub fn new(record: &'r R) -> Self {
         Server {
@@ -206,15 +187,10 @@ impl<'r, R: DataSpec> Server<'r, R> {
         }
     }
 
-    /// The request `Q` (write `server.get::<Q, _>()`).
-    pub fn get<Q, I>(&mut self) -> Q
-    where
-        Q: DataSpec,
-        <R as Node<()>>::FlatRef<'r>: Copy,
-        (LeavesOf<Q>, FlatOf<Q>):
-            PullLeaves<LeavesOf<R>, <R as Node<()>>::FlatRef<'r>, I, Values = FlatOf<Q>>,
-    {
-        serve::<R, Q, I>(self.record, &mut self.cache)
+    /// The request `Q`, from the binding (`let input: ModelInput = server.get();`) or the
+    /// consumer's signature.
+    pub fn get<Q: ServeFrom<R>>(&mut self) -> Q {
+        Q::serve_from(self.record, &mut self.cache)
     }
 
     /// How many leaves were converted so far: the unique (source, space) pairs asked for.

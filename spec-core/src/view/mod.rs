@@ -13,6 +13,8 @@ pub use error::ViewError;
 
 use crate::format::FormatAs;
 use crate::format::error::FormatError;
+use crate::mapping::matching::HasSource;
+use crate::mapping::serve::ServeFrom;
 use crate::types::batch::{ArcBatch, Batch, BatchView};
 use crate::types::elem::Element;
 use crate::types::error::Shape;
@@ -269,9 +271,8 @@ impl<S: Space + Recast<G>, G: Element> View<S, G> {
     }
 }
 
-/// The gradient of the record `R`'s leaf of source `Src` (found at `I`), in elements `G`.
-pub type LeafGradient<R, Src, I, G> =
-    <<crate::types::spec::LeavesOf<R> as crate::mapping::matching::HasSource<Src, I>>::Space as Recast<G>>::With;
+/// The gradient of the record `R`'s leaf of source `Src`, in elements `G`.
+pub type LeafGradient<R, Src, G> = <<R as HasSource<Src>>::Space as Recast<G>>::With;
 
 /// A view over a record of several leaves (dp's `ListView`, finished): requests by type, each
 /// converted once per put, and gradients routed back leaf by leaf to the record's sources.
@@ -297,7 +298,7 @@ pub type LeafGradient<R, Src, I, G> =
 /// }
 /// let mut view = SpecView::<Two, f32>::new();
 /// view.put(Two { a: Batch::new(Array4::zeros((1, 2, 3, 4)))?, b: Batch::new(Array4::zeros((1, 2, 3, 4)))? });
-/// let got = view.get::<TwoBhwc, _>()?;
+/// let got: TwoBhwc = view.get()?;
 /// assert_eq!((got.a.shape(), got.b.shape()), ([1, 3, 4, 2].as_slice(), [1, 3, 4, 2].as_slice()));
 /// # Ok::<(), batchspec::Error>(())
 /// ```
@@ -341,29 +342,13 @@ impl<R: crate::types::spec::DataSpec, G: Element> SpecView<R, G> {
     }
 
     /// The request `Q`, each of its leaves converted from the record's leaf of the same source,
-    /// once per put (write `view.get::<Q, _>()`).
+    /// once per put (`let input: Q = view.get()?;`).
     ///
     /// # Errors
     /// [`ViewError::ViewEmpty`] before the first put.
-    pub fn get<'r, Q, I>(&'r mut self) -> Result<Q, ViewError>
-    where
-        Q: crate::types::spec::DataSpec,
-        <R as crate::types::spec::Node<()>>::FlatRef<'r>: Copy,
-        (
-            crate::types::spec::LeavesOf<Q>,
-            crate::types::spec::FlatOf<Q>,
-        ): crate::mapping::serve::PullLeaves<
-                crate::types::spec::LeavesOf<R>,
-                <R as crate::types::spec::Node<()>>::FlatRef<'r>,
-                I,
-                Values = crate::types::spec::FlatOf<Q>,
-            >,
-    {
+    pub fn get<Q: ServeFrom<R>>(&mut self) -> Result<Q, ViewError> {
         let base = self.base.as_ref().ok_or(ViewError::ViewEmpty)?;
-        Ok(crate::mapping::serve::serve::<R, Q, I>(
-            base,
-            &mut self.cache,
-        ))
+        Ok(Q::serve_from(base, &mut self.cache))
     }
 
     /// Adds the gradient of one leaf, put in the form `T` of the source `Src`, to that source's
@@ -371,31 +356,27 @@ impl<R: crate::types::spec::DataSpec, G: Element> SpecView<R, G> {
     ///
     /// # Errors
     /// [`ViewError::ViewEmpty`] before the first put.
-    pub fn put_leaf_gradient<Src, T, I>(&mut self, gradient: &Batch<T>) -> Result<(), ViewError>
+    pub fn put_leaf_gradient<Src, T>(&mut self, gradient: &Batch<T>) -> Result<(), ViewError>
     where
         Src: crate::types::source::Source,
         T: Space,
-        crate::types::spec::LeavesOf<R>: crate::mapping::matching::HasSource<Src, I>,
-        <crate::types::spec::LeavesOf<R> as crate::mapping::matching::HasSource<Src, I>>::Space: Recast<G>,
-        T: FormatAs<
-            <<crate::types::spec::LeavesOf<R> as crate::mapping::matching::HasSource<Src, I>>::Space as Recast<
-                G,
-            >>::With,
-        >,
+        R: HasSource<Src>,
+        <R as HasSource<Src>>::Space: Recast<G>,
+        T: FormatAs<LeafGradient<R, Src, G>>,
     {
         self.base.as_ref().ok_or(ViewError::ViewEmpty)?;
-        let back = gradient.format_as::<LeafGradient<R, Src, I, G>>();
+        let back = gradient.format_as::<LeafGradient<R, Src, G>>();
         let slot = self
             .gradients
             .entry(TypeId::of::<Src>())
             .or_insert_with(|| {
-                Box::new(Batch::<LeafGradient<R, Src, I, G>>::zeros(
+                Box::new(Batch::<LeafGradient<R, Src, G>>::zeros(
                     back.len(),
                     back.time_len().unwrap_or(0),
                 ))
             });
         let sum = slot
-            .downcast_mut::<Batch<LeafGradient<R, Src, I, G>>>()
+            .downcast_mut::<Batch<LeafGradient<R, Src, G>>>()
             .unwrap_or_else(|| unreachable!("gradients are keyed by their source"));
         if sum.shape() != back.shape() {
             return Err(FormatError::OutputShape {
@@ -412,12 +393,11 @@ impl<R: crate::types::spec::DataSpec, G: Element> SpecView<R, G> {
 
     /// The summed gradient of the source `Src` in the record's layout with elements `G`; `None`
     /// when no gradient of that source was put since the last put.
-    pub fn leaf_gradient<Src, I>(&self) -> Option<&Batch<LeafGradient<R, Src, I, G>>>
+    pub fn leaf_gradient<Src>(&self) -> Option<&Batch<LeafGradient<R, Src, G>>>
     where
         Src: crate::types::source::Source,
-        crate::types::spec::LeavesOf<R>: crate::mapping::matching::HasSource<Src, I>,
-        <crate::types::spec::LeavesOf<R> as crate::mapping::matching::HasSource<Src, I>>::Space:
-            Recast<G>,
+        R: HasSource<Src>,
+        <R as HasSource<Src>>::Space: Recast<G>,
     {
         self.gradients.get(&TypeId::of::<Src>())?.downcast_ref()
     }

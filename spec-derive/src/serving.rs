@@ -1,0 +1,501 @@
+//! Code generation for serving: the record side (`HasSource`, one impl per source of the
+//! struct's batch fields) and the request side (`Reads`, `ServeFrom`, `GatherFrom`, with one
+//! pair of check traits per batch field whose messages name the field and its source in words),
+//! and `GatherSame`.
+//!
+//! A request's batch field is checked by two traits generated here, implemented for `()` with
+//! `#[diagnostic::do_not_recommend]`: a failure below them (no such source in the record, or no
+//! conversion) is reported as theirs, so the message is the field's, not the library's.
+
+use crate::ast::Container;
+use crate::expand::source_type;
+use proc_macro2::{Span, TokenStream};
+use quote::{format_ident, quote, quote_spanned};
+use syn::spanned::Spanned;
+
+/// What a field is, read from its type's syntax.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    /// `Batch<..>`, `BatchView<..>`, `ArcBatch<..>`: one leaf.
+    Leaf,
+    /// A tuple: leaves (or specs) that share the field's source.
+    Tuple,
+    /// `Null`: no leaf.
+    Null,
+    /// Anything else: a nested spec (a derived struct or a type parameter).
+    Nested,
+}
+
+fn kind(ty: &syn::Type) -> Kind {
+    match ty {
+        syn::Type::Tuple(_) => Kind::Tuple,
+        syn::Type::Group(g) => kind(&g.elem),
+        syn::Type::Paren(p) => kind(&p.elem),
+        syn::Type::Path(p) if p.qself.is_none() => {
+            match p
+                .path
+                .segments
+                .last()
+                .map(|s| s.ident.to_string())
+                .as_deref()
+            {
+                Some("Batch" | "BatchView" | "ArcBatch") => Kind::Leaf,
+                Some("Null") => Kind::Null,
+                _ => Kind::Nested,
+            }
+        }
+        _ => Kind::Nested,
+    }
+}
+
+/// Text for a `#[diagnostic::on_unimplemented]` string: braces doubled.
+fn escape(s: &str) -> String {
+    s.replace('{', "{{").replace('}', "}}")
+}
+
+/// The struct's generics plus the given type parameters (after them).
+fn with_params(generics: &syn::Generics, params: &[&str]) -> syn::Generics {
+    let mut g = generics.clone();
+    for p in params {
+        let ident = syn::Ident::new(p, Span::call_site());
+        g.params.push(syn::parse_quote!(#ident));
+    }
+    g
+}
+
+/// A name for the record's type parameter that no token of the struct uses: `R` unless taken.
+fn record_param(input_tokens: &TokenStream) -> String {
+    fn idents(ts: &TokenStream, out: &mut Vec<String>) {
+        for tt in ts.clone() {
+            match tt {
+                proc_macro2::TokenTree::Ident(i) => out.push(i.to_string()),
+                proc_macro2::TokenTree::Group(g) => idents(&g.stream(), out),
+                _ => {}
+            }
+        }
+    }
+    let mut used = Vec::new();
+    idents(input_tokens, &mut used);
+    ["R", "Rec", "TheRecord"]
+        .iter()
+        .map(|s| s.to_string())
+        .chain((0..).map(|i| format!("R{i}")))
+        .find(|c| !used.contains(c))
+        .unwrap_or_else(|| unreachable!("the candidates are endless"))
+}
+
+/// `tokens` with every span set to `span`.
+fn respan(tokens: TokenStream, span: Span) -> TokenStream {
+    use proc_macro2::{Group, TokenTree};
+    tokens
+        .into_iter()
+        .map(|tt| match tt {
+            TokenTree::Group(g) => {
+                let mut out = Group::new(g.delimiter(), respan(g.stream(), span));
+                out.set_span(span);
+                TokenTree::Group(out)
+            }
+            mut other => {
+                other.set_span(span);
+                other
+            }
+        })
+        .collect()
+}
+
+/// The serving impls of a checked struct.
+pub fn expand(cont: &Container<'_>, krate: &syn::Path, preds: &[TokenStream]) -> TokenStream {
+    let p = quote!(#krate::__private);
+    let ident = cont.ident;
+    let r_name = {
+        let generics = cont.generics;
+        let tys = cont.fields.iter().map(|f| f.ty);
+        record_param(&quote!(#ident #generics #(#tys)*))
+    };
+    let name = ident.to_string();
+    let r = syn::Ident::new(&r_name, Span::call_site());
+    let (_, ty_generics, _) = cont.generics.split_for_impl();
+    let (impl_generics, _, _) = cont.generics.split_for_impl();
+    let r_generics = with_params(cont.generics, &[&r_name]);
+    let (r_impl, _, _) = r_generics.split_for_impl();
+    let rk_generics = with_params(cont.generics, &[&r_name, "__SpecK"]);
+    let (rk_impl, _, _) = rk_generics.split_for_impl();
+
+    let mut out = TokenStream::new();
+
+    // The record side: one `HasSource` per source held by exactly one batch field.
+    let leaves: Vec<_> = cont
+        .fields
+        .iter()
+        .filter(|f| kind(f.ty) == Kind::Leaf)
+        .collect();
+    for f in &leaves {
+        if leaves.iter().filter(|g| g.source == f.source).count() > 1 {
+            continue;
+        }
+        let ty = f.ty;
+        let member = f.member;
+        let key = source_type(krate, &f.source);
+        let span = ty.span();
+        let header = respan(
+            quote!(impl #impl_generics #p::HasSource<#key> for #ident #ty_generics),
+            ident.span(),
+        );
+        let bound = respan(quote!(for<'__spec_x> #ty: #p::LeafField), span);
+        let space = respan(quote!(<#ty as #p::LeafField>::Space), span);
+        let view = respan(
+            quote!(<#ty as #p::LeafField>::leaf_field_view(&self.#member)),
+            span,
+        );
+        let view_ty = respan(quote!(#p::BatchView<'_, Self::Space>), span);
+        out.extend(quote! {
+            #header
+            where
+                #bound,
+                #(#preds,)*
+            {
+                type Space = #space;
+                #[inline]
+                fn source_view(&self) -> #view_ty {
+                    #view
+                }
+            }
+        });
+    }
+
+    // The request side.
+    let mut checks = Vec::new();
+    let mut read_bounds = Vec::new();
+    let mut serve_bounds = Vec::new();
+    let mut gather_bounds = Vec::new();
+    let mut serve_values = Vec::new();
+    let mut gather_steps = Vec::new();
+    let mut same_bounds = Vec::new();
+    let mut same_steps = Vec::new();
+    for f in &cont.fields {
+        let ty = f.ty;
+        let member = f.member;
+        let key = source_type(krate, &f.source);
+        let field = member.to_string().trim_start_matches("r#").to_string();
+        let span = ty.span();
+        same_bounds.push(quote_spanned!(span=> for<'__spec_x> #ty: #p::GatherSame));
+        same_steps.push(respan(
+            quote! {
+                <#ty as #p::GatherSame>::gather_same(&mut __spec_out.#member, &__spec_from.#member, __spec_rows);
+            },
+            span,
+        ));
+        match kind(ty) {
+            Kind::Leaf => {
+                let source_trait = format_ident!("{}_{}_source", name, field);
+                let space_trait = format_ident!("{}_{}_space", name, field);
+                let src = escape(&f.source);
+                let (fname, sname) = (escape(&field), escape(&name));
+                let msg_source = format!("the record `{{R}}` has no source \"{src}\"");
+                let label_source = format!("field `{fname}` of `{sname}` reads source \"{src}\"");
+                let note_source = format!(
+                    "a request is served by source name: the record needs one batch field of source \"{src}\" (`#[spec(source = \"{src}\")]`, or a field of that name without `#[spec]`)"
+                );
+                let msg_space = format!(
+                    "field `{fname}` of `{sname}` asks for source \"{src}\" as `{{To}}`, but the record `{{R}}` holds it as `{{From}}`"
+                );
+                let label_space = "no conversion from `{From}` to `{To}` exists".to_string();
+                let note_space =
+                    "see `batchspec::format` for the conversions that exist".to_string();
+                checks.push(quote! {
+                    #[diagnostic::on_unimplemented(
+                        message = #msg_source,
+                        label = #label_source,
+                        note = #note_source
+                    )]
+                    pub trait #source_trait<R> {
+                        type Space: #p::Space;
+                        fn view(record: &R) -> #p::BatchView<'_, Self::Space>;
+                    }
+                    #[diagnostic::do_not_recommend]
+                    impl<R: #p::HasSource<#key>> #source_trait<R> for () {
+                        type Space = <R as #p::HasSource<#key>>::Space;
+                        #[inline]
+                        fn view(record: &R) -> #p::BatchView<'_, Self::Space> {
+                            #p::HasSource::<#key>::source_view(record)
+                        }
+                    }
+                    #[diagnostic::on_unimplemented(
+                        message = #msg_space,
+                        label = #label_space,
+                        note = #note_space
+                    )]
+                    pub trait #space_trait<R, From, To> {
+                        fn gather(
+                            from: #p::BatchView<'_, From>,
+                            rows: &[usize],
+                            zero: #p::core::ops::Range<usize>,
+                            target: #p::LeafTarget<'_, To>,
+                        )
+                        where
+                            From: #p::Space,
+                            To: #p::Space;
+                        fn serve<'c>(
+                            from: #p::BatchView<'_, From>,
+                            cache: &'c mut #p::ServeCache,
+                        ) -> &'c #p::ArcBatch<To>
+                        where
+                            From: #p::Space,
+                            To: #p::Space;
+                    }
+                    #[diagnostic::do_not_recommend]
+                    impl<R, From: #p::FormatAs<To>, To: #p::Space> #space_trait<R, From, To> for () {
+                        #[inline]
+                        fn gather(
+                            from: #p::BatchView<'_, From>,
+                            rows: &[usize],
+                            zero: #p::core::ops::Range<usize>,
+                            target: #p::LeafTarget<'_, To>,
+                        ) {
+                            #p::gather_leaf::<From, To>(from, rows, zero, target)
+                        }
+                        #[inline]
+                        fn serve<'c>(
+                            from: #p::BatchView<'_, From>,
+                            cache: &'c mut #p::ServeCache,
+                        ) -> &'c #p::ArcBatch<To> {
+                            cache.get_or_convert::<#key, From, To>(from)
+                        }
+                    }
+                });
+                let from = quote!(<() as #source_trait<#r>>::Space);
+                let to = respan(quote!(<#ty as #p::LeafField>::Space), span);
+                // At the field's name: the note "unsatisfied trait bound introduced here" then
+                // points at the request's field.
+                let check = respan(
+                    quote! {
+                        (): #source_trait<#r>,
+                        (): #space_trait<#r, #from, #to>
+                    },
+                    member.span(),
+                );
+                read_bounds.push(check.clone());
+                let shared = respan(quote!(for<'__spec_x> #ty: #p::FromShared<#to>), span);
+                let writable = respan(quote!(for<'__spec_x> #ty: #p::LeafMut<#to>), span);
+                serve_bounds.push(quote!(#check, #shared));
+                gather_bounds.push(quote!(#check, #writable));
+                serve_values.push(respan(
+                    quote! {
+                        #member: <#ty as #p::FromShared<#to>>::from_shared(
+                            <() as #space_trait<#r, #from, #to>>::serve(
+                                <() as #source_trait<#r>>::view(__spec_record),
+                                __spec_cache,
+                            ),
+                        )
+                    },
+                    span,
+                ));
+                gather_steps.push(respan(
+                    quote! {
+                        <() as #space_trait<#r, #from, #to>>::gather(
+                            <() as #source_trait<#r>>::view(__spec_record),
+                            __spec_rows,
+                            #p::core::clone::Clone::clone(&__spec_zero),
+                            <#ty as #p::LeafMut<#to>>::leaf_mut(&mut __spec_out.#member),
+                        );
+                    },
+                    span,
+                ));
+            }
+            Kind::Tuple => {
+                read_bounds
+                    .push(quote_spanned!(span=> for<'__spec_x> #ty: #p::ReadField<#r, #key>));
+                serve_bounds
+                    .push(quote_spanned!(span=> for<'__spec_x> #ty: #p::ServeField<#r, #key>));
+                gather_bounds
+                    .push(quote_spanned!(span=> for<'__spec_x> #ty: #p::GatherField<#r, #key>));
+                serve_values.push(respan(quote! {
+                    #member: <#ty as #p::ServeField<#r, #key>>::serve_field(__spec_record, __spec_cache)
+                }, span));
+                gather_steps.push(respan(
+                    quote! {
+                        <#ty as #p::GatherField<#r, #key>>::gather_field(
+                            &mut __spec_out.#member,
+                            __spec_record,
+                            __spec_rows,
+                            #p::core::clone::Clone::clone(&__spec_zero),
+                        );
+                    },
+                    span,
+                ));
+            }
+            Kind::Null => {
+                serve_values.push(quote!(#member: #p::Null));
+            }
+            Kind::Nested => {
+                read_bounds.push(quote_spanned!(span=> for<'__spec_x> #ty: #p::Reads<#r>));
+                serve_bounds.push(quote_spanned!(span=> for<'__spec_x> #ty: #p::ServeFrom<#r>));
+                gather_bounds.push(quote_spanned!(span=> for<'__spec_x> #ty: #p::GatherFrom<#r>));
+                serve_values.push(respan(
+                    quote! {
+                        #member: <#ty as #p::ServeFrom<#r>>::serve_from(__spec_record, __spec_cache)
+                    },
+                    span,
+                ));
+                gather_steps.push(respan(
+                    quote! {
+                        <#ty as #p::GatherFrom<#r>>::gather_from(
+                            &mut __spec_out.#member,
+                            __spec_record,
+                            __spec_rows,
+                            #p::core::clone::Clone::clone(&__spec_zero),
+                        );
+                    },
+                    span,
+                ));
+            }
+        }
+    }
+
+    out.extend(quote!(#(#checks)*));
+    // The headers sit at the struct's name, not at the derive attribute: rustc then reports a
+    // bound of these impls as the struct's own ("required for `Request` to implement
+    // `Reads<Dataset>`"), without its hints for derived impls. Tokens that name a field's type sit
+    // at that type, so an error about the type is the one already reported there.
+    let h_reads = respan(
+        quote!(impl #r_impl #p::Reads<#r> for #ident #ty_generics),
+        ident.span(),
+    );
+    let h_serve = respan(
+        quote!(impl #r_impl #p::ServeFrom<#r> for #ident #ty_generics),
+        ident.span(),
+    );
+    let h_gather = respan(
+        quote!(impl #r_impl #p::GatherFrom<#r> for #ident #ty_generics),
+        ident.span(),
+    );
+    let h_same = respan(
+        quote!(impl #impl_generics #p::GatherSame for #ident #ty_generics),
+        ident.span(),
+    );
+    let h_read_field = respan(
+        quote!(impl #rk_impl #p::ReadField<#r, __SpecK> for #ident #ty_generics),
+        ident.span(),
+    );
+    let h_serve_field = respan(
+        quote!(impl #rk_impl #p::ServeField<#r, __SpecK> for #ident #ty_generics),
+        ident.span(),
+    );
+    let h_gather_field = respan(
+        quote!(impl #rk_impl #p::GatherField<#r, __SpecK> for #ident #ty_generics),
+        ident.span(),
+    );
+    let impls = quote! {
+        #h_reads
+        where
+            // Not checked here when the struct has no generics: a field that is not a node is
+            // reported once, on the `Node` impl.
+            for<'__spec_x> Self: #p::DataSpec,
+            #(#preds,)*
+            #(#read_bounds,)*
+        {
+        }
+
+        #h_serve
+        where
+            // Not checked here when the struct has no generics: a field that is not a node is
+            // reported once, on the `Node` impl.
+            for<'__spec_x> Self: #p::DataSpec,
+            #(#preds,)*
+            #(#serve_bounds,)*
+        {
+            fn serve_from(__spec_record: &#r, __spec_cache: &mut #p::ServeCache) -> Self {
+                let _ = (&__spec_record, &__spec_cache);
+                Self { #(#serve_values,)* }
+            }
+        }
+
+        #h_gather
+        where
+            // Not checked here when the struct has no generics: a field that is not a node is
+            // reported once, on the `Node` impl.
+            for<'__spec_x> Self: #p::DataSpec,
+            #(#preds,)*
+            #(#gather_bounds,)*
+        {
+            fn gather_from(
+                __spec_out: &mut Self,
+                __spec_record: &#r,
+                __spec_rows: &[usize],
+                __spec_zero: #p::core::ops::Range<usize>,
+            ) {
+                let _ = (&__spec_out, &__spec_record, &__spec_rows, &__spec_zero);
+                #(#gather_steps)*
+            }
+        }
+
+        #h_same
+        where
+            #(#preds,)*
+            #(#same_bounds,)*
+        {
+            fn gather_same(__spec_out: &mut Self, __spec_from: &Self, __spec_rows: &[usize]) {
+                let _ = (&__spec_out, &__spec_from, &__spec_rows);
+                #(#same_steps)*
+            }
+        }
+
+        #h_read_field
+        where
+            for<'__spec_x> Self: #p::Reads<#r>,
+        {
+        }
+
+        #h_serve_field
+        where
+            for<'__spec_x> Self: #p::ServeFrom<#r>,
+        {
+            fn serve_field(__spec_record: &#r, __spec_cache: &mut #p::ServeCache) -> Self {
+                <Self as #p::ServeFrom<#r>>::serve_from(__spec_record, __spec_cache)
+            }
+        }
+
+        #h_gather_field
+        where
+            for<'__spec_x> Self: #p::GatherFrom<#r>,
+        {
+            fn gather_field(
+                &mut self,
+                __spec_record: &#r,
+                __spec_rows: &[usize],
+                __spec_zero: #p::core::ops::Range<usize>,
+            ) {
+                <Self as #p::GatherFrom<#r>>::gather_from(self, __spec_record, __spec_rows, __spec_zero)
+            }
+        }
+    };
+    out.extend(impls);
+    out
+}
+
+/// Stub impls of the serving traits, emitted beside the derive's errors so that uses of the
+/// struct add no errors of their own.
+pub fn stubs(input: &syn::DeriveInput, p: &TokenStream) -> TokenStream {
+    let ident = &input.ident;
+    let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
+    let r_generics = with_params(&input.generics, &["__SpecR"]);
+    let (r_impl, _, _) = r_generics.split_for_impl();
+    quote! {
+        impl #r_impl #p::Reads<__SpecR> for #ident #ty_generics #where_clause {}
+        impl #r_impl #p::ServeFrom<__SpecR> for #ident #ty_generics #where_clause {
+            fn serve_from(_: &__SpecR, _: &mut #p::ServeCache) -> Self {
+                #p::core::unreachable!()
+            }
+        }
+        impl #r_impl #p::GatherFrom<__SpecR> for #ident #ty_generics #where_clause {
+            fn gather_from(_: &mut Self, _: &__SpecR, _: &[usize], _: #p::core::ops::Range<usize>) {
+                #p::core::unreachable!()
+            }
+        }
+        impl #impl_generics #p::GatherSame for #ident #ty_generics #where_clause {
+            fn gather_same(_: &mut Self, _: &Self, _: &[usize]) {
+                #p::core::unreachable!()
+            }
+        }
+    }
+}
