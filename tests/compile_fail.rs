@@ -11,6 +11,7 @@ fn compile_errors_read_well() {
         "attr",
         "buffer",
         "elem",
+        "entry",
         "layout",
         "size",
         "source",

@@ -108,3 +108,55 @@ fn leaves_of_different_lengths_are_refused() {
         "batch sizes differ: `x` has 3 samples but `y` has 4"
     );
 }
+
+/// A nested record (and one that holds a source in two fields) still selects and slices: the
+/// copy goes field by field, not through a lookup by source.
+#[derive(DataSpec)]
+struct Labelled {
+    #[spec(source = "targets")]
+    y: Batch<Index<5>>,
+}
+
+#[derive(DataSpec)]
+struct Nested {
+    #[spec(source = "features")]
+    x: Batch<Vector<2>>,
+    #[spec(source = "features")]
+    again: Batch<Vector<2>>,
+    labelled: Labelled,
+}
+
+#[test]
+fn nested_records_select_field_by_field() {
+    let n = 5;
+    let ds = Dataset::new(Nested {
+        x: Batch::new(ndarray::Array2::from_shape_fn((n, 2), |(i, j)| {
+            (i * 2 + j) as f32
+        }))
+        .unwrap(),
+        again: Batch::new(ndarray::Array2::from_shape_fn((n, 2), |(i, j)| {
+            -((i * 2 + j) as f32)
+        }))
+        .unwrap(),
+        labelled: Labelled {
+            y: Batch::new(ndarray::Array2::from_shape_fn((n, 1), |(i, _)| {
+                (4 - i) as i64
+            }))
+            .unwrap(),
+        },
+    })
+    .unwrap();
+    let picked = ds.select(&[4, 0, 4]).unwrap();
+    assert_eq!(
+        picked.x.array(),
+        &ndarray::array![[8.0f32, 9.0], [0.0, 1.0], [8.0, 9.0]]
+    );
+    assert_eq!(
+        picked.again.array(),
+        &ndarray::array![[-8.0f32, -9.0], [-0.0, -1.0], [-8.0, -9.0]]
+    );
+    assert_eq!(
+        picked.labelled.y.array(),
+        &ndarray::array![[0i64], [4], [0]]
+    );
+}

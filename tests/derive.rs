@@ -2,7 +2,6 @@
 
 use batchspec::error::SpecError;
 use batchspec::prelude::*;
-use batchspec::source::Src;
 use ndarray::{Array1, Array2, Array4};
 
 #[derive(DataSpec)]
@@ -106,7 +105,7 @@ fn spaces_and_sources_are_type_trees() {
     type Sources = batchspec::SourcesOf<Record>;
     assert!(same::<Sources, (Features, (Features, (Targets,)))>());
     assert!(same::<Features, source!("features")>());
-    assert!(same::<Src<'t', 'a', 'r', 'g', 'e', 't', 's'>, Targets>());
+    assert!(same::<source!("targets"), Targets>());
     assert_eq!(<source!("mask") as Source>::NAME, "mask");
     assert_eq!(<source!("étiquette") as Source>::NAME, "étiquette");
 }

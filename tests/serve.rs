@@ -86,3 +86,28 @@ fn a_tuple_of_requests_is_one_combined_request() {
     assert_eq!(cache.produced(), 2);
     assert_eq!(a.x.array().as_ptr(), b.input.x.array().as_ptr());
 }
+
+/// One source read twice by a request, in two spaces (Pylearn2 allows it): both leaves come
+/// from the record's one field, each converted on its own.
+#[derive(DataSpec)]
+struct TwoForms {
+    #[spec(source = "features")]
+    flat: Batch<Vector<6>>,
+    #[spec(source = "features")]
+    planes: Batch<image![2, 3, 1; BCHW, f32]>,
+}
+
+#[test]
+fn a_request_reads_one_source_in_two_spaces() {
+    let r = record();
+    let mut cache = ServeCache::new();
+    let two: TwoForms = serve(&r, &mut cache);
+    assert_eq!(cache.produced(), 2);
+    for b in 0..3 {
+        for i in 0..6 {
+            let want = (b * 6 + i) as f32;
+            assert_eq!(two.flat.array()[[b, i]], want);
+            assert_eq!(two.planes.array()[[b, 0, i / 3, i % 3]], want);
+        }
+    }
+}

@@ -53,7 +53,7 @@ pub mod __private {
     pub use crate::types::batch::{ArcBatch, BatchView};
     pub use crate::types::error::SpecError;
     pub use crate::types::hlist::{HCons, HList, HNil};
-    pub use crate::types::source::Src;
+    pub use crate::types::source::{Features, Src, Targets};
     pub use crate::types::space::Null;
     pub use crate::types::space::Space;
     pub use crate::types::spec::{

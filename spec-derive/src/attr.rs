@@ -9,7 +9,7 @@ use syn::meta::ParseNestedMeta;
 /// The longest source name, in characters (the number of `char` parameters of `Src`).
 pub const MAX_SOURCE_LEN: usize = 32;
 
-/// A value of an attribute, with the span of its key for "first defined here".
+/// A value of an attribute, with the span of its key.
 pub struct Attr<T> {
     name: &'static str,
     value: Option<(Span, T)>,
@@ -20,16 +20,16 @@ impl<T> Attr<T> {
         Attr { name, value: None }
     }
 
-    /// Sets the value, reporting a repeated key at `span` and its first use.
+    /// Sets the value, reporting a repeated key at `span`.
     pub fn set(&mut self, cx: &Ctxt, span: Span, value: T) {
-        if let Some((first, _)) = &self.value {
+        if self.value.is_some() {
+            // One error per mistake: the repeated key, which says that the key came before.
             cx.syn_error(syn::Error::new(
                 span,
-                format!("duplicate spec attribute `{}`", self.name),
-            ));
-            cx.syn_error(syn::Error::new(
-                *first,
-                format!("`{}` first defined here", self.name),
+                format!(
+                    "duplicate spec attribute `{}`: it is given earlier in this attribute list; give each key once",
+                    self.name
+                ),
             ));
         } else {
             self.value = Some((span, value));

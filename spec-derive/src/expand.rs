@@ -5,8 +5,14 @@ use proc_macro2::TokenStream;
 use quote::quote;
 use syn::spanned::Spanned;
 
-/// The type `Src<'n', 'a', 'm', 'e'>` of a source string.
+/// The type of a source string: `Features` and `Targets` for the two predefined sources,
+/// `Src<'n', 'a', 'm', 'e'>` for any other.
 pub fn source_type(krate: &syn::Path, name: &str) -> TokenStream {
+    match name {
+        "features" => return quote!(#krate::__private::Features),
+        "targets" => return quote!(#krate::__private::Targets),
+        _ => {}
+    }
     let chars = name
         .chars()
         .map(|c| syn::LitChar::new(c, proc_macro2::Span::call_site()));

@@ -194,7 +194,7 @@ pub fn expand(cont: &Container<'_>, krate: &syn::Path, preds: &[TokenStream]) ->
                 let msg_source = format!("the record `{{R}}` has no source \"{src}\"");
                 let label_source = format!("field `{fname}` of `{sname}` reads source \"{src}\"");
                 let note_source = format!(
-                    "a request is served by source name: the record needs one batch field of source \"{src}\" (`#[spec(source = \"{src}\")]`, or a field of that name without `#[spec]`)"
+                    "a request is served by source name: the record needs one batch field of source \"{src}\" (`#[spec(source = \"{src}\")]`, or a field of that name without `#[spec]`); a record that holds a source in two fields serves it to no request"
                 );
                 let msg_space = format!(
                     "field `{fname}` of `{sname}` asks for source \"{src}\" as `{{To}}`, but the record `{{R}}` holds it as `{{From}}`"

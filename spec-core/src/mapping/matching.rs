@@ -164,6 +164,7 @@ impl<S: Space, Src: Source> Structure<Src> for S {
     }
 }
 
+#[diagnostic::do_not_recommend]
 impl Structure<()> for Null {
     type Leaves = HNil;
     const LEAVES: usize = 0;
@@ -172,6 +173,7 @@ impl Structure<()> for Null {
 
 macro_rules! structure_tuples {
     ($($a:ident $s:ident $i:tt),+) => {
+        #[diagnostic::do_not_recommend]
         impl<$($a: Structure<$s>, $s),+> Structure<($($s,)+)> for ($($a,)+) {
             type Leaves = structure_tuples!(@concat $($a $s),+);
             const LEAVES: usize = 0 $(+ $a::LEAVES)+;

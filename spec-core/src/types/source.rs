@@ -4,7 +4,9 @@
 //! nothing declared anywhere: `#[spec(source = "mask")]` becomes `Src<'m', 'a', 's', 'k'>`, and
 //! every struct that writes `"mask"` gets that same type. The name is available at run time as
 //! [`Source::NAME`]. Write a source type yourself with the [`source!`](crate::types::source) macro
-//! (`source!("mask")`) or take the predefined [`Features`] and [`Targets`].
+//! (`source!("mask")`) or take the predefined [`Features`] and [`Targets`], which are the types of
+//! `"features"` and `"targets"` (named types, so that messages about Pylearn2 pairs read
+//! `Features`, not a list of chars).
 
 use core::fmt;
 
@@ -242,7 +244,20 @@ const fn encode(chars: [char; MAX_SOURCE_LEN]) -> ([u8; 4 * MAX_SOURCE_LEN], usi
     (out, n)
 }
 
-/// The source `"features"`: what a model usually takes as input.
-pub type Features = Src<'f', 'e', 'a', 't', 'u', 'r', 'e', 's'>;
-/// The source `"targets"`: what a model tries to predict.
-pub type Targets = Src<'t', 'a', 'r', 'g', 'e', 't', 's'>;
+/// The source `"features"`: what a model usually takes as input. `#[spec(source = "features")]`
+/// and `source!("features")` name this type, and compiler messages show it as `Features`.
+#[derive(Clone, Copy, Default, Debug, PartialEq, Eq, Hash)]
+pub struct Features;
+
+impl Source for Features {
+    const NAME: &'static str = "features";
+}
+
+/// The source `"targets"`: what a model tries to predict. `#[spec(source = "targets")]` and
+/// `source!("targets")` name this type, and compiler messages show it as `Targets`.
+#[derive(Clone, Copy, Default, Debug, PartialEq, Eq, Hash)]
+pub struct Targets;
+
+impl Source for Targets {
+    const NAME: &'static str = "targets";
+}

@@ -1,0 +1,164 @@
+//! The compile-error snapshots under `trybuild/` read as a user would want them: no library
+//! internals, and one error per mistake.
+//!
+//! Every `.stderr` is checked. A snapshot listed in `KNOWN` is one that does not meet the rule
+//! yet; the test fails if it starts meeting it (so the list only shrinks) as well as if any other
+//! snapshot breaks it.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+/// Words that belong to the library's insides, not to a user's program.
+const INTERNALS: &[&str] = &[
+    "HNil",
+    "HCons",
+    "Here",
+    "There",
+    "Leaf<",
+    "ServeLeaves",
+    "GatherLeaves",
+    "PullLeaves",
+    "FlatRest",
+    "Src<'",
+    "__Spec",
+    "__private",
+    "the following other types implement trait",
+];
+
+/// Snapshots with more than one mistake, and how many.
+const MISTAKES: &[(&str, usize)] = &[
+    // Three bad attributes, reported together.
+    ("attr/all-errors-at-once.stderr", 3),
+    // Two `assert_formats` lines, each a mistake.
+    ("size/labels-from-two-per-sample.stderr", 2),
+];
+
+/// Snapshots that do not meet the rules yet, and why.
+const KNOWN: &[(&str, &str)] = &[
+    (
+        "attr/string-field.stderr",
+        "a field type that is not a batch or a spec: 3 errors, `Node<Src<..>>` and the impl list",
+    ),
+    (
+        "attr/vec-of-batches.stderr",
+        "a field type that is not a batch or a spec: 3 errors, `Node<Src<..>>` and the impl list",
+    ),
+    (
+        "layout/not-an-image-layout.stderr",
+        "a bad layout inside a field's type: every impl that names the type repeats the error",
+    ),
+    (
+        "layout/not-a-sequence-layout.stderr",
+        "a bad layout inside a field's type: every impl that names the type repeats the error",
+    ),
+    (
+        "layout/not-a-volume-layout.stderr",
+        "rustc lists the layout impls",
+    ),
+    ("elem/lossy-cast.stderr", "rustc lists the `CastInto` impls"),
+    (
+        "size/no-conversion.stderr",
+        "rustc lists the `FormatAs` impls of the source space",
+    ),
+    (
+        "structure/composite-with-single-source.stderr",
+        "a second error (E0599) where the ill-formed `Specs` is used",
+    ),
+    (
+        "structure/flat-spaces-nested-sources.stderr",
+        "a second error (E0599) where the ill-formed `Specs` is used",
+    ),
+    (
+        "structure/nested-spaces-flat-sources.stderr",
+        "a second error (E0599) where the ill-formed `Specs` is used",
+    ),
+    (
+        "structure/one-tuple-with-single-source.stderr",
+        "a second error (E0599) where the ill-formed `Specs` is used",
+    ),
+    (
+        "structure/single-space-with-two-sources.stderr",
+        "a second error (E0599) where the ill-formed `Specs` is used",
+    ),
+];
+
+fn snapshots(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in fs::read_dir(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())) {
+        let path = entry.expect("a directory entry").path();
+        if path.is_dir() {
+            snapshots(&path, out);
+        } else if path.extension().is_some_and(|e| e == "stderr") {
+            out.push(path);
+        }
+    }
+}
+
+/// What is wrong with one snapshot, if anything.
+fn problems(name: &str, text: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    for word in INTERNALS {
+        let hit = text.match_indices(word).any(|(i, _)| {
+            // Whole words only for the plain ones (`There` in prose would be fine).
+            let before = text[..i].chars().next_back();
+            let after = text[i + word.len()..].chars().next();
+            let boundary = |c: Option<char>| !c.is_some_and(|c| c.is_alphanumeric() || c == '_');
+            !word.chars().all(char::is_alphanumeric) || (boundary(before) && boundary(after))
+        });
+        if hit {
+            found.push(format!("names `{word}`"));
+        }
+    }
+    let errors = text
+        .lines()
+        .filter(|l| l.starts_with("error[") || l.starts_with("error:"))
+        .count();
+    let mistakes = MISTAKES
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map_or(1, |(_, m)| *m);
+    if errors != mistakes {
+        found.push(format!("{errors} errors for {mistakes} mistake(s)"));
+    }
+    found
+}
+
+#[test]
+fn snapshots_name_no_internals_and_give_one_error_per_mistake() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("trybuild");
+    let mut files = Vec::new();
+    snapshots(&root, &mut files);
+    files.sort();
+    assert!(files.len() > 40, "the snapshots are under trybuild/");
+    let mut failures = Vec::new();
+    for path in &files {
+        let name = path
+            .strip_prefix(&root)
+            .expect("under trybuild/")
+            .to_string_lossy()
+            .replace('\\', "/");
+        let text = fs::read_to_string(path).expect("a readable snapshot");
+        let found = problems(&name, &text);
+        let known = KNOWN.iter().any(|(n, _)| *n == name);
+        match (found.is_empty(), known) {
+            (false, false) => failures.push(format!("{name}: {}", found.join(", "))),
+            (true, true) => {
+                failures.push(format!("{name} meets the rules now: remove it from KNOWN"))
+            }
+            _ => {}
+        }
+    }
+    assert!(failures.is_empty(), "\n{}", failures.join("\n"));
+}
+
+#[test]
+fn the_checks_catch_what_they_look_for() {
+    // A snapshot of the old kind fails on both counts.
+    let old = "error[E0277]: the record has no source `Src<'m', 'a', 's', 'k'>`\n  = help: the trait `HasSource<Src<'m', 'a', 's', 'k'>, _>` is not implemented for `HNil`\nerror[E0277]: again\n";
+    let found = problems("source/missing-source.stderr", old);
+    assert!(found.iter().any(|f| f.contains("Src<'")), "{found:?}");
+    assert!(found.iter().any(|f| f.contains("HNil")), "{found:?}");
+    assert!(found.iter().any(|f| f.contains("2 errors")), "{found:?}");
+    // Whole words: `Therefore` is not `There`.
+    assert!(problems("x.stderr", "error: Therefore, Hereafter\n").is_empty());
+    assert!(!problems("x.stderr", "error: `There<_>`\n").is_empty());
+}
