@@ -48,13 +48,17 @@
 //! - **Layouts** are tuples of axis markers in memory order: [`BHWC`] is `(B, H, W, C)`.
 //!   [`layout!`] writes any other from its letters: `layout!(hwcb)`.
 //! - **Sources** are types made from strings: `#[spec(source = "mask")]` and `source!("mask")`
-//!   are the same type in every crate, with the name at run time as [`Source::NAME`].
+//!   are the same type in every crate, with the name at run time as [`Source::NAME`]. A field
+//!   without `#[spec]` reads the source named like the field. Compile errors name a source as
+//!   written (`the record \`Record\` has no source "mask"`), never as a type.
 //! - **Batches** ([`Batch`]) wrap ndarray arrays and are checked once, where data enters: the
 //!   static sizes, and every label of an index space (a label of -1 is an error, never wrapped).
 //! - **Specs** ([`DataSpec`]) are derived structs: the space tree, the source tree, the leaves,
 //!   `describe(batch_size)` (MXNet's `provide_data`) and `validate()`.
 //! - **Matching**: [`Serves`] holds when a record can serve a request, by source, with a
-//!   [`FormatAs`] conversion for each leaf.
+//!   [`FormatAs`] conversion for each leaf; a mismatch is one error in the words of the
+//!   request's field, at the line that pairs the two (`Provider::new`, `serve`, `Server::get`,
+//!   `assert_serves`, or a bound `R: Serves<Q>` in your code).
 //!
 //! # What does not compile
 //!

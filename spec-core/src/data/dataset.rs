@@ -135,7 +135,7 @@ impl<R: DataSpec> Dataset<R> {
     }
 
     /// The samples in `range` as views, without copying: the record's structure as tuples, a
-    /// [`BatchView`] at each leaf (field `k` of a struct is element `k` of its tuple).
+    /// [`BatchView`](crate::types::batch::BatchView) at each leaf (field `k` of a struct is element `k` of its tuple).
     ///
     /// # Errors
     /// [`SpecError::Row`] for a range past the end.

@@ -77,7 +77,7 @@ pub trait GatherFrom<R>: Reads<R> {
 }
 
 /// A field of a request gathered from the source `K` of the record `R` (see
-/// [`ReadField`](crate::mapping::matching::ReadField)).
+/// [`ReadField`]).
 #[diagnostic::on_unimplemented(
     message = "the record `{R}` cannot fill a field of type `{Self}`",
     label = "the record has no such source, or holds it in a space that does not format as this one"

@@ -85,7 +85,7 @@ pub trait ServeFrom<R>: Reads<R> {
     fn serve_from(record: &R, cache: &mut ServeCache) -> Self;
 }
 
-/// A field of a request built from the source `K` of the record `R` (see [`ReadField`](crate::mapping::matching::ReadField)).
+/// A field of a request built from the source `K` of the record `R` (see [`ReadField`]).
 #[diagnostic::on_unimplemented(
     message = "the record `{R}` cannot fill a field of type `{Self}`",
     label = "the record has no such source, or holds it in a space that does not format as this one"

@@ -3,7 +3,7 @@
 //! regression written over spec traits asks for flat f32 vectors and one-hot targets, and the
 //! provider converts while it gathers shuffled minibatches.
 //!
-//! `cargo run --release --example quickstart`
+//! `cargo run --release -p batchspec-quickstart`
 
 use batchspec::dataset::Dataset;
 use batchspec::iteration::{LastBatch, Schedule, permutation};
