@@ -49,7 +49,7 @@ pub mod __private {
     pub use crate::format::FormatAs;
     pub use crate::mapping::matching::{HasSource, LeafField, ReadField, Reads};
     pub use crate::mapping::serve::{FromShared, ServeCache, ServeField, ServeFrom};
-    pub use crate::types::axis::{B, C, D, F, H, K, T, W};
+    pub use crate::types::axis::{B, C, D, F, H, K, NotALayout, T, W};
     pub use crate::types::batch::{ArcBatch, BatchView};
     pub use crate::types::error::SpecError;
     pub use crate::types::hlist::{HCons, HList, HNil};

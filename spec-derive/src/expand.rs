@@ -53,6 +53,13 @@ pub fn expand(cont: &Container<'_>) -> TokenStream {
         .map(|w| w.predicates.iter().map(|p| quote!(#p)).collect())
         .unwrap_or_default();
 
+    // A type parameter that is a batch's space needs `Space`: add the bound to every impl, so
+    // that a struct declared without it is one error (the struct's own, with rustc's suggestion
+    // to add the bound), not one more per impl.
+    for name in space_params(cont) {
+        preds.push(quote!(#name: #p::Space));
+    }
+
     let nodes: Vec<TokenStream> = cont
         .fields
         .iter()
@@ -267,6 +274,42 @@ pub fn expand(cont: &Container<'_>) -> TokenStream {
             #serving
         };
     }
+}
+
+/// The struct's type parameters that are the space of a batch field (`x: Batch<S>`).
+fn space_params<'a>(cont: &Container<'a>) -> Vec<&'a syn::Ident> {
+    let params: Vec<&syn::Ident> = cont.generics.type_params().map(|t| &t.ident).collect();
+    let mut out = Vec::new();
+    for f in &cont.fields {
+        let syn::Type::Path(path) = f.ty else {
+            continue;
+        };
+        let Some(last) = path.path.segments.last() else {
+            continue;
+        };
+        if !matches!(
+            last.ident.to_string().as_str(),
+            "Batch" | "BatchView" | "ArcBatch"
+        ) {
+            continue;
+        }
+        let syn::PathArguments::AngleBracketed(args) = &last.arguments else {
+            continue;
+        };
+        let space = args.args.iter().find_map(|a| match a {
+            syn::GenericArgument::Type(syn::Type::Path(t)) if t.qself.is_none() => {
+                t.path.get_ident()
+            }
+            _ => None,
+        });
+        if let Some(ident) = space
+            && let Some(param) = params.iter().find(|p| **p == ident)
+            && !out.contains(param)
+        {
+            out.push(*param);
+        }
+    }
+    out
 }
 
 /// The struct's generics plus the source parameter of `Node<__SpecSrc>`.

@@ -31,6 +31,10 @@ fn derive(input: &syn::DeriveInput) -> proc_macro2::TokenStream {
     }
     let krate = cont.as_ref().and_then(|c| c.attrs.krate.clone());
     match (cx.check(), cont) {
+        // A field type with a `layout!`, `image!` or `volume!` that reports an error is reported
+        // where the struct itself expands it, once; the derive adds only stubs (its impls would
+        // name the type again, and each copy would repeat the error).
+        (Ok(()), Some(_)) if has_bad_type_macro(input) => expand::stubs(input, krate),
         (Ok(()), Some(cont)) => expand::expand(&cont),
         (Err(err), _) => {
             let mut out = err.into_compile_error();
@@ -38,6 +42,53 @@ fn derive(input: &syn::DeriveInput) -> proc_macro2::TokenStream {
             out
         }
         (Ok(()), None) => unreachable_error(input),
+    }
+}
+
+/// Whether a field's type holds a type macro that reports an error: a `layout!(..)` whose letters
+/// are not a layout, or an `image!`/`volume!` without its three/four sizes.
+fn has_bad_type_macro(input: &syn::DeriveInput) -> bool {
+    use proc_macro2::{TokenStream, TokenTree};
+    /// The number of comma-separated sizes before the first `;`.
+    fn sizes(stream: TokenStream) -> usize {
+        let mut n = 0;
+        let mut item = false;
+        for tt in stream {
+            match tt {
+                TokenTree::Punct(p) if p.as_char() == ';' => break,
+                TokenTree::Punct(p) if p.as_char() == ',' => {
+                    n += usize::from(item);
+                    item = false;
+                }
+                _ => item = true,
+            }
+        }
+        n + usize::from(item)
+    }
+    fn scan(tokens: TokenStream) -> bool {
+        let tokens: Vec<TokenTree> = tokens.into_iter().collect();
+        tokens.iter().enumerate().any(|(i, tt)| match tt {
+            TokenTree::Ident(id) => match (tokens.get(i + 1), tokens.get(i + 2)) {
+                (Some(TokenTree::Punct(p)), Some(TokenTree::Group(g))) if p.as_char() == '!' => {
+                    match id.to_string().as_str() {
+                        "layout" => layout::expand(g.stream()).is_err(),
+                        "image" => sizes(g.stream()) != 3,
+                        "volume" => sizes(g.stream()) != 4,
+                        _ => false,
+                    }
+                }
+                _ => false,
+            },
+            TokenTree::Group(g) => scan(g.stream()),
+            _ => false,
+        })
+    }
+    match &input.data {
+        syn::Data::Struct(s) => s.fields.iter().any(|f| {
+            let ty = &f.ty;
+            scan(quote::quote!(#ty))
+        }),
+        _ => false,
     }
 }
 
@@ -84,7 +135,12 @@ pub fn source(input: TokenStream) -> TokenStream {
 /// feature, `t` time, `c` channel, `h` height, `w` width, `d` depth, `k` index.
 #[proc_macro]
 pub fn layout(input: TokenStream) -> TokenStream {
+    // On a mistake: the error, and a layout every space accepts (the error sits in its const
+    // argument), so that the mistake is reported once, not again by every use of the type.
     layout::expand(input.into())
-        .unwrap_or_else(syn::Error::into_compile_error)
+        .unwrap_or_else(|e| {
+            let error = e.into_compile_error();
+            quote::quote!(::batchspec::__private::NotALayout<{ #error; 0 }>)
+        })
         .into()
 }

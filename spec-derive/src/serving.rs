@@ -443,12 +443,14 @@ pub fn expand(cont: &Container<'_>, krate: &syn::Path, preds: &[TokenStream]) ->
         #h_read_field
         where
             for<'__spec_x> Self: #p::Reads<#r>,
+            #(#preds,)*
         {
         }
 
         #h_serve_field
         where
             for<'__spec_x> Self: #p::ServeFrom<#r>,
+            #(#preds,)*
         {
             fn serve_field(__spec_record: &#r, __spec_cache: &mut #p::ServeCache) -> Self {
                 <Self as #p::ServeFrom<#r>>::serve_from(__spec_record, __spec_cache)
@@ -458,6 +460,7 @@ pub fn expand(cont: &Container<'_>, krate: &syn::Path, preds: &[TokenStream]) ->
         #h_gather_field
         where
             for<'__spec_x> Self: #p::GatherFrom<#r>,
+            #(#preds,)*
         {
             fn gather_field(
                 &mut self,

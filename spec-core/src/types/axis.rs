@@ -66,6 +66,20 @@ pub trait Layout: 'static + Copy + Default + fmt::Debug + Send + Sync {
     const __BYTES: ([u8; 6], usize);
 }
 
+/// What `layout!` stands for when its letters are not a layout, beside the one error it reports:
+/// a layout every space accepts, so that the error is not repeated by every use of the type. Not
+/// part of the public API.
+#[doc(hidden)]
+#[derive(Clone, Copy, Default, Debug)]
+pub struct NotALayout<const ERROR: usize = 0>;
+
+impl<const ERROR: usize> Layout for NotALayout<ERROR> {
+    const RANK: usize = 0;
+    const LETTERS: &'static [char] = &[];
+    const STR: &'static str = "?";
+    const __BYTES: ([u8; 6], usize) = ([0; 6], 0);
+}
+
 /// Position of `letter` in `letters`.
 pub(crate) const fn position(letters: &[char], letter: char) -> Option<usize> {
     let mut i = 0;

@@ -23,6 +23,8 @@ pub struct Image<const H: usize, const W: usize, const C: usize, const N: usize,
 )]
 pub trait ImageLayout: Layout {}
 
+impl<const E: usize> ImageLayout for crate::types::axis::NotALayout<E> {}
+
 macro_rules! image_layouts {
     ($(($a:ident, $b:ident, $c:ident, $d:ident)),* $(,)?) => {$(
         impl ImageLayout for ($a, $b, $c, $d) {}
@@ -118,5 +120,23 @@ macro_rules! image {
     };
     ($h:expr, $w:expr, $c:expr; $l:ty, $e:ty $(,)?) => {
         $crate::Image<{ $h }, { $w }, { $c }, { ($h) * ($w) * ($c) }, $l, $e>
+    };
+    // Two sizes: a grey image written without its channel. One error, and an image type that
+    // repeats nothing.
+    ($h:expr, $w:expr $(; $($rest:tt)*)?) => {
+        $crate::Image<1, 1, 1, {
+            ::core::compile_error!(
+                "an image has rows, columns and channels: write a grey image as `image![rows, columns, 1; ...]`"
+            );
+            1
+        }>
+    };
+    ($($other:tt)*) => {
+        $crate::Image<1, 1, 1, {
+            ::core::compile_error!(
+                "`image!` takes rows, columns and channels, then optionally `; LAYOUT` and `, ELEMENT`: `image![32, 32, 3; BHWC, u8]`"
+            );
+            1
+        }>
     };
 }

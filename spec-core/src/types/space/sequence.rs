@@ -20,6 +20,8 @@ pub struct IndexSeq<const M: usize, L = BT, E = i64>(PhantomData<fn() -> (L, E)>
     note = "use `BTF`, `TBF` or another order of `(B, T, F)`"
 )]
 pub trait VectorSeqLayout: Layout {}
+
+impl<const E: usize> VectorSeqLayout for crate::types::axis::NotALayout<E> {}
 impl VectorSeqLayout for (B, T, F) {}
 impl VectorSeqLayout for (B, F, T) {}
 impl VectorSeqLayout for (T, B, F) {}
@@ -34,6 +36,8 @@ impl VectorSeqLayout for (F, T, B) {}
     note = "use `BT` or `TB`"
 )]
 pub trait IndexSeqLayout: Layout {}
+
+impl<const E: usize> IndexSeqLayout for crate::types::axis::NotALayout<E> {}
 impl IndexSeqLayout for (B, T) {}
 impl IndexSeqLayout for (T, B) {}
 

@@ -48,6 +48,8 @@ pub type BTDHWC = (B, T, D, H, W, C);
 )]
 pub trait VolumeLayout: Layout {}
 
+impl<const E: usize> VolumeLayout for crate::types::axis::NotALayout<E> {}
+
 /// A layout of a volume sequence: one of the 720 orders of `b, t, d, h, w, c`.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a layout of a volume sequence",
@@ -55,6 +57,8 @@ pub trait VolumeLayout: Layout {}
     note = "use `BTDHWC` or another order of `(B, T, D, H, W, C)`"
 )]
 pub trait VolumeSeqLayout: Layout {}
+
+impl<const E: usize> VolumeSeqLayout for crate::types::axis::NotALayout<E> {}
 
 macro_rules! layouts {
     ($tr:ident: $(($($a:ident),+)),* $(,)?) => {$(
@@ -289,5 +293,13 @@ macro_rules! volume {
     };
     ($d:expr, $h:expr, $w:expr, $c:expr; $l:ty, $e:ty $(,)?) => {
         $crate::Volume<{ $d }, { $h }, { $w }, { $c }, { ($d) * ($h) * ($w) * ($c) }, $l, $e>
+    };
+    ($($other:tt)*) => {
+        $crate::Volume<1, 1, 1, 1, {
+            ::core::compile_error!(
+                "`volume!` takes depth, rows, columns and channels, then optionally `; LAYOUT` and `, ELEMENT`: `volume![8, 32, 32, 1; BDHWC, f32]`"
+            );
+            1
+        }>
     };
 }
