@@ -27,6 +27,7 @@ impl<const E: usize> ImageLayout for crate::types::axis::NotALayout<E> {}
 
 macro_rules! image_layouts {
     ($(($a:ident, $b:ident, $c:ident, $d:ident)),* $(,)?) => {$(
+        #[diagnostic::do_not_recommend]
         impl ImageLayout for ($a, $b, $c, $d) {}
     )*};
 }

@@ -22,11 +22,17 @@ pub struct IndexSeq<const M: usize, L = BT, E = i64>(PhantomData<fn() -> (L, E)>
 pub trait VectorSeqLayout: Layout {}
 
 impl<const E: usize> VectorSeqLayout for crate::types::axis::NotALayout<E> {}
+#[diagnostic::do_not_recommend]
 impl VectorSeqLayout for (B, T, F) {}
+#[diagnostic::do_not_recommend]
 impl VectorSeqLayout for (B, F, T) {}
+#[diagnostic::do_not_recommend]
 impl VectorSeqLayout for (T, B, F) {}
+#[diagnostic::do_not_recommend]
 impl VectorSeqLayout for (T, F, B) {}
+#[diagnostic::do_not_recommend]
 impl VectorSeqLayout for (F, B, T) {}
+#[diagnostic::do_not_recommend]
 impl VectorSeqLayout for (F, T, B) {}
 
 /// A layout of an index sequence: `BT` or `TB`.
@@ -38,7 +44,9 @@ impl VectorSeqLayout for (F, T, B) {}
 pub trait IndexSeqLayout: Layout {}
 
 impl<const E: usize> IndexSeqLayout for crate::types::axis::NotALayout<E> {}
+#[diagnostic::do_not_recommend]
 impl IndexSeqLayout for (B, T) {}
+#[diagnostic::do_not_recommend]
 impl IndexSeqLayout for (T, B) {}
 
 const fn pos(letters: &[char], c: char) -> usize {
