@@ -7,7 +7,7 @@ use proc_macro2::Span;
 use syn::meta::ParseNestedMeta;
 
 /// The longest source name, in characters (the number of `char` parameters of `Src`).
-pub const MAX_SOURCE_LEN: usize = 32;
+pub const MAX_SOURCE_LEN: usize = batchspec_facts::MAX_SOURCE_LEN;
 
 /// A value of an attribute, with the span of its key.
 pub struct Attr<T> {

@@ -64,49 +64,9 @@ fn check_image_totals(cx: &Ctxt, ty: &syn::Type) {
             for seg in &p.path.segments {
                 if let syn::PathArguments::AngleBracketed(args) = &seg.arguments {
                     let list: Vec<_> = args.args.iter().collect();
-                    if seg.ident == "Image" && list.len() >= 4 {
-                        let vals: Vec<_> = list[..4].iter().map(|a| int_arg(a)).collect();
-                        if let [Some((h, _)), Some((w, _)), Some((c, _)), Some((n, lit))] =
-                            &vals[..]
-                        {
-                            let product = h.checked_mul(*w).and_then(|x| x.checked_mul(*c));
-                            if product != Some(*n) {
-                                let shown =
-                                    product.map_or("too large".to_string(), |p| p.to_string());
-                                cx.error_spanned_by(
-                                    lit,
-                                    format!(
-                                        "the total of an image of {h}×{w}×{c} is {shown}, not {n}; write `{shown}` or use `image![{h}, {w}, {c}]`"
-                                    ),
-                                );
-                            }
-                        }
-                    }
-                    if seg.ident == "Volume" && list.len() >= 5 {
-                        let vals: Vec<_> = list[..5].iter().map(|a| int_arg(a)).collect();
-                        if let [
-                            Some((d, _)),
-                            Some((h, _)),
-                            Some((w, _)),
-                            Some((c, _)),
-                            Some((n, lit)),
-                        ] = &vals[..]
-                        {
-                            let product = d
-                                .checked_mul(*h)
-                                .and_then(|x| x.checked_mul(*w))
-                                .and_then(|x| x.checked_mul(*c));
-                            if product != Some(*n) {
-                                let shown =
-                                    product.map_or("too large".to_string(), |p| p.to_string());
-                                cx.error_spanned_by(
-                                    lit,
-                                    format!(
-                                        "the total of a volume of {d}×{h}×{w}×{c} is {shown}, not {n}; write `{shown}` or use `volume![{d}, {h}, {w}, {c}]`"
-                                    ),
-                                );
-                            }
-                        }
+                    // The spaces that carry their total, by the facts the core is built from.
+                    for fact in &batchspec_facts::SIZED_SPACES {
+                        check_total(cx, fact, &seg.ident, &list);
                     }
                     for arg in &args.args {
                         if let syn::GenericArgument::Type(t) = arg {
@@ -120,5 +80,43 @@ fn check_image_totals(cx: &Ctxt, ty: &syn::Type) {
         syn::Type::Paren(p) => check_image_totals(cx, &p.elem),
         syn::Type::Group(g) => check_image_totals(cx, &g.elem),
         _ => {}
+    }
+}
+
+/// `Name<s1, .., sk, total, ..>` with literal sizes: the total must be their product.
+fn check_total(
+    cx: &Ctxt,
+    fact: &batchspec_facts::SizedSpaceFact,
+    ident: &syn::Ident,
+    list: &[&syn::GenericArgument],
+) {
+    let k = fact.sizes.len();
+    if *ident != fact.name || list.len() <= k {
+        return;
+    }
+    let Some(vals) = list[..=k]
+        .iter()
+        .map(|a| int_arg(a))
+        .collect::<Option<Vec<_>>>()
+    else {
+        return;
+    };
+    let (n, lit) = vals[k];
+    let sizes: Vec<String> = vals[..k].iter().map(|(v, _)| v.to_string()).collect();
+    let product = vals[..k]
+        .iter()
+        .try_fold(1u128, |acc, (s, _)| acc.checked_mul(*s));
+    if product != Some(n) {
+        let shown = product.map_or("too large".to_string(), |p| p.to_string());
+        cx.error_spanned_by(
+            lit,
+            format!(
+                "the total of {} of {} is {shown}, not {n}; write `{shown}` or use `{}![{}]`",
+                fact.noun,
+                sizes.join("×"),
+                fact.macro_name,
+                sizes.join(", ")
+            ),
+        );
     }
 }

@@ -8,10 +8,12 @@ use syn::spanned::Spanned;
 /// The type of a source string: `Features` and `Targets` for the two predefined sources,
 /// `Src<'n', 'a', 'm', 'e'>` for any other.
 pub fn source_type(krate: &syn::Path, name: &str) -> TokenStream {
-    match name {
-        "features" => return quote!(#krate::__private::Features),
-        "targets" => return quote!(#krate::__private::Targets),
-        _ => {}
+    if let Some((_, ty)) = batchspec_facts::NAMED_SOURCES
+        .iter()
+        .find(|(n, _)| *n == name)
+    {
+        let ty = syn::Ident::new(ty, proc_macro2::Span::call_site());
+        return quote!(#krate::__private::#ty);
     }
     let chars = name
         .chars()

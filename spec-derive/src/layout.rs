@@ -1,19 +1,9 @@
 //! `layout!(bhwc)`: a layout type from its letters, with unknown and repeated axes reported on
 //! the letter.
 
+use batchspec_facts::AXES;
 use proc_macro2::{Span, TokenStream};
 use quote::quote;
-
-const AXES: &[(char, &str, &str)] = &[
-    ('b', "B", "batch"),
-    ('f', "F", "feature"),
-    ('t', "T", "time"),
-    ('c', "C", "channel"),
-    ('h', "H", "height"),
-    ('w', "W", "width"),
-    ('d', "D", "depth"),
-    ('k', "K", "index"),
-];
 
 /// The span of the `i`-th character of the token, where the compiler can give it.
 fn char_span(token_span: Span, lit: Option<&syn::LitStr>, i: usize) -> Span {
@@ -45,18 +35,19 @@ pub fn expand(input: TokenStream) -> syn::Result<TokenStream> {
     let mut axes = Vec::new();
     for (i, ch) in text.chars().enumerate() {
         let here = char_span(span, lit.as_ref(), i);
-        match AXES.iter().find(|(c, _, _)| *c == ch) {
+        match AXES.iter().find(|a| a.letter == ch) {
             None => push(syn::Error::new(
                 here,
                 format!(
                     "unknown axis `{ch}` in layout `{text}`; the axes are {}",
                     AXES.iter()
-                        .map(|(c, _, w)| format!("`{c}` ({w})"))
+                        .map(|a| format!("`{}` ({})", a.letter, a.word))
                         .collect::<Vec<_>>()
                         .join(", ")
                 ),
             )),
-            Some((_, ty, words)) => {
+            Some(fact) => {
+                let (ty, words) = (fact.marker, fact.word);
                 if let Some((_, first)) = seen.iter().find(|(c, _)| *c == ch) {
                     push(syn::Error::new(
                         here,
@@ -74,10 +65,13 @@ pub fn expand(input: TokenStream) -> syn::Result<TokenStream> {
         }
     }
     let n = text.chars().count();
-    if n == 0 || n > 6 {
+    if n == 0 || n > batchspec_facts::MAX_RANK {
         push(syn::Error::new(
             span,
-            format!("a layout has 1 to 6 axes; `{text}` has {n}"),
+            format!(
+                "a layout has 1 to {} axes; `{text}` has {n}",
+                batchspec_facts::MAX_RANK
+            ),
         ));
     }
     match errors {

@@ -72,9 +72,9 @@ fn has_bad_type_macro(input: &syn::DeriveInput) -> bool {
                 (Some(TokenTree::Punct(p)), Some(TokenTree::Group(g))) if p.as_char() == '!' => {
                     match id.to_string().as_str() {
                         "layout" => layout::expand(g.stream()).is_err(),
-                        "image" => sizes(g.stream()) != 3,
-                        "volume" => sizes(g.stream()) != 4,
-                        _ => false,
+                        name => batchspec_facts::SIZED_SPACES
+                            .iter()
+                            .any(|f| f.macro_name == name && sizes(g.stream()) != f.sizes.len()),
                     }
                 }
                 _ => false,

@@ -7,7 +7,7 @@
 //! contiguous along cols) and at most four outer axes looped around it.
 
 /// The largest rank the kernels accept.
-pub const MAX_RANK: usize = 6;
+pub const MAX_RANK: usize = batchspec_facts::MAX_RANK;
 
 /// One axis of the loop nest: its length and its strides (in elements) on both sides.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

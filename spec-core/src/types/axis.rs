@@ -19,35 +19,38 @@ pub trait Axis: 'static + Copy + Default + fmt::Debug + Send + Sync {
     const NAME: &'static str;
 }
 
+// The marker types are declared here; their letters and words come from `batchspec_facts::AXES`,
+// which the derive's `layout!` reads too (a marker the facts do not list fails to compile).
 macro_rules! axes {
-    ($($(#[$doc:meta])* $name:ident = $letter:literal, $words:literal;)*) => {$(
+    ($($(#[$doc:meta])* $name:ident;)*) => {$(
         $(#[$doc])*
         #[derive(Clone, Copy, Default, Debug, PartialEq, Eq, Hash)]
         pub struct $name;
         impl Axis for $name {
-            const LETTER: char = $letter;
-            const NAME: &'static str = $words;
+            const LETTER: char = batchspec_facts::axis(stringify!($name)).letter;
+            const NAME: &'static str = batchspec_facts::axis(stringify!($name)).word;
         }
+        const _: char = <$name as Axis>::LETTER;
     )*};
 }
 
 axes! {
     /// The batch axis (`b`): one entry per sample; its size is known only at run time.
-    B = 'b', "batch";
+    B;
     /// The feature axis (`f`) of a vector space.
-    F = 'f', "feature";
+    F;
     /// The time axis (`t`) of a sequence space; its size is known only at run time.
-    T = 't', "time";
+    T;
     /// The channel axis (`c`) of an image.
-    C = 'c', "channel";
+    C;
     /// The height (rows) axis (`h`) of an image.
-    H = 'h', "height";
+    H;
     /// The width (columns) axis (`w`) of an image.
-    W = 'w', "width";
+    W;
     /// The depth axis (`d`) of a volume.
-    D = 'd', "depth";
+    D;
     /// The axis (`k`) of the positions of an index space: `dim` labels per sample.
-    K = 'k', "index";
+    K;
 }
 
 /// A layout: a tuple of distinct axes in memory order, rank 1 to 6.

@@ -11,7 +11,10 @@
 use core::fmt;
 
 /// The longest source name, in characters.
-pub const MAX_SOURCE_LEN: usize = 32;
+pub const MAX_SOURCE_LEN: usize = batchspec_facts::MAX_SOURCE_LEN;
+
+// `Src` below has one `char` parameter per character of the longest name.
+const _: () = assert!(MAX_SOURCE_LEN == 32, "Src has 32 char parameters");
 
 /// A source name as a type: one `char` parameter per character, unused ones `'\0'`.
 ///
@@ -250,7 +253,7 @@ const fn encode(chars: [char; MAX_SOURCE_LEN]) -> ([u8; 4 * MAX_SOURCE_LEN], usi
 pub struct Features;
 
 impl Source for Features {
-    const NAME: &'static str = "features";
+    const NAME: &'static str = batchspec_facts::NAMED_SOURCES[0].0;
 }
 
 /// The source `"targets"`: what a model tries to predict. `#[spec(source = "targets")]` and
@@ -259,5 +262,12 @@ impl Source for Features {
 pub struct Targets;
 
 impl Source for Targets {
-    const NAME: &'static str = "targets";
+    const NAME: &'static str = batchspec_facts::NAMED_SOURCES[1].0;
 }
+
+// The named sources are these two types, in this order.
+const _: () = assert!(
+    batchspec_facts::NAMED_SOURCES.len() == 2
+        && matches!(batchspec_facts::NAMED_SOURCES[0].1.as_bytes(), b"Features")
+        && matches!(batchspec_facts::NAMED_SOURCES[1].1.as_bytes(), b"Targets")
+);

@@ -1,0 +1,133 @@
+//! The facts that [batchspec](https://docs.rs/batchspec)'s core and its derive both need, in one
+//! place: the derive reads them when it expands, the core builds its types from them (and checks
+//! at compile time that its types agree). No dependencies, so the derive stays quick to build.
+#![no_std]
+#![warn(missing_docs)]
+
+/// One axis: its letter in layout strings, the name of its marker type, and its name in words.
+#[derive(Clone, Copy, Debug)]
+pub struct AxisFact {
+    /// The letter, as in `layout!(bhwc)`.
+    pub letter: char,
+    /// The marker type (`B`, `H`, ...).
+    pub marker: &'static str,
+    /// The axis in words, for messages.
+    pub word: &'static str,
+}
+
+/// Every axis, in the order messages list them.
+pub const AXES: [AxisFact; 8] = [
+    AxisFact {
+        letter: 'b',
+        marker: "B",
+        word: "batch",
+    },
+    AxisFact {
+        letter: 'f',
+        marker: "F",
+        word: "feature",
+    },
+    AxisFact {
+        letter: 't',
+        marker: "T",
+        word: "time",
+    },
+    AxisFact {
+        letter: 'c',
+        marker: "C",
+        word: "channel",
+    },
+    AxisFact {
+        letter: 'h',
+        marker: "H",
+        word: "height",
+    },
+    AxisFact {
+        letter: 'w',
+        marker: "W",
+        word: "width",
+    },
+    AxisFact {
+        letter: 'd',
+        marker: "D",
+        word: "depth",
+    },
+    AxisFact {
+        letter: 'k',
+        marker: "K",
+        word: "index",
+    },
+];
+
+/// The axis whose marker type is `marker`.
+///
+/// # Panics
+/// At compile time (the core calls it in constants) when no axis has that marker.
+pub const fn axis(marker: &str) -> AxisFact {
+    let mut i = 0;
+    while i < AXES.len() {
+        if str_eq(AXES[i].marker, marker) {
+            return AXES[i];
+        }
+        i += 1;
+    }
+    panic!("no axis has this marker")
+}
+
+const fn str_eq(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+/// The most axes a layout has (a volume sequence: batch, time, depth, height, width, channel).
+pub const MAX_RANK: usize = 6;
+
+/// The longest source name, in characters (the `char` parameters of the core's `Src`).
+pub const MAX_SOURCE_LEN: usize = 32;
+
+/// The sources the library names as types of their own: `(name, type)`. `#[spec(source =
+/// "features")]` is the type `Features`; any other name is a type-level string.
+pub const NAMED_SOURCES: [(&str, &str); 2] = [("features", "Features"), ("targets", "Targets")];
+
+/// A space whose type carries its total size beside its sizes, because stable Rust cannot
+/// multiply const parameters in a type: the derive checks a hand-written total.
+#[derive(Clone, Copy, Debug)]
+pub struct SizedSpaceFact {
+    /// The type's name (`Image`).
+    pub name: &'static str,
+    /// The macro that writes the type with its total (`image`).
+    pub macro_name: &'static str,
+    /// The sizes, in the order of the type's const parameters; the total follows them.
+    pub sizes: &'static [&'static str],
+    /// The space in words, with its article (`an image`).
+    pub noun: &'static str,
+}
+
+/// `Image<H, W, C, N, ..>`: rows, columns, channels, then the total `N`.
+pub const IMAGE: SizedSpaceFact = SizedSpaceFact {
+    name: "Image",
+    macro_name: "image",
+    sizes: &["rows", "columns", "channels"],
+    noun: "an image",
+};
+
+/// `Volume<D, H, W, C, N, ..>`: depth, rows, columns, channels, then the total `N`.
+pub const VOLUME: SizedSpaceFact = SizedSpaceFact {
+    name: "Volume",
+    macro_name: "volume",
+    sizes: &["depth", "rows", "columns", "channels"],
+    noun: "a volume",
+};
+
+/// The spaces that carry their total.
+pub const SIZED_SPACES: [SizedSpaceFact; 2] = [IMAGE, VOLUME];
