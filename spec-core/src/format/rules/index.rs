@@ -1,0 +1,168 @@
+//! Index spaces and labels: casts, one-hot vectors (merged or concatenated), the first label.
+
+use crate::format::FormatAs;
+use crate::format::exec::{first_label, gather_permute, label_column, one_hot, permute_cast};
+use crate::format::plan::Plan;
+use crate::types::elem::{CastInto, Element, IndexElement};
+use crate::types::space::{Index, Labels, OneHot, Space, Vector};
+use ndarray::{ArrayView, ArrayViewMut};
+
+/// Label ranges of two index spaces; holds when equal.
+#[diagnostic::on_unimplemented(
+    message = "labels in 0..{M1} cannot be formatted as labels in 0..{M2}",
+    label = "the number of labels must be equal"
+)]
+pub trait SameLabels<const M1: usize, const M2: usize> {}
+impl<const M: usize> SameLabels<M, M> for () {}
+
+/// Labels per sample of two index spaces; holds when equal.
+#[diagnostic::on_unimplemented(
+    message = "the number of labels per sample differs: {D1} in the data, {D2} requested",
+    label = "the number of labels per sample must be equal"
+)]
+pub trait SameIndexDim<const D1: usize, const D2: usize> {}
+impl<const D: usize> SameIndexDim<D, D> for () {}
+
+/// The width of a merged one-hot vector; holds when it is the number of labels.
+#[diagnostic::on_unimplemented(
+    message = "a one-hot of {M} labels × {DIM} needs width {M} (merged), not {W}",
+    label = "a merged one-hot vector has one column per label",
+    note = "for one block of {M} columns per label (Pylearn2's concatenate mode), ask for `OneHot<{M}, {DIM}>`"
+)]
+pub trait OneHotWidth<const M: usize, const DIM: usize, const W: usize> {}
+impl<const M: usize, const DIM: usize> OneHotWidth<M, DIM, M> for () {}
+
+/// An index space of one label per sample; holds when `DIM == 1`.
+#[diagnostic::on_unimplemented(
+    message = "an index of {DIM} labels per sample cannot be formatted as one label per sample",
+    label = "`Labels<M>` holds one label per sample",
+    note = "to keep the first label of each sample (dp's primary class), format an `Index<M, 1>`, or use the first column of the batch"
+)]
+pub trait OneLabel<const DIM: usize> {}
+impl OneLabel<1> for () {}
+
+impl<const M1: usize, const D1: usize, const M2: usize, const D2: usize, E1, E2>
+    FormatAs<Index<M2, D2, E2>> for Index<M1, D1, E1>
+where
+    E1: IndexElement + CastInto<E2>,
+    E2: IndexElement,
+    (): SameLabels<M1, M2> + SameIndexDim<D1, D2>,
+{
+    const PLAN: Plan = Plan::Permute {
+        split: None,
+        flatten: false,
+        perm: [0, 1, 2, 3, 4, 5],
+        rank: 2,
+    };
+
+    permute_methods!(Index<M2, D2, E2>);
+}
+
+impl<const M: usize, const DIM: usize, const W: usize, E: IndexElement, F: Element>
+    FormatAs<Vector<W, F>> for Index<M, DIM, E>
+where
+    (): OneHotWidth<M, DIM, W>,
+{
+    const PLAN: Plan = Plan::OneHot { concat: false };
+
+    fn format_view_into(
+        src: ArrayView<'_, Self::Elem, Self::Dim>,
+        dst: ArrayViewMut<'_, <Vector<W, F> as Space>::Elem, <Vector<W, F> as Space>::Dim>,
+    ) {
+        one_hot::<Self, Vector<W, F>>(src, dst, <Self as FormatAs<Vector<W, F>>>::PLAN)
+    }
+}
+
+impl<
+    const M1: usize,
+    const D1: usize,
+    const M2: usize,
+    const D2: usize,
+    E: IndexElement,
+    F: Element,
+> FormatAs<OneHot<M2, D2, F>> for Index<M1, D1, E>
+where
+    (): SameLabels<M1, M2> + SameIndexDim<D1, D2>,
+{
+    const PLAN: Plan = Plan::OneHot { concat: true };
+
+    fn format_view_into(
+        src: ArrayView<'_, Self::Elem, Self::Dim>,
+        dst: ArrayViewMut<
+            '_,
+            <OneHot<M2, D2, F> as Space>::Elem,
+            <OneHot<M2, D2, F> as Space>::Dim,
+        >,
+    ) {
+        one_hot::<Self, OneHot<M2, D2, F>>(src, dst, <Self as FormatAs<OneHot<M2, D2, F>>>::PLAN)
+    }
+}
+
+impl<const M1: usize, const DIM: usize, const M2: usize, E1, E2> FormatAs<Labels<M2, E2>>
+    for Index<M1, DIM, E1>
+where
+    E1: IndexElement + CastInto<E2>,
+    E2: IndexElement,
+    (): SameLabels<M1, M2>,
+{
+    const PLAN: Plan = Plan::FirstLabel;
+
+    fn format_view_into(
+        src: ArrayView<'_, Self::Elem, Self::Dim>,
+        dst: ArrayViewMut<'_, <Labels<M2, E2> as Space>::Elem, <Labels<M2, E2> as Space>::Dim>,
+    ) {
+        first_label(src, dst, CastInto::cast)
+    }
+}
+
+impl<const M1: usize, const M2: usize, E1, E2> FormatAs<Labels<M2, E2>> for Labels<M1, E1>
+where
+    E1: IndexElement + CastInto<E2>,
+    E2: IndexElement,
+    (): SameLabels<M1, M2>,
+{
+    const PLAN: Plan = Plan::Permute {
+        split: None,
+        flatten: false,
+        perm: [0, 1, 2, 3, 4, 5],
+        rank: 1,
+    };
+
+    permute_methods!(Labels<M2, E2>);
+}
+
+impl<const M1: usize, const M2: usize, const D2: usize, E1, E2> FormatAs<Index<M2, D2, E2>>
+    for Labels<M1, E1>
+where
+    E1: IndexElement + CastInto<E2>,
+    E2: IndexElement,
+    (): SameLabels<M1, M2> + OneLabel<D2>,
+{
+    const PLAN: Plan = Plan::LabelColumn;
+
+    fn format_view_into(
+        src: ArrayView<'_, Self::Elem, Self::Dim>,
+        dst: ArrayViewMut<
+            '_,
+            <Index<M2, D2, E2> as Space>::Elem,
+            <Index<M2, D2, E2> as Space>::Dim,
+        >,
+    ) {
+        label_column(src, dst, CastInto::cast)
+    }
+}
+
+impl<const M: usize, const W: usize, E: IndexElement, F: Element> FormatAs<Vector<W, F>>
+    for Labels<M, E>
+where
+    (): OneHotWidth<M, 1, W>,
+{
+    const PLAN: Plan = Plan::OneHot { concat: false };
+
+    fn format_view_into(
+        src: ArrayView<'_, Self::Elem, Self::Dim>,
+        dst: ArrayViewMut<'_, <Vector<W, F> as Space>::Elem, <Vector<W, F> as Space>::Dim>,
+    ) {
+        one_hot::<Self, Vector<W, F>>(src, dst, <Self as FormatAs<Vector<W, F>>>::PLAN)
+    }
+}

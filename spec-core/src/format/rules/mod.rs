@@ -1,0 +1,52 @@
+//! The legal conversions, as `FormatAs` impls, one file per kind of source space; each file also
+//! holds the check traits whose messages say, in numbers, why a pair of its spaces does not
+//! convert. A new kind of space brings a file here and its line below.
+
+/// The two methods of a `FormatAs` impl whose plan is `Permute`, for the target `$target`.
+macro_rules! permute_methods {
+    ($target:ty) => {
+        fn format_view_into(
+            src: ArrayView<'_, Self::Elem, Self::Dim>,
+            dst: ArrayViewMut<'_, <$target as Space>::Elem, <$target as Space>::Dim>,
+        ) {
+            permute_cast(src, dst, <Self as FormatAs<$target>>::PLAN, CastInto::cast)
+        }
+
+        fn gather_view_into(
+            src: ArrayView<'_, Self::Elem, Self::Dim>,
+            rows: &[usize],
+            dst: ArrayViewMut<'_, <$target as Space>::Elem, <$target as Space>::Dim>,
+        ) {
+            gather_permute::<Self, $target, _>(
+                src,
+                rows,
+                dst,
+                <Self as FormatAs<$target>>::PLAN,
+                CastInto::cast,
+                CastInto::cast_slice,
+            )
+        }
+    };
+}
+
+pub(crate) const fn perm_of(from: &[char], to: &[char]) -> [usize; 6] {
+    match crate::types::axis::permutation(from, to) {
+        Some(p) => p,
+        None => [0, 1, 2, 3, 4, 5],
+    }
+}
+
+pub(crate) const BHWC_LETTERS: &[char] = &['b', 'h', 'w', 'c'];
+
+pub(crate) const BDHWC_LETTERS: &[char] = &['b', 'd', 'h', 'w', 'c'];
+
+mod image;
+mod index;
+mod sequence;
+mod vector;
+mod volume;
+
+pub use image::{ImageFromVector, SameImage, VectorHoldsImage};
+pub use index::{OneHotWidth, OneLabel, SameIndexDim, SameLabels};
+pub use vector::VectorWidth;
+pub use volume::{SameVolume, VectorHoldsVolume};
