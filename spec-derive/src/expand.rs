@@ -143,9 +143,10 @@ pub fn expand(cont: &Container<'_>) -> TokenStream {
     );
     // nest: split the flat list field by field.
     let where_all = quote!(where #(#preds,)*);
-    // The field bounds are needed where the struct has generics; without them every bound is
-    // checked once, on the `Node` impl (which also reports a bad field there), and the other
-    // impls skip them: 64 bounds on each of 67 impls was much of the cost of a wide struct.
+    // The field bounds are needed where the struct has generics. Without generics no impl
+    // carries them: the compiler checks the impls' items against the concrete field types anyway
+    // (a bad field is reported at its type), a bound on a concrete type would be one more error
+    // per impl, and 64 bounds on each of 67 impls was much of the cost of a wide struct.
     let where_rest = if cont.generics.params.is_empty() {
         quote!()
     } else {
@@ -205,7 +206,7 @@ pub fn expand(cont: &Container<'_>) -> TokenStream {
         #[allow(non_camel_case_types, unused_qualifications, clippy::all)]
         const _: () = {
             #[automatically_derived]
-            impl #node_impl_generics #p::Node<__SpecSrc> for #ident #ty_generics #where_all {
+            impl #node_impl_generics #p::Node<__SpecSrc> for #ident #ty_generics #where_rest {
                 type Spaces = (#(#spaces,)*);
                 type Sources = (#(#sources,)*);
                 type Leaves = #leaves;
@@ -269,7 +270,7 @@ pub fn expand(cont: &Container<'_>) -> TokenStream {
             }
 
             #[automatically_derived]
-            impl #impl_generics #p::DataSpec for #ident #ty_generics #where_all {}
+            impl #impl_generics #p::DataSpec for #ident #ty_generics #where_rest {}
 
             #(#rest_impls)*
 
