@@ -120,12 +120,25 @@ pub fn expand(cont: &Container<'_>) -> TokenStream {
         .map(|f| f.member.to_string().trim_start_matches("r#").to_string())
         .collect();
     let members: Vec<&syn::Ident> = cont.fields.iter().map(|f| f.member).collect();
-    let describe = nodes.iter().zip(&names).map(|(n, name)| {
-        quote!(#n::describe_node(__spec_batch, &#p::Path::Field(__spec_path, #name), __spec_out);)
+    // Each field's statements sit at the field's type, so that an error about the type is the one
+    // already reported there, not another at the derive attribute.
+    let describe = nodes.iter().zip(&names).zip(&spans).map(|((n, name), sp)| {
+        respan(
+            quote!(#n::describe_node(__spec_batch, &#p::Path::Field(__spec_path, #name), __spec_out);),
+            *sp,
+        )
     });
-    let checks = nodes.iter().zip(&names).zip(&members).map(|((n, name), member)| {
-        quote!(#n::check_node(&self.#member, &#p::Path::Field(__spec_path, #name), __spec_sizes)?;)
-    });
+    let checks = nodes
+        .iter()
+        .zip(&names)
+        .zip(&members)
+        .zip(&spans)
+        .map(|(((n, name), member), sp)| {
+            respan(
+                quote!(#n::check_node(&self.#member, &#p::Path::Field(__spec_path, #name), __spec_sizes)?;),
+                *sp,
+            )
+        });
     let flatten = fold_values(&members, &nodes, quote!(node_flatten), quote!(self.), &p);
     let flatten_ref = fold_values(
         &members,
@@ -160,11 +173,14 @@ pub fn expand(cont: &Container<'_>) -> TokenStream {
     for (i, (member, n)) in members.iter().zip(&nodes).enumerate() {
         let next = i + 1;
         let head = &flat_of[i];
-        nest_steps.push(quote! {
-            let (__spec_head, __spec_flat) =
-                <#head as #p::HList>::split::<<Self as #p::FlatRest<#next>>::Rest>(__spec_flat);
-            let #member = #n::node_nest(__spec_head);
-        });
+        nest_steps.push(respan(
+            quote! {
+                let (__spec_head, __spec_flat) =
+                    <#head as #p::HList>::split::<<Self as #p::FlatRest<#next>>::Rest>(__spec_flat);
+                let #member = #n::node_nest(__spec_head);
+            },
+            spans[i],
+        ));
     }
     for i in 0..=members.len() {
         let rest = match flat_of.get(i) {
@@ -183,13 +199,20 @@ pub fn expand(cont: &Container<'_>) -> TokenStream {
     }
     let nest_mapped = nodes
         .iter()
-        .map(|n| quote!(#n::node_nest_mapped(__spec_next),));
-    let node_views = nodes.iter().zip(&members).map(
-        |(n, m)| quote!(#n::node_views(&self.#m, #p::core::clone::Clone::clone(&__spec_rows)),),
-    );
-    let flatten_mapped = nodes.iter().enumerate().map(|(i, n)| {
+        .zip(&spans)
+        .map(|(n, sp)| respan(quote!(#n::node_nest_mapped(__spec_next),), *sp));
+    let node_views = nodes.iter().zip(&members).zip(&spans).map(|((n, m), sp)| {
+        respan(
+            quote!(#n::node_views(&self.#m, #p::core::clone::Clone::clone(&__spec_rows)),),
+            *sp,
+        )
+    });
+    let flatten_mapped = nodes.iter().enumerate().zip(&spans).map(|((i, n), sp)| {
         let idx = syn::Index::from(i);
-        quote!(#n::node_flatten_mapped(__spec_mapped.#idx, __spec_visit);)
+        respan(
+            quote!(#n::node_flatten_mapped(__spec_mapped.#idx, __spec_visit);),
+            *sp,
+        )
     });
 
     let node_generics = with_src_param(cont.generics);
