@@ -3,8 +3,12 @@
 //! `(space, source)` pairs with their structure rules.
 //!
 //! Matching is by source: every leaf of the request names a source the record has, and the
-//! record's space for that source formats as the requested space ([`FormatAs`]). The structure
-//! of the two specs does not matter: a nested request can be served by a flat record.
+//! record's space for that source formats as the requested space ([`FormatAs`]). The request's
+//! structure does not matter (a nested request is served by a flat record); the record serves the
+//! sources of its own batch fields, each found with one lookup ([`HasSource`], implemented by the
+//! derive per source), so matching costs the same for any number of leaves. The derive writes the
+//! request's side ([`Reads`]) with a check per batch field whose compile error names the field
+//! and its source in words.
 
 use crate::format::FormatAs;
 use crate::types::batch::{Batch, BatchView};
@@ -17,9 +21,10 @@ use ndarray::Data;
 
 /// The record `Self` holds the source `K` in one of its own batch fields.
 ///
-/// The derive implements it once per source of a struct; a source held by two fields of one
-/// struct is refused, in words, where the struct is used as a record. The leaves of a nested
-/// struct are its own: a record serves the sources of its own fields.
+/// The derive implements it once per source of a struct's batch fields. A source held by two
+/// fields of one struct gets no impl: such a struct serves that source to no request (the
+/// request's error says so in its note). The leaves of a nested struct are its own: a record
+/// serves the sources of its own fields.
 #[diagnostic::on_unimplemented(
     message = "the record `{Self}` does not hold a source that the request reads",
     label = "a source of the request is not a batch field of this record",
