@@ -31,6 +31,13 @@ pub enum Place {
         /// A byte offset in the member, from 0.
         offset: Option<u64>,
     },
+    /// A column of a table (Parquet), and a row of the file when one is concerned (from 0).
+    Column {
+        /// The column's name.
+        name: String,
+        /// The row, from 0, counted over the whole file.
+        row: Option<u64>,
+    },
 }
 
 impl fmt::Display for Place {
@@ -48,6 +55,8 @@ impl fmt::Display for Place {
                 name,
                 offset: Some(o),
             } => write!(f, "member `{name}`, byte {o}"),
+            Place::Column { name, row: None } => write!(f, "column `{name}`"),
+            Place::Column { name, row: Some(r) } => write!(f, "column `{name}`, row {r}"),
         }
     }
 }
@@ -58,6 +67,16 @@ pub(crate) fn at(file: &Path, place: &Place) -> String {
     match place {
         Place::File => file.display().to_string(),
         place => format!("{} {place}", file.display()),
+    }
+}
+
+/// `" (source `targets`)"`, or nothing for a problem found before any source was asked for
+/// (a directory of Parquet files that cannot be listed).
+pub(crate) fn of_source(source: &str) -> String {
+    if source.is_empty() {
+        String::new()
+    } else {
+        format!(" (source `{source}`)")
     }
 }
 
@@ -220,6 +239,44 @@ pub enum LoadReason {
         /// The members the archive has, without their `.npy` suffix.
         members: Vec<String>,
     },
+    /// A Parquet file the decoder refuses (a corrupt footer, a codec not compiled in, ...).
+    #[error("cannot decode the Parquet data: {message}")]
+    Parquet {
+        /// The decoder's message, with the feature to turn on for a missing codec.
+        message: String,
+    },
+    /// The table has no column of the name asked for.
+    #[error("the file has no such column (it has: {})", .columns.join(", "))]
+    NoColumn {
+        /// The columns the file has.
+        columns: Vec<String>,
+    },
+    /// A column whose type holds no numbers of a space.
+    #[error("a column of type {found} cannot fill {space}: {expected}")]
+    ColumnType {
+        /// The column's type, as Arrow names it.
+        found: String,
+        /// The space, in words.
+        space: String,
+        /// What the reader accepts.
+        expected: &'static str,
+    },
+    /// A missing value (null).
+    #[error("a missing value (null): the space has no place for one")]
+    Null,
+    /// A row of a list column whose length is not the number of values of a sample.
+    #[error("the row holds {found} values; a sample of {space} holds {expected}")]
+    RowLength {
+        /// The values of the row.
+        found: usize,
+        /// The values of a sample.
+        expected: usize,
+        /// The space, in words.
+        space: String,
+    },
+    /// A tensor column whose shape or axis names do not fit the space.
+    #[error("{0}")]
+    Tensor(Box<TensorMismatch>),
     /// A space this format cannot fill (a sequence space from a CSV file, ...).
     #[error("{space} cannot be read from this file: {why}")]
     UnsupportedSpace {
@@ -243,6 +300,30 @@ pub enum LoadReason {
     },
 }
 
+/// A tensor column (Arrow's `arrow.fixed_shape_tensor`) whose shape or axis names do not fit
+/// the space asked for.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TensorMismatch {
+    /// The shape of one tensor, as the column's metadata gives it.
+    pub shape: Shape,
+    /// The axis names of the metadata, if any.
+    pub names: Option<Vec<String>>,
+    /// The space, in words.
+    pub space: String,
+    /// What to ask for instead, when that can be said (empty otherwise).
+    pub hint: String,
+}
+
+impl fmt::Display for TensorMismatch {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "a tensor column of shape {}", self.shape)?;
+        if let Some(names) = &self.names {
+            write!(f, " with dim_names [{}]", names.join(", "))?;
+        }
+        write!(f, " does not fit {}{}", self.space, self.hint)
+    }
+}
+
 impl From<std::io::Error> for LoadReason {
     fn from(e: std::io::Error) -> Self {
         LoadReason::Io {
@@ -259,7 +340,7 @@ impl From<std::io::Error> for LoadReason {
 pub enum LoadError {
     /// A file that does not fit the spec it is loaded into (see [`crate::load`]): the file, the
     /// place in it, the source of the leaf being read, and what is wrong there.
-    #[error("{} (source `{source_name}`): {reason}", at(.file, .place))]
+    #[error("{}{}: {reason}", at(.file, .place), of_source(.source_name))]
     File {
         /// The file.
         file: std::path::PathBuf,

@@ -38,11 +38,15 @@ mod csv;
 pub(crate) mod error;
 mod idx;
 mod npy;
+#[cfg(feature = "parquet")]
+mod parquet;
 
 pub use self::csv::{Column, CsvFile};
-pub use self::error::{LoadError, LoadReason, Place};
+pub use self::error::{LoadError, LoadReason, Place, TensorMismatch};
 pub use self::idx::IdxFiles;
 pub use self::npy::{NpyFiles, NpzFile};
+#[cfg(feature = "parquet")]
+pub use self::parquet::ParquetFiles;
 
 #[doc(no_inline)]
 pub use crate::data::dataset::LeafSource;

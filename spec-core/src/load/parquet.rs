@@ -1,0 +1,472 @@
+//! Parquet files, and directories of them as Spark writes them, read into a record spec (feature
+//! `parquet`): one column per source, checked against the leaf's space before any value is
+//! read, every value converted exactly.
+//!
+//! This reader loads the whole columns into memory ([`Dataset::load`](crate::data::dataset::Dataset::load));
+//! streaming row groups with bounded memory and sharding across workers are not here yet.
+
+use crate::data::dataset::LeafSource;
+use crate::load::convert::{Scalar, batch_from_samples, convert_values, sample_dims, sample_fits};
+use crate::load::error::{LoadError, LoadReason, Place, TensorMismatch};
+use crate::load::{load_error, set_path};
+use crate::types::axis::Layout as AxisLayout;
+use crate::types::batch::Batch;
+use crate::types::error::Shape;
+use crate::types::space::Space;
+use crate::types::spec::Described;
+use arrow_array::cast::AsArray;
+use arrow_array::types::{
+    ArrowPrimitiveType, Float32Type, Float64Type, Int8Type, Int16Type, Int32Type, Int64Type,
+    UInt8Type, UInt16Type, UInt32Type, UInt64Type,
+};
+use arrow_array::{Array, ArrayRef, OffsetSizeTrait};
+use arrow_schema::{DataType, Field};
+use parquet::arrow::ProjectionMask;
+use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+use std::path::{Path, PathBuf};
+
+/// Parquet data as a [`LeafSource`]: one file, or a directory of part files as Spark, Ray and
+/// Dask write them (`part-*.parquet`, read in the order of their names; `_SUCCESS`, `.crc` and
+/// every other file whose name starts with `_` or `.` left out). Each source is the column of
+/// its name unless [`ParquetFiles::column`] names another.
+///
+/// | column type | fills |
+/// | --- | --- |
+/// | an integer or float column | a space of one value per sample: `Index<M>`, `Labels<M>`, `Vector<1>` |
+/// | `FixedSizeList<T, N>` (Arrow's `arrow.fixed_shape_tensor` is one, with its shape) | any space of `N` values per sample, in its memory order |
+/// | `List<T>` / `LargeList<T>` whose every row has the sample's length (Ray's `ray.data.arrow_tensor`, Hugging Face `ArrayXD`) | the same; a row of another length is an error naming it |
+///
+/// `T` is any integer or float type; values convert to the space's element type exactly (a
+/// `double` column fills an `f32` space only with values an `f32` holds; ask for an `f64`
+/// space and format it otherwise), labels must be in `0..M` (`-1` is an error, never wrapped),
+/// and a null is an error naming its row. A `fixed_shape_tensor`'s shape must fit the space (as
+/// for `.npy` files: the same sizes once axes of size 1 are dropped, or the same total when one
+/// side is flat), and its `dim_names`, when they name axes (`H`, `W`, `C`, ...), must be in the
+/// space's memory order: a `C, H, W` tensor fills a `bchw` image, not a `bhwc` one.
+///
+/// ```
+/// use batchspec::prelude::*;
+/// use batchspec::dataset::Dataset;
+/// use batchspec::load::ParquetFiles;
+///
+/// #[derive(DataSpec)]
+/// struct Record {
+///     #[spec(source = "features")]
+///     image: Batch<image![2, 2, 1; BHWC]>,
+///     #[spec(source = "targets")]
+///     label: Batch<Labels<3>>,
+/// }
+///
+/// let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/parquet/spark_dir");
+/// let ds = Dataset::<Record>::load(&mut ParquetFiles::open(dir)?)?;
+/// assert_eq!(ds.len(), 10);
+/// assert_eq!(ds.fields().image.array()[[9, 1, 1, 0]], 39.5);
+/// # Ok::<(), batchspec::Error>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct ParquetFiles {
+    path: PathBuf,
+    files: Vec<PathBuf>,
+    columns: Vec<(String, PathBuf)>,
+}
+
+impl ParquetFiles {
+    /// The file at `path`, or the part files of the directory at `path`.
+    ///
+    /// # Errors
+    /// A [`LoadError::File`] when the path cannot be read, or the directory holds no Parquet
+    /// file.
+    pub fn open(path: impl AsRef<Path>) -> Result<Self, LoadError> {
+        let path = path.as_ref().to_path_buf();
+        let fail = |reason| LoadError::File {
+            file: path.clone(),
+            place: Place::File,
+            source_name: "",
+            reason: Box::new(reason),
+        };
+        let meta = std::fs::metadata(&path).map_err(|e| fail(e.into()))?;
+        let files = if meta.is_dir() {
+            let mut files = Vec::new();
+            for entry in std::fs::read_dir(&path).map_err(|e| fail(e.into()))? {
+                let entry = entry.map_err(|e| fail(e.into()))?;
+                let name = entry.file_name().to_string_lossy().into_owned();
+                let hidden = name.starts_with('_') || name.starts_with('.');
+                if !hidden && name.ends_with(".parquet") && entry.path().is_file() {
+                    files.push(entry.path());
+                }
+            }
+            files.sort();
+            if files.is_empty() {
+                return Err(fail(LoadReason::Parquet {
+                    message: "the directory holds no `.parquet` file (part files as Spark writes them: `part-*.parquet`)".into(),
+                }));
+            }
+            files
+        } else {
+            vec![path.clone()]
+        };
+        Ok(ParquetFiles {
+            path,
+            files,
+            columns: Vec::new(),
+        })
+    }
+
+    /// Reads the source `source` from the column `column` (by default the column of the
+    /// source's name).
+    pub fn column(mut self, source: &str, column: &str) -> Self {
+        set_path(&mut self.columns, source.to_owned(), PathBuf::from(column));
+        self
+    }
+
+    /// The files read, in order.
+    pub fn files(&self) -> &[PathBuf] {
+        &self.files
+    }
+
+    fn column_of(&self, source: &str) -> String {
+        self.columns.iter().find(|(s, _)| s == source).map_or_else(
+            || source.to_owned(),
+            |(_, c)| c.to_string_lossy().into_owned(),
+        )
+    }
+}
+
+impl LeafSource for ParquetFiles {
+    type Error = LoadError;
+
+    fn read_leaf<S: Space>(&mut self, leaf: &Described) -> Result<Batch<S>, LoadError> {
+        let column = self.column_of(leaf.source);
+        let dims = sample_dims::<S>().map_err(|r| load_error(&self.path, Place::File, leaf, r))?;
+        let mut values: Vec<S::Elem> = Vec::new();
+        let mut rows = 0usize;
+        for file in &self.files {
+            let (n, mut v) = read_column::<S>(file, &column, &dims)
+                .map_err(|(place, reason)| load_error(file, place, leaf, reason))?;
+            rows += n;
+            values.append(&mut v);
+        }
+        batch_from_samples::<S>(rows, values)
+            .map_err(|r| load_error(&self.path, Place::File, leaf, r))
+    }
+}
+
+/// A problem and where it is in the file.
+type Fail = (Place, LoadReason);
+
+fn decode_error(e: impl std::fmt::Display) -> LoadReason {
+    let message = e.to_string();
+    let hint = if message.contains("Disabled feature") && message.contains("zstd") {
+        " (turn on the `parquet-zstd` feature of batchspec)"
+    } else if message.contains("Disabled feature") {
+        " (this codec is not compiled into batchspec's reader: it reads uncompressed, snappy and, with `parquet-zstd`, zstd data)"
+    } else {
+        ""
+    };
+    LoadReason::Parquet {
+        message: format!("{message}{hint}"),
+    }
+}
+
+/// The rows of `column` of `file` and their values, converted to the element type of `S`.
+fn read_column<S: Space>(
+    file: &Path,
+    column: &str,
+    dims: &[usize],
+) -> Result<(usize, Vec<S::Elem>), Fail> {
+    let whole = |reason| (Place::File, reason);
+    let at = |row: Option<u64>| Place::Column {
+        name: column.to_owned(),
+        row,
+    };
+    let handle = std::fs::File::open(file).map_err(|e| whole(e.into()))?;
+    let builder =
+        ParquetRecordBatchReaderBuilder::try_new(handle).map_err(|e| whole(decode_error(e)))?;
+    let schema = builder.schema().clone();
+    let Some((index, field)) = schema
+        .fields()
+        .iter()
+        .enumerate()
+        .find(|(_, f)| f.name() == column)
+    else {
+        return Err(whole(LoadReason::NoColumn {
+            columns: schema.fields().iter().map(|f| f.name().clone()).collect(),
+        }));
+    };
+    let per: usize = dims.iter().product();
+    let layout = check_field::<S>(field, dims, per).map_err(|r| (at(None), r))?;
+    let mask = ProjectionMask::roots(builder.parquet_schema(), [index]);
+    let reader = builder
+        .with_projection(mask)
+        .build()
+        .map_err(|e| whole(decode_error(e)))?;
+    let mut values = Vec::new();
+    let mut rows = 0usize;
+    for batch in reader {
+        let batch = batch.map_err(|e| (at(Some(rows as u64)), decode_error(e)))?;
+        let array = batch.column(0);
+        let n = array.len();
+        let v = batch_values::<S>(array, &layout, per)
+            .map_err(|(row, reason)| (at(Some((rows + row) as u64)), reason))?;
+        values.extend(v);
+        rows += n;
+    }
+    Ok((rows, values))
+}
+
+/// How a column's rows hold their values.
+enum Layout {
+    /// One value per row.
+    Scalar(DataType),
+    /// A fixed-size list of the sample's length.
+    Fixed(DataType),
+    /// A list (32- or 64-bit offsets) whose rows must all have the sample's length.
+    List { values: DataType, large: bool },
+}
+
+fn numeric(t: &DataType) -> bool {
+    matches!(
+        t,
+        DataType::Int8
+            | DataType::Int16
+            | DataType::Int32
+            | DataType::Int64
+            | DataType::UInt8
+            | DataType::UInt16
+            | DataType::UInt32
+            | DataType::UInt64
+            | DataType::Float32
+            | DataType::Float64
+    )
+}
+
+/// Checks the column's type (and tensor metadata) against the space, before any value is read.
+fn check_field<S: Space>(field: &Field, dims: &[usize], per: usize) -> Result<Layout, LoadReason> {
+    let wrong = |expected| LoadReason::ColumnType {
+        found: field.data_type().to_string(),
+        space: S::describe(),
+        expected,
+    };
+    const ACCEPTED: &str =
+        "an integer or float column, or a FixedSizeList, List or LargeList of integers or floats";
+    let layout = match field.data_type() {
+        t if numeric(t) => Layout::Scalar(t.clone()),
+        DataType::FixedSizeList(child, _) if numeric(child.data_type()) => {
+            Layout::Fixed(child.data_type().clone())
+        }
+        DataType::List(child) if numeric(child.data_type()) => Layout::List {
+            values: child.data_type().clone(),
+            large: false,
+        },
+        DataType::LargeList(child) if numeric(child.data_type()) => Layout::List {
+            values: child.data_type().clone(),
+            large: true,
+        },
+        _ => return Err(wrong(ACCEPTED)),
+    };
+    let length = |found| LoadReason::RowLength {
+        found,
+        expected: per,
+        space: S::describe(),
+    };
+    match (&layout, field.data_type()) {
+        (Layout::Scalar(_), _) if !sample_fits(&[], dims) => return Err(length(1)),
+        (Layout::Fixed(_), DataType::FixedSizeList(_, n)) => {
+            let n = usize::try_from(*n).unwrap_or(0);
+            if n != per {
+                return Err(length(n));
+            }
+        }
+        _ => {}
+    }
+    if let Some(tensor) = tensor_metadata(field) {
+        check_tensor::<S>(&tensor, dims)?;
+    }
+    Ok(layout)
+}
+
+/// The shape and axis names of an `arrow.fixed_shape_tensor` column.
+struct Tensor {
+    shape: Vec<usize>,
+    names: Option<Vec<String>>,
+    permutation: Option<Vec<usize>>,
+}
+
+fn tensor_metadata(field: &Field) -> Option<Tensor> {
+    let meta = field.metadata();
+    if meta.get("ARROW:extension:name").map(String::as_str) != Some("arrow.fixed_shape_tensor") {
+        return None;
+    }
+    let json = meta.get("ARROW:extension:metadata")?;
+    Some(Tensor {
+        shape: json_list(json, "shape")?
+            .iter()
+            .map(|s| s.parse().ok())
+            .collect::<Option<_>>()?,
+        names: json_list(json, "dim_names"),
+        permutation: json_list(json, "permutation")
+            .and_then(|p| p.iter().map(|s| s.parse().ok()).collect()),
+    })
+}
+
+/// The items of the JSON list under `key` in a flat JSON object, unquoted (enough for the
+/// tensor metadata Arrow writes: lists of integers or of strings).
+fn json_list(json: &str, key: &str) -> Option<Vec<String>> {
+    let start = json.find(&format!("\"{key}\""))?;
+    let rest = &json[start..];
+    let open = rest.find('[')?;
+    let close = rest[open..].find(']')? + open;
+    let items = rest[open + 1..close]
+        .split(',')
+        .map(|s| s.trim().trim_matches('"').to_owned())
+        .filter(|s| !s.is_empty())
+        .collect();
+    Some(items)
+}
+
+fn check_tensor<S: Space>(tensor: &Tensor, dims: &[usize]) -> Result<(), LoadReason> {
+    let refuse = |hint: String| {
+        LoadReason::Tensor(Box::new(TensorMismatch {
+            shape: Shape(tensor.shape.clone()),
+            names: tensor.names.clone(),
+            space: S::describe(),
+            hint,
+        }))
+    };
+    if tensor
+        .permutation
+        .as_ref()
+        .is_some_and(|p| p.iter().enumerate().any(|(i, &j)| i != j))
+    {
+        return Err(refuse(
+            ": its data is stored in a permuted order, which this reader does not undo yet".into(),
+        ));
+    }
+    if !sample_fits(&tensor.shape, dims) {
+        return Err(refuse(String::new()));
+    }
+    // Axis names that are axis letters must follow the space's memory order (size-1 axes aside).
+    let letters: Vec<char> = <S::Layout as AxisLayout>::LETTERS
+        .iter()
+        .copied()
+        .filter(|&c| c != 'b')
+        .zip(dims)
+        .filter(|&(_, &d)| d != 1)
+        .map(|(c, _)| c)
+        .collect();
+    if let Some(names) = &tensor.names {
+        let named: Option<Vec<char>> = names
+            .iter()
+            .zip(&tensor.shape)
+            .filter(|&(_, &d)| d != 1)
+            .map(|(n, _)| {
+                let mut chars = n.chars();
+                match (chars.next(), chars.next()) {
+                    (Some(c), None) => Some(c.to_ascii_lowercase()),
+                    _ => None,
+                }
+            })
+            .collect();
+        if let Some(named) = named
+            && named.iter().all(|c| letters.contains(c))
+            && named != letters
+        {
+            let order: String = names.iter().map(|n| n.to_ascii_lowercase()).collect();
+            return Err(refuse(format!(
+                ": the file stores the axes in the order `{order}`; ask for a space in that layout (`layout!(b{order})`) and format it"
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// The values of one record batch's column, converted; an error carries the row in the batch.
+fn batch_values<S: Space>(
+    array: &ArrayRef,
+    layout: &Layout,
+    per: usize,
+) -> Result<Vec<S::Elem>, (usize, LoadReason)> {
+    if let Some(row) = (0..array.len()).find(|&i| array.is_null(i)) {
+        return Err((row, LoadReason::Null));
+    }
+    let (values, start, count, element) = match layout {
+        Layout::Scalar(t) => (array.clone(), 0, array.len(), t),
+        Layout::Fixed(t) => {
+            let list = array.as_fixed_size_list();
+            let start = if list.is_empty() {
+                0
+            } else {
+                list.value_offset_at(0)
+            };
+            (list.values().clone(), start, list.len() * per, t)
+        }
+        Layout::List { values, large } => {
+            let (inner, start, count) = if *large {
+                list_range::<i64>(array, per, S::describe)?
+            } else {
+                list_range::<i32>(array, per, S::describe)?
+            };
+            (inner, start, count, values)
+        }
+    };
+    let part = values.slice(start, count);
+    if part.null_count() > 0
+        && let Some(i) = (0..part.len()).find(|&i| part.is_null(i))
+    {
+        return Err((i / per.max(1), LoadReason::Null));
+    }
+    macro_rules! convert {
+        ($($dt:ident => $ty:ident),*) => {
+            match element {
+                $(DataType::$dt => convert_part::<S, $ty>(&part, per),)*
+                _ => unreachable!("the column's type was checked when the file opened"),
+            }
+        };
+    }
+    convert!(
+        Int8 => Int8Type, Int16 => Int16Type, Int32 => Int32Type, Int64 => Int64Type,
+        UInt8 => UInt8Type, UInt16 => UInt16Type, UInt32 => UInt32Type, UInt64 => UInt64Type,
+        Float32 => Float32Type, Float64 => Float64Type
+    )
+}
+
+/// The range of a list column's values, after checking that every row has `per` values.
+fn list_range<O: OffsetSizeTrait>(
+    array: &ArrayRef,
+    per: usize,
+    space: fn() -> String,
+) -> Result<(ArrayRef, usize, usize), (usize, LoadReason)> {
+    let list = array.as_list::<O>();
+    let offsets = list.value_offsets();
+    for (row, w) in offsets.windows(2).enumerate() {
+        let found = (w[1] - w[0]).as_usize();
+        if found != per {
+            return Err((
+                row,
+                LoadReason::RowLength {
+                    found,
+                    expected: per,
+                    space: space(),
+                },
+            ));
+        }
+    }
+    let start = offsets.first().map_or(0, |o| o.as_usize());
+    let end = offsets.last().map_or(0, |o| o.as_usize());
+    Ok((list.values().clone(), start, end - start))
+}
+
+fn convert_part<S: Space, A: ArrowPrimitiveType>(
+    part: &ArrayRef,
+    per: usize,
+) -> Result<Vec<S::Elem>, (usize, LoadReason)>
+where
+    A::Native: Scalar,
+{
+    let raw: Vec<A::Native> = part.as_primitive::<A>().values().to_vec();
+    match convert_values::<S, A::Native>(raw) {
+        Ok(Ok(v)) => Ok(v),
+        Ok(Err((i, reason))) => Err((i / per.max(1), reason)),
+        Err(reason) => Err((0, reason)),
+    }
+}
