@@ -43,6 +43,7 @@ pub use types::spec::{
 /// What the derive's output names; not part of the public API.
 #[doc(hidden)]
 pub mod __private {
+    pub use crate::data::dataset::{LeafSource, LoadField, LoadRecord};
     pub use crate::data::gather::{
         GatherField, GatherFrom, GatherSame, LeafMut, LeafTarget, gather_leaf,
     };

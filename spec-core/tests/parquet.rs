@@ -140,11 +140,7 @@ fn tensor_axis_names_must_follow_the_spaces_memory_order() {
 }
 
 /// The place and reason of a load that must fail.
-fn refusal<R: DataSpec>(file: &str) -> (Place, LoadReason, String)
-where
-    (batchspec::LeavesOf<R>, batchspec::FlatOf<R>):
-        batchspec::dataset::LoadLeaves<Values = batchspec::FlatOf<R>>,
-{
+fn refusal<R: batchspec::dataset::LoadRecord>(file: &str) -> (Place, LoadReason, String) {
     let err = Dataset::<R>::load(&mut ParquetFiles::open(data(file)).unwrap())
         .map(|_| ())
         .unwrap_err();

@@ -172,6 +172,8 @@ pub fn expand(cont: &Container<'_>, krate: &syn::Path, preds: &[TokenStream]) ->
     let mut gather_steps = Vec::new();
     let mut same_bounds = Vec::new();
     let mut same_steps = Vec::new();
+    let mut load_bounds = Vec::new();
+    let mut load_values = Vec::new();
     for f in &cont.fields {
         let ty = f.ty;
         let member = f.member;
@@ -179,6 +181,27 @@ pub fn expand(cont: &Container<'_>, krate: &syn::Path, preds: &[TokenStream]) ->
         let field = member.to_string().trim_start_matches("r#").to_string();
         let span = ty.span();
         same_bounds.push(quote_spanned!(span=> for<'__spec_x> #ty: #p::GatherSame));
+        // Loading from a file: a nested spec loads as a record, anything else as a field. The
+        // bound sits at the field's name, so the note "unsatisfied trait bound introduced here"
+        // points at the field that cannot be loaded.
+        let load_trait = if kind(ty) == Kind::Nested {
+            quote!(#p::LoadRecord)
+        } else {
+            quote!(#p::LoadField)
+        };
+        load_bounds.push(respan(
+            quote!(for<'__spec_x> #ty: #load_trait),
+            member.span(),
+        ));
+        let load_fn = if kind(ty) == Kind::Nested {
+            quote!(load_record)
+        } else {
+            quote!(load_field)
+        };
+        load_values.push(respan(
+            quote!(#member: <#ty as #load_trait>::#load_fn(__spec_source, __spec_leaves)?),
+            span,
+        ));
         same_steps.push(respan(
             quote! {
                 <#ty as #p::GatherSame>::gather_same(&mut __spec_out.#member, &__spec_from.#member, __spec_rows);
@@ -373,6 +396,10 @@ pub fn expand(cont: &Container<'_>, krate: &syn::Path, preds: &[TokenStream]) ->
         quote!(impl #impl_generics #p::GatherSame for #ident #ty_generics),
         ident.span(),
     );
+    let h_load = respan(
+        quote!(impl #impl_generics #p::LoadRecord for #ident #ty_generics),
+        ident.span(),
+    );
     let h_read_field = respan(
         quote!(impl #rk_impl #p::ReadField<#r, __SpecK> for #ident #ty_generics),
         ident.span(),
@@ -440,6 +467,21 @@ pub fn expand(cont: &Container<'_>, krate: &syn::Path, preds: &[TokenStream]) ->
             }
         }
 
+        #h_load
+        where
+            for<'__spec_x> Self: #p::DataSpec,
+            #(#preds,)*
+            #(#load_bounds,)*
+        {
+            fn load_record<__SpecL: #p::LeafSource>(
+                __spec_source: &mut __SpecL,
+                __spec_leaves: &mut #p::core::slice::Iter<'_, #p::Described>,
+            ) -> #p::core::result::Result<Self, __SpecL::Error> {
+                let _ = (&__spec_source, &__spec_leaves);
+                #p::core::result::Result::Ok(Self { #(#load_values,)* })
+            }
+        }
+
         #h_read_field
         where
             for<'__spec_x> Self: #p::Reads<#r>,
@@ -497,6 +539,14 @@ pub fn stubs(input: &syn::DeriveInput, p: &TokenStream) -> TokenStream {
         }
         impl #impl_generics #p::GatherSame for #ident #ty_generics #where_clause {
             fn gather_same(_: &mut Self, _: &Self, _: &[usize]) {
+                #p::core::unreachable!()
+            }
+        }
+        impl #impl_generics #p::LoadRecord for #ident #ty_generics #where_clause {
+            fn load_record<__SpecL: #p::LeafSource>(
+                _: &mut __SpecL,
+                _: &mut #p::core::slice::Iter<'_, #p::Described>,
+            ) -> #p::core::result::Result<Self, __SpecL::Error> {
                 #p::core::unreachable!()
             }
         }

@@ -12,9 +12,8 @@ pub use crate::data::gather::{GatherFrom, LeafMut};
 use crate::types::batch::{ArcBatch, Batch};
 use crate::types::error::SpecError;
 use crate::types::hlist::{HCons, HList, HNil};
-use crate::types::source::Source;
-use crate::types::space::Space;
-use crate::types::spec::{DataSpec, Described, FlatOf, Leaf, LeavesOf};
+use crate::types::space::{Null, Space};
+use crate::types::spec::{DataSpec, Described, FlatOf};
 use std::ops::Range;
 
 /// Flat lists of owned leaves, allocated for a number of samples.
@@ -288,37 +287,91 @@ pub trait LeafSource {
     type Error: std::error::Error + From<DataError>;
 }
 
-/// Reads the flat values of a record (`Self` = (leaf types, flat values)) from a [`LeafSource`].
-pub trait LoadLeaves: Sized {
-    /// The flat values.
-    type Values;
-    /// Reads every leaf, in order; `leaves` describes them.
-    fn load<L: LeafSource>(source: &mut L, leaves: &[Described]) -> Result<Self::Values, L::Error>;
+/// A record that can be read from a [`LeafSource`], field by field in the order of
+/// [`DataSpec::describe`]. The derive implements it for every struct whose leaves are owned
+/// batches.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be loaded from a file",
+    label = "a dataset reads every leaf as an owned `Batch<S>`"
+)]
+pub trait LoadRecord: DataSpec {
+    /// Reads every leaf; `leaves` yields their descriptions in order.
+    ///
+    /// # Errors
+    /// The first error of the source.
+    fn load_record<L: LeafSource>(
+        source: &mut L,
+        leaves: &mut core::slice::Iter<'_, Described>,
+    ) -> Result<Self, L::Error>;
 }
 
-impl LoadLeaves for (HNil, HNil) {
-    type Values = HNil;
-    fn load<L: LeafSource>(_: &mut L, _: &[Described]) -> Result<HNil, L::Error> {
-        Ok(HNil)
-    }
+/// A field of a record that a [`LeafSource`] fills: an owned [`Batch`], [`Null`], or a tuple
+/// of them (a nested record is a [`LoadRecord`]).
+#[diagnostic::on_unimplemented(
+    message = "a field of type `{Self}` cannot be loaded from a file",
+    label = "a dataset reads every leaf as an owned `Batch<S>`",
+    note = "`ArcBatch` and `BatchView` fields are for requests; a record that is loaded holds `Batch<S>` fields"
+)]
+pub trait LoadField: Sized {
+    /// Reads the field's leaves; `leaves` yields their descriptions in order.
+    ///
+    /// # Errors
+    /// The first error of the source.
+    fn load_field<L: LeafSource>(
+        source: &mut L,
+        leaves: &mut core::slice::Iter<'_, Described>,
+    ) -> Result<Self, L::Error>;
 }
 
-impl<Src: Source, S: Space, QT, QFT> LoadLeaves for (HCons<Leaf<Src, S>, QT>, HCons<Batch<S>, QFT>)
-where
-    (QT, QFT): LoadLeaves<Values = QFT>,
-{
-    type Values = HCons<Batch<S>, QFT>;
-    fn load<L: LeafSource>(source: &mut L, leaves: &[Described]) -> Result<Self::Values, L::Error> {
-        let (first, rest) = leaves
-            .split_first()
+impl<S: Space> LoadField for Batch<S> {
+    fn load_field<L: LeafSource>(
+        source: &mut L,
+        leaves: &mut core::slice::Iter<'_, Described>,
+    ) -> Result<Self, L::Error> {
+        let leaf = leaves
+            .next()
             .unwrap_or_else(|| unreachable!("describe lists one entry per leaf"));
-        let head = source.read_leaf::<S>(first)?;
-        Ok(HCons {
-            head,
-            tail: <(QT, QFT)>::load(source, rest)?,
-        })
+        source.read_leaf::<S>(leaf)
     }
 }
+
+impl LoadField for Null {
+    fn load_field<L: LeafSource>(
+        _: &mut L,
+        _: &mut core::slice::Iter<'_, Described>,
+    ) -> Result<Self, L::Error> {
+        Ok(Null)
+    }
+}
+
+macro_rules! load_tuples {
+    ($($t:ident),+) => {
+        impl<$($t: LoadField),+> LoadField for ($($t,)+) {
+            fn load_field<L: LeafSource>(
+                source: &mut L,
+                leaves: &mut core::slice::Iter<'_, Described>,
+            ) -> Result<Self, L::Error> {
+                Ok(($($t::load_field(source, leaves)?,)+))
+            }
+        }
+        impl<$($t: LoadRecord),+> LoadRecord for ($($t,)+) {
+            fn load_record<L: LeafSource>(
+                source: &mut L,
+                leaves: &mut core::slice::Iter<'_, Described>,
+            ) -> Result<Self, L::Error> {
+                Ok(($($t::load_record(source, leaves)?,)+))
+            }
+        }
+    };
+}
+load_tuples!(A);
+load_tuples!(A, B);
+load_tuples!(A, B, C);
+load_tuples!(A, B, C, D);
+load_tuples!(A, B, C, D, E);
+load_tuples!(A, B, C, D, E, F);
+load_tuples!(A, B, C, D, E, F, G);
+load_tuples!(A, B, C, D, E, F, G, H);
 
 impl<R: DataSpec> Dataset<R> {
     /// Reads a dataset from `source`, leaf by leaf, and checks that the leaves agree on the
@@ -328,10 +381,10 @@ impl<R: DataSpec> Dataset<R> {
     /// The first error of the source, or [`SpecError::BatchSize`] naming two fields that differ.
     pub fn load<L: LeafSource>(source: &mut L) -> Result<Self, L::Error>
     where
-        (LeavesOf<R>, FlatOf<R>): LoadLeaves<Values = FlatOf<R>>,
+        R: LoadRecord,
     {
         let leaves = R::describe(0);
-        let flat = <(LeavesOf<R>, FlatOf<R>)>::load(source, &leaves)?;
-        Ok(Dataset::new(R::nest(flat))?)
+        let record = R::load_record(source, &mut leaves.iter())?;
+        Ok(Dataset::new(record)?)
     }
 }

@@ -1,0 +1,19 @@
+// Loading a dataset from a file (CSV here; IDX, .npy, .npz and Parquet alike): a record that
+// cannot be loaded (a shared batch, for requests) is one error naming the field's type, with
+// the note pointing at the field.
+use batchspec::dataset::Dataset;
+use batchspec::load::CsvFile;
+use batchspec::prelude::*;
+
+#[derive(DataSpec)]
+struct Record {
+    #[spec(source = "features")]
+    x: ArcBatch<Vector<4>>,
+    #[spec(source = "targets")]
+    y: Batch<Labels<3>>,
+}
+
+fn main() {
+    let mut csv = CsvFile::new("digits.csv");
+    let _ = Dataset::<Record>::load(&mut csv);
+}
