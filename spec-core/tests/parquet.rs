@@ -281,3 +281,156 @@ fn truncated_and_corrupt_files_are_errors_not_panics() {
     }
     std::fs::remove_dir_all(&dir).ok();
 }
+
+// Sharding: `uneven.parquet` holds ids 0..33 in 9 row groups of 5, 3, 7, 1, 4, 3, 2, 6, 2 rows.
+
+use batchspec::load::{Rank, ShardPlan, Tail};
+
+#[derive(DataSpec)]
+struct Ids {
+    #[spec(source = "id")]
+    id: Batch<Index<100>>,
+}
+
+fn ids(plan: &ShardPlan, epoch: u64) -> Vec<i64> {
+    let files = ParquetFiles::open(data("uneven.parquet")).unwrap();
+    let ds = plan.load::<Ids>(&files, epoch).unwrap();
+    ds.fields().id.array().iter().copied().collect()
+}
+
+fn plans(world: usize, tail: Tail, seed: Option<u64>) -> Vec<ShardPlan> {
+    let files = ParquetFiles::open(data("uneven.parquet")).unwrap();
+    (0..world)
+        .map(|r| {
+            let plan = ShardPlan::new(&files, Rank::new(r, world).unwrap())
+                .unwrap()
+                .tail(tail);
+            match seed {
+                Some(s) => plan.shuffle(s),
+                None => plan,
+            }
+        })
+        .collect()
+}
+
+#[test]
+fn every_sample_is_served_exactly_once_per_epoch_across_ranks() {
+    for world in [1, 2, 3, 8] {
+        for epoch in 0..3 {
+            // Ranks as threads, as in a job.
+            let all = plans(world, Tail::Uneven, Some(11));
+            let per_rank: Vec<Vec<i64>> = std::thread::scope(|s| {
+                let handles: Vec<_> = all.iter().map(|p| s.spawn(move || ids(p, epoch))).collect();
+                handles.into_iter().map(|h| h.join().unwrap()).collect()
+            });
+            let mut union: Vec<i64> = per_rank.concat();
+            union.sort_unstable();
+            assert_eq!(
+                union,
+                (0..33).collect::<Vec<_>>(),
+                "world {world}, epoch {epoch}"
+            );
+            for (r, rank_ids) in per_rank.iter().enumerate() {
+                assert_eq!(rank_ids.len(), all[r].samples(epoch));
+            }
+        }
+    }
+}
+
+#[test]
+fn the_order_is_a_function_of_seed_and_epoch() {
+    let a = plans(3, Tail::Uneven, Some(5));
+    let b = plans(3, Tail::Uneven, Some(5));
+    for epoch in 0..4 {
+        for r in 0..3 {
+            assert_eq!(a[r].row_groups(epoch), b[r].row_groups(epoch));
+        }
+    }
+    let orders: Vec<Vec<_>> = (0..4).map(|e| a[0].row_groups(e)).collect();
+    assert!(orders.windows(2).any(|w| w[0] != w[1]), "epochs reshuffle");
+    // Without a seed: file order, dealt in turn.
+    let plain = plans(3, Tail::Uneven, None);
+    let firsts: Vec<usize> = plain[1].row_groups(0).iter().map(|g| g.index).collect();
+    assert_eq!(firsts, [1, 4, 7]);
+}
+
+#[test]
+fn pad_and_drop_give_every_rank_the_same_number_of_samples() {
+    for world in [2, 3, 8] {
+        for epoch in 0..3 {
+            let own: Vec<usize> = plans(world, Tail::Uneven, Some(3))
+                .iter()
+                .map(|p| p.samples(epoch))
+                .collect();
+            let (max, min) = (*own.iter().max().unwrap(), *own.iter().min().unwrap());
+            let padded = plans(world, Tail::Pad, Some(3));
+            let dropped = plans(world, Tail::Drop, Some(3));
+            let mut seen = Vec::new();
+            for r in 0..world {
+                let p = ids(&padded[r], epoch);
+                assert_eq!(p.len(), max);
+                // Padding repeats the rank's own samples from its first.
+                assert_eq!(p[own[r]..], p[..max - own[r]]);
+                seen.extend_from_slice(&p);
+                assert_eq!(ids(&dropped[r], epoch).len(), min);
+            }
+            seen.sort_unstable();
+            seen.dedup();
+            assert_eq!(seen, (0..33).collect::<Vec<_>>(), "padding loses nothing");
+        }
+    }
+}
+
+#[test]
+fn a_rank_comes_from_torchrun_or_slurm_variables_and_errors_name_the_variable() {
+    let env = |pairs: &'static [(&'static str, &'static str)]| {
+        move |name: &str| {
+            pairs
+                .iter()
+                .find(|(k, _)| *k == name)
+                .map(|(_, v)| v.to_string())
+        }
+    };
+    let r = Rank::from_vars(env(&[("RANK", "2"), ("WORLD_SIZE", "8")])).unwrap();
+    assert_eq!((r.rank(), r.world()), (2, 8));
+    let r = Rank::from_vars(env(&[("SLURM_PROCID", "1"), ("SLURM_NTASKS", "4")])).unwrap();
+    assert_eq!((r.rank(), r.world()), (1, 4));
+    let missing = Rank::from_vars(env(&[("RANK", "0")])).unwrap_err();
+    assert!(
+        missing.to_string().contains("`WORLD_SIZE` is not set"),
+        "{missing}"
+    );
+    let bad = Rank::from_vars(env(&[("RANK", "two"), ("WORLD_SIZE", "8")])).unwrap_err();
+    assert!(bad.to_string().contains("`RANK` is `two`"), "{bad}");
+    let past = Rank::from_vars(env(&[("SLURM_PROCID", "4"), ("SLURM_NTASKS", "4")])).unwrap_err();
+    assert!(past.to_string().contains("`SLURM_PROCID` is `4`"), "{past}");
+    let none = Rank::from_vars(env(&[])).unwrap_err();
+    assert!(none.to_string().contains("`RANK` is not set"), "{none}");
+}
+
+#[test]
+fn more_ranks_than_row_groups_is_refused() {
+    let files = ParquetFiles::open(data("uneven.parquet")).unwrap();
+    let err = ShardPlan::new(&files, Rank::new(0, 10).unwrap()).unwrap_err();
+    assert!(
+        err.to_string().contains("9 row groups for 10 ranks"),
+        "{err}"
+    );
+}
+
+#[test]
+fn errors_in_a_row_group_name_the_row_of_the_file() {
+    // Row group 2 of `label_minus_one.parquet` (rows of 3) holds row 7, the -1.
+    let files = ParquetFiles::open(data("label_minus_one.parquet")).unwrap();
+    let groups = files.row_groups().unwrap();
+    assert_eq!(groups.len(), 4);
+    assert_eq!((groups[2].first_row, groups[2].rows), (6, 3));
+    let err = Dataset::<Grey>::load(&mut files.select_row_groups(&groups[2..3]))
+        .map(|_| ())
+        .unwrap_err();
+    assert!(err.to_string().contains("column `targets`, row 7"), "{err}");
+    // The other row groups load, in the order asked.
+    let ds = Dataset::<Grey>::load(&mut files.select_row_groups(&[groups[3], groups[0]])).unwrap();
+    assert_eq!(ds.len(), 4);
+    assert_eq!(ds.fields().label.array()[0], 0, "row 9 first (9 % 3)");
+}

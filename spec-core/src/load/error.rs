@@ -363,7 +363,32 @@ pub enum LoadError {
         /// The sources the loader serves.
         serves: Vec<String>,
     },
+    /// A rank that cannot be read from the environment: the variable, and what it holds.
+    #[error("{}", env_message(.variable, .value.as_deref()))]
+    Env {
+        /// The variable (`RANK`, `WORLD_SIZE`, `SLURM_PROCID`, `SLURM_NTASKS`).
+        variable: &'static str,
+        /// Its value, when it is set but not a number that fits.
+        value: Option<String>,
+    },
+    /// A job that cannot be sharded as asked (more ranks than row groups, a rank past the world).
+    #[error("cannot shard the data: {reason}")]
+    Shard {
+        /// Why.
+        reason: String,
+    },
     /// Leaves that were read but do not make a dataset (they hold different numbers of samples).
     #[error(transparent)]
     Data(#[from] DataError),
+}
+
+fn env_message(variable: &str, value: Option<&str>) -> String {
+    match value {
+        None => format!(
+            "the environment variable `{variable}` is not set (a rank is read from RANK and WORLD_SIZE, as torchrun sets them, or from SLURM_PROCID and SLURM_NTASKS)"
+        ),
+        Some(v) => format!(
+            "the environment variable `{variable}` is `{v}`, not a rank below the world size"
+        ),
+    }
 }

@@ -40,13 +40,17 @@ mod idx;
 mod npy;
 #[cfg(feature = "parquet")]
 mod parquet;
+#[cfg(feature = "parquet")]
+mod parquet_shard;
 
 pub use self::csv::{Column, CsvFile};
 pub use self::error::{LoadError, LoadReason, Place, TensorMismatch};
 pub use self::idx::IdxFiles;
 pub use self::npy::{NpyFiles, NpzFile};
 #[cfg(feature = "parquet")]
-pub use self::parquet::ParquetFiles;
+pub use self::parquet::{ParquetFiles, RowGroup};
+#[cfg(feature = "parquet")]
+pub use self::parquet_shard::{Rank, ShardPlan, Tail};
 
 #[doc(no_inline)]
 pub use crate::data::dataset::LeafSource;

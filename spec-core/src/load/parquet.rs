@@ -68,6 +68,21 @@ pub struct ParquetFiles {
     path: PathBuf,
     files: Vec<PathBuf>,
     columns: Vec<(String, PathBuf)>,
+    // The row groups to read, in this order (all of them when `None`).
+    selection: Option<Vec<RowGroup>>,
+}
+
+/// One row group of one of the files of a [`ParquetFiles`]: the unit of reading and of sharding.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct RowGroup {
+    /// The file, as an index into [`ParquetFiles::files`].
+    pub file: usize,
+    /// The row group's index in its file.
+    pub index: usize,
+    /// The row of the file the row group starts at.
+    pub first_row: usize,
+    /// Its number of rows.
+    pub rows: usize,
 }
 
 impl ParquetFiles {
@@ -109,6 +124,7 @@ impl ParquetFiles {
             path,
             files,
             columns: Vec::new(),
+            selection: None,
         })
     }
 
@@ -122,6 +138,49 @@ impl ParquetFiles {
     /// The files read, in order.
     pub fn files(&self) -> &[PathBuf] {
         &self.files
+    }
+
+    /// Every row group of every file, in file order (only the files' footers are read).
+    ///
+    /// # Errors
+    /// A [`LoadError::File`] for a file that cannot be opened or whose footer is not Parquet.
+    pub fn row_groups(&self) -> Result<Vec<RowGroup>, LoadError> {
+        let mut out = Vec::new();
+        for (file, path) in self.files.iter().enumerate() {
+            let fail = |reason| LoadError::File {
+                file: path.clone(),
+                place: Place::File,
+                source_name: "",
+                reason: Box::new(reason),
+            };
+            let handle = std::fs::File::open(path).map_err(|e| fail(e.into()))?;
+            let builder = ParquetRecordBatchReaderBuilder::try_new(handle)
+                .map_err(|e| fail(decode_error(e)))?;
+            let mut first_row = 0usize;
+            for (index, group) in builder.metadata().row_groups().iter().enumerate() {
+                let rows = usize::try_from(group.num_rows()).map_err(|_| {
+                    fail(LoadReason::Parquet {
+                        message: format!("row group {index} claims {} rows", group.num_rows()),
+                    })
+                })?;
+                out.push(RowGroup {
+                    file,
+                    index,
+                    first_row,
+                    rows,
+                });
+                first_row = first_row.saturating_add(rows);
+            }
+        }
+        Ok(out)
+    }
+
+    /// The same files, reading only `groups`, in that order (as [`row_groups`](Self::row_groups)
+    /// listed them; a group of another listing is read by its file and index).
+    pub fn select_row_groups(&self, groups: &[RowGroup]) -> Self {
+        let mut out = self.clone();
+        out.selection = Some(groups.to_vec());
+        out
     }
 
     fn column_of(&self, source: &str) -> String {
@@ -140,8 +199,25 @@ impl LeafSource for ParquetFiles {
         let dims = sample_dims::<S>().map_err(|r| load_error(&self.path, Place::File, leaf, r))?;
         let mut values: Vec<S::Elem> = Vec::new();
         let mut rows = 0usize;
-        for file in &self.files {
-            let (n, mut v) = read_column::<S>(file, &column, &dims)
+        // Whole files, or the selected row groups one by one (in the order given).
+        let reads: Vec<(usize, Option<RowGroup>)> = match &self.selection {
+            None => (0..self.files.len()).map(|f| (f, None)).collect(),
+            Some(groups) => groups.iter().map(|g| (g.file, Some(*g))).collect(),
+        };
+        for (f, group) in reads {
+            let Some(file) = self.files.get(f) else {
+                return Err(load_error(
+                    &self.path,
+                    Place::File,
+                    leaf,
+                    LoadReason::Parquet {
+                        message: format!(
+                            "a row group of file {f}, which is not one of these files"
+                        ),
+                    },
+                ));
+            };
+            let (n, mut v) = read_column::<S>(file, &column, &dims, group)
                 .map_err(|(place, reason)| load_error(file, place, leaf, reason))?;
             rows += n;
             values.append(&mut v);
@@ -173,6 +249,7 @@ fn read_column<S: Space>(
     file: &Path,
     column: &str,
     dims: &[usize],
+    group: Option<RowGroup>,
 ) -> Result<(usize, Vec<S::Elem>), Fail> {
     let whole = |reason| (Place::File, reason);
     let at = |row: Option<u64>| Place::Column {
@@ -196,18 +273,30 @@ fn read_column<S: Space>(
     let per: usize = dims.iter().product();
     let layout = check_field::<S>(field, dims, per).map_err(|r| (at(None), r))?;
     let mask = ProjectionMask::roots(builder.parquet_schema(), [index]);
+    let groups = builder.metadata().num_row_groups();
+    let builder = match group {
+        Some(g) if g.index >= groups => {
+            return Err(whole(LoadReason::Parquet {
+                message: format!("no row group {} (the file has {groups})", g.index),
+            }));
+        }
+        Some(g) => builder.with_row_groups(vec![g.index]),
+        None => builder,
+    };
     let reader = builder
         .with_projection(mask)
         .build()
         .map_err(|e| whole(decode_error(e)))?;
     let mut values = Vec::new();
+    // Rows are counted from the start of the file, as errors name them.
+    let first = group.map_or(0, |g| g.first_row);
     let mut rows = 0usize;
     for batch in reader {
-        let batch = batch.map_err(|e| (at(Some(rows as u64)), decode_error(e)))?;
+        let batch = batch.map_err(|e| (at(Some((first + rows) as u64)), decode_error(e)))?;
         let array = batch.column(0);
         let n = array.len();
         let v = batch_values::<S>(array, &layout, per)
-            .map_err(|(row, reason)| (at(Some((rows + row) as u64)), reason))?;
+            .map_err(|(row, reason)| (at(Some((first + rows + row) as u64)), reason))?;
         values.extend(v);
         rows += n;
     }

@@ -108,3 +108,12 @@ write(
 
 # zstd, Polars' default codec: read only with the `parquet-zstd` feature.
 write("zstd.parquet", pa.table({"features": x, "targets": pa.array(labels)}), compression="zstd")
+
+# Row groups of uneven sizes (33 rows in 9 groups), for sharding: `id` is the row number.
+sizes = [5, 3, 7, 1, 4, 3, 2, 6, 2]
+schema = pa.schema([("id", pa.int64())])
+with pq.ParquetWriter("uneven.parquet", schema) as writer:
+    start = 0
+    for size in sizes:
+        writer.write_table(pa.table({"id": pa.array(range(start, start + size), type=pa.int64())}))
+        start += size

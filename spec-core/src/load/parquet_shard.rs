@@ -1,0 +1,214 @@
+//! Sharding Parquet data across the ranks of a multi-process job (feature `parquet`): each rank
+//! reads only its row groups, every row group is read by exactly one rank per epoch, and the
+//! order is a pure function of `(seed, epoch)`, the same on every machine.
+
+use crate::data::dataset::{AllocFlat, Dataset, LoadRecord};
+use crate::data::gather::GatherSame;
+use crate::data::iteration::permutation;
+use crate::load::error::LoadError;
+use crate::load::parquet::{ParquetFiles, RowGroup};
+use crate::types::spec::FlatOf;
+
+/// This process's place in a job: rank `rank` of `world`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Rank {
+    rank: usize,
+    world: usize,
+}
+
+impl Rank {
+    /// Rank `rank` of `world`.
+    ///
+    /// # Errors
+    /// [`LoadError::Shard`] when `world` is 0 or `rank` is not below it.
+    pub fn new(rank: usize, world: usize) -> Result<Self, LoadError> {
+        if rank >= world {
+            return Err(LoadError::Shard {
+                reason: format!("rank {rank} is not below the world size {world}"),
+            });
+        }
+        Ok(Rank { rank, world })
+    }
+
+    /// The rank torchrun (`RANK`, `WORLD_SIZE`) or Slurm (`SLURM_PROCID`, `SLURM_NTASKS`) gave
+    /// this process, in that order of preference.
+    ///
+    /// # Errors
+    /// [`LoadError::Env`] naming the variable that is missing or malformed.
+    pub fn from_env() -> Result<Self, LoadError> {
+        Self::from_vars(|name| std::env::var(name).ok())
+    }
+
+    /// As [`Rank::from_env`], with the variables read by `var`.
+    ///
+    /// # Errors
+    /// As [`Rank::from_env`].
+    pub fn from_vars(var: impl Fn(&str) -> Option<String>) -> Result<Self, LoadError> {
+        let (rank_var, world_var) = if var("RANK").is_some() || var("WORLD_SIZE").is_some() {
+            ("RANK", "WORLD_SIZE")
+        } else if var("SLURM_PROCID").is_some() || var("SLURM_NTASKS").is_some() {
+            ("SLURM_PROCID", "SLURM_NTASKS")
+        } else {
+            ("RANK", "WORLD_SIZE")
+        };
+        let read = |name: &'static str| -> Result<usize, LoadError> {
+            let value = var(name).ok_or(LoadError::Env {
+                variable: name,
+                value: None,
+            })?;
+            value.trim().parse().map_err(|_| LoadError::Env {
+                variable: name,
+                value: Some(value),
+            })
+        };
+        let (rank, world) = (read(rank_var)?, read(world_var)?);
+        if rank >= world {
+            return Err(LoadError::Env {
+                variable: rank_var,
+                value: Some(rank.to_string()),
+            });
+        }
+        Ok(Rank { rank, world })
+    }
+
+    /// This rank, from 0.
+    pub fn rank(&self) -> usize {
+        self.rank
+    }
+
+    /// The number of ranks.
+    pub fn world(&self) -> usize {
+        self.world
+    }
+}
+
+/// What ranks do with the samples left when the row groups do not split evenly.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Tail {
+    /// Every rank serves as many samples as the rank with the most, repeating its own from its
+    /// first (torch's `DistributedSampler` pads so too): equal batch counts on every rank, a few
+    /// samples seen twice.
+    #[default]
+    Pad,
+    /// Every rank serves as many samples as the rank with the fewest: equal batch counts, a few
+    /// samples left out of the epoch.
+    Drop,
+    /// Every rank serves its own samples: every sample exactly once, batch counts may differ.
+    Uneven,
+}
+
+/// Which row groups a rank reads in each epoch: the row groups of all files, in a global order
+/// (shuffled by `(seed, epoch)` when asked), dealt to the ranks in turn (row group `i` of the
+/// order to rank `i % world`).
+///
+/// ```
+/// use batchspec::load::{ParquetFiles, Rank, ShardPlan, Tail};
+///
+/// let files = ParquetFiles::open(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/parquet/uneven.parquet"))?;
+/// let plans: Vec<ShardPlan> = (0..3)
+///     .map(|r| ShardPlan::new(&files, Rank::new(r, 3)?).map(|p| p.shuffle(7).tail(Tail::Pad)))
+///     .collect::<Result<_, _>>()?;
+/// // 33 rows in 9 row groups: every rank serves the same number of samples.
+/// let counts: Vec<usize> = plans.iter().map(|p| p.samples(0)).collect();
+/// assert!(counts.iter().all(|&c| c == counts[0]));
+/// # Ok::<(), batchspec::Error>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct ShardPlan {
+    groups: Vec<RowGroup>,
+    rank: Rank,
+    seed: Option<u64>,
+    tail: Tail,
+}
+
+impl ShardPlan {
+    /// The plan of `rank` over the row groups of `files` (their footers are read), in file
+    /// order, padding the tail ([`Tail::Pad`]).
+    ///
+    /// # Errors
+    /// The footers' errors, or [`LoadError::Shard`] when there are fewer row groups than ranks
+    /// (a rank would have no data).
+    pub fn new(files: &ParquetFiles, rank: Rank) -> Result<Self, LoadError> {
+        let groups = files.row_groups()?;
+        if groups.len() < rank.world {
+            return Err(LoadError::Shard {
+                reason: format!(
+                    "{} row groups for {} ranks: every rank needs at least one (write smaller row groups, or use fewer ranks)",
+                    groups.len(),
+                    rank.world
+                ),
+            });
+        }
+        Ok(ShardPlan {
+            groups,
+            rank,
+            seed: None,
+            tail: Tail::Pad,
+        })
+    }
+
+    /// Shuffles the order of the row groups in each epoch by `(seed, epoch)`.
+    pub fn shuffle(mut self, seed: u64) -> Self {
+        self.seed = Some(seed);
+        self
+    }
+
+    /// What to do with the samples left when the row groups do not split evenly.
+    pub fn tail(mut self, tail: Tail) -> Self {
+        self.tail = tail;
+        self
+    }
+
+    fn order(&self, epoch: u64) -> Vec<usize> {
+        match self.seed {
+            Some(seed) => permutation(self.groups.len(), seed, epoch),
+            None => (0..self.groups.len()).collect(),
+        }
+    }
+
+    fn groups_of(&self, rank: usize, order: &[usize]) -> Vec<RowGroup> {
+        order
+            .iter()
+            .skip(rank)
+            .step_by(self.rank.world)
+            .map(|&i| self.groups[i])
+            .collect()
+    }
+
+    /// The row groups this rank reads in `epoch`, in the order it reads them.
+    pub fn row_groups(&self, epoch: u64) -> Vec<RowGroup> {
+        self.groups_of(self.rank.rank, &self.order(epoch))
+    }
+
+    /// The samples this rank serves in `epoch`, after the [`Tail`] policy.
+    pub fn samples(&self, epoch: u64) -> usize {
+        let order = self.order(epoch);
+        let count = |r: usize| -> usize { self.groups_of(r, &order).iter().map(|g| g.rows).sum() };
+        match self.tail {
+            Tail::Uneven => count(self.rank.rank),
+            Tail::Pad => (0..self.rank.world).map(count).max().unwrap_or(0),
+            Tail::Drop => (0..self.rank.world).map(count).min().unwrap_or(0),
+        }
+    }
+
+    /// This rank's samples of `epoch` as a dataset: its row groups read in order, then padded or
+    /// cut to [`ShardPlan::samples`] (padding repeats the rank's samples from its first).
+    ///
+    /// # Errors
+    /// The errors of [`Dataset::load`] (the schema is checked against `R` for every row group).
+    pub fn load<R>(&self, files: &ParquetFiles, epoch: u64) -> Result<Dataset<R>, LoadError>
+    where
+        R: LoadRecord + GatherSame,
+        FlatOf<R>: AllocFlat,
+    {
+        let mut selected = files.select_row_groups(&self.row_groups(epoch));
+        let own = Dataset::<R>::load(&mut selected)?;
+        let target = self.samples(epoch);
+        if target == own.len() {
+            return Ok(own);
+        }
+        let rows: Vec<usize> = (0..target).map(|i| i % own.len().max(1)).collect();
+        let record = own.select(&rows)?;
+        Ok(Dataset::new(record)?)
+    }
+}
