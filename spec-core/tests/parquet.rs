@@ -434,3 +434,102 @@ fn errors_in_a_row_group_name_the_row_of_the_file() {
     assert_eq!(ds.len(), 4);
     assert_eq!(ds.fields().label.array()[0], 0, "row 9 first (9 % 3)");
 }
+
+// Streaming a rank's share a window of row groups at a time.
+
+use batchspec::load::ParquetStream;
+
+fn stream_ids(plan: &ShardPlan, epoch: u64, batch: usize, window: usize) -> (Vec<i64>, usize) {
+    let files = ParquetFiles::open(data("uneven.parquet")).unwrap();
+    let mut stream = ParquetStream::<Ids>::new(&files, plan, epoch, batch, window);
+    let (mut out, mut peak) = (Vec::new(), 0);
+    while let Some(b) = stream.next_batch() {
+        let b = b.unwrap();
+        assert!(b.id.len() <= batch);
+        out.extend(b.id.array().iter().copied());
+        peak = peak.max(stream.buffered());
+    }
+    (out, peak)
+}
+
+#[test]
+fn a_stream_serves_the_share_of_its_plan_with_bounded_memory() {
+    for world in [1, 2, 3] {
+        for tail in [Tail::Uneven, Tail::Pad, Tail::Drop] {
+            let all = plans(world, tail, Some(21));
+            let mut union = Vec::new();
+            for plan in &all {
+                let (got, peak) = stream_ids(plan, 1, 4, 2);
+                assert_eq!(got.len(), plan.samples(1), "world {world}, {tail:?}");
+                // A window of 2 row groups (at most 7 rows each) and less than a batch left over.
+                assert!(peak < 4 + 14, "peak {peak}");
+                // The rank's own samples (every one of them unless the tail drops some), in
+                // another (shuffled) order; which repeat or drop follows the stream's order.
+                let own_plan = plan.clone().tail(Tail::Uneven);
+                let mut own = ids(&own_plan, 1);
+                own.sort_unstable();
+                let mut distinct = got.clone();
+                distinct.sort_unstable();
+                distinct.dedup();
+                if tail == Tail::Drop {
+                    assert!(distinct.iter().all(|i| own.binary_search(i).is_ok()));
+                    assert_eq!(distinct.len(), got.len(), "nothing repeats when dropping");
+                } else {
+                    assert_eq!(distinct, own, "world {world}, {tail:?}");
+                }
+                union.extend(got);
+            }
+            if tail == Tail::Uneven {
+                union.sort_unstable();
+                assert_eq!(union, (0..33).collect::<Vec<_>>());
+            }
+        }
+    }
+}
+
+#[test]
+fn a_stream_shuffles_within_windows_deterministically() {
+    let plan = &plans(1, Tail::Uneven, Some(9))[0];
+    let (a, _) = stream_ids(plan, 0, 5, 3);
+    let (b, _) = stream_ids(plan, 0, 5, 3);
+    assert_eq!(a, b);
+    let (c, _) = stream_ids(plan, 1, 5, 3);
+    assert_ne!(a, c, "another epoch, another order");
+    let plain = &plans(1, Tail::Uneven, None)[0];
+    let (d, _) = stream_ids(plain, 0, 5, 3);
+    assert_eq!(d, (0..33).collect::<Vec<_>>(), "no seed: file order");
+}
+
+#[derive(DataSpec)]
+struct AsOneHot {
+    #[spec(source = "id")]
+    id: Batch<Vector<100>>,
+}
+
+#[test]
+fn a_stream_fills_a_request_and_zeroes_the_rows_past_a_short_batch() {
+    let plan = &plans(1, Tail::Uneven, None)[0];
+    let files = ParquetFiles::open(data("uneven.parquet")).unwrap();
+    let mut stream = ParquetStream::<Ids>::new(&files, plan, 0, 10, 4);
+    let mut out = AsOneHot {
+        id: Batch::zeros(10, 0),
+    };
+    let mut sizes = Vec::new();
+    let mut next_id = 0;
+    while let Some(n) = stream.fill_next(&mut out) {
+        let n = n.unwrap();
+        for row in 0..10 {
+            let hot: Vec<usize> = (0..100)
+                .filter(|&k| out.id.array()[[row, k]] == 1.0)
+                .collect();
+            if row < n {
+                assert_eq!(hot, [next_id + row]);
+            } else {
+                assert!(hot.is_empty(), "row {row} past the batch is zero");
+            }
+        }
+        next_id += n;
+        sizes.push(n);
+    }
+    assert_eq!(sizes, [10, 10, 10, 3]);
+}

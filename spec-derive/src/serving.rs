@@ -204,7 +204,7 @@ pub fn expand(cont: &Container<'_>, krate: &syn::Path, preds: &[TokenStream]) ->
         ));
         same_steps.push(respan(
             quote! {
-                <#ty as #p::GatherSame>::gather_same(&mut __spec_out.#member, &__spec_from.#member, __spec_rows);
+                <#ty as #p::GatherSame>::gather_same(&mut __spec_out.#member, &__spec_from.#member, __spec_rows, __spec_at);
             },
             span,
         ));
@@ -461,8 +461,13 @@ pub fn expand(cont: &Container<'_>, krate: &syn::Path, preds: &[TokenStream]) ->
             #(#preds,)*
             #(#same_bounds,)*
         {
-            fn gather_same(__spec_out: &mut Self, __spec_from: &Self, __spec_rows: &[usize]) {
-                let _ = (&__spec_out, &__spec_from, &__spec_rows);
+            fn gather_same(
+                __spec_out: &mut Self,
+                __spec_from: &Self,
+                __spec_rows: &[usize],
+                __spec_at: usize,
+            ) {
+                let _ = (&__spec_out, &__spec_from, &__spec_rows, &__spec_at);
                 #(#same_steps)*
             }
         }
@@ -538,7 +543,7 @@ pub fn stubs(input: &syn::DeriveInput, p: &TokenStream) -> TokenStream {
             }
         }
         impl #impl_generics #p::GatherSame for #ident #ty_generics #where_clause {
-            fn gather_same(_: &mut Self, _: &Self, _: &[usize]) {
+            fn gather_same(_: &mut Self, _: &Self, _: &[usize], _: usize) {
                 #p::core::unreachable!()
             }
         }

@@ -190,7 +190,7 @@ impl<R: DataSpec> Dataset<R> {
     {
         self.check_rows(rows)?;
         let mut out = R::nest(FlatOf::<R>::alloc(rows.len(), 0));
-        R::gather_same(&mut out, &self.record, rows);
+        R::gather_same(&mut out, &self.record, rows, 0);
         Ok(out)
     }
 

@@ -112,18 +112,22 @@ impl<R, K> GatherField<R, K> for Null {
     label = "every batch field must own its data (`Batch` or `ArcBatch`)"
 )]
 pub trait GatherSame {
-    /// Writes the samples `rows` of `from` into the samples `0..rows.len()` of `out`.
-    fn gather_same(out: &mut Self, from: &Self, rows: &[usize]);
+    /// Writes the samples `rows` of `from` into the samples `at..at + rows.len()` of `out`
+    /// (every row below `from`'s length and the range within `out`'s: the callers check).
+    fn gather_same(out: &mut Self, from: &Self, rows: &[usize], at: usize);
 }
 
 impl<S: Space + FormatAs<S>, D: DataMut<Elem = S::Elem> + Data> GatherSame for Batch<S, D> {
-    fn gather_same(out: &mut Self, from: &Self, rows: &[usize]) {
-        gather_leaf::<S, S>(from.view(), rows, 0..0, out.leaf_mut());
+    fn gather_same(out: &mut Self, from: &Self, rows: &[usize], at: usize) {
+        let target = out
+            .leaf_mut()
+            .slice_axis_move(ndarray::Axis(S::BATCH_AXIS), (at..at + rows.len()).into());
+        gather_leaf::<S, S>(from.view(), rows, 0..0, target);
     }
 }
 
 impl GatherSame for Null {
-    fn gather_same(_: &mut Self, _: &Self, _: &[usize]) {}
+    fn gather_same(_: &mut Self, _: &Self, _: &[usize], _: usize) {}
 }
 
 macro_rules! gather_tuples {
@@ -139,8 +143,8 @@ macro_rules! gather_tuples {
             }
         }
         impl<$($t: GatherSame),+> GatherSame for ($($t,)+) {
-            fn gather_same(out: &mut Self, from: &Self, rows: &[usize]) {
-                $( $t::gather_same(&mut out.$i, &from.$i, rows); )+
+            fn gather_same(out: &mut Self, from: &Self, rows: &[usize], at: usize) {
+                $( $t::gather_same(&mut out.$i, &from.$i, rows, at); )+
             }
         }
     };

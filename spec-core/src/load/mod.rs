@@ -42,6 +42,8 @@ mod npy;
 mod parquet;
 #[cfg(feature = "parquet")]
 mod parquet_shard;
+#[cfg(feature = "parquet")]
+mod parquet_stream;
 
 pub use self::csv::{Column, CsvFile};
 pub use self::error::{LoadError, LoadReason, Place, TensorMismatch};
@@ -51,6 +53,8 @@ pub use self::npy::{NpyFiles, NpzFile};
 pub use self::parquet::{ParquetFiles, RowGroup};
 #[cfg(feature = "parquet")]
 pub use self::parquet_shard::{Rank, ShardPlan, Tail};
+#[cfg(feature = "parquet")]
+pub use self::parquet_stream::ParquetStream;
 
 #[doc(no_inline)]
 pub use crate::data::dataset::LeafSource;

@@ -153,6 +153,11 @@ impl ShardPlan {
         self
     }
 
+    /// The seed of the shuffle, if any.
+    pub fn seed(&self) -> Option<u64> {
+        self.seed
+    }
+
     /// What to do with the samples left when the row groups do not split evenly.
     pub fn tail(mut self, tail: Tail) -> Self {
         self.tail = tail;

@@ -1,0 +1,200 @@
+//! A rank's share of Parquet data as a stream of batches, a window of row groups at a time
+//! (feature `parquet`): memory holds one window plus the rows left from the last one, whatever
+//! the size of the share.
+
+use crate::data::dataset::{AllocFlat, Dataset, LoadRecord};
+use crate::data::gather::{GatherFrom, GatherSame};
+use crate::data::iteration::permutation;
+use crate::load::error::LoadError;
+use crate::load::parquet::{ParquetFiles, RowGroup};
+use crate::load::parquet_shard::ShardPlan;
+use crate::types::spec::{DataSpec, FlatOf};
+
+/// Batches of the record `R` from this rank's row groups of one epoch, read `window` row groups
+/// at a time. With a [`ShardPlan::shuffle`] seed the rows of each window are shuffled (by
+/// `(seed, epoch)` and the window's place), after the row groups themselves; a batch may take
+/// rows of two windows. The epoch serves exactly [`ShardPlan::samples`] rows: under
+/// [`Tail::Pad`](crate::load::Tail::Pad) the share is read again from its first row group for
+/// the missing ones, under [`Tail::Drop`](crate::load::Tail::Drop) it stops early (so which rows
+/// repeat or are left out follows the stream's order, not the file order of
+/// [`ShardPlan::load`]). The last batch is short when the rows do not fill it.
+///
+/// ```
+/// use batchspec::prelude::*;
+/// use batchspec::load::{ParquetFiles, ParquetStream, Rank, ShardPlan};
+///
+/// #[derive(DataSpec)]
+/// struct Ids {
+///     #[spec(source = "id")]
+///     id: Batch<Index<100>>,
+/// }
+///
+/// let files = ParquetFiles::open(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/parquet/uneven.parquet"))?;
+/// let plan = ShardPlan::new(&files, Rank::new(0, 2)?)?.shuffle(1);
+/// let mut stream = ParquetStream::<Ids>::new(&files, &plan, 0, 4, 2);
+/// let mut rows = 0;
+/// while let Some(batch) = stream.next_batch() {
+///     rows += batch?.id.len();
+///     assert!(stream.buffered() <= 4 + 7 * 2, "a window of 2 row groups (at most 7 rows each) and a batch");
+/// }
+/// assert_eq!(rows, plan.samples(0));
+/// # Ok::<(), batchspec::Error>(())
+/// ```
+pub struct ParquetStream<R> {
+    files: ParquetFiles,
+    groups: Vec<RowGroup>,
+    next_group: usize,
+    window: usize,
+    windows_read: u64,
+    seed: Option<u64>,
+    epoch: u64,
+    batch_size: usize,
+    remaining: usize,
+    buffer: Option<R>,
+    buffered: usize,
+    cursor: usize,
+}
+
+impl<R> ParquetStream<R>
+where
+    R: LoadRecord + GatherSame,
+    FlatOf<R>: AllocFlat,
+{
+    /// The stream of `epoch` of `plan`'s share of `files`, in batches of `batch_size` rows, read
+    /// `window` row groups at a time (both at least 1).
+    pub fn new(
+        files: &ParquetFiles,
+        plan: &ShardPlan,
+        epoch: u64,
+        batch_size: usize,
+        window: usize,
+    ) -> Self {
+        let own = plan.row_groups(epoch);
+        let remaining = plan.samples(epoch);
+        // Under padding the share is read again from its start: list it as often as needed.
+        let own_rows: usize = own.iter().map(|g| g.rows).sum();
+        let rounds = if own_rows == 0 {
+            1
+        } else {
+            remaining.div_ceil(own_rows).max(1)
+        };
+        let groups = own
+            .iter()
+            .copied()
+            .cycle()
+            .take(own.len() * rounds)
+            .collect();
+        ParquetStream {
+            files: files.clone(),
+            groups,
+            next_group: 0,
+            window: window.max(1),
+            windows_read: 0,
+            seed: plan.seed(),
+            epoch,
+            batch_size: batch_size.max(1),
+            remaining,
+            buffer: None,
+            buffered: 0,
+            cursor: 0,
+        }
+    }
+
+    /// The rows held in memory now (read and not yet served, plus those of the window).
+    pub fn buffered(&self) -> usize {
+        self.buffered - self.cursor
+    }
+
+    /// The rows still to serve in this epoch.
+    pub fn remaining(&self) -> usize {
+        self.remaining
+    }
+
+    /// Reads the next window and appends its rows (shuffled when asked) after the rows left.
+    fn refill(&mut self) -> Result<(), LoadError> {
+        let end = (self.next_group + self.window).min(self.groups.len());
+        let window = &self.groups[self.next_group..end];
+        self.next_group = end;
+        let read = Dataset::<R>::load(&mut self.files.select_row_groups(window))?;
+        let order: Vec<usize> = match self.seed {
+            Some(seed) => permutation(
+                read.len(),
+                seed ^ self.windows_read.wrapping_mul(0x9e37_79b9_7f4a_7c15),
+                self.epoch,
+            ),
+            None => (0..read.len()).collect(),
+        };
+        self.windows_read += 1;
+        let left = self.buffered - self.cursor;
+        let mut next = R::nest(FlatOf::<R>::alloc(left + read.len(), 0));
+        if let Some(old) = &self.buffer {
+            let rows: Vec<usize> = (self.cursor..self.buffered).collect();
+            R::gather_same(&mut next, old, &rows, 0);
+        }
+        R::gather_same(&mut next, read.fields(), &order, left);
+        self.buffer = Some(next);
+        self.buffered = left + read.len();
+        self.cursor = 0;
+        Ok(())
+    }
+
+    /// The next batch of the epoch, `None` at its end.
+    pub fn next_batch(&mut self) -> Option<Result<R, LoadError>> {
+        if self.remaining == 0 {
+            return None;
+        }
+        let want = self.batch_size.min(self.remaining);
+        while self.buffered - self.cursor < want && self.next_group < self.groups.len() {
+            if let Err(e) = self.refill() {
+                self.remaining = 0;
+                return Some(Err(e));
+            }
+        }
+        let n = want.min(self.buffered - self.cursor);
+        let buffer = self.buffer.as_ref()?;
+        if n == 0 {
+            self.remaining = 0;
+            return None;
+        }
+        let rows: Vec<usize> = (self.cursor..self.cursor + n).collect();
+        let mut out = R::nest(FlatOf::<R>::alloc(n, 0));
+        R::gather_same(&mut out, buffer, &rows, 0);
+        self.cursor += n;
+        self.remaining -= n;
+        Some(Ok(out))
+    }
+
+    /// Writes the next batch, converted, into `out` (which holds at least `batch_size` rows; the
+    /// rows past the batch are zeroed); the number of rows of the batch, `None` at the end.
+    ///
+    /// # Errors
+    /// The reader's errors, or [`LoadError::Shard`] when `out` holds fewer rows than the batch.
+    pub fn fill_next<Q: GatherFrom<R> + DataSpec>(
+        &mut self,
+        out: &mut Q,
+    ) -> Option<Result<usize, LoadError>> {
+        let batch = match self.next_batch()? {
+            Ok(b) => b,
+            Err(e) => return Some(Err(e)),
+        };
+        let n = match batch.validate() {
+            Ok(n) => n,
+            Err(e) => return Some(Err(LoadError::Data(e.into()))),
+        };
+        // The rows of `out`: a batch fills the first ones, the rest are zeroed.
+        let capacity = match out.validate() {
+            Ok(c) => c,
+            Err(e) => return Some(Err(LoadError::Data(e.into()))),
+        };
+        if capacity < n {
+            return Some(Err(LoadError::Shard {
+                reason: format!(
+                    "the output batch holds {capacity} rows; a batch of this stream has {n}"
+                ),
+            }));
+        }
+        let rows: Vec<usize> = (0..n).collect();
+        Q::gather_from(out, &batch, &rows, n..capacity);
+        Some(Ok(n))
+    }
+}
