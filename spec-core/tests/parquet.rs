@@ -533,3 +533,26 @@ fn a_stream_fills_a_request_and_zeroes_the_rows_past_a_short_batch() {
     }
     assert_eq!(sizes, [10, 10, 10, 3]);
 }
+
+#[test]
+fn a_stream_resumes_at_a_batch_without_replaying_the_epoch() {
+    let files = ParquetFiles::open(data("uneven.parquet")).unwrap();
+    for tail in [Tail::Uneven, Tail::Pad] {
+        let plan = &plans(2, tail, Some(4))[1];
+        let full: Vec<Vec<i64>> = {
+            let mut s = ParquetStream::<Ids>::new(&files, plan, 2, 3, 2);
+            std::iter::from_fn(|| s.next_batch())
+                .map(|b| b.unwrap().id.array().iter().copied().collect())
+                .collect()
+        };
+        for k in 0..=full.len() {
+            let mut s = ParquetStream::<Ids>::new(&files, plan, 2, 3, 2)
+                .resume(k)
+                .unwrap();
+            let rest: Vec<Vec<i64>> = std::iter::from_fn(|| s.next_batch())
+                .map(|b| b.unwrap().id.array().iter().copied().collect())
+                .collect();
+            assert_eq!(rest, full[k..], "{tail:?}, resumed at batch {k}");
+        }
+    }
+}

@@ -100,6 +100,37 @@ where
         }
     }
 
+    /// The same stream resumed after its first `batches` batches, without reading what they
+    /// held: whole windows are skipped by the row counts of the files' footers, and only the
+    /// window the next batch starts in is read (its rows shuffled exactly as a stream from the
+    /// start would shuffle them).
+    ///
+    /// # Errors
+    /// The reader's errors for that window.
+    pub fn resume(mut self, batches: usize) -> Result<Self, LoadError> {
+        let mut skip = batches.saturating_mul(self.batch_size).min(self.remaining);
+        self.remaining -= skip;
+        // The stream is the windows' rows in order, each window shuffled on its own.
+        while self.next_group < self.groups.len() {
+            let end = (self.next_group + self.window).min(self.groups.len());
+            let rows: usize = self.groups[self.next_group..end]
+                .iter()
+                .map(|g| g.rows)
+                .sum();
+            if rows > skip {
+                break;
+            }
+            skip -= rows;
+            self.next_group = end;
+            self.windows_read += 1;
+        }
+        if skip > 0 {
+            self.refill()?;
+            self.cursor = skip.min(self.buffered);
+        }
+        Ok(self)
+    }
+
     /// The rows held in memory now (read and not yet served, plus those of the window).
     pub fn buffered(&self) -> usize {
         self.buffered - self.cursor
