@@ -556,3 +556,30 @@ fn a_stream_resumes_at_a_batch_without_replaying_the_epoch() {
         }
     }
 }
+
+#[test]
+fn a_directory_written_by_spark_itself_reads_in_order() {
+    // `make_spark_fixtures.py`: Spark 4.3 (parquet-mr 1.17) in local mode, `df.write.parquet`, 3 partitions;
+    // `array<double>` columns (three-level LIST) and `bigint` labels, snappy.
+    let files = ParquetFiles::open(data("spark")).unwrap();
+    assert_eq!(files.files().len(), 3);
+    let doubles = Dataset::<Doubles>::load(&mut files.clone()).unwrap();
+    for i in 0..10 {
+        for p in 0..4 {
+            assert_eq!(doubles.fields().x.array()[[i, p]], pixel(i, p));
+        }
+        assert_eq!(doubles.fields().y.array()[[i, 0]], (i % 3) as i64);
+    }
+    // Exact doubles fill f32 spaces too.
+    check_grey(&Dataset::<Grey>::load(&mut files.clone()).unwrap());
+    // One row group per part file: three ranks read one file each.
+    let shares: Vec<usize> = (0..3)
+        .map(|r| {
+            ShardPlan::new(&files, Rank::new(r, 3).unwrap())
+                .unwrap()
+                .tail(Tail::Uneven)
+                .samples(0)
+        })
+        .collect();
+    assert_eq!(shares, [3, 3, 4]);
+}
