@@ -583,3 +583,47 @@ fn a_directory_written_by_spark_itself_reads_in_order() {
         .collect();
     assert_eq!(shares, [3, 3, 4]);
 }
+
+// Written by Hugging Face `datasets` 5.2 (`make_hf_fixtures.py`).
+
+#[test]
+fn a_hugging_face_array3d_column_of_nested_lists_fills_an_image() {
+    let mut files = ParquetFiles::open(data("hf_array3d.parquet")).unwrap();
+    check_grey(&Dataset::<Grey>::load(&mut files).unwrap());
+    // The rows' nested shape (2, 2, 1) must fit the space, as a .npy file's would.
+    #[derive(DataSpec)]
+    struct Wide {
+        #[spec(source = "features")]
+        x: Batch<image![1, 4, 1; BHWC]>,
+    }
+    let (place, reason, text) = refusal::<Wide>("hf_array3d.parquet");
+    assert_eq!(place, column("features", Some(0)));
+    assert!(matches!(reason, LoadReason::Tensor(_)), "{text}");
+    assert!(text.contains("shape (2, 2, 1)"), "{text}");
+}
+
+#[test]
+fn a_hugging_face_image_column_is_refused_in_words() {
+    // Encoded PNG structs are not decoded by this reader yet.
+    let (place, reason, text) = refusal::<Grey>("hf_image.parquet");
+    assert_eq!(place, column("features", None));
+    assert!(matches!(reason, LoadReason::ColumnType { .. }), "{text}");
+    assert!(text.contains("Struct"), "{text}");
+}
+
+#[test]
+fn nested_lists_of_another_shape_in_a_row_are_refused_at_the_row() {
+    let (place, reason, text) = refusal::<Floats>("ragged_nested.parquet");
+    assert_eq!(place, column("features", Some(6)));
+    assert!(
+        matches!(
+            reason,
+            LoadReason::RowLength {
+                found: 1,
+                expected: 2,
+                ..
+            }
+        ),
+        "{text}"
+    );
+}

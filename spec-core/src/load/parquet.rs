@@ -295,7 +295,7 @@ fn read_column<S: Space>(
         let batch = batch.map_err(|e| (at(Some((first + rows) as u64)), decode_error(e)))?;
         let array = batch.column(0);
         let n = array.len();
-        let v = batch_values::<S>(array, &layout, per)
+        let v = batch_values::<S>(array, &layout, per, dims)
             .map_err(|(row, reason)| (at(Some((first + rows + row) as u64)), reason))?;
         values.extend(v);
         rows += n;
@@ -311,6 +311,20 @@ enum Layout {
     Fixed(DataType),
     /// A list (32- or 64-bit offsets) whose rows must all have the sample's length.
     List { values: DataType, large: bool },
+    /// Lists of lists (Hugging Face's `Array2D`..`Array5D`), of the same shape in every row;
+    /// the leaf type is `leaf`.
+    Nested { leaf: DataType },
+}
+
+/// The numbers at the bottom of a (possibly nested) list type, if it is one.
+fn list_leaf(t: &DataType) -> Option<&DataType> {
+    match t {
+        t if numeric(t) => Some(t),
+        DataType::List(c) | DataType::LargeList(c) | DataType::FixedSizeList(c, _) => {
+            list_leaf(c.data_type())
+        }
+        _ => None,
+    }
 }
 
 fn numeric(t: &DataType) -> bool {
@@ -336,8 +350,7 @@ fn check_field<S: Space>(field: &Field, dims: &[usize], per: usize) -> Result<La
         space: S::describe(),
         expected,
     };
-    const ACCEPTED: &str =
-        "an integer or float column, or a FixedSizeList, List or LargeList of integers or floats";
+    const ACCEPTED: &str = "an integer or float column, or a FixedSizeList, List or LargeList (nested or not) of integers or floats";
     let layout = match field.data_type() {
         t if numeric(t) => Layout::Scalar(t.clone()),
         DataType::FixedSizeList(child, _) if numeric(child.data_type()) => {
@@ -351,6 +364,12 @@ fn check_field<S: Space>(field: &Field, dims: &[usize], per: usize) -> Result<La
             values: child.data_type().clone(),
             large: true,
         },
+        t @ (DataType::List(_) | DataType::LargeList(_) | DataType::FixedSizeList(..)) => {
+            match list_leaf(t) {
+                Some(leaf) => Layout::Nested { leaf: leaf.clone() },
+                None => return Err(wrong(ACCEPTED)),
+            }
+        }
         _ => return Err(wrong(ACCEPTED)),
     };
     let length = |found| LoadReason::RowLength {
@@ -474,6 +493,7 @@ fn batch_values<S: Space>(
     array: &ArrayRef,
     layout: &Layout,
     per: usize,
+    dims: &[usize],
 ) -> Result<Vec<S::Elem>, (usize, LoadReason)> {
     if let Some(row) = (0..array.len()).find(|&i| array.is_null(i)) {
         return Err((row, LoadReason::Null));
@@ -497,6 +517,23 @@ fn batch_values<S: Space>(
             };
             (inner, start, count, values)
         }
+        Layout::Nested { leaf } => {
+            let (values, offsets, shape) = flatten_nested(array, S::describe)?;
+            if !array.is_empty() && !sample_fits(&shape, dims) {
+                return Err((
+                    0,
+                    LoadReason::Tensor(Box::new(TensorMismatch {
+                        shape: Shape(shape),
+                        names: None,
+                        space: S::describe(),
+                        hint: " (nested lists are read in row-major order; the space's sizes must be theirs, in its memory order)".into(),
+                    })),
+                ));
+            }
+            let start = offsets.first().copied().unwrap_or(0);
+            let end = offsets.last().copied().unwrap_or(0);
+            (values, start, end - start, leaf)
+        }
     };
     let part = values.slice(start, count);
     if part.null_count() > 0
@@ -517,6 +554,79 @@ fn batch_values<S: Space>(
         UInt8 => UInt8Type, UInt16 => UInt16Type, UInt32 => UInt32Type, UInt64 => UInt64Type,
         Float32 => Float32Type, Float64 => Float64Type
     )
+}
+
+/// For a column of (nested) lists of numbers: the leaf values, the range of each row's leaf
+/// values (`len + 1` offsets), and the shape of a row (its length at each level), after checking
+/// that every row has that shape and no level holds a null. An error carries the row.
+fn flatten_nested(
+    array: &ArrayRef,
+    space: fn() -> String,
+) -> Result<(ArrayRef, Vec<usize>, Vec<usize>), (usize, LoadReason)> {
+    if numeric(array.data_type()) {
+        return Ok((array.clone(), (0..=array.len()).collect(), Vec::new()));
+    }
+    if let Some(row) = (0..array.len()).find(|&i| array.is_null(i)) {
+        return Err((row, LoadReason::Null));
+    }
+    let (child, offsets): (ArrayRef, Vec<usize>) = match array.data_type() {
+        DataType::FixedSizeList(_, n) => {
+            let list = array.as_fixed_size_list();
+            let n = usize::try_from(*n).unwrap_or(0);
+            let first = if list.is_empty() {
+                0
+            } else {
+                list.value_offset_at(0)
+            };
+            (
+                list.values().clone(),
+                (0..=list.len()).map(|r| first + r * n).collect(),
+            )
+        }
+        DataType::List(_) => {
+            let list = array.as_list::<i32>();
+            let o = list
+                .value_offsets()
+                .iter()
+                .map(|&o| usize::try_from(o).unwrap_or(0))
+                .collect();
+            (list.values().clone(), o)
+        }
+        DataType::LargeList(_) => {
+            let list = array.as_list::<i64>();
+            let o = list
+                .value_offsets()
+                .iter()
+                .map(|&o| usize::try_from(o).unwrap_or(0))
+                .collect();
+            (list.values().clone(), o)
+        }
+        _ => unreachable!("the column's type was checked when the file opened"),
+    };
+    // Every row of this level has the length of the first.
+    let first_len = offsets.windows(2).next().map_or(0, |w| w[1] - w[0]);
+    if let Some(row) = offsets.windows(2).position(|w| w[1] - w[0] != first_len) {
+        return Err((
+            row,
+            LoadReason::RowLength {
+                found: offsets[row + 1] - offsets[row],
+                expected: first_len,
+                space: space(),
+            },
+        ));
+    }
+    let (leaf, inner, inner_shape) = flatten_nested(&child, space).map_err(|(j, reason)| {
+        // The row of this level that holds element `j` of the level below.
+        let row = offsets.partition_point(|&o| o <= j).saturating_sub(1);
+        (row, reason)
+    })?;
+    let leaf_offsets = offsets
+        .iter()
+        .map(|&o| inner.get(o).copied().unwrap_or(0))
+        .collect();
+    let mut shape = vec![first_len];
+    shape.extend(inner_shape);
+    Ok((leaf, leaf_offsets, shape))
 }
 
 /// The range of a list column's values, after checking that every row has `per` values.

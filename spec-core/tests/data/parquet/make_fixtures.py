@@ -117,3 +117,11 @@ with pq.ParquetWriter("uneven.parquet", schema) as writer:
     for size in sizes:
         writer.write_table(pa.table({"id": pa.array(range(start, start + size), type=pa.int64())}))
         start += size
+
+# Nested lists (as Hugging Face stores ArrayXD) with one inner list short, in row 6.
+nested = [[[float(4 * i + 2 * h + w) + 0.5 for w in range(2)] for h in range(2)] for i in range(N)]
+nested[6][1] = nested[6][1][:1]
+write(
+    "ragged_nested.parquet",
+    pa.table({"features": pa.array(nested, type=pa.list_(pa.list_(pa.float32())))}),
+)
