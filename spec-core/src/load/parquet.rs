@@ -556,13 +556,16 @@ fn batch_values<S: Space>(
     )
 }
 
+/// The leaf values of a column of nested lists, each row's range of them, and a row's shape.
+type Flattened = (ArrayRef, Vec<usize>, Vec<usize>);
+
 /// For a column of (nested) lists of numbers: the leaf values, the range of each row's leaf
 /// values (`len + 1` offsets), and the shape of a row (its length at each level), after checking
 /// that every row has that shape and no level holds a null. An error carries the row.
 fn flatten_nested(
     array: &ArrayRef,
     space: fn() -> String,
-) -> Result<(ArrayRef, Vec<usize>, Vec<usize>), (usize, LoadReason)> {
+) -> Result<Flattened, (usize, LoadReason)> {
     if numeric(array.data_type()) {
         return Ok((array.clone(), (0..=array.len()).collect(), Vec::new()));
     }
