@@ -107,6 +107,11 @@ impl<R: DataSpec> Dataset<R> {
         &self.record
     }
 
+    /// The record, taken out of the dataset (its leaves hold every sample).
+    pub fn into_fields(self) -> R {
+        self.record
+    }
+
     /// The fields, to write into or to change in place.
     ///
     /// # Errors

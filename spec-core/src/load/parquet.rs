@@ -217,10 +217,8 @@ impl LeafSource for ParquetFiles {
                     },
                 ));
             };
-            let (n, mut v) = read_column::<S>(file, &column, &dims, group)
+            rows += read_column::<S>(file, &column, &dims, group, &mut values)
                 .map_err(|(place, reason)| load_error(file, place, leaf, reason))?;
-            rows += n;
-            values.append(&mut v);
         }
         batch_from_samples::<S>(rows, values)
             .map_err(|r| load_error(&self.path, Place::File, leaf, r))
@@ -245,12 +243,15 @@ fn decode_error(e: impl std::fmt::Display) -> LoadReason {
 }
 
 /// The rows of `column` of `file` and their values, converted to the element type of `S`.
+/// Appends the values of `column` of `file` (or of its row group `group`), converted to the
+/// element type of `S`, to `values`; the number of rows read.
 fn read_column<S: Space>(
     file: &Path,
     column: &str,
     dims: &[usize],
     group: Option<RowGroup>,
-) -> Result<(usize, Vec<S::Elem>), Fail> {
+    values: &mut Vec<S::Elem>,
+) -> Result<usize, Fail> {
     let whole = |reason| (Place::File, reason);
     let at = |row: Option<u64>| Place::Column {
         name: column.to_owned(),
@@ -274,6 +275,7 @@ fn read_column<S: Space>(
     let layout = check_field::<S>(field, dims, per).map_err(|r| (at(None), r))?;
     let mask = ProjectionMask::roots(builder.parquet_schema(), [index]);
     let groups = builder.metadata().num_row_groups();
+    let metadata_rows = builder.metadata().file_metadata().num_rows();
     let builder = match group {
         Some(g) if g.index >= groups => {
             return Err(whole(LoadReason::Parquet {
@@ -287,7 +289,13 @@ fn read_column<S: Space>(
         .with_projection(mask)
         .build()
         .map_err(|e| whole(decode_error(e)))?;
-    let mut values = Vec::new();
+    // One allocation for the rows to come (the footer says how many): growing the vector batch
+    // by batch copied and page-faulted the data again at every doubling.
+    let expected = group.map_or_else(
+        || usize::try_from(metadata_rows).unwrap_or(0),
+        |g| g.rows,
+    );
+    values.reserve(expected.saturating_mul(per));
     // Rows are counted from the start of the file, as errors name them.
     let first = group.map_or(0, |g| g.first_row);
     let mut rows = 0usize;
@@ -300,7 +308,7 @@ fn read_column<S: Space>(
         values.extend(v);
         rows += n;
     }
-    Ok((rows, values))
+    Ok(rows)
 }
 
 /// How a column's rows hold their values.

@@ -51,6 +51,9 @@ pub struct ParquetStream<R> {
     batch_size: usize,
     remaining: usize,
     buffer: Option<R>,
+    // The buffer's rows in the order they are served (the window's rows shuffled, after the
+    // rows left from the window before).
+    order: Vec<usize>,
     buffered: usize,
     cursor: usize,
 }
@@ -95,6 +98,7 @@ where
             batch_size: batch_size.max(1),
             remaining,
             buffer: None,
+            order: Vec::new(),
             buffered: 0,
             cursor: 0,
         }
@@ -141,36 +145,46 @@ where
         self.remaining
     }
 
-    /// Reads the next window and appends its rows (shuffled when asked) after the rows left.
+    /// Reads the next window; its rows are served (shuffled when asked) after the rows left.
+    /// The window is kept as read (no copy) when nothing is left; otherwise the rows left are
+    /// copied in front of it, in their serving order.
     fn refill(&mut self) -> Result<(), LoadError> {
         let end = (self.next_group + self.window).min(self.groups.len());
         let window = &self.groups[self.next_group..end];
         self.next_group = end;
         let read = Dataset::<R>::load(&mut self.files.select_row_groups(window))?;
-        let order: Vec<usize> = match self.seed {
+        let n = read.len();
+        let shuffled: Vec<usize> = match self.seed {
             Some(seed) => permutation(
-                read.len(),
+                n,
                 seed ^ self.windows_read.wrapping_mul(0x9e37_79b9_7f4a_7c15),
                 self.epoch,
             ),
-            None => (0..read.len()).collect(),
+            None => (0..n).collect(),
         };
         self.windows_read += 1;
         let left = self.buffered - self.cursor;
-        let mut next = R::nest(FlatOf::<R>::alloc(left + read.len(), 0));
-        if let Some(old) = &self.buffer {
-            let rows: Vec<usize> = (self.cursor..self.buffered).collect();
-            R::gather_same(&mut next, old, &rows, 0);
-        }
-        R::gather_same(&mut next, read.fields(), &order, left);
-        self.buffer = Some(next);
-        self.buffered = left + read.len();
+        let (buffer, order) = match (&self.buffer, left) {
+            (Some(old), left) if left > 0 => {
+                let mut next = R::nest(FlatOf::<R>::alloc(left + n, 0));
+                R::gather_same(&mut next, old, &self.order[self.cursor..self.buffered], 0);
+                let all: Vec<usize> = (0..n).collect();
+                R::gather_same(&mut next, read.fields(), &all, left);
+                let order = (0..left).chain(shuffled.iter().map(|&i| left + i)).collect();
+                (next, order)
+            }
+            _ => (read.into_fields(), shuffled),
+        };
+        self.buffer = Some(buffer);
+        self.order = order;
+        self.buffered = left + n;
         self.cursor = 0;
         Ok(())
     }
 
-    /// The next batch of the epoch, `None` at its end.
-    pub fn next_batch(&mut self) -> Option<Result<R, LoadError>> {
+    /// Makes sure the buffer holds the next batch's rows (or all that are left); the batch's
+    /// size, `None` at the end of the epoch.
+    fn ready(&mut self) -> Option<Result<usize, LoadError>> {
         if self.remaining == 0 {
             return None;
         }
@@ -182,14 +196,22 @@ where
             }
         }
         let n = want.min(self.buffered - self.cursor);
-        let buffer = self.buffer.as_ref()?;
-        if n == 0 {
+        if n == 0 || self.buffer.is_none() {
             self.remaining = 0;
             return None;
         }
-        let rows: Vec<usize> = (self.cursor..self.cursor + n).collect();
+        Some(Ok(n))
+    }
+
+    /// The next batch of the epoch, `None` at its end.
+    pub fn next_batch(&mut self) -> Option<Result<R, LoadError>> {
+        let n = match self.ready()? {
+            Ok(n) => n,
+            Err(e) => return Some(Err(e)),
+        };
+        let buffer = self.buffer.as_ref()?;
         let mut out = R::nest(FlatOf::<R>::alloc(n, 0));
-        R::gather_same(&mut out, buffer, &rows, 0);
+        R::gather_same(&mut out, buffer, &self.order[self.cursor..self.cursor + n], 0);
         self.cursor += n;
         self.remaining -= n;
         Some(Ok(out))
@@ -204,18 +226,14 @@ where
         &mut self,
         out: &mut Q,
     ) -> Option<Result<usize, LoadError>> {
-        let batch = match self.next_batch()? {
-            Ok(b) => b,
-            Err(e) => return Some(Err(e)),
-        };
-        let n = match batch.validate() {
-            Ok(n) => n,
-            Err(e) => return Some(Err(LoadError::Data(e.into()))),
-        };
         // The rows of `out`: a batch fills the first ones, the rest are zeroed.
         let capacity = match out.validate() {
             Ok(c) => c,
             Err(e) => return Some(Err(LoadError::Data(e.into()))),
+        };
+        let n = match self.ready()? {
+            Ok(n) => n,
+            Err(e) => return Some(Err(e)),
         };
         if capacity < n {
             return Some(Err(LoadError::Shard {
@@ -224,8 +242,16 @@ where
                 ),
             }));
         }
-        let rows: Vec<usize> = (0..n).collect();
-        Q::gather_from(out, &batch, &rows, n..capacity);
+        let buffer = self.buffer.as_ref()?;
+        // Straight from the buffer into the request: one copy, converted, per row.
+        Q::gather_from(
+            out,
+            buffer,
+            &self.order[self.cursor..self.cursor + n],
+            n..capacity,
+        );
+        self.cursor += n;
+        self.remaining -= n;
         Some(Ok(n))
     }
 }
