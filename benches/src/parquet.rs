@@ -47,7 +47,11 @@ struct Request {
 fn write(path: &Path, compression: Compression) {
     let item = Arc::new(Field::new("item", DataType::Float32, false));
     let schema = Arc::new(Schema::new(vec![
-        Field::new("features", DataType::FixedSizeList(item.clone(), D as i32), false),
+        Field::new(
+            "features",
+            DataType::FixedSizeList(item.clone(), D as i32),
+            false,
+        ),
         Field::new("targets", DataType::Int64, false),
     ]));
     let props = WriterProperties::builder()
@@ -62,7 +66,8 @@ fn write(path: &Path, compression: Compression) {
         let values = Float32Array::from_iter_values(
             (start * D..(start + n) * D).map(|k| (k % 251) as f32 * 0.25),
         );
-        let x = FixedSizeListArray::try_new(item.clone(), D as i32, Arc::new(values), None).unwrap();
+        let x =
+            FixedSizeListArray::try_new(item.clone(), D as i32, Arc::new(values), None).unwrap();
         let y = Int64Array::from_iter_values((start..start + n).map(|i| (i % 10) as i64));
         let columns: Vec<ArrayRef> = vec![Arc::new(x), Arc::new(y)];
         writer
@@ -137,7 +142,10 @@ fn main() {
         "# {N} x {D} f32 + int64 labels, row groups of {GROUP}; stream: batch {BATCH}, window of 2 row groups, shuffled, into f32 vectors + one-hot"
     );
     let mut largest = 0;
-    for (name, codec) in [("none", Compression::UNCOMPRESSED), ("snappy", Compression::SNAPPY)] {
+    for (name, codec) in [
+        ("none", Compression::UNCOMPRESSED),
+        ("snappy", Compression::SNAPPY),
+    ] {
         let path = dir.join(format!("bench-{name}.parquet"));
         write(&path, codec);
         largest = largest.max(std::fs::metadata(&path).unwrap().len());

@@ -627,3 +627,30 @@ fn nested_lists_of_another_shape_in_a_row_are_refused_at_the_row() {
         "{text}"
     );
 }
+
+#[test]
+fn a_directory_written_by_ray_data_itself_fills_an_image() {
+    // `make_ray_fixtures.py`: Ray 2.60 `write_parquet`; the tensor column is Ray's
+    // `arrow_tensor_v2` over a LargeList<float32>.
+    let mut files = ParquetFiles::open(data("ray")).unwrap();
+    assert_eq!(files.files().len(), 1);
+    check_grey(&Dataset::<Grey>::load(&mut files).unwrap());
+}
+
+#[test]
+fn a_ray_tensors_shape_must_fit_the_space() {
+    #[derive(DataSpec)]
+    struct Row {
+        #[spec(source = "features")]
+        x: Batch<image![1, 4, 1; BHWC]>,
+    }
+    let dir = std::fs::read_dir(data("ray")).unwrap();
+    let file = dir
+        .map(|e| e.unwrap().file_name())
+        .find(|n| n.to_string_lossy().ends_with(".parquet"))
+        .unwrap();
+    let (place, reason, text) = refusal::<Row>(&format!("ray/{}", file.to_string_lossy()));
+    assert_eq!(place, column("features", None));
+    assert!(matches!(reason, LoadReason::Tensor(_)), "{text}");
+    assert!(text.contains("shape (2, 2)"), "{text}");
+}

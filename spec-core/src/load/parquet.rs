@@ -34,7 +34,8 @@ use std::path::{Path, PathBuf};
 /// | --- | --- |
 /// | an integer or float column | a space of one value per sample: `Index<M>`, `Labels<M>`, `Vector<1>` |
 /// | `FixedSizeList<T, N>` (Arrow's `arrow.fixed_shape_tensor` is one, with its shape) | any space of `N` values per sample, in its memory order |
-/// | `List<T>` / `LargeList<T>` whose every row has the sample's length (Ray's `ray.data.arrow_tensor`, Hugging Face `ArrayXD`) | the same; a row of another length is an error naming it |
+/// | `List<T>` / `LargeList<T>` whose every row has the sample's length (Ray's `ray.data.arrow_tensor_v2`, whose shape must fit the space) | the same; a row of another length is an error naming it |
+/// | lists of lists of one shape in every row (Hugging Face `Array2D`..`Array5D`) | a space whose sizes are that shape in its memory order |
 ///
 /// `T` is any integer or float type; values convert to the space's element type exactly (a
 /// `double` column fills an `f32` space only with values an `f32` holds; ask for an `f64`
@@ -291,10 +292,7 @@ fn read_column<S: Space>(
         .map_err(|e| whole(decode_error(e)))?;
     // One allocation for the rows to come (the footer says how many): growing the vector batch
     // by batch copied and page-faulted the data again at every doubling.
-    let expected = group.map_or_else(
-        || usize::try_from(metadata_rows).unwrap_or(0),
-        |g| g.rows,
-    );
+    let expected = group.map_or_else(|| usize::try_from(metadata_rows).unwrap_or(0), |g| g.rows);
     values.reserve(expected.saturating_mul(per));
     // Rows are counted from the start of the file, as errors name them.
     let first = group.map_or(0, |g| g.first_row);
@@ -410,10 +408,23 @@ struct Tensor {
 
 fn tensor_metadata(field: &Field) -> Option<Tensor> {
     let meta = field.metadata();
-    if meta.get("ARROW:extension:name").map(String::as_str) != Some("arrow.fixed_shape_tensor") {
+    let name = meta.get("ARROW:extension:name").map(String::as_str)?;
+    let json = meta.get("ARROW:extension:metadata")?;
+    // Ray Data's tensor columns (`ray.data.arrow_tensor`, `_v2`): the metadata is the shape.
+    if name.starts_with("ray.data.arrow_tensor") {
+        let inner = json.trim().strip_prefix('[')?.strip_suffix(']')?;
+        return Some(Tensor {
+            shape: inner
+                .split(',')
+                .map(|s| s.trim().parse().ok())
+                .collect::<Option<_>>()?,
+            names: None,
+            permutation: None,
+        });
+    }
+    if name != "arrow.fixed_shape_tensor" {
         return None;
     }
-    let json = meta.get("ARROW:extension:metadata")?;
     Some(Tensor {
         shape: json_list(json, "shape")?
             .iter()

@@ -170,7 +170,9 @@ where
                 R::gather_same(&mut next, old, &self.order[self.cursor..self.buffered], 0);
                 let all: Vec<usize> = (0..n).collect();
                 R::gather_same(&mut next, read.fields(), &all, left);
-                let order = (0..left).chain(shuffled.iter().map(|&i| left + i)).collect();
+                let order = (0..left)
+                    .chain(shuffled.iter().map(|&i| left + i))
+                    .collect();
                 (next, order)
             }
             _ => (read.into_fields(), shuffled),
@@ -211,7 +213,12 @@ where
         };
         let buffer = self.buffer.as_ref()?;
         let mut out = R::nest(FlatOf::<R>::alloc(n, 0));
-        R::gather_same(&mut out, buffer, &self.order[self.cursor..self.cursor + n], 0);
+        R::gather_same(
+            &mut out,
+            buffer,
+            &self.order[self.cursor..self.cursor + n],
+            0,
+        );
         self.cursor += n;
         self.remaining -= n;
         Some(Ok(out))
