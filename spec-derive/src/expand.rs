@@ -23,7 +23,7 @@ pub fn source_type(krate: &syn::Path, name: &str) -> TokenStream {
 
 /// `tokens` with every span set to `span`, so that an error about them points at `span` alone
 /// (a mix of the user's spans and the macro's falls back to the derive attribute).
-fn respan(tokens: TokenStream, span: proc_macro2::Span) -> TokenStream {
+pub fn respan(tokens: TokenStream, span: proc_macro2::Span) -> TokenStream {
     use proc_macro2::{Group, TokenTree};
     tokens
         .into_iter()
@@ -313,10 +313,7 @@ fn space_params<'a>(cont: &Container<'a>) -> Vec<&'a syn::Ident> {
         let Some(last) = path.path.segments.last() else {
             continue;
         };
-        if !matches!(
-            last.ident.to_string().as_str(),
-            "Batch" | "BatchView" | "ArcBatch"
-        ) {
+        if !crate::serving::BATCH_TYPES.contains(&last.ident.to_string().as_str()) {
             continue;
         }
         let syn::PathArguments::AngleBracketed(args) = &last.arguments else {

@@ -8,10 +8,13 @@
 //! conversion) is reported as theirs, so the message is the field's, not the library's.
 
 use crate::ast::Container;
-use crate::expand::source_type;
+use crate::expand::{respan, source_type};
 use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
+
+/// The names of the batch types: a field whose type is one of them is a leaf.
+pub const BATCH_TYPES: [&str; 3] = ["Batch", "BatchView", "ArcBatch"];
 
 /// What a field is, read from its type's syntax.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -82,25 +85,6 @@ fn record_param(input_tokens: &TokenStream) -> String {
         .chain((0..).map(|i| format!("R{i}")))
         .find(|c| !used.contains(c))
         .unwrap_or_else(|| unreachable!("the candidates are endless"))
-}
-
-/// `tokens` with every span set to `span`.
-fn respan(tokens: TokenStream, span: Span) -> TokenStream {
-    use proc_macro2::{Group, TokenTree};
-    tokens
-        .into_iter()
-        .map(|tt| match tt {
-            TokenTree::Group(g) => {
-                let mut out = Group::new(g.delimiter(), respan(g.stream(), span));
-                out.set_span(span);
-                TokenTree::Group(out)
-            }
-            mut other => {
-                other.set_span(span);
-                other
-            }
-        })
-        .collect()
 }
 
 /// The serving impls of a checked struct.

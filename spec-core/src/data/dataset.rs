@@ -11,6 +11,7 @@ use crate::data::gather::GatherSame;
 pub use crate::data::gather::{GatherFrom, LeafMut};
 use crate::types::batch::{ArcBatch, Batch};
 use crate::types::error::SpecError;
+use crate::types::for_tuples;
 use crate::types::hlist::{HCons, HList, HNil};
 use crate::types::space::{Null, Space};
 use crate::types::spec::{DataSpec, Described, FlatOf};
@@ -350,7 +351,7 @@ impl LoadField for Null {
 }
 
 macro_rules! load_tuples {
-    ($($t:ident),+) => {
+    ($($t:ident $i:tt),+) => {
         impl<$($t: LoadField),+> LoadField for ($($t,)+) {
             fn load_field<L: LeafSource>(
                 source: &mut L,
@@ -369,14 +370,7 @@ macro_rules! load_tuples {
         }
     };
 }
-load_tuples!(A);
-load_tuples!(A, B);
-load_tuples!(A, B, C);
-load_tuples!(A, B, C, D);
-load_tuples!(A, B, C, D, E);
-load_tuples!(A, B, C, D, E, F);
-load_tuples!(A, B, C, D, E, F, G);
-load_tuples!(A, B, C, D, E, F, G, H);
+for_tuples!(load_tuples);
 
 impl<R: DataSpec> Dataset<R> {
     /// Reads a dataset from `source`, leaf by leaf, and checks that the leaves agree on the

@@ -10,6 +10,7 @@ use crate::format::FormatAs;
 use crate::mapping::matching::{HasSource, ReadField, Reads};
 use crate::types::batch::{Batch, BatchView};
 use crate::types::elem::Element;
+use crate::types::for_tuples;
 use crate::types::source::Source;
 use crate::types::space::{Null, Space};
 use ndarray::{Data, DataMut};
@@ -149,11 +150,4 @@ macro_rules! gather_tuples {
         }
     };
 }
-gather_tuples!(A 0);
-gather_tuples!(A 0, B 1);
-gather_tuples!(A 0, B 1, C 2);
-gather_tuples!(A 0, B 1, C 2, D 3);
-gather_tuples!(A 0, B 1, C 2, D 3, E 4);
-gather_tuples!(A 0, B 1, C 2, D 3, E 4, F 5);
-gather_tuples!(A 0, B 1, C 2, D 3, E 4, F 5, G 6);
-gather_tuples!(A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7);
+for_tuples!(gather_tuples);

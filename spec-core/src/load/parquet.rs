@@ -313,10 +313,9 @@ fn read_column<S: Space>(
 enum Layout {
     /// One value per row.
     Scalar(DataType),
-    /// A fixed-size list of the sample's length.
-    Fixed(DataType),
-    /// A list (32- or 64-bit offsets) whose rows must all have the sample's length.
-    List { values: DataType, large: bool },
+    /// A list (fixed-size, 32- or 64-bit offsets) of numbers whose rows must all have the
+    /// sample's length.
+    List(DataType),
     /// Lists of lists (Hugging Face's `Array2D`..`Array5D`), of the same shape in every row;
     /// the leaf type is `leaf`.
     Nested { leaf: DataType },
@@ -359,17 +358,11 @@ fn check_field<S: Space>(field: &Field, dims: &[usize], per: usize) -> Result<La
     const ACCEPTED: &str = "an integer or float column, or a FixedSizeList, List or LargeList (nested or not) of integers or floats";
     let layout = match field.data_type() {
         t if numeric(t) => Layout::Scalar(t.clone()),
-        DataType::FixedSizeList(child, _) if numeric(child.data_type()) => {
-            Layout::Fixed(child.data_type().clone())
+        DataType::FixedSizeList(child, _) | DataType::List(child) | DataType::LargeList(child)
+            if numeric(child.data_type()) =>
+        {
+            Layout::List(child.data_type().clone())
         }
-        DataType::List(child) if numeric(child.data_type()) => Layout::List {
-            values: child.data_type().clone(),
-            large: false,
-        },
-        DataType::LargeList(child) if numeric(child.data_type()) => Layout::List {
-            values: child.data_type().clone(),
-            large: true,
-        },
         t @ (DataType::List(_) | DataType::LargeList(_) | DataType::FixedSizeList(..)) => {
             match list_leaf(t) {
                 Some(leaf) => Layout::Nested { leaf: leaf.clone() },
@@ -385,7 +378,7 @@ fn check_field<S: Space>(field: &Field, dims: &[usize], per: usize) -> Result<La
     };
     match (&layout, field.data_type()) {
         (Layout::Scalar(_), _) if !sample_fits(&[], dims) => return Err(length(1)),
-        (Layout::Fixed(_), DataType::FixedSizeList(_, n)) => {
+        (Layout::List(_), DataType::FixedSizeList(_, n)) => {
             let n = usize::try_from(*n).unwrap_or(0);
             if n != per {
                 return Err(length(n));
@@ -519,22 +512,21 @@ fn batch_values<S: Space>(
     }
     let (values, start, count, element) = match layout {
         Layout::Scalar(t) => (array.clone(), 0, array.len(), t),
-        Layout::Fixed(t) => {
-            let list = array.as_fixed_size_list();
-            let start = if list.is_empty() {
-                0
-            } else {
-                list.value_offset_at(0)
-            };
-            (list.values().clone(), start, list.len() * per, t)
-        }
-        Layout::List { values, large } => {
-            let (inner, start, count) = if *large {
-                list_range::<i64>(array, per, S::describe)?
-            } else {
-                list_range::<i32>(array, per, S::describe)?
-            };
-            (inner, start, count, values)
+        Layout::List(t) => {
+            let (child, offsets) = list_offsets(array);
+            if let Some(row) = offsets.windows(2).position(|w| w[1] - w[0] != per) {
+                return Err((
+                    row,
+                    LoadReason::RowLength {
+                        found: offsets[row + 1] - offsets[row],
+                        expected: per,
+                        space: S::describe(),
+                    },
+                ));
+            }
+            let start = offsets.first().copied().unwrap_or(0);
+            let end = offsets.last().copied().unwrap_or(0);
+            (child, start, end - start, t)
         }
         Layout::Nested { leaf } => {
             let (values, offsets, shape) = flatten_nested(array, S::describe)?;
@@ -591,40 +583,7 @@ fn flatten_nested(
     if let Some(row) = (0..array.len()).find(|&i| array.is_null(i)) {
         return Err((row, LoadReason::Null));
     }
-    let (child, offsets): (ArrayRef, Vec<usize>) = match array.data_type() {
-        DataType::FixedSizeList(_, n) => {
-            let list = array.as_fixed_size_list();
-            let n = usize::try_from(*n).unwrap_or(0);
-            let first = if list.is_empty() {
-                0
-            } else {
-                list.value_offset_at(0)
-            };
-            (
-                list.values().clone(),
-                (0..=list.len()).map(|r| first + r * n).collect(),
-            )
-        }
-        DataType::List(_) => {
-            let list = array.as_list::<i32>();
-            let o = list
-                .value_offsets()
-                .iter()
-                .map(|&o| usize::try_from(o).unwrap_or(0))
-                .collect();
-            (list.values().clone(), o)
-        }
-        DataType::LargeList(_) => {
-            let list = array.as_list::<i64>();
-            let o = list
-                .value_offsets()
-                .iter()
-                .map(|&o| usize::try_from(o).unwrap_or(0))
-                .collect();
-            (list.values().clone(), o)
-        }
-        _ => unreachable!("the column's type was checked when the file opened"),
-    };
+    let (child, offsets) = list_offsets(array);
     // Every row of this level has the length of the first.
     let first_len = offsets.windows(2).next().map_or(0, |w| w[1] - w[0]);
     if let Some(row) = offsets.windows(2).position(|w| w[1] - w[0] != first_len) {
@@ -651,30 +610,32 @@ fn flatten_nested(
     Ok((leaf, leaf_offsets, shape))
 }
 
-/// The range of a list column's values, after checking that every row has `per` values.
-fn list_range<O: OffsetSizeTrait>(
-    array: &ArrayRef,
-    per: usize,
-    space: fn() -> String,
-) -> Result<(ArrayRef, usize, usize), (usize, LoadReason)> {
-    let list = array.as_list::<O>();
-    let offsets = list.value_offsets();
-    for (row, w) in offsets.windows(2).enumerate() {
-        let found = (w[1] - w[0]).as_usize();
-        if found != per {
-            return Err((
-                row,
-                LoadReason::RowLength {
-                    found,
-                    expected: per,
-                    space: space(),
-                },
-            ));
-        }
+/// The values of a list column (fixed-size, 32- or 64-bit offsets) and the range of each row's
+/// values in them (`len + 1` offsets).
+fn list_offsets(array: &ArrayRef) -> (ArrayRef, Vec<usize>) {
+    fn offsets<O: OffsetSizeTrait>(array: &ArrayRef) -> (ArrayRef, Vec<usize>) {
+        let list = array.as_list::<O>();
+        let o = list.value_offsets().iter().map(|o| o.as_usize()).collect();
+        (list.values().clone(), o)
     }
-    let start = offsets.first().map_or(0, |o| o.as_usize());
-    let end = offsets.last().map_or(0, |o| o.as_usize());
-    Ok((list.values().clone(), start, end - start))
+    match array.data_type() {
+        DataType::FixedSizeList(_, n) => {
+            let list = array.as_fixed_size_list();
+            let n = usize::try_from(*n).unwrap_or(0);
+            let first = if list.is_empty() {
+                0
+            } else {
+                list.value_offset_at(0)
+            };
+            (
+                list.values().clone(),
+                (0..=list.len()).map(|r| first + r * n).collect(),
+            )
+        }
+        DataType::List(_) => offsets::<i32>(array),
+        DataType::LargeList(_) => offsets::<i64>(array),
+        _ => unreachable!("the column's type was checked when the file opened"),
+    }
 }
 
 fn convert_part<S: Space, A: ArrowPrimitiveType>(

@@ -12,6 +12,7 @@
 
 use crate::format::FormatAs;
 use crate::types::batch::{Batch, BatchView};
+use crate::types::for_tuples;
 use crate::types::hlist::{HCons, HNil};
 use crate::types::source::Source;
 use crate::types::space::{Null, Space};
@@ -111,19 +112,12 @@ pub trait Serves<Q: DataSpec>: DataSpec {}
 impl<R: DataSpec, Q: Reads<R>> Serves<Q> for R {}
 
 macro_rules! read_tuples {
-    ($($t:ident),+) => {
+    ($($t:ident $i:tt),+) => {
         impl<R, $($t: Reads<R>),+> Reads<R> for ($($t,)+) {}
         impl<R, K, $($t: ReadField<R, K>),+> ReadField<R, K> for ($($t,)+) {}
     };
 }
-read_tuples!(A);
-read_tuples!(A, B);
-read_tuples!(A, B, C);
-read_tuples!(A, B, C, D);
-read_tuples!(A, B, C, D, E);
-read_tuples!(A, B, C, D, E, F);
-read_tuples!(A, B, C, D, E, F, G);
-read_tuples!(A, B, C, D, E, F, G, H);
+for_tuples!(read_tuples);
 
 /// A Pylearn2 data specification: a tree of spaces `Sp` paired with a tree of sources `So` of
 /// the same structure.

@@ -5,6 +5,7 @@
 use crate::format::FormatAs;
 use crate::mapping::matching::{HasSource, ReadField, Reads};
 use crate::types::batch::{ArcBatch, Batch, BatchView};
+use crate::types::for_tuples;
 use crate::types::source::Source;
 use crate::types::space::{Null, Space};
 use core::any::{Any, TypeId};
@@ -116,7 +117,7 @@ impl<R, K> ServeField<R, K> for Null {
 }
 
 macro_rules! serve_tuples {
-    ($($t:ident),+) => {
+    ($($t:ident $i:tt),+) => {
         impl<R, $($t: ServeFrom<R>),+> ServeFrom<R> for ($($t,)+) {
             fn serve_from(record: &R, cache: &mut ServeCache) -> Self {
                 ($($t::serve_from(record, cache),)+)
@@ -129,14 +130,7 @@ macro_rules! serve_tuples {
         }
     };
 }
-serve_tuples!(A);
-serve_tuples!(A, B);
-serve_tuples!(A, B, C);
-serve_tuples!(A, B, C, D);
-serve_tuples!(A, B, C, D, E);
-serve_tuples!(A, B, C, D, E, F);
-serve_tuples!(A, B, C, D, E, F, G);
-serve_tuples!(A, B, C, D, E, F, G, H);
+for_tuples!(serve_tuples);
 
 /// Serves the request `Q` from `record`, converting each leaf once (`cache` keeps the leaves
 /// for other requests on the same record; clear it for the next record).

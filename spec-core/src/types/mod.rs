@@ -9,3 +9,20 @@ pub mod hlist;
 pub mod source;
 pub mod space;
 pub mod spec;
+
+/// Invokes `$m!` once per tuple size from 1 to 8, with each element's type parameter and index:
+/// `$m!(A 0); $m!(A 0, B 1); ...`. The impls of the spec traits for tuples are written once,
+/// as a macro over one size, and this lists the sizes.
+macro_rules! for_tuples {
+    ($m:ident) => {
+        $m!(A 0);
+        $m!(A 0, B 1);
+        $m!(A 0, B 1, C 2);
+        $m!(A 0, B 1, C 2, D 3);
+        $m!(A 0, B 1, C 2, D 3, E 4);
+        $m!(A 0, B 1, C 2, D 3, E 4, F 5);
+        $m!(A 0, B 1, C 2, D 3, E 4, F 5, G 6);
+        $m!(A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7);
+    };
+}
+pub(crate) use for_tuples;
