@@ -36,14 +36,6 @@ const MISTAKES: &[(&str, usize)] = &[
 /// Snapshots that do not meet the rules yet, and why.
 const KNOWN: &[(&str, &str)] = &[
     (
-        "attr/string-field.stderr",
-        "a field type that is not a batch or a spec: 2 errors (at the field and at the derive), `Node<Src<..>>` and the impl list",
-    ),
-    (
-        "attr/vec-of-batches.stderr",
-        "a field type that is not a batch or a spec: 2 errors (at the field and at the derive), `Node<Src<..>>` and the impl list",
-    ),
-    (
         "layout/not-an-image-layout.stderr",
         "a layout of another space inside a field's type (a valid `layout!`): 8 errors, one per derived item that names the type",
     ),

@@ -32,6 +32,37 @@ fn check_field_type(cx: &Ctxt, ty: &syn::Type) {
             }
             return;
         }
+        syn::Type::Path(p) if p.qself.is_none() => {
+            let Some(last) = p.path.segments.last() else {
+                return;
+            };
+            let name = last.ident.to_string();
+            // Types the standard library or ndarray name, which can never be a spec's field: said
+            // here in words, once, rather than by a trait bound on every impl of the derive.
+            let why = match name.as_str() {
+                "String" | "str" | "char" | "bool" | "u8" | "u16" | "u32" | "u64" | "u128"
+                | "usize" | "i8" | "i16" | "i32" | "i64" | "i128" | "isize" | "f32" | "f64" => {
+                    "one value, not a batch: a field holds every sample, as a `Batch<S>` of a space (`Batch<Index<10>>` for a label per sample, `Batch<Vector<1>>` for a number)"
+                }
+                "Vec" | "VecDeque" | "Option" | "Box" | "Rc" | "Arc" | "HashMap" | "BTreeMap"
+                | "HashSet" | "BTreeSet" => {
+                    "a container of the standard library: a field is one `Batch<S>` holding every sample (or a nested spec, a tuple of them, or `Null`)"
+                }
+                "Array" | "Array1" | "Array2" | "Array3" | "Array4" | "Array5" | "Array6"
+                | "ArrayD" | "ArrayView" | "ArrayViewMut" => {
+                    "an ndarray array with no space: wrap it in a `Batch<S>`, which checks it against the space `S` (`Batch::<Vector<4>>::new(array)?`)"
+                }
+                _ => return,
+            };
+            cx.error_spanned_by(
+                ty,
+                format!(
+                    "a field of a spec cannot be `{}`: {why}",
+                    quote::quote!(#ty).to_string().replace(' ', "")
+                ),
+            );
+            return;
+        }
         _ => return,
     };
     cx.error_spanned_by(
