@@ -4,10 +4,15 @@
 //! vectors and one-hot targets; beside the `parquet` crate's own `ParquetRecordBatchReader`
 //! decoding the same file with no batching (the floor), measured in the same run.
 //!
+//! The same epoch in Python (pyarrow + NumPy, `parquet_pyarrow.py`) runs in the same run when
+//! `python3` with pyarrow and NumPy is there.
+//!
 //! `cargo bench -p batchspec-bench --bench parquet` (set `BENCH_QUICK=1` for a short run).
-//! Each line: `case=parquet codec=C threads=T samples_per_s=.. decoder_samples_per_s=..
-//! ratio_decoder=..` (and `case=parquet_load`: `Dataset::load` of the whole file, no batching);
-//! at the end the process's peak resident memory (`VmHWM`) beside the file size.
+//! Each line: `case=parquet codec=C threads=T how=stream|stream_read_ahead|stream_2_ranks
+//! samples_per_s=.. decoder_samples_per_s=.. ratio_decoder=.. ratio_pyarrow_numpy=..` (and
+//! `case=parquet_load`: `Dataset::load` of the whole file, no batching); at the end
+//! `case=memory`: the peak resident memory (`VmHWM`) of a fresh process that streams a file of
+//! small row groups, beside one that loads it whole and one that does nothing.
 
 use arrow_array::{ArrayRef, FixedSizeListArray, Float32Array, Int64Array, RecordBatch};
 use arrow_schema::{DataType, Field, Schema};
@@ -44,7 +49,7 @@ struct Request {
 }
 
 /// Writes the file a row group at a time (the writer never holds the whole table).
-fn write(path: &Path, compression: Compression) {
+fn write(path: &Path, compression: Compression, group: usize) {
     let item = Arc::new(Field::new("item", DataType::Float32, false));
     let schema = Arc::new(Schema::new(vec![
         Field::new(
@@ -56,13 +61,13 @@ fn write(path: &Path, compression: Compression) {
     ]));
     let props = WriterProperties::builder()
         .set_compression(compression)
-        .set_max_row_group_row_count(Some(GROUP))
+        .set_max_row_group_row_count(Some(group))
         .build();
     let file = std::fs::File::create(path).unwrap();
     let mut writer = ArrowWriter::try_new(file, schema.clone(), Some(props)).unwrap();
     let mut start = 0;
     while start < N {
-        let n = GROUP.min(N - start);
+        let n = group.min(N - start);
         let values = Float32Array::from_iter_values(
             (start * D..(start + n) * D).map(|k| (k % 251) as f32 * 0.25),
         );
@@ -88,11 +93,15 @@ fn decode(path: &Path) -> usize {
     reader.map(|b| black_box(b.unwrap()).num_rows()).sum()
 }
 
-/// One epoch of the rank's share, streamed into a request.
-fn stream(path: &Path, rank: Rank) -> usize {
+/// One epoch of the rank's share, streamed into a request (reading each next window on another
+/// thread when `ahead`).
+fn stream(path: &Path, rank: Rank, window: usize, ahead: bool) -> usize {
     let files = ParquetFiles::open(path).unwrap();
     let plan = ShardPlan::new(&files, rank).unwrap().shuffle(7);
-    let mut stream = ParquetStream::<Record>::new(&files, &plan, 0, BATCH, 2);
+    let mut stream = ParquetStream::<Record>::new(&files, &plan, 0, BATCH, window);
+    if ahead {
+        stream = stream.read_ahead();
+    }
     let mut out = Request {
         x: Batch::zeros(BATCH, 0),
         y: Batch::zeros(BATCH, 0),
@@ -130,7 +139,98 @@ fn vm_hwm_kb() -> Option<u64> {
     line.split_whitespace().nth(1)?.parse().ok()
 }
 
+/// The same epoch in Python: pyarrow `read_row_groups` + NumPy `take` of shuffled batches
+/// (`parquet_pyarrow.py`, beside this file), if `python3` with pyarrow and NumPy is there:
+/// (samples/s, pyarrow's decoder alone in samples/s).
+fn pyarrow(path: &Path, reps: usize) -> Option<(f64, f64)> {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/parquet_pyarrow.py");
+    let out = std::process::Command::new("python3")
+        .arg(script)
+        .arg(path)
+        .args([BATCH.to_string(), "2".into(), reps.to_string()])
+        .output()
+        .ok()?;
+    let text = String::from_utf8(out.stdout).ok()?;
+    let value = |key: &str| -> Option<f64> {
+        text.split_whitespace()
+            .find_map(|kv| kv.strip_prefix(key)?.strip_prefix('=')?.parse().ok())
+    };
+    Some((
+        value("pyarrow_samples_per_s")?,
+        value("pyarrow_decoder_samples_per_s")?,
+    ))
+}
+
+/// The file of the memory case: the same rows in row groups of `SMALL_GROUP`, so that a window
+/// (and the one read ahead) is a small part of it.
+const SMALL_GROUP: usize = 1024;
+const MEMORY_ENV: &str = "BATCHSPEC_BENCH_MEMORY";
+
+/// Peak resident memory of a process that only streams one epoch (window of 1 row group, read
+/// ahead) of a file of small row groups, beside one that loads it whole, each in a fresh process
+/// (this benchmark run again with `BATCHSPEC_BENCH_MEMORY=stream|load FILE`).
+fn memory(dir: &Path) {
+    let path = dir.join("bench-memory.parquet");
+    write(&path, Compression::UNCOMPRESSED, SMALL_GROUP);
+    let file_mb = std::fs::metadata(&path).unwrap().len() as f64 / 1e6;
+    let window_mb = (SMALL_GROUP * (D * 4 + 8)) as f64 / 1e6;
+    let run = |how: &str| -> Option<f64> {
+        let out = std::process::Command::new(std::env::current_exe().ok()?)
+            .env(MEMORY_ENV, format!("{how} {}", path.display()))
+            .output()
+            .ok()?;
+        let text = String::from_utf8(out.stdout).ok()?;
+        text.trim().strip_prefix("peak_rss_mb=")?.parse().ok()
+    };
+    let idle = run("idle");
+    let (stream, load) = (run("stream"), run("load"));
+    let show = |v: Option<f64>| v.map_or_else(|| "n/a".to_owned(), |v| format!("{v:.0}"));
+    println!(
+        "case=memory file_mb={file_mb:.0} row_group_mb={window_mb:.1} window=1 read_ahead=1 stream_peak_rss_mb={} load_peak_rss_mb={} idle_process_peak_rss_mb={}",
+        show(stream),
+        show(load),
+        show(idle)
+    );
+}
+
+/// The child process of [`memory`].
+fn memory_child(spec: &str) {
+    let (how, path) = spec.split_once(' ').unwrap();
+    let path = Path::new(path);
+    match how {
+        "stream" => {
+            let files = ParquetFiles::open(path).unwrap();
+            let plan = ShardPlan::new(&files, Rank::new(0, 1).unwrap())
+                .unwrap()
+                .shuffle(3);
+            let mut stream = ParquetStream::<Record>::new(&files, &plan, 0, BATCH, 1).read_ahead();
+            let mut out = Request {
+                x: Batch::zeros(BATCH, 0),
+                y: Batch::zeros(BATCH, 0),
+            };
+            let mut rows = 0;
+            while let Some(n) = stream.fill_next(&mut out) {
+                rows += n.unwrap();
+            }
+            assert_eq!(rows, N);
+        }
+        "load" => {
+            let mut files = ParquetFiles::open(path).unwrap();
+            let ds = batchspec::dataset::Dataset::<Record>::load(&mut files).unwrap();
+            assert_eq!(black_box(ds).len(), N);
+        }
+        _ => {}
+    }
+    println!(
+        "peak_rss_mb={:.1}",
+        vm_hwm_kb().unwrap_or(0) as f64 / 1024.0
+    );
+}
+
 fn main() {
+    if let Ok(spec) = std::env::var(MEMORY_ENV) {
+        return memory_child(&spec);
+    }
     let reps = if std::env::var_os("BENCH_QUICK").is_some() {
         3
     } else {
@@ -141,14 +241,12 @@ fn main() {
     println!(
         "# {N} x {D} f32 + int64 labels, row groups of {GROUP}; stream: batch {BATCH}, window of 2 row groups, shuffled, into f32 vectors + one-hot"
     );
-    let mut largest = 0;
     for (name, codec) in [
         ("none", Compression::UNCOMPRESSED),
         ("snappy", Compression::SNAPPY),
     ] {
         let path = dir.join(format!("bench-{name}.parquet"));
-        write(&path, codec);
-        largest = largest.max(std::fs::metadata(&path).unwrap().len());
+        write(&path, codec, GROUP);
         let floor = time(reps, || decode(&path));
         let load = time(reps, || {
             let mut files = ParquetFiles::open(&path).unwrap();
@@ -161,29 +259,44 @@ fn main() {
             N as f64 / load,
             floor / load
         );
-        let one = time(reps, || stream(&path, Rank::new(0, 1).unwrap()));
+        let one = time(reps, || stream(&path, Rank::new(0, 1).unwrap(), 2, false));
+        let ahead = time(reps, || stream(&path, Rank::new(0, 1).unwrap(), 2, true));
         let two = time(reps, || {
             std::thread::scope(|s| {
-                let a = s.spawn(|| stream(&path, Rank::new(0, 2).unwrap()));
-                let b = s.spawn(|| stream(&path, Rank::new(1, 2).unwrap()));
+                let a = s.spawn(|| stream(&path, Rank::new(0, 2).unwrap(), 2, false));
+                let b = s.spawn(|| stream(&path, Rank::new(1, 2).unwrap(), 2, false));
                 a.join().unwrap() + b.join().unwrap()
             })
         });
-        for (threads, secs) in [(1, one), (2, two)] {
+        let python = pyarrow(&path, reps);
+        for (threads, how, secs) in [
+            (1, "stream", one),
+            (1, "stream_read_ahead", ahead),
+            (2, "stream_2_ranks", two),
+        ] {
+            let versus = python.map_or_else(
+                || " ratio_pyarrow_numpy=n/a (python3 with pyarrow and numpy not found)".to_owned(),
+                |(py, _)| {
+                    format!(
+                        " pyarrow_numpy_samples_per_s={py:.0} ratio_pyarrow_numpy={:.2}",
+                        N as f64 / secs / py
+                    )
+                },
+            );
             println!(
-                "case=parquet codec={name} threads={threads} samples_per_s={:.0} decoder_samples_per_s={:.0} ratio_decoder={:.2}",
+                "case=parquet codec={name} threads={threads} how={how} samples_per_s={:.0} decoder_samples_per_s={:.0} ratio_decoder={:.2}{versus}",
                 N as f64 / secs,
                 N as f64 / floor,
                 floor / secs
             );
         }
+        if let Some((_, py_decoder)) = python {
+            println!(
+                "case=pyarrow_decoder codec={name} samples_per_s={py_decoder:.0} ratio_rust_decoder={:.2}",
+                N as f64 / floor / py_decoder
+            );
+        }
     }
-    if let Some(kb) = vm_hwm_kb() {
-        println!(
-            "peak_rss_mb={:.0} largest_file_mb={:.0}",
-            kb as f64 / 1024.0,
-            largest as f64 / 1e6
-        );
-    }
+    memory(&dir);
     std::fs::remove_dir_all(&dir).ok();
 }

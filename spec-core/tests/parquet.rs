@@ -558,6 +558,59 @@ fn a_stream_resumes_at_a_batch_without_replaying_the_epoch() {
 }
 
 #[test]
+fn reading_ahead_on_another_thread_serves_the_same_batches() {
+    let files = ParquetFiles::open(data("uneven.parquet")).unwrap();
+    let batches = |s: &mut ParquetStream<Ids>, peak: &mut usize| {
+        let mut out = Vec::new();
+        while let Some(b) = s.next_batch() {
+            out.push(b.unwrap().id.array().iter().copied().collect::<Vec<i64>>());
+            *peak = (*peak).max(s.buffered());
+        }
+        out
+    };
+    for world in [1, 2, 3] {
+        for tail in [Tail::Uneven, Tail::Pad, Tail::Drop] {
+            for plan in &plans(world, tail, Some(5)) {
+                for (batch, window) in [(1, 1), (4, 2), (5, 3), (40, 1)] {
+                    let (mut a, mut b) = (0, 0);
+                    let plain = batches(
+                        &mut ParquetStream::<Ids>::new(&files, plan, 3, batch, window),
+                        &mut a,
+                    );
+                    let ahead = batches(
+                        &mut ParquetStream::<Ids>::new(&files, plan, 3, batch, window).read_ahead(),
+                        &mut b,
+                    );
+                    assert_eq!(
+                        plain, ahead,
+                        "world {world}, {tail:?}, batch {batch}, window {window}"
+                    );
+                    // Two windows (at most 7 rows a row group) and less than a batch.
+                    assert!(b < batch + 2 * 7 * window, "peak {b}");
+                    // The window in flight counts: never less than without it, more when there is
+                    // a window after the first.
+                    assert!(b >= a);
+                    if plan.row_groups(3).len() > window && batch < 7 {
+                        assert!(b > a, "a window is read ahead");
+                    }
+                }
+                let full = batches(
+                    &mut ParquetStream::<Ids>::new(&files, plan, 1, 3, 2),
+                    &mut 0,
+                );
+                for k in 0..=full.len() {
+                    let mut s = ParquetStream::<Ids>::new(&files, plan, 1, 3, 2)
+                        .read_ahead()
+                        .resume(k)
+                        .unwrap();
+                    assert_eq!(batches(&mut s, &mut 0), full[k..], "resumed at {k}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
 fn a_directory_written_by_spark_itself_reads_in_order() {
     // `make_spark_fixtures.py`: Spark 4.3 (parquet-mr 1.17) in local mode, `df.write.parquet`, 3 partitions;
     // `array<double>` columns (three-level LIST) and `bigint` labels, snappy.

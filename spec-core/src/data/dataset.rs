@@ -10,6 +10,7 @@ use crate::data::error::DataError;
 use crate::data::gather::GatherSame;
 pub use crate::data::gather::{GatherFrom, LeafMut};
 use crate::types::batch::{ArcBatch, Batch};
+use crate::types::elem::Element;
 use crate::types::error::SpecError;
 use crate::types::for_tuples;
 use crate::types::hlist::{HCons, HList, HNil};
@@ -21,6 +22,84 @@ use std::ops::Range;
 pub trait AllocFlat: HList {
     /// Zero-filled leaves of `batch` samples (and `time` steps for sequence spaces).
     fn alloc(batch: usize, time: usize) -> Self;
+
+    /// Gives the leaves' memory to `spare`, for the next leaves of their element types to be
+    /// read into without asking the system for (and page-faulting) new memory; leaves that do
+    /// not own their memory alone are dropped.
+    fn recycle(self, spare: &mut SpareBuffers) {
+        let _ = spare;
+    }
+}
+
+/// Vectors of leaf values kept for reuse: a stream reading window after window into leaves of
+/// the same sizes gives each window's memory back once it is served, so reading the next one
+/// touches memory that is already mapped. At most `limit` vectors are kept (the largest).
+pub struct SpareBuffers {
+    kept: Vec<Box<dyn core::any::Any + Send>>,
+    // The capacity of each kept vector, in bytes.
+    bytes: Vec<usize>,
+    limit: usize,
+}
+
+impl core::fmt::Debug for SpareBuffers {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(
+            f,
+            "SpareBuffers({} of at most {})",
+            self.kept.len(),
+            self.limit
+        )
+    }
+}
+
+impl SpareBuffers {
+    /// Keeps at most `limit` vectors.
+    pub fn new(limit: usize) -> Self {
+        SpareBuffers {
+            kept: Vec::new(),
+            bytes: Vec::new(),
+            limit,
+        }
+    }
+
+    /// Keeps `values`' memory (its contents are dropped); past the limit, the smallest vector
+    /// kept is freed.
+    pub fn put<E: Element>(&mut self, mut values: Vec<E>) {
+        values.clear();
+        if values.capacity() == 0 || self.limit == 0 {
+            return;
+        }
+        self.bytes
+            .push(values.capacity() * core::mem::size_of::<E>());
+        self.kept.push(Box::new(values));
+        if self.kept.len() > self.limit
+            && let Some((smallest, _)) = self.bytes.iter().enumerate().min_by_key(|&(_, b)| *b)
+        {
+            self.kept.swap_remove(smallest);
+            self.bytes.swap_remove(smallest);
+        }
+    }
+
+    /// An empty vector of `E` with the largest capacity kept, if one is.
+    pub fn take<E: Element>(&mut self) -> Option<Vec<E>> {
+        let (at, _) = self
+            .kept
+            .iter()
+            .enumerate()
+            .filter_map(|(i, b)| b.downcast_ref::<Vec<E>>().map(|v| (i, v.capacity())))
+            .max_by_key(|&(_, c)| c)?;
+        self.bytes.swap_remove(at);
+        self.kept
+            .swap_remove(at)
+            .downcast::<Vec<E>>()
+            .ok()
+            .map(|b| *b)
+    }
+
+    /// The bytes of memory kept.
+    pub fn bytes(&self) -> usize {
+        self.bytes.iter().sum()
+    }
 }
 
 impl AllocFlat for HNil {
@@ -36,6 +115,12 @@ impl<S: Space, T: AllocFlat> AllocFlat for HCons<Batch<S>, T> {
             tail: T::alloc(batch, time),
         }
     }
+
+    fn recycle(self, spare: &mut SpareBuffers) {
+        let (values, _) = self.head.into_array().into_raw_vec_and_offset();
+        spare.put(values);
+        self.tail.recycle(spare);
+    }
 }
 
 impl<S: Space, T: AllocFlat> AllocFlat for HCons<ArcBatch<S>, T> {
@@ -44,6 +129,10 @@ impl<S: Space, T: AllocFlat> AllocFlat for HCons<ArcBatch<S>, T> {
             head: Batch::<S>::zeros(batch, time).to_shared(),
             tail: T::alloc(batch, time),
         }
+    }
+
+    fn recycle(self, spare: &mut SpareBuffers) {
+        self.tail.recycle(spare);
     }
 }
 
@@ -385,5 +474,27 @@ impl<R: DataSpec> Dataset<R> {
         let leaves = R::describe(0);
         let record = R::load_record(source, &mut leaves.iter())?;
         Ok(Dataset::new(record)?)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::SpareBuffers;
+
+    #[test]
+    fn spare_buffers_keep_the_largest_up_to_their_limit_by_element_type() {
+        let mut spare = SpareBuffers::new(2);
+        spare.put(vec![1.0f32; 10]);
+        spare.put(vec![1u8; 1000]);
+        spare.put(vec![1.0f32; 100]);
+        // Three put, two kept: the 40-byte f32 vector is the smallest and freed.
+        assert_eq!(spare.bytes(), 1000 + 400);
+        assert!(spare.take::<f64>().is_none());
+        let v = spare.take::<f32>().unwrap();
+        assert!(v.is_empty() && v.capacity() >= 100);
+        assert!(spare.take::<f32>().is_none());
+        assert_eq!(spare.take::<u8>().unwrap().capacity(), 1000);
+        assert_eq!(spare.bytes(), 0);
+        SpareBuffers::new(0).put(vec![1i64; 8]);
     }
 }

@@ -329,6 +329,22 @@ pub(crate) fn convert_values<S: Space, T: Scalar>(
     run_for::<S::Elem, _>(Task(values))
 }
 
+/// Appends `values` (as stored, of type `T`) to `out`, converted into the element type of `S`
+/// exactly, as [`convert_values`] does; when the types are the same the values are copied once,
+/// with no vector in between (what the Parquet reader does for every page it decodes).
+pub(crate) fn convert_append<S: Space, T: Scalar>(
+    values: &[T],
+    out: &mut Vec<S::Elem>,
+) -> Result<Result<(), BadValue>, LoadReason> {
+    if S::MAX_LABELS.is_none()
+        && let Some(same) = (out as &mut dyn Any).downcast_mut::<Vec<T>>()
+    {
+        same.extend_from_slice(values);
+        return Ok(Ok(()));
+    }
+    Ok(convert_values::<S, T>(values.to_vec())?.map(|v| out.extend(v)))
+}
+
 /// The static sizes of one sample of `S` in memory order (the batch axis left out), or an
 /// error for a space with a dynamic axis (a sequence).
 pub(crate) fn sample_dims<S: Space>() -> Result<Vec<usize>, LoadReason> {

@@ -1,14 +1,16 @@
 //! A rank's share of Parquet data as a stream of batches, a window of row groups at a time
-//! (feature `parquet`): memory holds one window plus the rows left from the last one, whatever
-//! the size of the share.
+//! (feature `parquet`): memory holds two windows (the one served, and the next one being read
+//! or the memory it will be read into) plus less than a batch, whatever the size of the share.
 
-use crate::data::dataset::{AllocFlat, Dataset, LoadRecord};
+use crate::data::dataset::{AllocFlat, Dataset, LoadRecord, SpareBuffers};
 use crate::data::gather::{GatherFrom, GatherSame};
 use crate::data::iteration::permutation;
 use crate::load::error::LoadError;
 use crate::load::parquet::{ParquetFiles, RowGroup};
 use crate::load::parquet_shard::ShardPlan;
+use crate::types::hlist::HList;
 use crate::types::spec::{DataSpec, FlatOf};
+use std::sync::{Arc, Mutex};
 
 /// Batches of the record `R` from this rank's row groups of one epoch, read `window` row groups
 /// at a time. With a [`ShardPlan::shuffle`] seed the rows of each window are shuffled (by
@@ -18,6 +20,13 @@ use crate::types::spec::{DataSpec, FlatOf};
 /// the missing ones, under [`Tail::Drop`](crate::load::Tail::Drop) it stops early (so which rows
 /// repeat or are left out follows the stream's order, not the file order of
 /// [`ShardPlan::load`]). The last batch is short when the rows do not fill it.
+///
+/// Memory: the window served, plus the memory of the window before, which the next window is
+/// read into (so that reading touches memory already mapped), plus less than a batch of rows
+/// left from the window before; with [`read_ahead`](Self::read_ahead) the next window is read
+/// into that memory on another thread while this one is served. [`fill_next`](Self::fill_next)
+/// allocates nothing per batch (the decoder allocates its own pages);
+/// [`next_batch`](Self::next_batch) allocates the batch it returns.
 ///
 /// ```
 /// use batchspec::prelude::*;
@@ -56,6 +65,29 @@ pub struct ParquetStream<R> {
     order: Vec<usize>,
     buffered: usize,
     cursor: usize,
+    // With `read_ahead`: starts reading a window on another thread.
+    spawn: Option<SpawnRead<R>>,
+    // The window being read ahead, and the group after its last.
+    ahead: Option<(Pending<R>, usize)>,
+    // The memory of served windows, which the next windows are read into.
+    spare: Arc<Mutex<SpareBuffers>>,
+}
+
+type Pending<R> = std::thread::JoinHandle<Result<Dataset<R>, LoadError>>;
+type SpawnRead<R> = fn(ParquetFiles) -> Pending<R>;
+
+impl<R> ParquetStream<R>
+where
+    R: LoadRecord + Send + 'static,
+    FlatOf<R>: AllocFlat,
+{
+    /// Reads each next window on another thread while the batches of the one before are served,
+    /// so that decoding overlaps the training step (and the stream's own copying): memory then
+    /// holds two windows plus less than a batch.
+    pub fn read_ahead(mut self) -> Self {
+        self.spawn = Some(|files| std::thread::spawn(move || Dataset::<R>::load(&mut { files })));
+        self
+    }
 }
 
 impl<R> ParquetStream<R>
@@ -87,8 +119,11 @@ where
             .cycle()
             .take(own.len() * rounds)
             .collect();
+        // One window's leaves: what the next window is read into.
+        let spare = Arc::new(Mutex::new(SpareBuffers::new(<FlatOf<R> as HList>::LEN)));
         ParquetStream {
-            files: files.clone(),
+            files: files.clone().with_spare(spare.clone()),
+            spare,
             groups,
             next_group: 0,
             window: window.max(1),
@@ -101,6 +136,8 @@ where
             order: Vec::new(),
             buffered: 0,
             cursor: 0,
+            spawn: None,
+            ahead: None,
         }
     }
 
@@ -135,9 +172,17 @@ where
         Ok(self)
     }
 
-    /// The rows held in memory now (read and not yet served, plus those of the window).
+    /// The rows held in memory now: read and not yet served (those of the window and any left
+    /// from the one before), plus, with [`read_ahead`](Self::read_ahead), the rows of the window
+    /// being read.
     pub fn buffered(&self) -> usize {
-        self.buffered - self.cursor
+        let ahead: usize = self.ahead.as_ref().map_or(0, |&(_, end)| {
+            self.groups[self.next_group..end]
+                .iter()
+                .map(|g| g.rows)
+                .sum()
+        });
+        self.buffered - self.cursor + ahead
     }
 
     /// The rows still to serve in this epoch.
@@ -149,10 +194,20 @@ where
     /// The window is kept as read (no copy) when nothing is left; otherwise the rows left are
     /// copied in front of it, in their serving order.
     fn refill(&mut self) -> Result<(), LoadError> {
-        let end = (self.next_group + self.window).min(self.groups.len());
-        let window = &self.groups[self.next_group..end];
-        self.next_group = end;
-        let read = Dataset::<R>::load(&mut self.files.select_row_groups(window))?;
+        let read = match self.ahead.take() {
+            Some((pending, end)) => {
+                self.next_group = end;
+                pending
+                    .join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))?
+            }
+            None => {
+                let end = (self.next_group + self.window).min(self.groups.len());
+                let window = &self.groups[self.next_group..end];
+                self.next_group = end;
+                Dataset::<R>::load(&mut self.files.select_row_groups(window))?
+            }
+        };
         let n = read.len();
         let shuffled: Vec<usize> = match self.seed {
             Some(seed) => permutation(
@@ -170,6 +225,7 @@ where
                 R::gather_same(&mut next, old, &self.order[self.cursor..self.buffered], 0);
                 let all: Vec<usize> = (0..n).collect();
                 R::gather_same(&mut next, read.fields(), &all, left);
+                self.recycle(read.into_fields());
                 let order = (0..left)
                     .chain(shuffled.iter().map(|&i| left + i))
                     .collect();
@@ -177,11 +233,30 @@ where
             }
             _ => (read.into_fields(), shuffled),
         };
-        self.buffer = Some(buffer);
+        if let Some(old) = self.buffer.replace(buffer) {
+            self.recycle(old);
+        }
+        // The window after this one starts reading now, into the memory just given back.
+        if let Some(spawn) = self.spawn
+            && self.next_group < self.groups.len()
+        {
+            let end = (self.next_group + self.window).min(self.groups.len());
+            let files = self
+                .files
+                .select_row_groups(&self.groups[self.next_group..end]);
+            self.ahead = Some((spawn(files), end));
+        }
         self.order = order;
         self.buffered = left + n;
         self.cursor = 0;
         Ok(())
+    }
+
+    /// Gives the memory of a served window back, for the next ones to be read into.
+    fn recycle(&self, served: R) {
+        if let Ok(mut spare) = self.spare.lock() {
+            served.flatten().recycle(&mut spare);
+        }
     }
 
     /// Makes sure the buffer holds the next batch's rows (or all that are left); the batch's
