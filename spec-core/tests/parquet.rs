@@ -655,13 +655,99 @@ fn a_hugging_face_array3d_column_of_nested_lists_fills_an_image() {
     assert!(text.contains("shape (2, 2, 1)"), "{text}");
 }
 
+// Hugging Face `Image` columns: structs of encoded PNG/JPEG bytes (`make_hf_fixtures.py`),
+// decoded with the `parquet-image` feature (on for the workspace's tests).
+
+#[derive(DataSpec)]
+struct GreyU8 {
+    #[spec(source = "features")]
+    image: Batch<image![2, 2, 1; BHWC, u8]>,
+    #[spec(source = "targets")]
+    label: Batch<Index<3>>,
+}
+
 #[test]
-fn a_hugging_face_image_column_is_refused_in_words() {
-    // Encoded PNG structs are not decoded by this reader yet.
-    let (place, reason, text) = refusal::<Grey>("hf_image.parquet");
+fn a_hugging_face_image_column_of_pngs_decodes_into_an_image_space() {
+    // Image i is 2×2 grey, every pixel of value i; into u8 and (exactly) into f32.
+    let file = || ParquetFiles::open(data("hf_image.parquet")).unwrap();
+    let u8s = Dataset::<GreyU8>::load(&mut file()).unwrap();
+    let floats = Dataset::<Grey>::load(&mut file()).unwrap();
+    assert_eq!(u8s.len(), 3);
+    for i in 0..3 {
+        for (y, x) in [(0, 0), (0, 1), (1, 0), (1, 1)] {
+            assert_eq!(u8s.fields().image.array()[[i, y, x, 0]], i as u8);
+            assert_eq!(floats.fields().image.array()[[i, y, x, 0]], i as f32);
+        }
+        assert_eq!(u8s.fields().label.array()[[i, 0]], i as i64);
+    }
+}
+
+#[derive(DataSpec)]
+struct Colour {
+    #[spec(source = "image")]
+    image: Batch<image![4, 4, 3; BHWC, u8]>,
+    #[spec(source = "label")]
+    label: Batch<Labels<3>>,
+}
+
+#[test]
+fn a_hugging_face_image_column_of_jpegs_decodes_rgb() {
+    // Image i is 4×4 of the colour (40i, 80, 200 - 40i), saved as JPEG (quality 95): a flat
+    // colour comes back within a few levels.
+    let ds =
+        Dataset::<Colour>::load(&mut ParquetFiles::open(data("hf_image_jpeg.parquet")).unwrap())
+            .unwrap();
+    let image = ds.fields().image.array();
+    for i in 0..3 {
+        let colour = [40 * i as i32, 80, 200 - 40 * i as i32];
+        for y in 0..4 {
+            for x in 0..4 {
+                for c in 0..3 {
+                    let v = i32::from(image[[i, y, x, c]]);
+                    assert!(
+                        (v - colour[c]).abs() <= 3,
+                        "image {i} ({y}, {x}, {c}): {v} vs {}",
+                        colour[c]
+                    );
+                }
+            }
+        }
+    }
+    assert_eq!(ds.fields().label.array().as_slice().unwrap(), [0, 1, 2]);
+}
+
+#[test]
+fn an_image_of_another_size_or_channel_count_is_refused_at_its_row() {
+    let (place, reason, text) = refusal::<GreyU8>("hf_image_sizes.parquet");
+    assert_eq!(place, column("features", Some(1)));
+    assert!(matches!(reason, LoadReason::Image { .. }), "{text}");
+    assert!(
+        text.contains("the image is 2×3 pixels of 1 channel"),
+        "{text}"
+    );
+    assert!(text.contains("is 2×2×1"), "{text}");
+
+    #[derive(DataSpec)]
+    struct Grey4 {
+        #[spec(source = "image")]
+        image: Batch<image![4, 4, 1; BHWC, u8]>,
+    }
+    let (place, _, text) = refusal::<Grey4>("hf_image_jpeg.parquet");
+    assert_eq!(place, column("image", Some(0)));
+    assert!(text.contains("4×4 pixels of 3 channels (Rgb8)"), "{text}");
+}
+
+#[test]
+fn encoded_images_fill_bhwc_spaces_only_and_say_so_when_the_file_opens() {
+    #[derive(DataSpec)]
+    struct Planar {
+        #[spec(source = "features")]
+        image: Batch<image![2, 2, 1; BCHW, u8]>,
+    }
+    let (place, reason, text) = refusal::<Planar>("hf_image.parquet");
     assert_eq!(place, column("features", None));
     assert!(matches!(reason, LoadReason::ColumnType { .. }), "{text}");
-    assert!(text.contains("Struct"), "{text}");
+    assert!(text.contains("ask for an image in layout bhwc"), "{text}");
 }
 
 #[test]

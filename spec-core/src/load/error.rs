@@ -274,6 +274,13 @@ pub enum LoadReason {
         /// The space, in words.
         space: String,
     },
+    /// An encoded image (PNG or JPEG) that does not decode, or decodes to another size or
+    /// number of channels than the space's.
+    #[error("{message}")]
+    Image {
+        /// What is wrong, with the image's size and the space's.
+        message: String,
+    },
     /// A tensor column whose shape or axis names do not fit the space.
     #[error("{0}")]
     Tensor(Box<TensorMismatch>),

@@ -40,6 +40,8 @@ mod idx;
 mod npy;
 #[cfg(feature = "parquet")]
 mod parquet;
+#[cfg(feature = "parquet-image")]
+mod parquet_image;
 #[cfg(feature = "parquet")]
 mod parquet_shard;
 #[cfg(feature = "parquet")]

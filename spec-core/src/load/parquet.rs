@@ -2,8 +2,9 @@
 //! `parquet`): one column per source, checked against the leaf's space before any value is
 //! read, every value converted exactly.
 //!
-//! This reader loads the whole columns into memory ([`Dataset::load`](crate::data::dataset::Dataset::load));
-//! streaming row groups with bounded memory and sharding across workers are not here yet.
+//! This reader loads whole columns, or the row groups selected, into memory
+//! ([`Dataset::load`](crate::data::dataset::Dataset::load)); [`ParquetStream`](crate::load::ParquetStream)
+//! streams a rank's share of [`ShardPlan`](crate::load::ShardPlan) with bounded memory.
 
 use crate::data::dataset::{LeafSource, SpareBuffers};
 use crate::load::convert::{Scalar, batch_from_samples, convert_append, sample_dims, sample_fits};
@@ -37,6 +38,7 @@ use std::sync::{Arc, Mutex};
 /// | `FixedSizeList<T, N>` (Arrow's `arrow.fixed_shape_tensor` is one, with its shape) | any space of `N` values per sample, in its memory order |
 /// | `List<T>` / `LargeList<T>` whose every row has the sample's length (Ray's `ray.data.arrow_tensor_v2`, whose shape must fit the space) | the same; a row of another length is an error naming it |
 /// | lists of lists of one shape in every row (Hugging Face `Array2D`..`Array5D`) | a space whose sizes are that shape in its memory order |
+/// | a struct of encoded PNG/JPEG `bytes` (Hugging Face `Image`; feature `parquet-image`) | a `bhwc` image space of the decoded height, width and channels (8-bit grey, grey+alpha, RGB, RGBA), any numeric element type |
 ///
 /// `T` is any integer or float type; values convert to the space's element type exactly (a
 /// `double` column fills an `f32` space only with values an `f32` holds; ask for an `f64`
@@ -338,6 +340,38 @@ enum Layout {
     /// Lists of lists (Hugging Face's `Array2D`..`Array5D`), of the same shape in every row;
     /// the leaf type is `leaf`.
     Nested { leaf: DataType },
+    /// Encoded PNG or JPEG files in the `bytes` field (child `field`) of a struct (Hugging
+    /// Face's `Image`), decoded with the feature `parquet-image`.
+    #[cfg_attr(not(feature = "parquet-image"), allow(dead_code))]
+    Encoded { field: usize },
+}
+
+/// The child holding encoded bytes of a struct column as Hugging Face writes its `Image`
+/// feature (`{bytes: binary, path: string}`).
+fn encoded_bytes(t: &DataType) -> Option<usize> {
+    let DataType::Struct(fields) = t else {
+        return None;
+    };
+    fields.iter().position(|f| {
+        f.name() == "bytes" && matches!(f.data_type(), DataType::Binary | DataType::LargeBinary)
+    })
+}
+
+/// Why a column of encoded images cannot fill `S` (sizes and channels are checked per image).
+fn encoded_refusal<S: Space>(dims: &[usize]) -> Option<&'static str> {
+    if !cfg!(feature = "parquet-image") {
+        return Some(
+            "a column of encoded images (PNG/JPEG, as Hugging Face's `Image` stores them) is decoded with the `parquet-image` feature of batchspec; turn it on",
+        );
+    }
+    let letters: Vec<char> = <S::Layout as AxisLayout>::LETTERS
+        .iter()
+        .copied()
+        .filter(|&c| c != 'b')
+        .collect();
+    (letters != ['h', 'w', 'c'] || dims.len() != 3).then_some(
+        "encoded images decode to height × width × channels: ask for an image in layout bhwc (`image![H, W, C; BHWC, u8]`) and format it to another layout",
+    )
 }
 
 /// The numbers at the bottom of a (possibly nested) list type, if it is one.
@@ -374,7 +408,7 @@ fn check_field<S: Space>(field: &Field, dims: &[usize], per: usize) -> Result<La
         space: S::describe(),
         expected,
     };
-    const ACCEPTED: &str = "an integer or float column, or a FixedSizeList, List or LargeList (nested or not) of integers or floats";
+    const ACCEPTED: &str = "an integer or float column, a FixedSizeList, List or LargeList (nested or not) of integers or floats, or a struct of encoded image `bytes`";
     let layout = match field.data_type() {
         t if numeric(t) => Layout::Scalar(t.clone()),
         DataType::FixedSizeList(child, _) | DataType::List(child) | DataType::LargeList(child)
@@ -388,7 +422,13 @@ fn check_field<S: Space>(field: &Field, dims: &[usize], per: usize) -> Result<La
                 None => return Err(wrong(ACCEPTED)),
             }
         }
-        _ => return Err(wrong(ACCEPTED)),
+        t => match encoded_bytes(t) {
+            Some(field) => match encoded_refusal::<S>(dims) {
+                None => Layout::Encoded { field },
+                Some(why) => return Err(wrong(why)),
+            },
+            None => return Err(wrong(ACCEPTED)),
+        },
     };
     let length = |found| LoadReason::RowLength {
         found,
@@ -531,6 +571,9 @@ fn batch_values<S: Space>(
     if let Some(row) = (0..array.len()).find(|&i| array.is_null(i)) {
         return Err((row, LoadReason::Null));
     }
+    if let Layout::Encoded { field } = layout {
+        return encoded_values::<S>(array, *field, dims, out);
+    }
     let (values, start, count, element) = match layout {
         Layout::Scalar(t) => (array.clone(), 0, array.len(), t),
         Layout::List(t) => {
@@ -549,6 +592,7 @@ fn batch_values<S: Space>(
             let end = offsets.last().copied().unwrap_or(0);
             (child, start, end - start, t)
         }
+        Layout::Encoded { .. } => unreachable!("encoded images are decoded above"),
         Layout::Nested { leaf } => {
             let (values, offsets, shape) = flatten_nested(array, S::describe)?;
             if !array.is_empty() && !sample_fits(&shape, dims) {
@@ -586,6 +630,51 @@ fn batch_values<S: Space>(
         UInt8 => UInt8Type, UInt16 => UInt16Type, UInt32 => UInt32Type, UInt64 => UInt64Type,
         Float32 => Float32Type, Float64 => Float64Type
     )
+}
+
+/// Decodes the images of a struct column's `bytes` child (Hugging Face's `Image`) and appends
+/// their pixels to `out`; an error carries the row.
+#[cfg(feature = "parquet-image")]
+fn encoded_values<S: Space>(
+    array: &ArrayRef,
+    field: usize,
+    dims: &[usize],
+    out: &mut Vec<S::Elem>,
+) -> Result<(), (usize, LoadReason)> {
+    fn each<O: OffsetSizeTrait>(
+        bytes: &ArrayRef,
+        mut visit: impl FnMut(usize, &[u8]) -> Result<(), (usize, LoadReason)>,
+    ) -> Result<(), (usize, LoadReason)> {
+        let binary = bytes.as_binary::<O>();
+        (0..binary.len()).try_for_each(|row| visit(row, binary.value(row)))
+    }
+    let bytes = array.as_struct().column(field);
+    if let Some(row) = (0..bytes.len()).find(|&i| bytes.is_null(i)) {
+        return Err((
+            row,
+            LoadReason::Image {
+                message: "the image has no bytes (a path alone, to a file this reader does not open): save the dataset with its images embedded".into(),
+            },
+        ));
+    }
+    out.reserve(array.len().saturating_mul(dims.iter().product()));
+    let decode = |row: usize, data: &[u8]| {
+        crate::load::parquet_image::decode_into::<S>(data, dims, out).map_err(|r| (row, r))
+    };
+    match bytes.data_type() {
+        DataType::LargeBinary => each::<i64>(bytes, decode),
+        _ => each::<i32>(bytes, decode),
+    }
+}
+
+#[cfg(not(feature = "parquet-image"))]
+fn encoded_values<S: Space>(
+    _: &ArrayRef,
+    _: usize,
+    _: &[usize],
+    _: &mut Vec<S::Elem>,
+) -> Result<(), (usize, LoadReason)> {
+    unreachable!("encoded image columns are refused when the file opens without `parquet-image`")
 }
 
 /// The leaf values of a column of nested lists, each row's range of them, and a row's shape.
