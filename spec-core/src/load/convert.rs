@@ -332,6 +332,7 @@ pub(crate) fn convert_values<S: Space, T: Scalar>(
 /// Appends `values` (as stored, of type `T`) to `out`, converted into the element type of `S`
 /// exactly, as [`convert_values`] does; when the types are the same the values are copied once,
 /// with no vector in between (what the Parquet reader does for every page it decodes).
+#[cfg_attr(not(feature = "parquet"), allow(dead_code))]
 pub(crate) fn convert_append<S: Space, T: Scalar>(
     values: &[T],
     out: &mut Vec<S::Elem>,
