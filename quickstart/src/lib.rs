@@ -87,7 +87,7 @@ impl<const D: usize, const K: usize> Softmax<D, K> {
         let x = data.x.array().slice(rows);
         let t = data.y.array().slice(rows);
         let p = self.probabilities(x);
-        let loss = -(p.mapv(|v| v.max(1e-12).ln()) * &t).sum();
+        let loss = -(p.mapv(|v| v.max(1e-12).ln()) * t).sum();
         let delta = p - t;
         Gradient {
             w: x.t().dot(&delta) * self.scale,
