@@ -282,6 +282,56 @@ fn truncated_and_corrupt_files_are_errors_not_panics() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// Loads `bytes` as a Parquet file, whole and (for `Ids` files) streamed by row groups: an
+/// error or a result, never a panic.
+fn load_damaged(bytes: &[u8], path: &std::path::Path) -> bool {
+    std::fs::write(path, bytes).unwrap();
+    std::panic::catch_unwind(|| {
+        let whole =
+            ParquetFiles::open(path).and_then(|mut f| Dataset::<Ids>::load(&mut f).map(|_| ()));
+        if let Ok(files) = ParquetFiles::open(path)
+            && let Ok(plan) = ShardPlan::new(&files, Rank::new(0, 1).unwrap())
+        {
+            let mut stream = ParquetStream::<Ids>::new(&files, &plan, 0, 4, 2).read_ahead();
+            while let Some(batch) = stream.next_batch() {
+                if batch.is_err() {
+                    break;
+                }
+            }
+        }
+        whole.is_ok()
+    })
+    .is_ok()
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(96))]
+    /// Lying metadata: bytes of the footer (row counts, offsets, sizes, types, the schema's key
+    /// values) changed at random, and the length before the magic, are errors, never panics,
+    /// whether the file is loaded whole or streamed by row groups.
+    #[test]
+    fn a_footer_that_lies_is_an_error_not_a_panic(
+        flips in proptest::collection::vec((proptest::prelude::any::<proptest::sample::Index>(), 1u8..), 1..6),
+        length in proptest::option::of(proptest::prelude::any::<u32>()),
+    ) {
+        let mut bytes = std::fs::read(data("uneven.parquet")).unwrap();
+        let n = bytes.len();
+        let footer = u32::from_le_bytes(bytes[n - 8..n - 4].try_into().unwrap()) as usize;
+        let start = n - 8 - footer;
+        for (at, v) in flips {
+            bytes[start + at.index(footer)] ^= v;
+        }
+        if let Some(l) = length {
+            bytes[n - 8..n - 4].copy_from_slice(&l.to_le_bytes());
+        }
+        let dir = std::env::temp_dir().join(format!("batchspec-footer-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join(format!("{}.parquet", bytes.iter().map(|&b| b as usize).sum::<usize>()));
+        proptest::prop_assert!(load_damaged(&bytes, &path), "panicked");
+        std::fs::remove_file(&path).ok();
+    }
+}
+
 // Sharding: `uneven.parquet` holds ids 0..33 in 9 row groups of 5, 3, 7, 1, 4, 3, 2, 6, 2 rows.
 
 use batchspec::load::{Rank, ShardPlan, Tail};
