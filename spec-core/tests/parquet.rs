@@ -661,6 +661,91 @@ fn reading_ahead_on_another_thread_serves_the_same_batches() {
 }
 
 #[test]
+fn a_stream_drops_its_short_last_batch_when_asked_and_refuses_roll_over() {
+    use batchspec::iteration::LastBatch;
+    let files = ParquetFiles::open(data("uneven.parquet")).unwrap();
+    for world in [1, 2, 3] {
+        let all = plans(world, Tail::Drop, Some(3));
+        let counts: Vec<Vec<usize>> = all
+            .iter()
+            .map(|plan| {
+                let mut s = ParquetStream::<Ids>::new(&files, plan, 0, 4, 2)
+                    .last_batch(LastBatch::Drop)
+                    .unwrap();
+                std::iter::from_fn(|| s.next_batch())
+                    .map(|b| b.unwrap().id.len())
+                    .collect()
+            })
+            .collect();
+        for (plan, sizes) in all.iter().zip(&counts) {
+            assert!(sizes.iter().all(|&n| n == 4), "{sizes:?}");
+            assert_eq!(sizes.len(), plan.samples(0) / 4);
+        }
+        assert!(
+            counts.windows(2).all(|w| w[0].len() == w[1].len()),
+            "same batch count on every rank"
+        );
+    }
+    let plan = &plans(1, Tail::Uneven, None)[0];
+    let err = ParquetStream::<Ids>::new(&files, plan, 0, 4, 2)
+        .last_batch(LastBatch::RollOver)
+        .map(|_| ())
+        .unwrap_err();
+    assert!(err.to_string().contains("cannot roll-over"), "{err}");
+}
+
+#[test]
+fn a_prefetched_stream_serves_what_fill_next_serves_and_passes_errors_on() {
+    let files = ParquetFiles::open(data("uneven.parquet")).unwrap();
+    let plan = &plans(2, Tail::Pad, Some(8))[1];
+    let direct: Vec<(usize, Vec<f32>)> = {
+        let mut s = ParquetStream::<Ids>::new(&files, plan, 1, 4, 2);
+        let mut out = AsOneHot {
+            id: Batch::zeros(4, 0),
+        };
+        let mut all = Vec::new();
+        while let Some(n) = s.fill_next(&mut out) {
+            all.push((n.unwrap(), out.id.array().iter().copied().collect()));
+        }
+        all
+    };
+    let mut prefetch = ParquetStream::<Ids>::new(&files, plan, 1, 4, 2)
+        .read_ahead()
+        .prefetch(2, || AsOneHot {
+            id: Batch::zeros(4, 0),
+        });
+    let mut fetched = Vec::new();
+    while let Some(b) = prefetch.next_batch() {
+        let b = b.unwrap();
+        assert_eq!(b.info.count_samples + b.info.pad, 4);
+        fetched.push((b.info.count_samples, b.id.array().iter().copied().collect()));
+    }
+    assert_eq!(fetched, direct);
+
+    // The reader's error, whole, behind the provider's error.
+    let files = ParquetFiles::open(data("label_minus_one.parquet")).unwrap();
+    let plan = ShardPlan::new(&files, Rank::new(0, 1).unwrap()).unwrap();
+    let mut prefetch = ParquetStream::<Grey>::new(&files, &plan, 0, 2, 1).prefetch(1, || Grey {
+        image: Batch::zeros(2, 0),
+        label: Batch::zeros(2, 0),
+    });
+    let err = std::iter::from_fn(|| prefetch.next_batch().map(|b| b.map(|_| ())))
+        .find_map(Result::err)
+        .expect("row 7 holds -1");
+    let batchspec::data::DataError::Source(source) = &err else {
+        panic!("{err:?}")
+    };
+    let load = source
+        .get()
+        .downcast_ref::<LoadError>()
+        .expect("a LoadError");
+    assert!(
+        matches!(load, LoadError::File { place, .. } if place == &column("targets", Some(7))),
+        "{load}"
+    );
+}
+
+#[test]
 fn a_directory_written_by_spark_itself_reads_in_order() {
     // `make_spark_fixtures.py`: Spark 4.3 (parquet-mr 1.17) in local mode, `df.write.parquet`, 3 partitions;
     // `array<double>` columns (three-level LIST) and `bigint` labels, snappy.

@@ -41,6 +41,46 @@ pub enum DataError {
     /// A batch schedule that cannot be served (sizes, modes, shards).
     #[error(transparent)]
     Iteration(#[from] IterationError),
+    /// The error of what a producer reads from (a file, in a
+    /// [`ParquetStream`](crate::load::ParquetStream) behind a [`Prefetch`](crate::provider::Prefetch)).
+    #[error(transparent)]
+    Source(SourceError),
+}
+
+/// An error of a producer's source, kept whole: [`SourceError::get`] gives it back as its own
+/// type (`err.get().downcast_ref::<LoadError>()`).
+#[derive(Debug, Clone)]
+pub struct SourceError(std::sync::Arc<dyn std::error::Error + Send + Sync>);
+
+impl SourceError {
+    /// Wraps `error`.
+    pub fn new(error: impl std::error::Error + Send + Sync + 'static) -> Self {
+        SourceError(std::sync::Arc::new(error))
+    }
+
+    /// The error.
+    pub fn get(&self) -> &(dyn std::error::Error + Send + Sync + 'static) {
+        &*self.0
+    }
+}
+
+/// Two source errors are equal when they say the same.
+impl PartialEq for SourceError {
+    fn eq(&self, other: &Self) -> bool {
+        self.0.to_string() == other.0.to_string()
+    }
+}
+
+impl std::fmt::Display for SourceError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl std::error::Error for SourceError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        self.0.source()
+    }
 }
 
 /// A row past the end found by a gather lands in [`DataError::Spec`], as it does when the

@@ -14,5 +14,5 @@ pub mod iteration;
 pub mod provider;
 
 pub use dataset::Dataset;
-pub use error::DataError;
+pub use error::{DataError, SourceError};
 pub use provider::{Generator, Prefetch, Provider};

@@ -3,8 +3,10 @@
 //! or the memory it will be read into) plus less than a batch, whatever the size of the share.
 
 use crate::data::dataset::{AllocFlat, Dataset, LoadRecord, SpareBuffers};
+use crate::data::error::{DataError, SourceError};
 use crate::data::gather::{GatherFrom, GatherSame};
-use crate::data::iteration::permutation;
+use crate::data::iteration::{LastBatch, permutation};
+use crate::data::provider::{BatchInfo, Prefetch};
 use crate::load::error::LoadError;
 use crate::load::parquet::{ParquetFiles, RowGroup};
 use crate::load::parquet_shard::ShardPlan;
@@ -71,6 +73,8 @@ pub struct ParquetStream<R> {
     ahead: Option<(Pending<R>, usize)>,
     // The memory of served windows, which the next windows are read into.
     spare: Arc<Mutex<SpareBuffers>>,
+    // The short last batch is not served.
+    drop_last: bool,
 }
 
 type Pending<R> = std::thread::JoinHandle<Result<Dataset<R>, LoadError>>;
@@ -87,6 +91,61 @@ where
     pub fn read_ahead(mut self) -> Self {
         self.spawn = Some(|files| std::thread::spawn(move || Dataset::<R>::load(&mut { files })));
         self
+    }
+}
+
+impl<R> ParquetStream<R>
+where
+    R: LoadRecord + GatherSame + Send + 'static,
+    FlatOf<R>: AllocFlat,
+{
+    /// The stream on a thread of its own, filling `ahead + 1` requests made by `make` (each
+    /// holding at least a batch) while the consumer trains on the one before: the providers'
+    /// [`Prefetch`], with the batch's real rows and padding in its `info`. A reader's error
+    /// arrives as [`DataError::Source`], holding the [`LoadError`].
+    ///
+    /// ```
+    /// use batchspec::prelude::*;
+    /// use batchspec::load::{ParquetFiles, ParquetStream, Rank, ShardPlan};
+    ///
+    /// #[derive(DataSpec)]
+    /// struct Ids {
+    ///     #[spec(source = "id")]
+    ///     id: Batch<Index<100>>,
+    /// }
+    /// #[derive(DataSpec)]
+    /// struct OneHot {
+    ///     #[spec(source = "id")]
+    ///     id: Batch<Vector<100>>,
+    /// }
+    ///
+    /// let files = ParquetFiles::open(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/parquet/uneven.parquet"))?;
+    /// let plan = ShardPlan::new(&files, Rank::new(0, 1)?)?;
+    /// let stream = ParquetStream::<Ids>::new(&files, &plan, 0, 10, 2).read_ahead();
+    /// let mut batches = stream.prefetch(2, || OneHot { id: Batch::zeros(10, 0) });
+    /// let mut rows = 0;
+    /// while let Some(batch) = batches.next_batch() {
+    ///     let batch = batch?;
+    ///     rows += batch.info.count_samples;
+    /// }
+    /// assert_eq!(rows, 33);
+    /// # Ok::<(), batchspec::Error>(())
+    /// ```
+    pub fn prefetch<Q>(mut self, ahead: usize, make: impl Fn() -> Q) -> Prefetch<Q>
+    where
+        Q: GatherFrom<R> + DataSpec + Send + 'static,
+    {
+        Prefetch::spawn(ahead, make, move |out: &mut Q| {
+            let filled = self.fill_next(out)?;
+            Some(
+                filled
+                    .map(|n| BatchInfo {
+                        count_samples: n,
+                        pad: out.validate().map_or(0, |rows| rows - n),
+                    })
+                    .map_err(|e| DataError::Source(SourceError::new(e))),
+            )
+        })
     }
 }
 
@@ -138,7 +197,33 @@ where
             cursor: 0,
             spawn: None,
             ahead: None,
+            drop_last: false,
         }
+    }
+
+    /// What becomes of the epoch's last batch when the rows do not fill it:
+    /// [`LastBatch::Short`] (the default) serves it short ([`fill_next`](Self::fill_next) zeroes
+    /// the rows past it and returns the count, which is the provider's `Pad`: both are
+    /// accepted), [`LastBatch::Drop`] leaves it out (every batch then has `batch_size` rows;
+    /// with [`Tail::Drop`](crate::load::Tail::Drop) or `Pad`, every rank serves the same number
+    /// of batches).
+    ///
+    /// # Errors
+    /// [`LoadError::Shard`] for [`LastBatch::RollOver`]: it would join the shuffles of two
+    /// epochs, which a stream (one epoch, a pure function of the seed and the epoch) does not do.
+    pub fn last_batch(mut self, policy: LastBatch) -> Result<Self, LoadError> {
+        self.drop_last = match policy {
+            LastBatch::Short | LastBatch::Pad => false,
+            LastBatch::Drop => true,
+            other => {
+                return Err(LoadError::Shard {
+                    reason: format!(
+                        "a Parquet stream serves one epoch at a time and cannot {other} its last batch into the next; use short, pad or drop"
+                    ),
+                });
+            }
+        };
+        Ok(self)
     }
 
     /// The same stream resumed after its first `batches` batches, without reading what they
@@ -266,6 +351,10 @@ where
             return None;
         }
         let want = self.batch_size.min(self.remaining);
+        if want < self.batch_size && self.drop_last {
+            self.remaining = 0;
+            return None;
+        }
         while self.buffered - self.cursor < want && self.next_group < self.groups.len() {
             if let Err(e) = self.refill() {
                 self.remaining = 0;
