@@ -732,7 +732,7 @@ fn a_prefetched_stream_serves_what_fill_next_serves_and_passes_errors_on() {
     let err = std::iter::from_fn(|| prefetch.next_batch().map(|b| b.map(|_| ())))
         .find_map(Result::err)
         .expect("row 7 holds -1");
-    let batchspec::data::DataError::Source(source) = &err else {
+    let batchspec::data::DataError::Read(source) = &err else {
         panic!("{err:?}")
     };
     let load = source
@@ -855,7 +855,7 @@ fn a_hugging_face_image_column_of_jpegs_decodes_rgb() {
 fn an_image_of_another_size_or_channel_count_is_refused_at_its_row() {
     let (place, reason, text) = refusal::<GreyU8>("hf_image_sizes.parquet");
     assert_eq!(place, column("features", Some(1)));
-    assert!(matches!(reason, LoadReason::Image { .. }), "{text}");
+    assert!(matches!(reason, LoadReason::Decode { .. }), "{text}");
     assert!(
         text.contains("the image is 2×3 pixels of 1 channel"),
         "{text}"

@@ -43,8 +43,10 @@ pub enum DataError {
     Iteration(#[from] IterationError),
     /// The error of what a producer reads from (a file, in a
     /// [`ParquetStream`](crate::load::ParquetStream) behind a [`Prefetch`](crate::provider::Prefetch)).
+    // Not `Source`/`Image`: rustc prints a name that two items of the crate graph share with its
+    // whole path in compile errors (`batchspec::Source`), and the snapshots would show it.
     #[error(transparent)]
-    Source(SourceError),
+    Read(SourceError),
 }
 
 /// An error of a producer's source, kept whole: [`SourceError::get`] gives it back as its own

@@ -652,7 +652,7 @@ fn encoded_values<S: Space>(
     if let Some(row) = (0..bytes.len()).find(|&i| bytes.is_null(i)) {
         return Err((
             row,
-            LoadReason::Image {
+            LoadReason::Decode {
                 message: "the image has no bytes (a path alone, to a file this reader does not open): save the dataset with its images embedded".into(),
             },
         ));

@@ -15,7 +15,7 @@ pub(crate) fn decode_into<S: Space>(
     dims: &[usize],
     out: &mut Vec<S::Elem>,
 ) -> Result<(), LoadReason> {
-    let fail = |message: String| LoadReason::Image { message };
+    let fail = |message: String| LoadReason::Decode { message };
     let format = image::guess_format(bytes)
         .ok()
         .filter(|f| matches!(f, ImageFormat::Png | ImageFormat::Jpeg))
@@ -82,7 +82,7 @@ mod tests {
         decode_into::<Rgb>(&png(), &[3, 5, 3], &mut out).unwrap();
         assert_eq!(out, (0..45).map(|v| v * 5).collect::<Vec<u8>>());
         let err = decode_into::<Rgb>(b"GIF89a....", &[3, 5, 3], &mut out).unwrap_err();
-        assert!(matches!(err, LoadReason::Image { .. }));
+        assert!(matches!(err, LoadReason::Decode { .. }));
         assert!(err.to_string().contains("not a PNG or JPEG"), "{err}");
     }
 

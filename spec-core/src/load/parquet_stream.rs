@@ -102,7 +102,7 @@ where
     /// The stream on a thread of its own, filling `ahead + 1` requests made by `make` (each
     /// holding at least a batch) while the consumer trains on the one before: the providers'
     /// [`Prefetch`], with the batch's real rows and padding in its `info`. A reader's error
-    /// arrives as [`DataError::Source`], holding the [`LoadError`].
+    /// arrives as [`DataError::Read`], holding the [`LoadError`].
     ///
     /// ```
     /// use batchspec::prelude::*;
@@ -143,7 +143,7 @@ where
                         count_samples: n,
                         pad: out.validate().map_or(0, |rows| rows - n),
                     })
-                    .map_err(|e| DataError::Source(SourceError::new(e))),
+                    .map_err(|e| DataError::Read(SourceError::new(e))),
             )
         })
     }
