@@ -198,22 +198,7 @@ fn memory_child(spec: &str) {
     let (how, path) = spec.split_once(' ').unwrap();
     let path = Path::new(path);
     match how {
-        "stream" => {
-            let files = ParquetFiles::open(path).unwrap();
-            let plan = ShardPlan::new(&files, Rank::new(0, 1).unwrap())
-                .unwrap()
-                .shuffle(3);
-            let mut stream = ParquetStream::<Record>::new(&files, &plan, 0, BATCH, 1).read_ahead();
-            let mut out = Request {
-                x: Batch::zeros(BATCH, 0),
-                y: Batch::zeros(BATCH, 0),
-            };
-            let mut rows = 0;
-            while let Some(n) = stream.fill_next(&mut out) {
-                rows += n.unwrap();
-            }
-            assert_eq!(rows, N);
-        }
+        "stream" => assert_eq!(stream(path, Rank::new(0, 1).unwrap(), 1, true), N),
         "load" => {
             let mut files = ParquetFiles::open(path).unwrap();
             let ds = batchspec::dataset::Dataset::<Record>::load(&mut files).unwrap();

@@ -2,46 +2,16 @@
 //! the largest (T, B), batches of the same or smaller size are written, viewed and carried over
 //! without touching the heap. Its own test binary, so the counting allocator sees only this.
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
-
 use batchspec_core::buffer::{
     BufferManager, LayoutSpec, SavedContext, SequenceData, SequenceLengths, ShapeTemplate,
 };
 use ndarray::{Array, Array3};
 
-struct Counting;
-
-thread_local! {
-    static ALLOCATIONS: Cell<usize> = const { Cell::new(0) };
-}
-
-// SAFETY: forwards every call to the system allocator unchanged; only counts, per thread.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCATIONS.with(|n| n.set(n.get() + 1));
-        // SAFETY: the caller's contract for `alloc` is passed on as is.
-        unsafe { System.alloc(layout) }
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: `ptr` was allocated by `System` through `alloc` above.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        ALLOCATIONS.with(|n| n.set(n.get() + 1));
-        // SAFETY: as for `alloc` and `dealloc`.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
+#[path = "../../tests/common/mod.rs"]
+mod common;
 
 #[global_allocator]
-static GLOBAL: Counting = Counting;
-
-fn allocations() -> usize {
-    ALLOCATIONS.with(Cell::get)
-}
+static GLOBAL: common::Counting = common::Counting;
 
 #[test]
 fn steady_state_batches_allocate_nothing() {
@@ -104,9 +74,9 @@ fn steady_state_batches_allocate_nothing() {
     buffers.resize(3, 3).unwrap();
     epoch(&mut buffers, &mut saved);
 
-    let before = allocations();
+    let before = common::allocations();
     epoch(&mut buffers, &mut saved);
     epoch(&mut buffers, &mut saved);
-    let during = allocations() - before;
+    let during = common::allocations() - before;
     assert_eq!(during, 0, "steady-state epochs allocated {during} times");
 }

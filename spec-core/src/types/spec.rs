@@ -121,12 +121,31 @@ impl fmt::Display for Described {
 }
 
 /// Collects the batch sizes of the leaves of a spec and reports the first that differs.
-#[derive(Default)]
 pub struct SizeCheck {
-    first: Option<(String, usize)>,
+    // The first size seen, and the path of its leaf when paths are kept.
+    first: Option<(usize, Option<String>)>,
+    paths: bool,
+}
+
+impl Default for SizeCheck {
+    fn default() -> Self {
+        SizeCheck {
+            first: None,
+            paths: true,
+        }
+    }
 }
 
 impl SizeCheck {
+    /// A check that keeps no path: it allocates nothing, and its error names no field (run
+    /// a [`SizeCheck::default`] again for the message).
+    pub fn quiet() -> Self {
+        SizeCheck {
+            first: None,
+            paths: false,
+        }
+    }
+
     /// Records that the leaf at `path` holds `n` samples.
     ///
     /// # Errors
@@ -134,14 +153,18 @@ impl SizeCheck {
     pub fn see(&mut self, path: &Path<'_>, n: usize) -> Result<(), SpecError> {
         match &self.first {
             None => {
-                self.first = Some((path.to_string(), n));
+                self.first = Some((n, self.paths.then(|| path.to_string())));
                 Ok(())
             }
-            Some((_, m)) if *m == n => Ok(()),
-            Some((field, m)) => Err(SpecError::BatchSize {
-                first_field: field.clone(),
+            Some((m, _)) if *m == n => Ok(()),
+            Some((m, field)) => Err(SpecError::BatchSize {
+                first_field: field.clone().unwrap_or_default(),
                 first: *m,
-                field: path.to_string(),
+                field: if self.paths {
+                    path.to_string()
+                } else {
+                    String::new()
+                },
                 actual: n,
             }),
         }
@@ -149,7 +172,7 @@ impl SizeCheck {
 
     /// The common batch size, or `None` if no leaf was seen.
     pub fn size(&self) -> Option<usize> {
-        self.first.as_ref().map(|(_, n)| *n)
+        self.first.as_ref().map(|(n, _)| *n)
     }
 }
 
@@ -384,8 +407,13 @@ pub trait DataSpec: Node<()> + Sized {
     /// # Errors
     /// [`SpecError::BatchSize`] naming the first field and the field that differs.
     fn validate(&self) -> Result<usize, SpecError> {
-        let mut sizes = SizeCheck::default();
-        self.check_node(&Path::Root, &mut sizes)?;
+        // Without paths first, so that checking a batch allocates nothing (providers and streams
+        // check every output buffer); again with them for the message when sizes differ.
+        let mut sizes = SizeCheck::quiet();
+        if self.check_node(&Path::Root, &mut sizes).is_err() {
+            let mut named = SizeCheck::default();
+            self.check_node(&Path::Root, &mut named)?;
+        }
         Ok(sizes.size().unwrap_or(0))
     }
 
