@@ -141,7 +141,7 @@ where
                 filled
                     .map(|n| BatchInfo {
                         count_samples: n,
-                        pad: out.validate().map_or(0, |rows| rows - n),
+                        pad: out.validate().map_or(0, |rows| rows.saturating_sub(n)),
                     })
                     .map_err(|e| DataError::Read(SourceError::new(e))),
             )
