@@ -75,6 +75,11 @@ pub struct ParquetStream<R> {
     spare: Arc<Mutex<SpareBuffers>>,
     // The short last batch is not served.
     drop_last: bool,
+    // A batch that spans two windows: the rows left from the window before are moved here
+    // (`carried` of them), and the batch is completed from the next window. Allocated once, of
+    // `batch_size` rows, with the identity row list to serve it by.
+    span: Option<(R, Vec<usize>)>,
+    carried: usize,
 }
 
 type Pending<R> = std::thread::JoinHandle<Result<Dataset<R>, LoadError>>;
@@ -198,6 +203,8 @@ where
             spawn: None,
             ahead: None,
             drop_last: false,
+            span: None,
+            carried: 0,
         }
     }
 
@@ -257,7 +264,7 @@ where
         Ok(self)
     }
 
-    /// The rows held in memory now: read and not yet served (those of the window and any left
+    /// The rows held in memory now: read and not yet served (those of the window and any carried
     /// from the one before), plus, with [`read_ahead`](Self::read_ahead), the rows of the window
     /// being read.
     pub fn buffered(&self) -> usize {
@@ -267,7 +274,7 @@ where
                 .map(|g| g.rows)
                 .sum()
         });
-        self.buffered - self.cursor + ahead
+        self.carried + self.buffered - self.cursor + ahead
     }
 
     /// The rows still to serve in this epoch.
@@ -275,10 +282,13 @@ where
         self.remaining
     }
 
-    /// Reads the next window; its rows are served (shuffled when asked) after the rows left.
-    /// The window is kept as read (no copy) when nothing is left; otherwise the rows left are
-    /// copied in front of it, in their serving order.
+    /// Reads the next window, whose rows are served (shuffled when asked) after the rows carried
+    /// from the one before; the window before must be served or carried.
     fn refill(&mut self) -> Result<(), LoadError> {
+        debug_assert_eq!(
+            self.cursor, self.buffered,
+            "rows left in the window are carried first"
+        );
         let read = match self.ahead.take() {
             Some((pending, end)) => {
                 self.next_group = end;
@@ -294,7 +304,7 @@ where
             }
         };
         let n = read.len();
-        let shuffled: Vec<usize> = match self.seed {
+        self.order = match self.seed {
             Some(seed) => permutation(
                 n,
                 seed ^ self.windows_read.wrapping_mul(0x9e37_79b9_7f4a_7c15),
@@ -303,22 +313,9 @@ where
             None => (0..n).collect(),
         };
         self.windows_read += 1;
-        let left = self.buffered - self.cursor;
-        let (buffer, order) = match (&self.buffer, left) {
-            (Some(old), left) if left > 0 => {
-                let mut next = R::nest(FlatOf::<R>::alloc(left + n, 0));
-                R::gather_same(&mut next, old, &self.order[self.cursor..self.buffered], 0);
-                let all: Vec<usize> = (0..n).collect();
-                R::gather_same(&mut next, read.fields(), &all, left);
-                self.recycle(read.into_fields());
-                let order = (0..left)
-                    .chain(shuffled.iter().map(|&i| left + i))
-                    .collect();
-                (next, order)
-            }
-            _ => (read.into_fields(), shuffled),
-        };
-        if let Some(old) = self.buffer.replace(buffer) {
+        self.buffered = n;
+        self.cursor = 0;
+        if let Some(old) = self.buffer.replace(read.into_fields()) {
             self.recycle(old);
         }
         // The window after this one starts reading now, into the memory just given back.
@@ -331,10 +328,51 @@ where
                 .select_row_groups(&self.groups[self.next_group..end]);
             self.ahead = Some((spawn(files), end));
         }
-        self.order = order;
-        self.buffered = left + n;
-        self.cursor = 0;
         Ok(())
+    }
+
+    /// Moves the rows of the window not served yet into the span, after the rows already
+    /// carried (they are fewer than a batch).
+    fn carry(&mut self) {
+        let (left, batch) = (self.buffered - self.cursor, self.batch_size);
+        let Some(buffer) = &self.buffer else {
+            return;
+        };
+        if left == 0 {
+            return;
+        }
+        let (span, _) = self
+            .span
+            .get_or_insert_with(|| (R::nest(FlatOf::<R>::alloc(batch, 0)), (0..batch).collect()));
+        R::gather_same(
+            span,
+            buffer,
+            &self.order[self.cursor..self.buffered],
+            self.carried,
+        );
+        self.carried += left;
+        self.cursor = self.buffered;
+    }
+
+    /// The record and the rows of the next batch of `n` rows (counted as served): the window's
+    /// own rows, or the span completed from the window when rows were carried.
+    fn take(&mut self, n: usize) -> Option<(&R, &[usize])> {
+        self.remaining -= n;
+        if self.carried == 0 {
+            let rows = &self.order[self.cursor..self.cursor + n];
+            self.cursor += n;
+            return Some((self.buffer.as_ref()?, rows));
+        }
+        let from_window = n.saturating_sub(self.carried);
+        let (span, identity) = self.span.as_mut()?;
+        if from_window > 0 {
+            let buffer = self.buffer.as_ref()?;
+            let rows = &self.order[self.cursor..self.cursor + from_window];
+            R::gather_same(span, buffer, rows, self.carried);
+        }
+        self.cursor += from_window;
+        self.carried = 0;
+        Some((span, &identity[..n]))
     }
 
     /// Gives the memory of a served window back, for the next ones to be read into.
@@ -355,13 +393,16 @@ where
             self.remaining = 0;
             return None;
         }
-        while self.buffered - self.cursor < want && self.next_group < self.groups.len() {
+        while self.carried + self.buffered - self.cursor < want
+            && self.next_group < self.groups.len()
+        {
+            self.carry();
             if let Err(e) = self.refill() {
                 self.remaining = 0;
                 return Some(Err(e));
             }
         }
-        let n = want.min(self.buffered - self.cursor);
+        let n = want.min(self.carried + self.buffered - self.cursor);
         if n == 0 || self.buffer.is_none() {
             self.remaining = 0;
             return None;
@@ -375,16 +416,9 @@ where
             Ok(n) => n,
             Err(e) => return Some(Err(e)),
         };
-        let buffer = self.buffer.as_ref()?;
         let mut out = R::nest(FlatOf::<R>::alloc(n, 0));
-        R::gather_same(
-            &mut out,
-            buffer,
-            &self.order[self.cursor..self.cursor + n],
-            0,
-        );
-        self.cursor += n;
-        self.remaining -= n;
+        let (from, rows) = self.take(n)?;
+        R::gather_same(&mut out, from, rows, 0);
         Some(Ok(out))
     }
 
@@ -413,16 +447,10 @@ where
                 ),
             }));
         }
-        let buffer = self.buffer.as_ref()?;
-        // Straight from the buffer into the request: one copy, converted, per row.
-        Q::gather_from(
-            out,
-            buffer,
-            &self.order[self.cursor..self.cursor + n],
-            n..capacity,
-        );
-        self.cursor += n;
-        self.remaining -= n;
+        // Straight from the window into the request: one copy, converted, per row (two for the
+        // rows of a batch that spans windows).
+        let (from, rows) = self.take(n)?;
+        Q::gather_from(out, from, rows, n..capacity);
         Some(Ok(n))
     }
 }
