@@ -23,9 +23,9 @@ use arrow_array::types::{
 use arrow_array::{Array, ArrayRef, OffsetSizeTrait};
 use arrow_schema::{DataType, Field};
 use parquet::arrow::ProjectionMask;
-use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+use parquet::arrow::arrow_reader::{ArrowReaderMetadata, ParquetRecordBatchReaderBuilder};
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 
 /// Parquet data as a [`LeafSource`]: one file, or a directory of part files as Spark, Ray and
 /// Dask write them (`part-*.parquet`, read in the order of their names; `_SUCCESS`, `.crc` and
@@ -76,6 +76,9 @@ pub struct ParquetFiles {
     selection: Option<Vec<RowGroup>>,
     // Memory to read leaves into, given back by a stream as it finishes with a window.
     spare: Option<Arc<Mutex<SpareBuffers>>>,
+    // Each file's footer, decoded once and shared by the copies (a stream reads every column of
+    // every window through one).
+    footers: Arc<[OnceLock<ArrowReaderMetadata>]>,
 }
 
 /// One row group of one of the files of a [`ParquetFiles`]: the unit of reading and of sharding.
@@ -128,10 +131,11 @@ impl ParquetFiles {
         };
         Ok(ParquetFiles {
             path,
-            files,
             columns: Vec::new(),
             selection: None,
             spare: None,
+            footers: files.iter().map(|_| OnceLock::new()).collect(),
+            files,
         })
     }
 
@@ -160,9 +164,7 @@ impl ParquetFiles {
                 source_name: "",
                 reason: Box::new(reason),
             };
-            let handle = std::fs::File::open(path).map_err(|e| fail(e.into()))?;
-            let builder = ParquetRecordBatchReaderBuilder::try_new(handle)
-                .map_err(|e| fail(decode_error(e)))?;
+            let builder = self.builder(file).map_err(fail)?;
             let mut first_row = 0usize;
             for (index, group) in builder.metadata().row_groups().iter().enumerate() {
                 let rows = usize::try_from(group.num_rows()).map_err(|_| {
@@ -195,6 +197,26 @@ impl ParquetFiles {
     pub(crate) fn with_spare(mut self, spare: Arc<Mutex<SpareBuffers>>) -> Self {
         self.spare = Some(spare);
         self
+    }
+
+    /// A reader of file `f` (opened afresh) with its footer, decoded the first time only.
+    fn builder(
+        &self,
+        f: usize,
+    ) -> Result<ParquetRecordBatchReaderBuilder<std::fs::File>, LoadReason> {
+        let path = &self.files[f];
+        let handle = std::fs::File::open(path)?;
+        let footer = match self.footers[f].get() {
+            Some(footer) => footer.clone(),
+            None => {
+                let footer =
+                    ArrowReaderMetadata::load(&handle, Default::default()).map_err(decode_error)?;
+                self.footers[f].get_or_init(|| footer).clone()
+            }
+        };
+        Ok(ParquetRecordBatchReaderBuilder::new_with_metadata(
+            handle, footer,
+        ))
     }
 
     fn column_of(&self, source: &str) -> String {
@@ -235,7 +257,10 @@ impl LeafSource for ParquetFiles {
                     },
                 ));
             };
-            rows += read_column::<S>(file, &column, &dims, group, &mut values)
+            let builder = self
+                .builder(f)
+                .map_err(|r| load_error(file, Place::File, leaf, r))?;
+            rows += read_column::<S>(builder, &column, &dims, group, &mut values)
                 .map_err(|(place, reason)| load_error(file, place, leaf, reason))?;
         }
         batch_from_samples::<S>(rows, values)
@@ -260,11 +285,10 @@ fn decode_error(e: impl std::fmt::Display) -> LoadReason {
     }
 }
 
-/// The rows of `column` of `file` and their values, converted to the element type of `S`.
-/// Appends the values of `column` of `file` (or of its row group `group`), converted to the
-/// element type of `S`, to `values`; the number of rows read.
+/// Appends the values of `column` of the file of `builder` (or of its row group `group`),
+/// converted to the element type of `S`, to `values`; the number of rows read.
 fn read_column<S: Space>(
-    file: &Path,
+    builder: ParquetRecordBatchReaderBuilder<std::fs::File>,
     column: &str,
     dims: &[usize],
     group: Option<RowGroup>,
@@ -275,9 +299,6 @@ fn read_column<S: Space>(
         name: column.to_owned(),
         row,
     };
-    let handle = std::fs::File::open(file).map_err(|e| whole(e.into()))?;
-    let builder =
-        ParquetRecordBatchReaderBuilder::try_new(handle).map_err(|e| whole(decode_error(e)))?;
     let schema = builder.schema().clone();
     let Some((index, field)) = schema
         .fields()
