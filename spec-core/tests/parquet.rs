@@ -305,7 +305,7 @@ fn load_damaged(bytes: &[u8], path: &std::path::Path) -> bool {
 }
 
 proptest::proptest! {
-    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(96))]
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(256))]
     /// Lying metadata: bytes of the footer (row counts, offsets, sizes, types, the schema's key
     /// values) changed at random, and the length before the magic, are errors, never panics,
     /// whether the file is loaded whole or streamed by row groups.

@@ -209,8 +209,12 @@ impl ParquetFiles {
         let footer = match self.footers[f].get() {
             Some(footer) => footer.clone(),
             None => {
-                let footer =
-                    ArrowReaderMetadata::load(&handle, Default::default()).map_err(decode_error)?;
+                let footer = guarded(|| {
+                    ArrowReaderMetadata::load(&handle, Default::default())
+                        .map_err(|e| (Place::File, decode_error(e)))
+                })
+                .map_err(|(_, reason)| reason)?;
+                check_chunks(&footer, handle.metadata()?.len())?;
                 self.footers[f].get_or_init(|| footer).clone()
             }
         };
@@ -260,7 +264,7 @@ impl LeafSource for ParquetFiles {
             let builder = self
                 .builder(f)
                 .map_err(|r| load_error(file, Place::File, leaf, r))?;
-            rows += read_column::<S>(builder, &column, &dims, group, &mut values)
+            rows += guarded(|| read_column::<S>(builder, &column, &dims, group, &mut values))
                 .map_err(|(place, reason)| load_error(file, place, leaf, reason))?;
         }
         batch_from_samples::<S>(rows, values)
@@ -268,8 +272,54 @@ impl LeafSource for ParquetFiles {
     }
 }
 
+/// Checks that the footer places every column chunk inside the file: the decoder trusts these
+/// offsets (a negative one is a panic in it, found by the footer proptest).
+fn check_chunks(footer: &ArrowReaderMetadata, file_len: u64) -> Result<(), LoadReason> {
+    for (g, group) in footer.metadata().row_groups().iter().enumerate() {
+        for (c, chunk) in group.columns().iter().enumerate() {
+            let start = chunk
+                .dictionary_page_offset()
+                .unwrap_or(chunk.data_page_offset());
+            let len = chunk.compressed_size();
+            let inside = u64::try_from(start)
+                .ok()
+                .zip(u64::try_from(len).ok())
+                .and_then(|(s, l)| s.checked_add(l))
+                .is_some_and(|end| end <= file_len);
+            if !inside {
+                return Err(LoadReason::Parquet {
+                    message: format!(
+                        "the footer places column chunk {c} of row group {g} at {len} bytes from byte {start}, outside the file of {file_len} bytes"
+                    ),
+                });
+            }
+        }
+    }
+    Ok(())
+}
+
 /// A problem and where it is in the file.
 type Fail = (Place, LoadReason);
+
+/// Runs a read through the `parquet` crate's decoder, whose assertions can panic on corrupt
+/// data (a dictionary page missing, found by the footer proptest): such a panic is returned as
+/// an error of the file (its message still reaches the panic hook; with `panic = "abort"` it
+/// aborts).
+fn guarded<T>(read: impl FnOnce() -> Result<T, Fail>) -> Result<T, Fail> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(read)).unwrap_or_else(|panic| {
+        let message = panic
+            .downcast_ref::<&str>()
+            .map(|m| (*m).to_owned())
+            .or_else(|| panic.downcast_ref::<String>().cloned())
+            .unwrap_or_default();
+        Err((
+            Place::File,
+            LoadReason::Parquet {
+                message: format!("the decoder failed on corrupt data ({message})"),
+            },
+        ))
+    })
+}
 
 fn decode_error(e: impl std::fmt::Display) -> LoadReason {
     let message = e.to_string();
@@ -783,5 +833,24 @@ where
         Ok(Ok(())) => Ok(()),
         Ok(Err((i, reason))) => Err((i / per.max(1), reason)),
         Err(reason) => Err((0, reason)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_panic_in_the_decoder_is_an_error_of_the_file() {
+        let caught = guarded::<()>(|| panic!("Decoder for dict should have been set"));
+        let (place, reason) = caught.unwrap_err();
+        assert_eq!(place, Place::File);
+        assert!(
+            reason
+                .to_string()
+                .contains("corrupt data (Decoder for dict should have been set)"),
+            "{reason}"
+        );
+        assert_eq!(guarded(|| Ok(3)), Ok(3));
     }
 }
