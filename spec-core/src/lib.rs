@@ -22,7 +22,7 @@ pub mod error;
 // (`batchspec::dataset::Dataset`, `batchspec::space::Vector`).
 pub use data::{dataset, iteration, provider};
 pub use mapping::{consumer, matching, serve};
-pub use types::{axis, batch, elem, hlist, source, space, spec};
+pub use types::{axis, batch, elem, hlist, source, space, spec, tensors};
 
 pub use error::{Error, Result};
 pub use format::{FormatAs, assert_formats};
@@ -57,6 +57,7 @@ pub mod __private {
     pub use crate::types::source::{Features, Src, Targets};
     pub use crate::types::space::Null;
     pub use crate::types::space::Space;
+    pub use crate::types::tensors::{LeafMapper, MapSpec};
     pub use crate::types::spec::{
         __add_features, Described, FlatRest, LeafList, Node, Path, SizeCheck,
     };

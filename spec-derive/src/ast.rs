@@ -7,6 +7,7 @@ use syn::spanned::Spanned;
 /// A struct deriving `DataSpec`.
 pub struct Container<'a> {
     pub ident: &'a syn::Ident,
+    pub vis: &'a syn::Visibility,
     pub generics: &'a syn::Generics,
     pub fields: Vec<Field<'a>>,
     pub attrs: ContainerAttrs,
@@ -15,6 +16,9 @@ pub struct Container<'a> {
 /// One field and the source it reads.
 pub struct Field<'a> {
     pub member: &'a syn::Ident,
+    pub vis: &'a syn::Visibility,
+    /// The field's doc comments, copied onto the generated mapped struct.
+    pub docs: Vec<&'a syn::Attribute>,
     pub ty: &'a syn::Type,
     /// The source name: `#[spec(source = "...")]`, or the field name.
     pub source: String,
@@ -31,6 +35,7 @@ impl<'a> Container<'a> {
                 syn::Fields::Unit => {
                     return Some(Container {
                         ident: &input.ident,
+                        vis: &input.vis,
                         generics: &input.generics,
                         fields: Vec::new(),
                         attrs,
@@ -77,11 +82,13 @@ impl<'a> Container<'a> {
                         name
                     }
                 };
-                Some(Field { member, ty: &f.ty, source })
+                let docs = f.attrs.iter().filter(|a| a.path().is_ident("doc")).collect();
+                Some(Field { member, vis: &f.vis, docs, ty: &f.ty, source })
             })
             .collect();
         Some(Container {
             ident: &input.ident,
+            vis: &input.vis,
             generics: &input.generics,
             fields,
             attrs,

@@ -201,6 +201,22 @@ where
         (self.gather)(out, data, &self.rows[..filled], filled..rows_in_batch);
         Some(Provided { batch: out, info })
     }
+
+    /// Gathers the next batch of the epoch into a new batch of its own and gives it away; `None`
+    /// at the end of the epoch. The batch holds exactly the batch's rows (a short last batch is
+    /// short; padding rows are zero and counted in [`BatchInfo::pad`]). For consumers that keep
+    /// the memory, such as a framework's tensor built from the batch's buffer without a copy
+    /// (`batchspec-burn`, `batchspec-candle`); [`Provider::next_batch`] reuses one buffer instead.
+    pub fn next_owned(&mut self) -> Option<(Q, BatchInfo)> {
+        let batch = self.epoch.next_into(&mut self.rows)?;
+        let info = info_of(&batch, self.schedule.batch_size());
+        let filled = batch.indices().len();
+        let rows_in_batch = batch.size();
+        drop(batch);
+        let mut out = Q::nest(FlatOf::<Q>::alloc(rows_in_batch, 0));
+        (self.gather)(&mut out, self.dataset.fields(), &self.rows[..filled], filled..rows_in_batch);
+        Some((out, info))
+    }
 }
 
 fn info_of(batch: &IndexBatch<'_>, size: usize) -> BatchInfo {

@@ -9,6 +9,7 @@ pub mod hlist;
 pub mod source;
 pub mod space;
 pub mod spec;
+pub mod tensors;
 
 /// Invokes `$m!` once per tuple size from 1 to 8, with each element's type parameter and index:
 /// `$m!(A 0); $m!(A 0, B 1); ...`. The impls of the spec traits for tuples are written once,

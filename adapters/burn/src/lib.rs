@@ -1,0 +1,628 @@
+//! batchspec batches as [burn](https://burn.dev) tensors, and batchspec providers as burn's
+//! `DataLoader`.
+//!
+//! A request written once with `#[derive(DataSpec)]` becomes a struct of tensors with the same
+//! field names: each leaf a [`Tensor`] of its space's rank, in the layout the request asked for
+//! (`bchw` images for convolutions), float elements as `Float` tensors of their own dtype,
+//! integer elements (labels, `u8` images) as `Int` tensors of their own dtype. The batch's buffer
+//! moves into the tensor (`TensorData::new(Vec, shape)`): no element is copied on the way.
+//!
+//! ```
+//! use batchspec::prelude::*;
+//! use batchspec_burn::{IntoTensors, Tensors};
+//! use burn::tensor::{Device, Int, Tensor};
+//!
+//! #[derive(DataSpec)]
+//! struct Input {
+//!     #[spec(source = "features")]
+//!     image: Batch<image![2, 2, 1; BCHW, f32]>,
+//!     #[spec(source = "targets")]
+//!     label: Batch<Labels<10, i64>>,
+//! }
+//!
+//! let input = Input {
+//!     image: Batch::new(ndarray::Array4::from_shape_fn((3, 1, 2, 2), |(b, _, h, w)| (b * 4 + h * 2 + w) as f32))?,
+//!     label: Batch::new(ndarray::array![7i64, 0, 9])?,
+//! };
+//! let t: Tensors<Input> = input.into_tensors(&Device::flex());
+//! let image: Tensor<4> = t.image; // `InputMapped<Tensor<4>, Tensor<1, Int>>`, fields by name
+//! let label: Tensor<1, Int> = t.label;
+//! assert_eq!(image.dims(), [3, 1, 2, 2]);
+//! assert_eq!(label.into_data().try_to_vec::<i64>().unwrap(), [7, 0, 9]);
+//! # Ok::<(), batchspec::Error>(())
+//! ```
+//!
+//! [`SpecLoader`] is burn's [`DataLoader`] over a batchspec [`Dataset`] and [`Schedule`]:
+//! a new epoch (a new shuffle) at every `iter()`, shards, prefetch on a thread, `slice` and
+//! `to_device`, so burn's `Learner` trains from it. [`SpecBatcher`] is a [`Batcher`] for code
+//! that keeps burn's own `Dataset`.
+
+use batchspec::dataset::{AllocFlat, Dataset};
+use batchspec::hlist::{HCons, HNil};
+use batchspec::iteration::Schedule;
+use batchspec::provider::{BatchInfo, Provider};
+use batchspec::serve::{ServeCache, ServeFrom, serve};
+use batchspec::spec::FlatOf;
+use batchspec::tensors::{LeafMapper, MapLeaf, MapSpec};
+use batchspec::{Batch, DataSpec, Space};
+use batchspec::data::DataError;
+use batchspec::data::gather::{GatherFrom, GatherSame};
+use burn::data::dataloader::batcher::Batcher;
+use burn::data::dataloader::{DataLoader, DataLoaderIterator, Progress};
+use burn::data::dataset::DatasetError;
+use burn::tensor::kind::Basic;
+use burn::tensor::{DType, Device, Float, Int, Tensor, TensorData};
+use core::convert::Infallible;
+use core::marker::PhantomData;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::mpsc::{Receiver, sync_channel};
+use std::thread::JoinHandle;
+
+/// The element types burn holds, with the tensor kind each becomes.
+#[diagnostic::on_unimplemented(
+    message = "burn has no tensor element for `{Self}`",
+    label = "a leaf of this element type cannot become a burn tensor"
+)]
+pub trait BurnElement: batchspec::Element + burn::tensor::Element {
+    /// `Float` for floats, `Int` for integers.
+    type Kind: Basic;
+    /// The tensor's dtype: the element's own.
+    const DTYPE: DType;
+}
+
+macro_rules! burn_elements {
+    ($($t:ty => $k:ty, $d:ident;)*) => {$(
+        impl BurnElement for $t {
+            type Kind = $k;
+            const DTYPE: DType = DType::$d;
+        }
+    )*};
+}
+burn_elements! {
+    f32 => Float, F32;
+    f64 => Float, F64;
+    u8 => Int, U8;
+    i8 => Int, I8;
+    u16 => Int, U16;
+    i16 => Int, I16;
+    u32 => Int, U32;
+    i32 => Int, I32;
+    u64 => Int, U64;
+    i64 => Int, I64;
+}
+
+/// The rank of a batch's array (ndarray's `Ix1` to `Ix6`) as the rank of a burn tensor.
+#[diagnostic::on_unimplemented(
+    message = "burn tensors of rank `{Self}` are not supported here",
+    label = "batches of rank 1 to 6 become burn tensors"
+)]
+pub trait BurnRank: ndarray::Dimension {
+    /// The tensor of this rank and kind `K`.
+    type Tensor<K: Basic>;
+    /// The tensor of `data` on `device`, of `dtype`.
+    fn tensor<K: Basic>(data: TensorData, device: &Device, dtype: DType) -> Self::Tensor<K>;
+}
+
+macro_rules! burn_ranks {
+    ($($n:literal),*) => {$(
+        impl BurnRank for ndarray::Dim<[usize; $n]> {
+            type Tensor<K: Basic> = Tensor<$n, K>;
+            #[inline]
+            fn tensor<K: Basic>(data: TensorData, device: &Device, dtype: DType) -> Tensor<$n, K> {
+                Tensor::from_data(data, (device, dtype))
+            }
+        }
+    )*};
+}
+burn_ranks!(1, 2, 3, 4, 5, 6);
+
+/// The mapper that makes each leaf a burn tensor on a device (see [`IntoTensors`]).
+#[derive(Clone, Debug)]
+pub struct ToBurn {
+    device: Device,
+}
+
+impl ToBurn {
+    /// Makes tensors on `device`.
+    pub fn new(device: &Device) -> Self {
+        ToBurn {
+            device: device.clone(),
+        }
+    }
+}
+
+impl LeafMapper for ToBurn {
+    type Error = Infallible;
+}
+
+/// The tensor a batch of the space `S` becomes.
+pub type LeafTensor<S> =
+    <<S as Space>::Dim as BurnRank>::Tensor<<<S as Space>::Elem as BurnElement>::Kind>;
+
+impl<S: Space> MapLeaf<S> for ToBurn
+where
+    S::Elem: BurnElement,
+    S::Dim: BurnRank,
+{
+    type Out = LeafTensor<S>;
+    #[inline]
+    fn map_leaf(&mut self, batch: Batch<S>) -> Result<Self::Out, Infallible> {
+        let (shape, values) = batch.into_vec();
+        let data = TensorData::new(values, shape);
+        Ok(<S::Dim as BurnRank>::tensor(
+            data,
+            &self.device,
+            <S::Elem as BurnElement>::DTYPE,
+        ))
+    }
+}
+
+/// The tensor form of the spec `Q`: for a derived struct `Input`, `InputMapped<..>` with a
+/// tensor in each field (`Tensors<(A, B)>` is a tuple of the two).
+pub type Tensors<Q> = <Q as MapSpec<ToBurn>>::Out;
+
+/// A batch made into burn tensors, moving each leaf's buffer into its tensor.
+pub trait IntoTensors: MapSpec<ToBurn> {
+    /// Every leaf as a tensor on `device`, in the spec's structure.
+    fn into_tensors(self, device: &Device) -> Tensors<Self>;
+}
+
+impl<Q: MapSpec<ToBurn>> IntoTensors for Q {
+    #[inline]
+    fn into_tensors(self, device: &Device) -> Tensors<Self> {
+        match self.map_spec(&mut ToBurn::new(device)) {
+            Ok(t) => t,
+            Err(never) => match never {},
+        }
+    }
+}
+
+/// A batchspec dataset and schedule as burn's [`DataLoader`]: each `iter()` is the next epoch of
+/// the schedule (a fresh shuffle for shuffled schedules, the same one whatever thread serves
+/// it), of the schedule's shard, as tensors of the request `Q` on the loader's device.
+///
+/// Batches follow the schedule's last-batch policy; with `LastBatch::Short` (the default) the
+/// last batch holds only its samples. burn's batches carry no padding count, so `Pad` gives
+/// padding rows as if they were samples (zero for `Pad`, repeated samples for `RollOver`):
+/// prefer `Short` or `Drop` for burn.
+///
+/// ```
+/// use batchspec::prelude::*;
+/// use batchspec::dataset::Dataset;
+/// use batchspec::iteration::Schedule;
+/// use batchspec_burn::SpecLoader;
+/// use burn::data::dataloader::DataLoader;
+/// use burn::tensor::Device;
+/// use std::sync::Arc;
+///
+/// #[derive(DataSpec)]
+/// struct Record {
+///     #[spec(source = "features")]
+///     x: Batch<Vector<2>>,
+///     #[spec(source = "targets")]
+///     y: Batch<Labels<3, i64>>,
+/// }
+/// let ds = Arc::new(Dataset::new(Record {
+///     x: Batch::new(ndarray::Array2::from_shape_fn((10, 2), |(i, j)| (i * 2 + j) as f32))?,
+///     y: Batch::new(ndarray::Array1::from_iter((0..10i64).map(|i| i % 3)))?,
+/// })?);
+/// let schedule = Schedule::builder(10).batch_size(4).shuffle(true).seed(7).build()?;
+/// let loader = SpecLoader::<Record, Record>::new(ds, schedule, &Device::flex())?;
+/// assert_eq!(loader.num_items(), 10);
+/// let sizes: Vec<usize> = loader.iter().map(|b| b.unwrap().x.dims()[0]).collect();
+/// assert_eq!(sizes, [4, 4, 2]);
+/// # Ok::<(), batchspec::Error>(())
+/// ```
+pub struct SpecLoader<R, Q> {
+    dataset: Arc<Dataset<R>>,
+    schedule: Schedule,
+    device: Device,
+    ahead: usize,
+    // The epoch the next `iter()` serves; shared with the loaders `to_device` makes, so that a
+    // learner moving the loader keeps counting.
+    next_epoch: Arc<AtomicU64>,
+    items: usize,
+    // A slice of no samples: no batches.
+    empty: bool,
+    request: PhantomData<fn() -> Q>,
+}
+
+impl<R, Q> Clone for SpecLoader<R, Q> {
+    fn clone(&self) -> Self {
+        SpecLoader {
+            dataset: Arc::clone(&self.dataset),
+            schedule: self.schedule.clone(),
+            device: self.device.clone(),
+            ahead: self.ahead,
+            next_epoch: Arc::clone(&self.next_epoch),
+            items: self.items,
+            empty: self.empty,
+            request: PhantomData,
+        }
+    }
+}
+
+impl<R: DataSpec, Q: DataSpec> SpecLoader<R, Q>
+where
+    FlatOf<Q>: AllocFlat,
+{
+    /// A loader of the request `Q` from `dataset`, by `schedule`, on `device`, starting at
+    /// epoch 0, serving on the caller's thread (see [`SpecLoader::prefetch`]).
+    ///
+    /// # Errors
+    /// [`DataError::ScheduleMismatch`] when the schedule is for another number of samples.
+    pub fn new(
+        dataset: Arc<Dataset<R>>,
+        schedule: Schedule,
+        device: &Device,
+    ) -> Result<Self, DataError>
+    where
+        Q: GatherFrom<R>,
+    {
+        // The pair is checked here, once (the same check as `Provider::new`).
+        Provider::<R, Q>::unbuffered(&dataset, schedule.clone())?;
+        let items = items_per_epoch(&schedule);
+        Ok(SpecLoader {
+            dataset,
+            schedule,
+            device: device.clone(),
+            ahead: 0,
+            next_epoch: Arc::new(AtomicU64::new(0)),
+            items,
+            empty: false,
+            request: PhantomData,
+        })
+    }
+
+    /// Gathers batches on a thread of their own, up to `ahead` batches before they are asked
+    /// for (0: on the caller's thread). The order is the schedule's, whatever the timing.
+    pub fn prefetch(mut self, ahead: usize) -> Self {
+        self.ahead = ahead;
+        self
+    }
+
+    /// The next `iter()` serves epoch `epoch` (to resume a run).
+    pub fn start_epoch(&self, epoch: u64) {
+        self.next_epoch.store(epoch, Ordering::SeqCst);
+    }
+
+    /// The schedule.
+    pub fn schedule(&self) -> &Schedule {
+        &self.schedule
+    }
+}
+
+/// The samples an epoch serves (padding rows not counted).
+fn items_per_epoch(schedule: &Schedule) -> usize {
+    let mut epoch = schedule.epoch(0);
+    let mut rows = Vec::with_capacity(schedule.batch_size());
+    let mut n = 0;
+    while let Some(batch) = epoch.next_into(&mut rows) {
+        n += batch.count_samples();
+    }
+    n
+}
+
+impl<R, Q> DataLoader<Tensors<Q>> for SpecLoader<R, Q>
+where
+    R: DataSpec + Send + Sync + 'static,
+    Q: DataSpec + GatherFrom<R> + MapSpec<ToBurn> + Send + 'static,
+    FlatOf<Q>: AllocFlat,
+    FlatOf<R>: AllocFlat,
+    R: GatherSame,
+    Tensors<Q>: 'static,
+{
+    fn iter<'a>(&'a self) -> Box<dyn DataLoaderIterator<Tensors<Q>> + 'a> {
+        let epoch = self.next_epoch.fetch_add(1, Ordering::SeqCst);
+        let source = if self.empty {
+            Source::Failed(None)
+        } else if self.ahead == 0 {
+            match Provider::<R, Q>::unbuffered(&self.dataset, self.schedule.clone()) {
+                Ok(mut p) => {
+                    p.start_epoch(epoch);
+                    Source::Here(p)
+                }
+                Err(e) => Source::Failed(Some(e)),
+            }
+        } else {
+            Source::Thread(Producer::spawn(
+                Arc::clone(&self.dataset),
+                self.schedule.clone(),
+                epoch,
+                self.ahead,
+            ))
+        };
+        Box::new(LoaderIter {
+            source,
+            device: self.device.clone(),
+            processed: 0,
+            total: self.items,
+        })
+    }
+
+    fn num_items(&self) -> usize {
+        self.items
+    }
+
+    fn to_device(&self, device: &Device) -> Arc<dyn DataLoader<Tensors<Q>>> {
+        let mut moved = self.clone();
+        moved.device = device.clone();
+        Arc::new(moved)
+    }
+
+    fn slice(&self, start: usize, end: usize) -> Arc<dyn DataLoader<Tensors<Q>>> {
+        Arc::new(self.sliced(start, end))
+    }
+}
+
+impl<R: DataSpec + GatherSame, Q: DataSpec> SpecLoader<R, Q>
+where
+    FlatOf<Q>: AllocFlat,
+    FlatOf<R>: AllocFlat,
+{
+    /// Samples `start..end` of the loader's samples (of its shard) as a loader of their own,
+    /// with the same batch size, order and last-batch policy: burn's `slice`. The rows are
+    /// copied once, into a dataset of their own. A range past the end is cut at the end.
+    fn sliced(&self, start: usize, end: usize) -> Self {
+        let range = self.schedule.sample_range();
+        let lo = range.start + start.min(range.len());
+        let hi = range.start + end.min(range.len()).max(start.min(range.len()));
+        let s = &self.schedule;
+        let made = self
+            .dataset
+            .slice(lo..hi)
+            .and_then(Dataset::new)
+            .and_then(|d| {
+                let schedule = Schedule::builder(d.len())
+                    .batch_size(s.batch_size())
+                    .order(s.order())
+                    .last_batch(s.last_batch())
+                    .seed(s.seed())
+                    .build()?;
+                Ok((d, schedule))
+            });
+        match made {
+            Ok((d, schedule)) => SpecLoader {
+                items: items_per_epoch(&schedule),
+                dataset: Arc::new(d),
+                schedule,
+                device: self.device.clone(),
+                ahead: self.ahead,
+                next_epoch: Arc::new(AtomicU64::new(self.next_epoch.load(Ordering::SeqCst))),
+                empty: false,
+                request: PhantomData,
+            },
+            // An empty slice (or one the schedule refuses): a loader of no batches.
+            Err(_) => SpecLoader {
+                items: 0,
+                dataset: Arc::clone(&self.dataset),
+                schedule: self.schedule.clone(),
+                device: self.device.clone(),
+                ahead: 0,
+                next_epoch: Arc::new(AtomicU64::new(0)),
+                empty: true,
+                request: PhantomData,
+            },
+        }
+    }
+}
+
+enum Source<'a, R, Q: Send + 'static> {
+    Here(Provider<'a, R, Q>),
+    Thread(Producer<Q>),
+    Failed(Option<DataError>),
+}
+
+/// A provider on a thread of its own, sending owned batches in order.
+struct Producer<Q: Send + 'static> {
+    batches: Option<Receiver<(Q, BatchInfo)>>,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl<Q: DataSpec + Send + 'static> Producer<Q>
+where
+    FlatOf<Q>: AllocFlat,
+{
+    fn spawn<R>(dataset: Arc<Dataset<R>>, schedule: Schedule, epoch: u64, ahead: usize) -> Self
+    where
+        R: DataSpec + Send + Sync + 'static,
+        Q: GatherFrom<R>,
+    {
+        let (send, batches) = sync_channel(ahead.saturating_sub(1));
+        let thread = std::thread::spawn(move || {
+            let Ok(mut provider) = Provider::<R, Q>::unbuffered(&dataset, schedule) else {
+                return;
+            };
+            provider.start_epoch(epoch);
+            while let Some(batch) = provider.next_owned() {
+                if send.send(batch).is_err() {
+                    return;
+                }
+            }
+        });
+        Producer {
+            batches: Some(batches),
+            thread: Some(thread),
+        }
+    }
+
+    /// The next batch; at the end, `Err` if the thread panicked.
+    fn next(&mut self) -> Option<Result<(Q, BatchInfo), String>> {
+        let batches = self.batches.as_ref()?;
+        match batches.recv() {
+            Ok(b) => Some(Ok(b)),
+            Err(_) => {
+                self.batches = None;
+                let panicked = self.thread.take().map(JoinHandle::join);
+                match panicked {
+                    Some(Err(payload)) => Some(Err(panic_message(&*payload))),
+                    _ => None,
+                }
+            }
+        }
+    }
+}
+
+impl<Q: Send + 'static> Drop for Producer<Q> {
+    fn drop(&mut self) {
+        // Closing the channel makes the thread's next send fail, and it returns.
+        self.batches = None;
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+fn panic_message(payload: &(dyn core::any::Any + Send)) -> String {
+    let what = payload
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "a panic".into());
+    format!("the thread gathering batches stopped: {what}")
+}
+
+#[derive(Debug)]
+struct ThreadStopped(String);
+
+impl core::fmt::Display for ThreadStopped {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for ThreadStopped {}
+
+struct LoaderIter<'a, R, Q: Send + 'static> {
+    source: Source<'a, R, Q>,
+    device: Device,
+    processed: usize,
+    total: usize,
+}
+
+impl<R, Q> Iterator for LoaderIter<'_, R, Q>
+where
+    R: DataSpec,
+    Q: DataSpec + MapSpec<ToBurn> + Send + 'static,
+    FlatOf<Q>: AllocFlat,
+{
+    type Item = Result<Tensors<Q>, DatasetError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let (q, info) = match &mut self.source {
+            Source::Here(p) => p.next_owned()?,
+            Source::Thread(t) => match t.next()? {
+                Ok(b) => b,
+                Err(msg) => return Some(Err(DatasetError::new(ThreadStopped(msg)))),
+            },
+            Source::Failed(e) => return e.take().map(|e| Err(DatasetError::new(e))),
+        };
+        self.processed += info.count_samples;
+        Some(Ok(q.into_tensors(&self.device)))
+    }
+}
+
+impl<R, Q> DataLoaderIterator<Tensors<Q>> for LoaderIter<'_, R, Q>
+where
+    R: DataSpec,
+    Q: DataSpec + MapSpec<ToBurn> + Send + 'static,
+    FlatOf<Q>: AllocFlat,
+{
+    fn progress(&self) -> Progress {
+        Progress::new(self.processed, self.total, Some("samples".into()))
+    }
+}
+
+/// burn's [`Batcher`] for items that are batchspec records (usually of one sample, as
+/// `Dataset::get` gives them): the items are converted to the request `Q` (layouts and element
+/// types as the request asks), stacked along the batch axis, and made tensors. For code that
+/// keeps burn's `Dataset` and `DataLoaderBuilder`; [`SpecLoader`] gathers straight from the
+/// dataset instead, without an item per sample.
+///
+/// # Panics
+/// When the items are sequences of different lengths: they cannot be stacked, and burn's
+/// `Batcher` cannot return an error.
+pub struct SpecBatcher<Q> {
+    request: PhantomData<fn() -> Q>,
+}
+
+impl<Q> SpecBatcher<Q> {
+    /// A batcher of the request `Q`.
+    pub fn new() -> Self {
+        SpecBatcher {
+            request: PhantomData,
+        }
+    }
+}
+
+impl<Q> Default for SpecBatcher<Q> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<Q> Clone for SpecBatcher<Q> {
+    fn clone(&self) -> Self {
+        Self::new()
+    }
+}
+
+impl<R, Q> Batcher<R, Tensors<Q>> for SpecBatcher<Q>
+where
+    Q: DataSpec + ServeFrom<R> + MapSpec<ToBurn>,
+    FlatOf<Q>: Stack,
+{
+    fn batch(&self, items: Vec<R>, device: &Device) -> Tensors<Q> {
+        let mut cache = ServeCache::new();
+        let flats: Vec<FlatOf<Q>> = items
+            .iter()
+            .map(|item| {
+                cache.clear();
+                serve::<R, Q>(item, &mut cache).flatten()
+            })
+            .collect();
+        Q::nest(Stack::stack(flats)).into_tensors(device)
+    }
+}
+
+/// The flat form of a spec, stacked item after item along each leaf's batch axis.
+pub trait Stack: Sized {
+    /// The leaves of every part, stacked.
+    fn stack(parts: Vec<Self>) -> Self;
+}
+
+impl Stack for HNil {
+    fn stack(_: Vec<Self>) -> Self {
+        HNil
+    }
+}
+
+impl<S: Space, T: Stack> Stack for HCons<Batch<S>, T>
+where
+    S::Dim: ndarray::RemoveAxis,
+{
+    fn stack(parts: Vec<Self>) -> Self {
+        let mut heads = Vec::with_capacity(parts.len());
+        let mut tails = Vec::with_capacity(parts.len());
+        for p in parts {
+            heads.push(p.head);
+            tails.push(p.tail);
+        }
+        let views: Vec<_> = heads.iter().map(|h| h.array_view()).collect();
+        let head = if views.is_empty() {
+            <FlatOneLeaf<S> as AllocFlat>::alloc(0, 0).head
+        } else {
+            match ndarray::concatenate(ndarray::Axis(S::BATCH_AXIS), &views) {
+                Ok(a) => Batch::new(a).unwrap_or_else(|e| panic!("stacking items: {e}")),
+                Err(e) => panic!("the items cannot be stacked (sequences of different lengths?): {e}"),
+            }
+        };
+        HCons {
+            head,
+            tail: T::stack(tails),
+        }
+    }
+}
+
+type FlatOneLeaf<S> = HCons<Batch<S>, HNil>;

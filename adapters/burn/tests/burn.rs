@@ -1,0 +1,293 @@
+//! The burn adapter against hand-computed tensors (values, shapes, dtypes, layouts), burn's own
+//! `DataLoader` and `Batcher` contracts, and the plain batchspec provider as the reference order.
+
+use batchspec::dataset::Dataset;
+use batchspec::iteration::{LastBatch, Schedule, Shard};
+use batchspec::prelude::*;
+use batchspec::provider::Provider;
+use batchspec_burn::{IntoTensors, SpecBatcher, SpecLoader, Tensors};
+use burn::data::dataloader::batcher::Batcher;
+use burn::data::dataloader::{DataLoader, DataLoaderBuilder};
+use burn::data::dataset::{Dataset as BurnDataset, InMemDataset};
+use burn::tensor::{DType, Device, Int, Tensor};
+use std::sync::Arc;
+
+#[derive(DataSpec, Clone, Debug)]
+struct Record {
+    #[spec(source = "features")]
+    image: Batch<image![2, 3, 2; BHWC, u8]>,
+    #[spec(source = "targets")]
+    label: Batch<Index<4, 1, u8>>,
+}
+
+/// What a convolutional model asks for: channels first, floats, one label per sample.
+#[derive(DataSpec)]
+struct Conv {
+    #[spec(source = "features")]
+    image: Batch<image![2, 3, 2; BCHW, f32]>,
+    #[spec(source = "targets")]
+    label: Batch<Index<4, 1, i64>>,
+}
+
+/// The record as stored, and one-hot labels.
+#[derive(DataSpec)]
+struct Raw {
+    #[spec(source = "features")]
+    image: Batch<image![2, 3, 2; BHWC, u8]>,
+    #[spec(source = "targets")]
+    label: Batch<OneHot<4>>,
+}
+
+fn pixel(b: usize, h: usize, w: usize, c: usize) -> u8 {
+    (b * 12 + h * 6 + w * 2 + c) as u8
+}
+
+fn record(n: usize) -> Record {
+    Record {
+        image: Batch::new(ndarray::Array4::from_shape_fn((n, 2, 3, 2), |(b, h, w, c)| {
+            pixel(b, h, w, c)
+        }))
+        .unwrap(),
+        label: Batch::new(ndarray::Array2::from_shape_fn((n, 1), |(b, _)| (b % 4) as u8)).unwrap(),
+    }
+}
+
+fn device() -> Device {
+    Device::flex()
+}
+
+#[test]
+fn a_request_becomes_tensors_of_its_layout_rank_and_dtype() {
+    let ds = Dataset::new(record(3)).unwrap();
+    let schedule = Schedule::builder(3).batch_size(3).build().unwrap();
+    let mut p = Provider::<Record, Conv>::new(&ds, schedule).unwrap();
+    let (conv, _) = p.next_owned().unwrap();
+    let t: Tensors<Conv> = conv.into_tensors(&device());
+    let image: Tensor<4> = t.image;
+    let label: Tensor<2, Int> = t.label;
+    assert_eq!(image.dims(), [3, 2, 2, 3]);
+    assert_eq!(image.dtype(), DType::F32);
+    assert_eq!(label.dims(), [3, 1]);
+    assert_eq!(label.dtype(), DType::I64);
+    // bchw, by hand: element [b, c, h, w] is the stored pixel (b, h, w, c).
+    let mut want = Vec::new();
+    for b in 0..3 {
+        for c in 0..2 {
+            for h in 0..2 {
+                for w in 0..3 {
+                    want.push(pixel(b, h, w, c) as f32);
+                }
+            }
+        }
+    }
+    assert_eq!(image.into_data().try_to_vec::<f32>().unwrap(), want);
+    assert_eq!(label.into_data().try_to_vec::<i64>().unwrap(), [0, 1, 2]);
+}
+
+#[test]
+fn u8_stays_u8_and_one_hot_is_float() {
+    let ds = Dataset::new(record(2)).unwrap();
+    let schedule = Schedule::builder(2).batch_size(2).build().unwrap();
+    let mut p = Provider::<Record, Raw>::new(&ds, schedule).unwrap();
+    let (raw, _) = p.next_owned().unwrap();
+    let t = raw.into_tensors(&device());
+    let image: Tensor<4, Int> = t.image;
+    assert_eq!(image.dtype(), DType::U8);
+    assert_eq!(image.dims(), [2, 2, 3, 2]);
+    let want: Vec<u8> = (0..24).map(|i| i as u8).collect();
+    assert_eq!(image.into_data().try_to_vec::<u8>().unwrap(), want);
+    let label: Tensor<2> = t.label;
+    assert_eq!(label.dtype(), DType::F32);
+    assert_eq!(
+        label.into_data().try_to_vec::<f32>().unwrap(),
+        [1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0]
+    );
+}
+
+#[test]
+fn tuples_and_f64_keep_their_structure_and_dtype() {
+    let x = Batch::<Vector<2, f64>>::new(ndarray::array![[1.0, 2.0], [3.0, 4.0]]).unwrap();
+    let y = Batch::<Labels<5, i32>>::new(ndarray::array![4, 0]).unwrap();
+    let (tx, ty): (Tensor<2>, Tensor<1, Int>) = (x, y).into_tensors(&device());
+    assert_eq!(tx.dtype(), DType::F64);
+    assert_eq!(tx.into_data().try_to_vec::<f64>().unwrap(), [1.0, 2.0, 3.0, 4.0]);
+    assert_eq!(ty.dtype(), DType::I32);
+    assert_eq!(ty.into_data().try_to_vec::<i32>().unwrap(), [4, 0]);
+}
+
+/// The labels of every batch of one `iter()` (an epoch).
+fn epoch_labels(loader: &dyn DataLoader<Tensors<Conv>>) -> Vec<Vec<i64>> {
+    loader
+        .iter()
+        .map(|b| b.unwrap().label.into_data().try_to_vec::<i64>().unwrap())
+        .collect()
+}
+
+/// The same epoch from the plain provider: the reference order.
+fn provider_labels(ds: &Dataset<Record>, schedule: &Schedule, epoch: u64) -> Vec<Vec<i64>> {
+    let mut p = Provider::<Record, Conv>::new(ds, schedule.clone()).unwrap();
+    p.start_epoch(epoch);
+    let mut out = Vec::new();
+    while let Some(b) = p.next_batch() {
+        out.push(b.batch.label.array().iter().copied().collect());
+    }
+    out
+}
+
+/// A record whose label is the sample's index, so that batches show which samples they hold.
+fn indexed(n: usize) -> Dataset<Record> {
+    let mut r = record(n);
+    r.label = Batch::new(ndarray::Array2::from_shape_fn((n, 1), |(b, _)| (b % 4) as u8)).unwrap();
+    Dataset::new(r).unwrap()
+}
+
+#[test]
+fn each_iter_is_the_next_epoch_in_the_providers_order_with_or_without_prefetch() {
+    let ds = Arc::new(indexed(10));
+    let schedule = Schedule::builder(10)
+        .batch_size(4)
+        .shuffle(true)
+        .seed(3)
+        .build()
+        .unwrap();
+    let plain = SpecLoader::<Record, Conv>::new(ds.clone(), schedule.clone(), &device()).unwrap();
+    let ahead = SpecLoader::<Record, Conv>::new(ds.clone(), schedule.clone(), &device())
+        .unwrap()
+        .prefetch(2);
+    for epoch in 0..3 {
+        let want = provider_labels(&ds, &schedule, epoch);
+        assert_eq!(epoch_labels(&plain), want, "epoch {epoch}");
+        assert_eq!(epoch_labels(&ahead), want, "epoch {epoch}, prefetched");
+    }
+    // Epochs differ (a fresh shuffle each), and a batch's images follow its labels.
+    assert_ne!(provider_labels(&ds, &schedule, 0), provider_labels(&ds, &schedule, 1));
+    plain.start_epoch(1);
+    assert_eq!(epoch_labels(&plain), provider_labels(&ds, &schedule, 1));
+}
+
+#[test]
+fn images_follow_their_samples_through_a_shuffled_epoch() {
+    let ds = Arc::new(indexed(9));
+    let schedule = Schedule::builder(9)
+        .batch_size(4)
+        .shuffle(true)
+        .seed(11)
+        .build()
+        .unwrap();
+    let loader = SpecLoader::<Record, Conv>::new(ds, schedule, &device())
+        .unwrap()
+        .prefetch(1);
+    let mut seen = Vec::new();
+    for batch in loader.iter() {
+        let batch = batch.unwrap();
+        let n = batch.image.dims()[0];
+        let values = batch.image.into_data().try_to_vec::<f32>().unwrap();
+        for k in 0..n {
+            // The first value of sample k is pixel (b, 0, 0, 0) = 12 b.
+            let b = values[k * 12] as usize / 12;
+            assert_eq!(values[k * 12 + 1], pixel(b, 0, 1, 0) as f32);
+            seen.push(b);
+        }
+    }
+    seen.sort();
+    assert_eq!(seen, (0..9).collect::<Vec<_>>());
+}
+
+#[test]
+fn shards_progress_slices_and_devices() {
+    let ds = Arc::new(indexed(10));
+    let mut all = Vec::new();
+    for part in 0..2 {
+        let schedule = Schedule::builder(10)
+            .batch_size(3)
+            .shard(Shard::new(part, 2).unwrap())
+            .build()
+            .unwrap();
+        let loader = SpecLoader::<Record, Conv>::new(ds.clone(), schedule, &device()).unwrap();
+        assert_eq!(loader.num_items(), 5);
+        let mut it = loader.iter();
+        let mut items = 0;
+        while let Some(b) = it.next() {
+            let b = b.unwrap();
+            items += b.image.dims()[0];
+            assert_eq!(it.progress().items_processed, items);
+            assert_eq!(it.progress().items_total, 5);
+            all.push(b.image.into_data().try_to_vec::<f32>().unwrap()[0] as usize / 12);
+        }
+        assert!(it.progress().is_completed());
+    }
+    // Every sample once, each first pixel in sample order: 0, 3, 5, 8 start the batches.
+    assert_eq!(all, [0, 3, 5, 8]);
+
+    let schedule = Schedule::builder(10).batch_size(2).build().unwrap();
+    let loader = SpecLoader::<Record, Conv>::new(ds, schedule, &device()).unwrap();
+    let part = loader.slice(3, 8);
+    assert_eq!(part.num_items(), 5);
+    let firsts: Vec<usize> = part
+        .iter()
+        .map(|b| b.unwrap().image.into_data().try_to_vec::<f32>().unwrap()[0] as usize / 12)
+        .collect();
+    assert_eq!(firsts, [3, 5, 7]);
+    assert_eq!(loader.slice(8, 100).num_items(), 2);
+    assert_eq!(loader.slice(5, 5).num_items(), 0);
+    assert_eq!(loader.slice(5, 5).iter().count(), 0);
+    let moved = loader.to_device(&device());
+    assert_eq!(moved.num_items(), 10);
+    assert_eq!(moved.iter().count(), 5);
+}
+
+#[test]
+fn last_batch_policies_reach_the_tensors() {
+    let ds = Arc::new(indexed(10));
+    let sizes = |lb: LastBatch| -> Vec<usize> {
+        let schedule = Schedule::builder(10)
+            .batch_size(4)
+            .last_batch(lb)
+            .build()
+            .unwrap();
+        let loader = SpecLoader::<Record, Conv>::new(ds.clone(), schedule, &device()).unwrap();
+        loader.iter().map(|b| b.unwrap().image.dims()[0]).collect()
+    };
+    assert_eq!(sizes(LastBatch::Short), [4, 4, 2]);
+    assert_eq!(sizes(LastBatch::Drop), [4, 4]);
+    assert_eq!(sizes(LastBatch::Pad), [4, 4, 4]);
+}
+
+#[test]
+fn a_loader_for_another_number_of_samples_is_refused() {
+    let ds = Arc::new(indexed(10));
+    let schedule = Schedule::builder(12).batch_size(4).build().unwrap();
+    let err = SpecLoader::<Record, Conv>::new(ds, schedule, &device())
+        .err()
+        .unwrap();
+    assert!(err.to_string().contains("12"), "{err}");
+}
+
+#[test]
+fn the_batcher_stacks_burn_dataset_items_as_the_loader_gathers_them() {
+    let ds = indexed(7);
+    let items: Vec<Record> = (0..7).map(|i| ds.get(i).unwrap()).collect();
+    let burn_ds = InMemDataset::new(items);
+    assert_eq!(burn_ds.len(), 7);
+    let batcher = SpecBatcher::<Conv>::new();
+    // burn's own loader over burn's own dataset, in order.
+    let loader = DataLoaderBuilder::new(batcher.clone())
+        .batch_size(3)
+        .build(burn_ds);
+    let got: Vec<Vec<f32>> = loader
+        .iter()
+        .map(|b| b.unwrap().image.into_data().try_to_vec::<f32>().unwrap())
+        .collect();
+    let schedule = Schedule::builder(7).batch_size(3).build().unwrap();
+    let ours = SpecLoader::<Record, Conv>::new(Arc::new(ds), schedule, &device()).unwrap();
+    let want: Vec<Vec<f32>> = ours
+        .iter()
+        .map(|b| b.unwrap().image.into_data().try_to_vec::<f32>().unwrap())
+        .collect();
+    assert_eq!(got, want);
+    assert_eq!(got.len(), 3);
+    // One item of several samples is stacked like several items.
+    let two = indexed(2).into_record();
+    let t = batcher.batch(vec![two], &device());
+    assert_eq!(t.image.dims(), [2, 2, 2, 3]);
+}
