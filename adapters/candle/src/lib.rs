@@ -1,1 +1,193 @@
-//! candle adapter
+//! batchspec batches as [candle](https://github.com/huggingface/candle) tensors.
+//!
+//! A request written once with `#[derive(DataSpec)]` becomes a struct of [`Tensor`]s with the
+//! same field names (`InputMapped<Tensor, Tensor>` for `Input`): each leaf a tensor of its
+//! space's shape in the layout the request asked for, of the element's own dtype. The batch's
+//! buffer moves into the tensor (`Tensor::from_vec`): no element is copied on the way.
+//! [`Batches`] serves a dataset by a schedule as an iterator of tensor batches per epoch.
+//!
+//! ```
+//! use batchspec::prelude::*;
+//! use batchspec_candle::{IntoTensors, Tensors};
+//! use candle_core::{DType, Device};
+//!
+//! #[derive(DataSpec)]
+//! struct Input {
+//!     #[spec(source = "features")]
+//!     x: Batch<Vector<2>>,
+//!     #[spec(source = "targets")]
+//!     y: Batch<Labels<10, u32>>,
+//! }
+//!
+//! let input = Input {
+//!     x: Batch::new(ndarray::array![[1.0, 2.0], [3.0, 4.0]])?,
+//!     y: Batch::new(ndarray::array![7u32, 0])?,
+//! };
+//! let t: Tensors<Input> = input.into_tensors(&Device::Cpu)?;
+//! assert_eq!(t.x.dims(), [2, 2]);
+//! assert_eq!(t.y.dtype(), DType::U32);
+//! assert_eq!(t.x.to_vec2::<f32>()?, [[1.0, 2.0], [3.0, 4.0]]);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use batchspec::data::DataError;
+use batchspec::data::gather::GatherFrom;
+use batchspec::dataset::{AllocFlat, Dataset};
+use batchspec::iteration::Schedule;
+use batchspec::provider::Provider;
+use batchspec::spec::FlatOf;
+use batchspec::tensors::{LeafMapper, MapLeaf, MapSpec};
+use batchspec::{Batch, DataSpec, Space};
+use candle_core::{Device, Tensor, WithDType};
+
+/// The element types candle holds (candle has no `i8`, `u16` or `u64` tensors).
+#[diagnostic::on_unimplemented(
+    message = "candle has no tensor dtype for `{Self}`",
+    label = "a leaf of this element type cannot become a candle tensor",
+    note = "candle holds u8, i16, u32, i32, i64, f32 and f64: ask for one of them in the request (the provider converts)"
+)]
+pub trait CandleElement: batchspec::Element + WithDType {}
+
+impl CandleElement for u8 {}
+impl CandleElement for i16 {}
+impl CandleElement for u32 {}
+impl CandleElement for i32 {}
+impl CandleElement for i64 {}
+impl CandleElement for f32 {}
+impl CandleElement for f64 {}
+
+/// The mapper that makes each leaf a candle tensor on a device (see [`IntoTensors`]).
+#[derive(Clone, Debug)]
+pub struct ToCandle {
+    device: Device,
+}
+
+impl ToCandle {
+    /// Makes tensors on `device`.
+    pub fn new(device: &Device) -> Self {
+        ToCandle {
+            device: device.clone(),
+        }
+    }
+}
+
+impl LeafMapper for ToCandle {
+    type Error = candle_core::Error;
+}
+
+impl<S: Space> MapLeaf<S> for ToCandle
+where
+    S::Elem: CandleElement,
+{
+    type Out = Tensor;
+    #[inline]
+    fn map_leaf(&mut self, batch: Batch<S>) -> candle_core::Result<Tensor> {
+        let (shape, values) = batch.into_vec();
+        Tensor::from_vec(values, shape, &self.device)
+    }
+}
+
+/// The tensor form of the spec `Q`: for a derived struct `Input`, `InputMapped<..>` with a
+/// [`Tensor`] in each field.
+pub type Tensors<Q> = <Q as MapSpec<ToCandle>>::Out;
+
+/// A batch made into candle tensors, moving each leaf's buffer into its tensor.
+pub trait IntoTensors: MapSpec<ToCandle> {
+    /// Every leaf as a tensor on `device`, in the spec's structure.
+    ///
+    /// # Errors
+    /// candle's, when the device cannot hold the tensor.
+    fn into_tensors(self, device: &Device) -> candle_core::Result<Tensors<Self>>;
+}
+
+impl<Q: MapSpec<ToCandle>> IntoTensors for Q {
+    #[inline]
+    fn into_tensors(self, device: &Device) -> candle_core::Result<Tensors<Self>> {
+        self.map_spec(&mut ToCandle::new(device))
+    }
+}
+
+/// A dataset served by a schedule as candle tensors of the request `Q`, an epoch at a time.
+///
+/// ```
+/// use batchspec::prelude::*;
+/// use batchspec::dataset::Dataset;
+/// use batchspec::iteration::Schedule;
+/// use batchspec_candle::Batches;
+/// use candle_core::Device;
+///
+/// #[derive(DataSpec)]
+/// struct Record {
+///     #[spec(source = "features")]
+///     x: Batch<Vector<2>>,
+///     #[spec(source = "targets")]
+///     y: Batch<Labels<3, u32>>,
+/// }
+/// let ds = Dataset::new(Record {
+///     x: Batch::new(ndarray::Array2::from_shape_fn((10, 2), |(i, j)| (i * 2 + j) as f32))?,
+///     y: Batch::new(ndarray::Array1::from_iter((0..10u32).map(|i| i % 3)))?,
+/// })?;
+/// let schedule = Schedule::builder(10).batch_size(4).shuffle(true).seed(7).build()?;
+/// let mut batches = Batches::<Record, Record>::new(&ds, schedule, &Device::Cpu)?;
+/// for epoch in 0..2 {
+///     let sizes: Vec<usize> = batches.epoch(epoch).map(|b| b.unwrap().x.dims()[0]).collect();
+///     assert_eq!(sizes, [4, 4, 2]);
+/// }
+/// # Ok::<(), batchspec::Error>(())
+/// ```
+pub struct Batches<'d, R, Q> {
+    provider: Provider<'d, R, Q>,
+    device: Device,
+}
+
+impl<'d, R: DataSpec, Q: DataSpec> Batches<'d, R, Q>
+where
+    FlatOf<Q>: AllocFlat,
+{
+    /// Batches of `dataset` by `schedule` on `device`.
+    ///
+    /// # Errors
+    /// [`DataError::ScheduleMismatch`] when the schedule is for another number of samples.
+    pub fn new(
+        dataset: &'d Dataset<R>,
+        schedule: Schedule,
+        device: &Device,
+    ) -> Result<Self, DataError>
+    where
+        Q: GatherFrom<R>,
+    {
+        Ok(Batches {
+            provider: Provider::new(dataset, schedule)?,
+            device: device.clone(),
+        })
+    }
+
+    /// The batches of epoch `epoch` (its own shuffle, for shuffled schedules), each gathered
+    /// into a buffer of its own and moved into its tensors.
+    pub fn epoch(&mut self, epoch: u64) -> Epoch<'_, 'd, R, Q> {
+        self.provider.start_epoch(epoch);
+        Epoch { batches: self }
+    }
+
+    /// The schedule.
+    pub fn schedule(&self) -> &Schedule {
+        self.provider.schedule()
+    }
+}
+
+/// The tensor batches of one epoch (see [`Batches::epoch`]).
+pub struct Epoch<'b, 'd, R, Q> {
+    batches: &'b mut Batches<'d, R, Q>,
+}
+
+impl<R: DataSpec, Q: DataSpec + MapSpec<ToCandle>> Iterator for Epoch<'_, '_, R, Q>
+where
+    FlatOf<Q>: AllocFlat,
+{
+    type Item = candle_core::Result<Tensors<Q>>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let (q, _) = self.batches.provider.next_owned()?;
+        Some(q.into_tensors(&self.batches.device))
+    }
+}

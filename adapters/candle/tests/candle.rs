@@ -1,0 +1,150 @@
+//! The candle adapter against hand-computed tensors (values, shapes, dtypes, layouts) and the
+//! plain batchspec provider as the reference order.
+
+use batchspec::dataset::Dataset;
+use batchspec::iteration::{LastBatch, Schedule};
+use batchspec::prelude::*;
+use batchspec::provider::Provider;
+use batchspec_candle::{Batches, IntoTensors, Tensors};
+use candle_core::{DType, Device, Tensor};
+
+#[derive(DataSpec)]
+struct Record {
+    #[spec(source = "features")]
+    image: Batch<image![2, 3, 2; BHWC, u8]>,
+    #[spec(source = "targets")]
+    label: Batch<Index<4, 1, u8>>,
+}
+
+/// Channels first, floats, and labels candle can gather with.
+#[derive(DataSpec)]
+struct Conv {
+    #[spec(source = "features")]
+    image: Batch<image![2, 3, 2; BCHW, f32]>,
+    #[spec(source = "targets")]
+    label: Batch<Index<4, 1, u32>>,
+}
+
+/// Flat vectors and one-hot targets, for an MLP.
+#[derive(DataSpec)]
+struct Flat {
+    #[spec(source = "features")]
+    x: Batch<Vector<12, f64>>,
+    #[spec(source = "targets")]
+    y: Batch<OneHot<4>>,
+}
+
+fn pixel(b: usize, h: usize, w: usize, c: usize) -> u8 {
+    (b * 12 + h * 6 + w * 2 + c) as u8
+}
+
+fn dataset(n: usize) -> Dataset<Record> {
+    Dataset::new(Record {
+        image: Batch::new(ndarray::Array4::from_shape_fn((n, 2, 3, 2), |(b, h, w, c)| {
+            pixel(b, h, w, c)
+        }))
+        .unwrap(),
+        label: Batch::new(ndarray::Array2::from_shape_fn((n, 1), |(b, _)| (b % 4) as u8)).unwrap(),
+    })
+    .unwrap()
+}
+
+fn first<Q: DataSpec + batchspec::data::gather::GatherFrom<Record>>(ds: &Dataset<Record>) -> Q
+where
+    batchspec::spec::FlatOf<Q>: batchspec::dataset::AllocFlat,
+{
+    let schedule = Schedule::builder(ds.len()).batch_size(ds.len()).build().unwrap();
+    Provider::<Record, Q>::new(ds, schedule).unwrap().next_owned().unwrap().0
+}
+
+#[test]
+fn a_request_becomes_tensors_of_its_layout_and_dtype() {
+    let ds = dataset(3);
+    let t: Tensors<Conv> = first::<Conv>(&ds).into_tensors(&Device::Cpu).unwrap();
+    let (image, label): (Tensor, Tensor) = (t.image, t.label);
+    assert_eq!(image.dims(), [3, 2, 2, 3]);
+    assert_eq!(image.dtype(), DType::F32);
+    let mut want = Vec::new();
+    for b in 0..3 {
+        for c in 0..2 {
+            for h in 0..2 {
+                for w in 0..3 {
+                    want.push(pixel(b, h, w, c) as f32);
+                }
+            }
+        }
+    }
+    assert_eq!(image.flatten_all().unwrap().to_vec1::<f32>().unwrap(), want);
+    assert_eq!(label.dtype(), DType::U32);
+    assert_eq!(label.to_vec2::<u32>().unwrap(), [[0], [1], [2]]);
+}
+
+#[test]
+fn flat_f64_vectors_and_one_hot_floats() {
+    let ds = dataset(2);
+    let t = first::<Flat>(&ds).into_tensors(&Device::Cpu).unwrap();
+    assert_eq!(t.x.dtype(), DType::F64);
+    assert_eq!(t.x.dims(), [2, 12]);
+    let want: Vec<Vec<f64>> = (0..2)
+        .map(|b| (0..12).map(|i| (b * 12 + i) as f64).collect())
+        .collect();
+    assert_eq!(t.x.to_vec2::<f64>().unwrap(), want);
+    assert_eq!(t.y.dtype(), DType::F32);
+    assert_eq!(
+        t.y.to_vec2::<f32>().unwrap(),
+        [[1.0, 0.0, 0.0, 0.0], [0.0, 1.0, 0.0, 0.0]]
+    );
+    // u8 images stay u8.
+    let raw = ds.get(1).unwrap().into_tensors(&Device::Cpu).unwrap();
+    assert_eq!(raw.image.dtype(), DType::U8);
+    assert_eq!(raw.image.dims(), [1, 2, 3, 2]);
+}
+
+#[test]
+fn epochs_follow_the_providers_order() {
+    let ds = dataset(10);
+    let schedule = Schedule::builder(10)
+        .batch_size(4)
+        .shuffle(true)
+        .seed(5)
+        .build()
+        .unwrap();
+    let mut batches = Batches::<Record, Conv>::new(&ds, schedule.clone(), &Device::Cpu).unwrap();
+    let mut reference = Provider::<Record, Conv>::new(&ds, schedule).unwrap();
+    let mut epochs = Vec::new();
+    for epoch in [0, 1, 0] {
+        let got: Vec<Vec<f32>> = batches
+            .epoch(epoch)
+            .map(|b| b.unwrap().image.flatten_all().unwrap().to_vec1::<f32>().unwrap())
+            .collect();
+        reference.start_epoch(epoch);
+        let mut want = Vec::new();
+        while let Some(b) = reference.next_batch() {
+            want.push(b.batch.image.array().iter().copied().collect::<Vec<f32>>());
+        }
+        assert_eq!(got, want, "epoch {epoch}");
+        assert_eq!(got.iter().map(|b| b.len() / 12).collect::<Vec<_>>(), [4, 4, 2]);
+        epochs.push(got);
+    }
+    assert_ne!(epochs[0], epochs[1]);
+    assert_eq!(epochs[0], epochs[2]);
+}
+
+#[test]
+fn padded_last_batches_and_refused_schedules() {
+    let ds = dataset(10);
+    let schedule = Schedule::builder(10)
+        .batch_size(4)
+        .last_batch(LastBatch::Pad)
+        .build()
+        .unwrap();
+    let mut batches = Batches::<Record, Conv>::new(&ds, schedule, &Device::Cpu).unwrap();
+    let last = batches.epoch(0).last().unwrap().unwrap();
+    // Samples 8 and 9, then two zero rows of padding.
+    assert_eq!(
+        last.label.to_vec2::<u32>().unwrap(),
+        [[0], [1], [0], [0]]
+    );
+    let wrong = Schedule::builder(11).batch_size(4).build().unwrap();
+    assert!(Batches::<Record, Conv>::new(&ds, wrong, &Device::Cpu).is_err());
+}
