@@ -4,8 +4,11 @@
 //! A request written once with `#[derive(DataSpec)]` becomes a struct of tensors with the same
 //! field names: each leaf a [`Tensor`] of its space's rank, in the layout the request asked for
 //! (`bchw` images for convolutions), float elements as `Float` tensors of their own dtype,
-//! integer elements (labels, `u8` images) as `Int` tensors of their own dtype. The batch's buffer
-//! moves into the tensor (`TensorData::new(Vec, shape)`): no element is copied on the way.
+//! labels (index spaces) as `Int` tensors of the device's integer dtype (what `argmax`, `equal`
+//! and the losses use: `i32` on flex), other integer elements (`u8` images) as `Int` tensors of
+//! their own dtype. The batch's buffer moves into the tensor (`TensorData::new(Vec, shape)`);
+//! the backend takes it from there (flex keeps it when the dtype is the device's own, and
+//! converts labels of another width once).
 //!
 //! ```
 //! use batchspec::prelude::*;
@@ -26,9 +29,9 @@
 //! };
 //! let t: Tensors<Input> = input.into_tensors(&Device::flex());
 //! let image: Tensor<4> = t.image; // `InputMapped<Tensor<4>, Tensor<1, Int>>`, fields by name
-//! let label: Tensor<1, Int> = t.label;
+//! let label: Tensor<1, Int> = t.label; // the device's integer dtype (i32 on flex)
 //! assert_eq!(image.dims(), [3, 1, 2, 2]);
-//! assert_eq!(label.into_data().try_to_vec::<i64>().unwrap(), [7, 0, 9]);
+//! assert_eq!(label.into_data().try_to_vec::<i32>().unwrap(), [7, 0, 9]);
 //! # Ok::<(), batchspec::Error>(())
 //! ```
 //!
@@ -100,8 +103,9 @@ burn_elements! {
 pub trait BurnRank: ndarray::Dimension {
     /// The tensor of this rank and kind `K`.
     type Tensor<K: Basic>;
-    /// The tensor of `data` on `device`, of `dtype`.
-    fn tensor<K: Basic>(data: TensorData, device: &Device, dtype: DType) -> Self::Tensor<K>;
+    /// The tensor of `data` on `device`, of `dtype` (`None`: the device's default for `K`).
+    fn tensor<K: Basic>(data: TensorData, device: &Device, dtype: Option<DType>)
+    -> Self::Tensor<K>;
 }
 
 macro_rules! burn_ranks {
@@ -109,8 +113,11 @@ macro_rules! burn_ranks {
         impl BurnRank for ndarray::Dim<[usize; $n]> {
             type Tensor<K: Basic> = Tensor<$n, K>;
             #[inline]
-            fn tensor<K: Basic>(data: TensorData, device: &Device, dtype: DType) -> Tensor<$n, K> {
-                Tensor::from_data(data, (device, dtype))
+            fn tensor<K: Basic>(data: TensorData, device: &Device, dtype: Option<DType>) -> Tensor<$n, K> {
+                match dtype {
+                    Some(dtype) => Tensor::from_data(data, (device, dtype)),
+                    None => Tensor::from_data(data, device),
+                }
             }
         }
     )*};
@@ -150,11 +157,14 @@ where
     fn map_leaf(&mut self, batch: Batch<S>) -> Result<Self::Out, Infallible> {
         let (shape, values) = batch.into_vec();
         let data = TensorData::new(values, shape);
-        Ok(<S::Dim as BurnRank>::tensor(
-            data,
-            &self.device,
-            <S::Elem as BurnElement>::DTYPE,
-        ))
+        // Labels take the device's integer dtype, so that they meet `argmax`, `equal` and the
+        // losses without a cast (burn refuses to mix integer dtypes: flex's default is `i32`);
+        // a label type of another width is converted once. Every other leaf keeps its own dtype.
+        let dtype = match S::MAX_LABELS {
+            Some(_) => None,
+            None => Some(<S::Elem as BurnElement>::DTYPE),
+        };
+        Ok(<S::Dim as BurnRank>::tensor(data, &self.device, dtype))
     }
 }
 

@@ -56,6 +56,11 @@ fn device() -> Device {
     Device::flex()
 }
 
+/// The device's integer dtype, from a tensor made without one.
+fn int_dtype() -> DType {
+    Tensor::<1, Int>::from_data([0i64], &device()).dtype()
+}
+
 #[test]
 fn a_request_becomes_tensors_of_its_layout_rank_and_dtype() {
     let ds = Dataset::new(record(3)).unwrap();
@@ -68,7 +73,9 @@ fn a_request_becomes_tensors_of_its_layout_rank_and_dtype() {
     assert_eq!(image.dims(), [3, 2, 2, 3]);
     assert_eq!(image.dtype(), DType::F32);
     assert_eq!(label.dims(), [3, 1]);
-    assert_eq!(label.dtype(), DType::I64);
+    // Labels take the device's integer dtype (flex: i32), whatever the request's label type.
+    assert_eq!(label.dtype(), int_dtype());
+    assert_eq!(int_dtype(), DType::I32);
     // bchw, by hand: element [b, c, h, w] is the stored pixel (b, h, w, c).
     let mut want = Vec::new();
     for b in 0..3 {
@@ -81,7 +88,7 @@ fn a_request_becomes_tensors_of_its_layout_rank_and_dtype() {
         }
     }
     assert_eq!(image.into_data().try_to_vec::<f32>().unwrap(), want);
-    assert_eq!(label.into_data().try_to_vec::<i64>().unwrap(), [0, 1, 2]);
+    assert_eq!(label.into_data().try_to_vec::<i32>().unwrap(), [0, 1, 2]);
 }
 
 #[test]
@@ -111,15 +118,23 @@ fn tuples_and_f64_keep_their_structure_and_dtype() {
     let (tx, ty): (Tensor<2>, Tensor<1, Int>) = (x, y).into_tensors(&device());
     assert_eq!(tx.dtype(), DType::F64);
     assert_eq!(tx.into_data().try_to_vec::<f64>().unwrap(), [1.0, 2.0, 3.0, 4.0]);
-    assert_eq!(ty.dtype(), DType::I32);
+    assert_eq!(ty.dtype(), int_dtype());
     assert_eq!(ty.into_data().try_to_vec::<i32>().unwrap(), [4, 0]);
+    // u8 labels are widened to the device's dtype; u8 data that is not labels stays u8.
+    let y = Batch::<Labels<5, u8>>::new(ndarray::array![3u8, 1]).unwrap();
+    let ty: Tensor<1, Int> = y.into_tensors(&device());
+    assert_eq!(ty.dtype(), int_dtype());
+    assert_eq!(ty.into_data().try_to_vec::<i32>().unwrap(), [3, 1]);
 }
 
 /// The labels of every batch of one `iter()` (an epoch).
 fn epoch_labels(loader: &dyn DataLoader<Tensors<Conv>>) -> Vec<Vec<i64>> {
     loader
         .iter()
-        .map(|b| b.unwrap().label.into_data().try_to_vec::<i64>().unwrap())
+        .map(|b| {
+            let l = b.unwrap().label.into_data().try_to_vec::<i32>().unwrap();
+            l.into_iter().map(i64::from).collect()
+        })
         .collect()
 }
 
