@@ -5,7 +5,8 @@
 //! `bchw f32`) and for 60000 × 784 f32 vectors.
 //!
 //! `cargo bench -p batchspec-burn --bench tensors` (set `BENCH_QUICK=1` for a short run).
-//! Each line: `case=.. samples_per_s=.. ratio_provider=.. ratio_burn_batcher=..`.
+//! Each line: `case=.. samples_per_s=.. ratio_provider=.. ratio_burn_batcher=..`, then the
+//! baselines' own samples/s.
 
 use batchspec::dataset::Dataset;
 use batchspec::iteration::Schedule;
@@ -133,13 +134,17 @@ fn schedule(n: usize) -> Schedule {
         .expect("a valid schedule")
 }
 
-fn report(case: &str, n: usize, provider: f64, tensors: f64, burn: f64) {
+/// One line: the loader's samples/s and its ratios to the plain provider (which lends one
+/// reused buffer) and to burn's batcher path; `owned` is the provider's `next_owned` alone (a
+/// fresh buffer per batch, the memory the tensors take), to show where the difference lies.
+fn report(case: &str, n: usize, [provider, owned, tensors, burn]: [f64; 4]) {
     println!(
-        "case={case} samples_per_s={:.0} ratio_provider={:.2} ratio_burn_batcher={:.2} provider_samples_per_s={:.0} burn_batcher_samples_per_s={:.0}",
+        "case={case} samples_per_s={:.0} ratio_provider={:.2} ratio_burn_batcher={:.2} provider_samples_per_s={:.0} owned_samples_per_s={:.0} burn_batcher_samples_per_s={:.0}",
         n as f64 / tensors,
         provider / tensors,
         burn / tensors,
         n as f64 / provider,
+        n as f64 / owned,
         n as f64 / burn,
     );
 }
@@ -171,6 +176,14 @@ fn main() {
             black_box(b.batch.image.array());
         }
     });
+    let mut epoch = 0;
+    let t_owned = time(reps, || {
+        provider.start_epoch(epoch);
+        epoch += 1;
+        while let Some(b) = provider.next_owned() {
+            black_box(b.0.image.array());
+        }
+    });
     let loader = SpecLoader::<Digits, DigitsInput>::new(digits.clone(), schedule(n), &device).unwrap();
     let t_tensors = time(reps, || {
         for b in loader.iter() {
@@ -198,7 +211,7 @@ fn main() {
             black_box(b.unwrap().0);
         }
     });
-    report("digits_bchw_f32", n, t_provider, t_tensors, t_burn);
+    report("digits_bchw_f32", n, [t_provider, t_owned, t_tensors, t_burn]);
 
     // 60000 × 784 f32 vectors with u8 labels.
     let n = 60_000;
@@ -219,6 +232,14 @@ fn main() {
         epoch += 1;
         while let Some(b) = provider.next_batch() {
             black_box(b.batch.x.array());
+        }
+    });
+    let mut epoch = 0;
+    let t_owned = time(reps, || {
+        provider.start_epoch(epoch);
+        epoch += 1;
+        while let Some(b) = provider.next_owned() {
+            black_box(b.0.x.array());
         }
     });
     let loader = SpecLoader::<Mnist, MnistInput>::new(mnist.clone(), schedule(n), &device).unwrap();
@@ -244,5 +265,5 @@ fn main() {
             black_box(b.unwrap().0);
         }
     });
-    report("mnist_784_f32", n, t_provider, t_tensors, t_burn);
+    report("mnist_784_f32", n, [t_provider, t_owned, t_tensors, t_burn]);
 }
