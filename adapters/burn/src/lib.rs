@@ -297,6 +297,12 @@ where
         self.next_epoch.store(epoch, Ordering::SeqCst);
     }
 
+    /// The epoch the next `iter()` serves (the number of `iter()` calls so far, from a fresh
+    /// loader; loaders made by `to_device` count together).
+    pub fn next_epoch(&self) -> u64 {
+        self.next_epoch.load(Ordering::SeqCst)
+    }
+
     /// The schedule.
     pub fn schedule(&self) -> &Schedule {
         &self.schedule
