@@ -40,14 +40,6 @@ const KNOWN: &[(&str, &str)] = &[
         "a field of a type of the user's own that is not a spec: 2 errors (at the derive and at the field), the help names `Node<Src<..>>` and rustc lists the impls of `Node`",
     ),
     (
-        "layout/not-an-image-layout.stderr",
-        "a layout of another space inside a field's type (a valid `layout!`): 8 errors, one per derived item that names the type",
-    ),
-    (
-        "layout/not-a-sequence-layout.stderr",
-        "a layout of another space inside a field's type (a valid `layout!`): 8 errors, one per derived item that names the type",
-    ),
-    (
         "layout/not-a-volume-layout.stderr",
         "rustc lists the layout impls",
     ),

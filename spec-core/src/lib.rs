@@ -57,10 +57,10 @@ pub mod __private {
     pub use crate::types::source::{Features, Src, Targets};
     pub use crate::types::space::Null;
     pub use crate::types::space::Space;
-    pub use crate::types::tensors::{LeafMapper, MapSpec};
     pub use crate::types::spec::{
         __add_features, Described, FlatRest, LeafList, Node, Path, SizeCheck,
     };
+    pub use crate::types::tensors::{LeafMapper, MapSpec};
     pub use crate::{DataSpec, Source};
     pub use core;
     pub use std::vec::Vec;

@@ -151,3 +151,105 @@ fn check_total(
         );
     }
 }
+
+/// The spaces that take a layout: the position of the layout among their generic arguments and
+/// its axes (upper case), as the core defines them.
+const LAYOUT_SPACES: [(&str, usize, &str); 5] = [
+    ("Image", 4, "BHWC"),
+    ("VectorSeq", 1, "BTF"),
+    ("IndexSeq", 1, "BT"),
+    ("Volume", 5, "BDHWC"),
+    ("VolumeSeq", 4, "BTDHWC"),
+];
+
+/// The axis letters (upper case) a layout argument spells, where the derive can read them:
+/// `layout!(bhwc)`, an alias such as `BHWC`, a tuple such as `(B, H, W, C)`.
+fn layout_letters(ty: &syn::Type) -> Option<String> {
+    let is_axes = |s: &str| {
+        !s.is_empty()
+            && s.chars().all(|c| {
+                batchspec_facts::AXES
+                    .iter()
+                    .any(|a| a.letter.to_ascii_uppercase() == c)
+            })
+    };
+    match ty {
+        syn::Type::Macro(m) if m.mac.path.is_ident("layout") => {
+            let text = if let Ok(id) = syn::parse2::<syn::Ident>(m.mac.tokens.clone()) {
+                id.to_string()
+            } else {
+                syn::parse2::<syn::LitStr>(m.mac.tokens.clone())
+                    .ok()?
+                    .value()
+            };
+            let up = text.to_ascii_uppercase();
+            is_axes(&up).then_some(up)
+        }
+        syn::Type::Path(p) if p.qself.is_none() => {
+            let name = p.path.get_ident()?.to_string();
+            is_axes(&name).then_some(name)
+        }
+        syn::Type::Tuple(t) => {
+            let mut out = String::new();
+            for e in &t.elems {
+                match e {
+                    syn::Type::Path(p) if p.qself.is_none() => {
+                        let n = p.path.get_ident()?.to_string();
+                        if n.len() != 1 {
+                            return None;
+                        }
+                        out.push_str(&n);
+                    }
+                    _ => return None,
+                }
+            }
+            is_axes(&out).then_some(out)
+        }
+        syn::Type::Paren(p) => layout_letters(&p.elem),
+        syn::Type::Group(g) => layout_letters(&g.elem),
+        _ => None,
+    }
+}
+
+/// Whether a field's type gives a space a layout of another space (`VectorSeq<64, BHWC>`). The
+/// struct itself reports it, once, in the words of the core's message (the space's layout
+/// bound); the derive then adds only stubs, since each item naming the type would repeat it.
+pub fn has_foreign_layout(ty: &syn::Type) -> bool {
+    let mut found = false;
+    check_space_layouts(&mut found, ty);
+    found
+}
+
+fn check_space_layouts(found: &mut bool, ty: &syn::Type) {
+    match ty {
+        syn::Type::Path(p) => {
+            for seg in &p.path.segments {
+                let syn::PathArguments::AngleBracketed(args) = &seg.arguments else {
+                    continue;
+                };
+                let list: Vec<&syn::GenericArgument> = args.args.iter().collect();
+                if let Some((_, at, axes)) = LAYOUT_SPACES.iter().find(|f| seg.ident == f.0)
+                    && let Some(syn::GenericArgument::Type(layout)) = list.get(*at)
+                    && let Some(letters) = layout_letters(layout)
+                {
+                    let mut got: Vec<char> = letters.chars().collect();
+                    let mut want: Vec<char> = axes.chars().collect();
+                    got.sort_unstable();
+                    want.sort_unstable();
+                    if got != want {
+                        *found = true;
+                    }
+                }
+                for arg in &args.args {
+                    if let syn::GenericArgument::Type(t) = arg {
+                        check_space_layouts(found, t);
+                    }
+                }
+            }
+        }
+        syn::Type::Tuple(t) => t.elems.iter().for_each(|e| check_space_layouts(found, e)),
+        syn::Type::Paren(p) => check_space_layouts(found, &p.elem),
+        syn::Type::Group(g) => check_space_layouts(found, &g.elem),
+        _ => {}
+    }
+}

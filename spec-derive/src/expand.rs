@@ -347,7 +347,8 @@ fn mapped_struct(
         let fvis = f.vis;
         let member = f.member;
         let docs = &f.docs;
-        let fallback = format!("The field `{member}` of [`{ident}`], made into what the mapper makes of it.");
+        let fallback =
+            format!("The field `{member}` of [`{ident}`], made into what the mapper makes of it.");
         if docs.is_empty() {
             quote!(#[doc = #fallback] #fvis #member: #t)
         } else {
@@ -369,7 +370,9 @@ fn mapped_struct(
     };
 
     let mut generics = cont.generics.clone();
-    generics.params.push(syn::parse_quote!(__SpecM: #p::LeafMapper));
+    generics
+        .params
+        .push(syn::parse_quote!(__SpecM: #p::LeafMapper));
     let (impl_generics, _, _) = generics.split_for_impl();
     let (_, ty_generics, _) = cont.generics.split_for_impl();
     let tys: Vec<&syn::Type> = cont.fields.iter().map(|f| f.ty).collect();

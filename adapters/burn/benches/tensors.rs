@@ -160,8 +160,10 @@ fn main() {
     let labels: Vec<u8> = (0..n).map(|i| (i % 10) as u8).collect();
     let digits = Arc::new(
         Dataset::new(Digits {
-            image: Batch::new(ndarray::Array4::from_shape_vec((n, 8, 8, 1), pixels.clone()).unwrap())
-                .unwrap(),
+            image: Batch::new(
+                ndarray::Array4::from_shape_vec((n, 8, 8, 1), pixels.clone()).unwrap(),
+            )
+            .unwrap(),
             label: Batch::new(ndarray::Array2::from_shape_vec((n, 1), labels.clone()).unwrap())
                 .unwrap(),
         })
@@ -184,7 +186,8 @@ fn main() {
             black_box(b.0.image.array());
         }
     });
-    let loader = SpecLoader::<Digits, DigitsInput>::new(digits.clone(), schedule(n), &device).unwrap();
+    let loader =
+        SpecLoader::<Digits, DigitsInput>::new(digits.clone(), schedule(n), &device).unwrap();
     let t_tensors = time(reps, || {
         for b in loader.iter() {
             black_box(b.unwrap().image);
@@ -198,7 +201,10 @@ fn main() {
                     *v = pixels[i * 64 + h * 8 + w] as f32;
                 }
             }
-            DigitItem { image, label: labels[i] }
+            DigitItem {
+                image,
+                label: labels[i],
+            }
         })
         .collect();
     let burn_loader = DataLoaderBuilder::new(DigitBatcher)
@@ -211,7 +217,11 @@ fn main() {
             black_box(b.unwrap().0);
         }
     });
-    report("digits_bchw_f32", n, [t_provider, t_owned, t_tensors, t_burn]);
+    report(
+        "digits_bchw_f32",
+        n,
+        [t_provider, t_owned, t_tensors, t_burn],
+    );
 
     // 60000 × 784 f32 vectors with u8 labels.
     let n = 60_000;

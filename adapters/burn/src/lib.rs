@@ -40,6 +40,8 @@
 //! `to_device`, so burn's `Learner` trains from it. [`SpecBatcher`] is a [`Batcher`] for code
 //! that keeps burn's own `Dataset`.
 
+use batchspec::data::DataError;
+use batchspec::data::gather::{GatherFrom, GatherSame};
 use batchspec::dataset::{AllocFlat, Dataset};
 use batchspec::hlist::{HCons, HNil};
 use batchspec::iteration::Schedule;
@@ -48,8 +50,6 @@ use batchspec::serve::{ServeCache, ServeFrom, serve};
 use batchspec::spec::FlatOf;
 use batchspec::tensors::{LeafMapper, MapLeaf, MapSpec};
 use batchspec::{Batch, DataSpec, Space};
-use batchspec::data::DataError;
-use batchspec::data::gather::{GatherFrom, GatherSame};
 use burn::data::dataloader::batcher::Batcher;
 use burn::data::dataloader::{DataLoader, DataLoaderIterator, Progress};
 use burn::data::dataset::DatasetError;
@@ -631,7 +631,9 @@ where
         } else {
             match ndarray::concatenate(ndarray::Axis(S::BATCH_AXIS), &views) {
                 Ok(a) => Batch::new(a).unwrap_or_else(|e| panic!("stacking items: {e}")),
-                Err(e) => panic!("the items cannot be stacked (sequences of different lengths?): {e}"),
+                Err(e) => {
+                    panic!("the items cannot be stacked (sequences of different lengths?): {e}")
+                }
             }
         };
         HCons {

@@ -44,11 +44,15 @@ fn pixel(b: usize, h: usize, w: usize, c: usize) -> u8 {
 
 fn record(n: usize) -> Record {
     Record {
-        image: Batch::new(ndarray::Array4::from_shape_fn((n, 2, 3, 2), |(b, h, w, c)| {
-            pixel(b, h, w, c)
+        image: Batch::new(ndarray::Array4::from_shape_fn(
+            (n, 2, 3, 2),
+            |(b, h, w, c)| pixel(b, h, w, c),
+        ))
+        .unwrap(),
+        label: Batch::new(ndarray::Array2::from_shape_fn((n, 1), |(b, _)| {
+            (b % 4) as u8
         }))
         .unwrap(),
-        label: Batch::new(ndarray::Array2::from_shape_fn((n, 1), |(b, _)| (b % 4) as u8)).unwrap(),
     }
 }
 
@@ -117,7 +121,10 @@ fn tuples_and_f64_keep_their_structure_and_dtype() {
     let y = Batch::<Labels<5, i32>>::new(ndarray::array![4, 0]).unwrap();
     let (tx, ty): (Tensor<2>, Tensor<1, Int>) = (x, y).into_tensors(&device());
     assert_eq!(tx.dtype(), DType::F64);
-    assert_eq!(tx.into_data().try_to_vec::<f64>().unwrap(), [1.0, 2.0, 3.0, 4.0]);
+    assert_eq!(
+        tx.into_data().try_to_vec::<f64>().unwrap(),
+        [1.0, 2.0, 3.0, 4.0]
+    );
     assert_eq!(ty.dtype(), int_dtype());
     assert_eq!(ty.into_data().try_to_vec::<i32>().unwrap(), [4, 0]);
     // u8 labels are widened to the device's dtype; u8 data that is not labels stays u8.
@@ -152,7 +159,10 @@ fn provider_labels(ds: &Dataset<Record>, schedule: &Schedule, epoch: u64) -> Vec
 /// A record whose label is the sample's index, so that batches show which samples they hold.
 fn indexed(n: usize) -> Dataset<Record> {
     let mut r = record(n);
-    r.label = Batch::new(ndarray::Array2::from_shape_fn((n, 1), |(b, _)| (b % 4) as u8)).unwrap();
+    r.label = Batch::new(ndarray::Array2::from_shape_fn((n, 1), |(b, _)| {
+        (b % 4) as u8
+    }))
+    .unwrap();
     Dataset::new(r).unwrap()
 }
 
@@ -175,7 +185,10 @@ fn each_iter_is_the_next_epoch_in_the_providers_order_with_or_without_prefetch()
         assert_eq!(epoch_labels(&ahead), want, "epoch {epoch}, prefetched");
     }
     // Epochs differ (a fresh shuffle each), and a batch's images follow its labels.
-    assert_ne!(provider_labels(&ds, &schedule, 0), provider_labels(&ds, &schedule, 1));
+    assert_ne!(
+        provider_labels(&ds, &schedule, 0),
+        provider_labels(&ds, &schedule, 1)
+    );
     plain.start_epoch(1);
     assert_eq!(epoch_labels(&plain), provider_labels(&ds, &schedule, 1));
 }

@@ -36,7 +36,8 @@ struct Mlp {
 
 impl Mlp {
     fn forward(&self, x: Tensor<2>) -> Tensor<2> {
-        self.out.forward(relu(self.hidden.forward(x.div_scalar(16.0))))
+        self.out
+            .forward(relu(self.hidden.forward(x.div_scalar(16.0))))
     }
 
     fn classify(&self, batch: Tensors<Input>) -> ClassificationOutput {
@@ -85,7 +86,10 @@ fn burns_learner_trains_from_spec_loaders() {
     let train_loader = SpecLoader::<Digits, Input>::new(train, schedule, &device)
         .unwrap()
         .prefetch(2);
-    let valid_schedule = Schedule::builder(test.len()).batch_size(128).build().unwrap();
+    let valid_schedule = Schedule::builder(test.len())
+        .batch_size(128)
+        .build()
+        .unwrap();
     let valid_loader =
         SpecLoader::<Digits, Input>::new(test.clone(), valid_schedule.clone(), &device).unwrap();
 

@@ -40,11 +40,15 @@ fn pixel(b: usize, h: usize, w: usize, c: usize) -> u8 {
 
 fn dataset(n: usize) -> Dataset<Record> {
     Dataset::new(Record {
-        image: Batch::new(ndarray::Array4::from_shape_fn((n, 2, 3, 2), |(b, h, w, c)| {
-            pixel(b, h, w, c)
+        image: Batch::new(ndarray::Array4::from_shape_fn(
+            (n, 2, 3, 2),
+            |(b, h, w, c)| pixel(b, h, w, c),
+        ))
+        .unwrap(),
+        label: Batch::new(ndarray::Array2::from_shape_fn((n, 1), |(b, _)| {
+            (b % 4) as u8
         }))
         .unwrap(),
-        label: Batch::new(ndarray::Array2::from_shape_fn((n, 1), |(b, _)| (b % 4) as u8)).unwrap(),
     })
     .unwrap()
 }
@@ -53,8 +57,15 @@ fn first<Q: DataSpec + batchspec::data::gather::GatherFrom<Record>>(ds: &Dataset
 where
     batchspec::spec::FlatOf<Q>: batchspec::dataset::AllocFlat,
 {
-    let schedule = Schedule::builder(ds.len()).batch_size(ds.len()).build().unwrap();
-    Provider::<Record, Q>::new(ds, schedule).unwrap().next_owned().unwrap().0
+    let schedule = Schedule::builder(ds.len())
+        .batch_size(ds.len())
+        .build()
+        .unwrap();
+    Provider::<Record, Q>::new(ds, schedule)
+        .unwrap()
+        .next_owned()
+        .unwrap()
+        .0
 }
 
 #[test]
@@ -115,7 +126,14 @@ fn epochs_follow_the_providers_order() {
     for epoch in [0, 1, 0] {
         let got: Vec<Vec<f32>> = batches
             .epoch(epoch)
-            .map(|b| b.unwrap().image.flatten_all().unwrap().to_vec1::<f32>().unwrap())
+            .map(|b| {
+                b.unwrap()
+                    .image
+                    .flatten_all()
+                    .unwrap()
+                    .to_vec1::<f32>()
+                    .unwrap()
+            })
             .collect();
         reference.start_epoch(epoch);
         let mut want = Vec::new();
@@ -123,7 +141,10 @@ fn epochs_follow_the_providers_order() {
             want.push(b.batch.image.array().iter().copied().collect::<Vec<f32>>());
         }
         assert_eq!(got, want, "epoch {epoch}");
-        assert_eq!(got.iter().map(|b| b.len() / 12).collect::<Vec<_>>(), [4, 4, 2]);
+        assert_eq!(
+            got.iter().map(|b| b.len() / 12).collect::<Vec<_>>(),
+            [4, 4, 2]
+        );
         epochs.push(got);
     }
     assert_ne!(epochs[0], epochs[1]);
@@ -141,10 +162,7 @@ fn padded_last_batches_and_refused_schedules() {
     let mut batches = Batches::<Record, Conv>::new(&ds, schedule, &Device::Cpu).unwrap();
     let last = batches.epoch(0).last().unwrap().unwrap();
     // Samples 8 and 9, then two zero rows of padding.
-    assert_eq!(
-        last.label.to_vec2::<u32>().unwrap(),
-        [[0], [1], [0], [0]]
-    );
+    assert_eq!(last.label.to_vec2::<u32>().unwrap(), [[0], [1], [0], [0]]);
     let wrong = Schedule::builder(11).batch_size(4).build().unwrap();
     assert!(Batches::<Record, Conv>::new(&ds, wrong, &Device::Cpu).is_err());
 }

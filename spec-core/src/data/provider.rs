@@ -214,7 +214,12 @@ where
         let rows_in_batch = batch.size();
         drop(batch);
         let mut out = Q::nest(FlatOf::<Q>::alloc(rows_in_batch, 0));
-        (self.gather)(&mut out, self.dataset.fields(), &self.rows[..filled], filled..rows_in_batch);
+        (self.gather)(
+            &mut out,
+            self.dataset.fields(),
+            &self.rows[..filled],
+            filled..rows_in_batch,
+        );
         Some((out, info))
     }
 }

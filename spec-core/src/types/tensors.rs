@@ -57,7 +57,7 @@ pub trait LeafMapper {
 
 /// What a leaf of the space `S` becomes.
 #[diagnostic::on_unimplemented(
-    message = "`{Self}` cannot make a leaf of the space `{S}`",
+    message = "a leaf of the space `{S}` has no tensor form here",
     label = "a field of this spec is a batch of `{S}`",
     note = "the adapter lists the spaces and element types it converts"
 )]
@@ -144,7 +144,10 @@ impl<S: Space> Batch<S> {
                 (_, None) => Vec::new(),
             }
         } else {
-            data.as_standard_layout().into_owned().into_raw_vec_and_offset().0
+            data.as_standard_layout()
+                .into_owned()
+                .into_raw_vec_and_offset()
+                .0
         };
         (shape, values)
     }
