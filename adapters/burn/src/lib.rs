@@ -173,14 +173,22 @@ where
 pub type Tensors<Q> = <Q as MapSpec<ToBurn>>::Out;
 
 /// A batch made into burn tensors, moving each leaf's buffer into its tensor.
-pub trait IntoTensors: MapSpec<ToBurn> {
+///
+/// Implemented for every type; the method asks for a spec (a derived struct, a tuple of them, or
+/// one batch), so that anything else is reported where the method is called.
+pub trait IntoTensors: Sized {
     /// Every leaf as a tensor on `device`, in the spec's structure.
-    fn into_tensors(self, device: &Device) -> Tensors<Self>;
+    fn into_tensors(self, device: &Device) -> Tensors<Self>
+    where
+        Self: MapSpec<ToBurn>;
 }
 
-impl<Q: MapSpec<ToBurn>> IntoTensors for Q {
+impl<Q> IntoTensors for Q {
     #[inline]
-    fn into_tensors(self, device: &Device) -> Tensors<Self> {
+    fn into_tensors(self, device: &Device) -> Tensors<Self>
+    where
+        Self: MapSpec<ToBurn>,
+    {
         match self.map_spec(&mut ToBurn::new(device)) {
             Ok(t) => t,
             Err(never) => match never {},

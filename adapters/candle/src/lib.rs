@@ -48,13 +48,14 @@ use candle_core::{Device, Tensor, WithDType};
 )]
 pub trait CandleElement: batchspec::Element + WithDType {}
 
-impl CandleElement for u8 {}
-impl CandleElement for i16 {}
-impl CandleElement for u32 {}
-impl CandleElement for i32 {}
-impl CandleElement for i64 {}
-impl CandleElement for f32 {}
-impl CandleElement for f64 {}
+macro_rules! candle_elements {
+    ($($t:ty),*) => {$(
+        // Not listed by rustc under an error: the message's note names them.
+        #[diagnostic::do_not_recommend]
+        impl CandleElement for $t {}
+    )*};
+}
+candle_elements!(u8, i16, u32, i32, i64, f32, f64);
 
 /// The mapper that makes each leaf a candle tensor on a device (see [`IntoTensors`]).
 #[derive(Clone, Debug)]
@@ -92,17 +93,25 @@ where
 pub type Tensors<Q> = <Q as MapSpec<ToCandle>>::Out;
 
 /// A batch made into candle tensors, moving each leaf's buffer into its tensor.
-pub trait IntoTensors: MapSpec<ToCandle> {
+///
+/// Implemented for every type; the method asks for a spec of what candle holds, so that a leaf
+/// candle cannot hold is reported by its element type.
+pub trait IntoTensors: Sized {
     /// Every leaf as a tensor on `device`, in the spec's structure.
     ///
     /// # Errors
     /// candle's, when the device cannot hold the tensor.
-    fn into_tensors(self, device: &Device) -> candle_core::Result<Tensors<Self>>;
+    fn into_tensors(self, device: &Device) -> candle_core::Result<Tensors<Self>>
+    where
+        Self: MapSpec<ToCandle>;
 }
 
-impl<Q: MapSpec<ToCandle>> IntoTensors for Q {
+impl<Q> IntoTensors for Q {
     #[inline]
-    fn into_tensors(self, device: &Device) -> candle_core::Result<Tensors<Self>> {
+    fn into_tensors(self, device: &Device) -> candle_core::Result<Tensors<Self>>
+    where
+        Self: MapSpec<ToCandle>,
+    {
         self.map_spec(&mut ToCandle::new(device))
     }
 }
