@@ -345,7 +345,7 @@ where
             match Provider::<R, Q>::unbuffered(&self.dataset, self.schedule.clone()) {
                 Ok(mut p) => {
                     p.start_epoch(epoch);
-                    Source::Here(p)
+                    Source::Here(Box::new(p))
                 }
                 Err(e) => Source::Failed(Some(e)),
             }
@@ -433,7 +433,7 @@ where
 }
 
 enum Source<'a, R, Q: Send + 'static> {
-    Here(Provider<'a, R, Q>),
+    Here(Box<Provider<'a, R, Q>>),
     Thread(Producer<Q>),
     Failed(Option<DataError>),
 }

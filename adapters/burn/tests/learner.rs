@@ -104,7 +104,7 @@ fn burns_learner_trains_from_spec_loaders() {
         Arc::new(valid_loader.clone()),
     )
     .num_epochs(6);
-    let result = training.launch(Learner::new(model, AdamConfig::new().init().into(), 2e-3));
+    let result = training.launch(Learner::new(model, AdamConfig::new().init(), 2e-3));
     let _ = std::fs::remove_dir_all(&dir);
 
     // The learner asked the training loader (moved to its device) for one epoch per `iter()`.
