@@ -59,7 +59,7 @@ use core::convert::Infallible;
 use core::marker::PhantomData;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::mpsc::{Receiver, sync_channel};
+use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::thread::JoinHandle;
 
 /// The element types burn holds, with the tensor kind each becomes.
@@ -440,8 +440,48 @@ enum Source<'a, R, Q: Send + 'static> {
 
 /// A provider on a thread of its own, sending owned batches in order.
 struct Producer<Q: Send + 'static> {
-    batches: Option<Receiver<(Q, BatchInfo)>>,
+    batches: Option<Receiver<Produced<Q>>>,
     thread: Option<JoinHandle<()>>,
+}
+
+/// A batch, or why there is none (the provider could not be made).
+type Produced<Q> = Result<(Q, BatchInfo), String>;
+
+impl<Q: Send + 'static> Producer<Q> {
+    /// Runs `body` on a thread of its own; it sends batches until it returns (or panics), at
+    /// most `ahead` of them before they are taken.
+    fn spawn_with(
+        ahead: usize,
+        body: impl FnOnce(&SyncSender<Produced<Q>>) + Send + 'static,
+    ) -> Self {
+        let (send, batches) = sync_channel(ahead.saturating_sub(1));
+        let thread = std::thread::spawn(move || body(&send));
+        Producer {
+            batches: Some(batches),
+            thread: Some(thread),
+        }
+    }
+
+    /// The next batch; `None` at the end of the epoch; an `Err`, and then `None`, if the
+    /// thread stopped before the end (it panicked, or could not start).
+    fn next(&mut self) -> Option<Result<(Q, BatchInfo), String>> {
+        let batches = self.batches.as_ref()?;
+        match batches.recv() {
+            Ok(Ok(b)) => Some(Ok(b)),
+            Ok(Err(why)) => {
+                self.batches = None;
+                Some(Err(why))
+            }
+            Err(_) => {
+                self.batches = None;
+                let panicked = self.thread.take().map(JoinHandle::join);
+                match panicked {
+                    Some(Err(payload)) => Some(Err(panic_message(&*payload))),
+                    _ => None,
+                }
+            }
+        }
+    }
 }
 
 impl<Q: DataSpec + Send + 'static> Producer<Q>
@@ -453,38 +493,21 @@ where
         R: DataSpec + Send + Sync + 'static,
         Q: GatherFrom<R>,
     {
-        let (send, batches) = sync_channel(ahead.saturating_sub(1));
-        let thread = std::thread::spawn(move || {
-            let Ok(mut provider) = Provider::<R, Q>::unbuffered(&dataset, schedule) else {
-                return;
+        Self::spawn_with(ahead, move |send| {
+            let mut provider = match Provider::<R, Q>::unbuffered(&dataset, schedule) {
+                Ok(p) => p,
+                Err(e) => {
+                    let _ = send.send(Err(e.to_string()));
+                    return;
+                }
             };
             provider.start_epoch(epoch);
             while let Some(batch) = provider.next_owned() {
-                if send.send(batch).is_err() {
+                if send.send(Ok(batch)).is_err() {
                     return;
                 }
             }
-        });
-        Producer {
-            batches: Some(batches),
-            thread: Some(thread),
-        }
-    }
-
-    /// The next batch; at the end, `Err` if the thread panicked.
-    fn next(&mut self) -> Option<Result<(Q, BatchInfo), String>> {
-        let batches = self.batches.as_ref()?;
-        match batches.recv() {
-            Ok(b) => Some(Ok(b)),
-            Err(_) => {
-                self.batches = None;
-                let panicked = self.thread.take().map(JoinHandle::join);
-                match panicked {
-                    Some(Err(payload)) => Some(Err(panic_message(&*payload))),
-                    _ => None,
-                }
-            }
-        }
+        })
     }
 }
 
@@ -504,7 +527,7 @@ fn panic_message(payload: &(dyn core::any::Any + Send)) -> String {
         .map(|s| s.to_string())
         .or_else(|| payload.downcast_ref::<String>().cloned())
         .unwrap_or_else(|| "a panic".into());
-    format!("the thread gathering batches stopped: {what}")
+    format!("the thread gathering batches panicked: {what}")
 }
 
 #[derive(Debug)]
@@ -652,3 +675,39 @@ where
 }
 
 type FlatOneLeaf<S> = HCons<Batch<S>, HNil>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_producer_that_panics_ends_the_epoch_with_an_error() {
+        let mut p = Producer::<u32>::spawn_with(2, |send| {
+            for i in 0..2 {
+                let info = BatchInfo {
+                    count_samples: 1,
+                    pad: 0,
+                };
+                send.send(Ok((i, info))).unwrap();
+            }
+            panic!("batch 2 failed");
+        });
+        assert_eq!(p.next().unwrap().unwrap().0, 0);
+        assert_eq!(p.next().unwrap().unwrap().0, 1);
+        let err = p.next().unwrap().unwrap_err();
+        assert!(err.contains("panicked: batch 2 failed"), "{err}");
+        assert!(p.next().is_none());
+    }
+
+    #[test]
+    fn a_producer_that_cannot_start_says_why_and_ends() {
+        let mut p = Producer::<u32>::spawn_with(1, |send| {
+            send.send(Err("no provider".into())).unwrap();
+        });
+        assert_eq!(p.next().unwrap().unwrap_err(), "no provider");
+        assert!(p.next().is_none());
+        // One that ends normally ends without an error.
+        let mut done = Producer::<u32>::spawn_with(1, |_| {});
+        assert!(done.next().is_none());
+    }
+}

@@ -191,6 +191,10 @@ fn each_iter_is_the_next_epoch_in_the_providers_order_with_or_without_prefetch()
     );
     plain.start_epoch(1);
     assert_eq!(epoch_labels(&plain), provider_labels(&ds, &schedule, 1));
+    // An epoch left after its first batch stops its thread (the drop returns).
+    for _ in 0..20 {
+        assert!(ahead.iter().next().is_some());
+    }
 }
 
 #[test]
