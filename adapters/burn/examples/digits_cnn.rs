@@ -9,7 +9,8 @@
 use batchspec::dataset::Dataset;
 use batchspec::iteration::{Schedule, permutation};
 use batchspec::prelude::*;
-use batchspec_burn::{SpecLoader, Tensors};
+use batchspec::tensors::MapSpec;
+use batchspec_burn::{SpecLoader, Tensors, ToBurn};
 use batchspec_quickstart::{Digits, load_digits};
 use burn::data::dataloader::DataLoader;
 use burn::module::Module;
@@ -67,15 +68,29 @@ impl Cnn {
     }
 }
 
-/// The held-out accuracy of `model` over every batch of `loader`: generic over any request
-/// whose tensor form gives images and labels.
-fn accuracy(model: &Cnn, loader: &dyn DataLoader<Tensors<Input>>) -> f64 {
+/// A batch's images and one label per sample, whatever request they came from.
+trait Labelled {
+    fn parts(self) -> (Tensor<4>, Tensor<1, Int>);
+}
+
+impl Labelled for Tensors<Input> {
+    fn parts(self) -> (Tensor<4>, Tensor<1, Int>) {
+        (self.image, self.label.squeeze_dim(1))
+    }
+}
+
+/// The held-out accuracy of `model` over every batch of `loader`: generic over the request, bound
+/// on the spec traits (any request whose tensor form gives images and labels).
+fn accuracy<Q>(model: &Cnn, loader: &dyn DataLoader<Tensors<Q>>) -> f64
+where
+    Q: MapSpec<ToBurn>,
+    Tensors<Q>: Labelled,
+{
     let (mut correct, mut total) = (0usize, 0usize);
     for batch in loader.iter() {
-        let batch = batch.expect("the held-out batches");
-        let labels: Tensor<1, Int> = batch.label.squeeze_dim(1);
+        let (image, labels) = batch.expect("the held-out batches").parts();
         total += labels.dims()[0];
-        let predicted = model.forward(batch.image).argmax(1).squeeze_dim::<1>(1);
+        let predicted = model.forward(image).argmax(1).squeeze_dim::<1>(1);
         let hits: i64 = predicted.equal(labels).int().sum().into_scalar();
         correct += hits as usize;
     }
@@ -112,17 +127,16 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     for epoch in 1..=12 {
         let (mut loss_sum, mut seen) = (0.0f64, 0usize);
         for batch in loader.iter() {
-            let batch = batch?;
-            let labels: Tensor<1, Int> = batch.label.squeeze_dim(1);
+            let (image, labels) = batch?.parts();
             let count = labels.dims()[0];
-            let loss = loss_fn.forward(model.forward(batch.image), labels);
+            let loss = loss_fn.forward(model.forward(image), labels);
             loss_sum += loss.clone().into_scalar::<f32>() as f64 * count as f64;
             let grads = GradientsParams::from_grads(loss.backward(), &model);
             model = optim.step(2e-3, model, grads);
             seen += count;
         }
         samples += seen;
-        acc = accuracy(&model.valid(), &*held_out.to_device(&Device::flex()));
+        acc = accuracy::<Input>(&model.valid(), &*held_out.to_device(&Device::flex()));
         println!(
             "epoch {epoch:>2}: train loss {:.4}, held-out accuracy {acc:.4}",
             loss_sum / seen as f64
