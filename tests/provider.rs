@@ -338,3 +338,47 @@ fn an_endless_generator_serves_batches() {
         assert_eq!(b.batch.x.array()[[1, 3]], i as f32);
     }
 }
+
+#[test]
+fn next_owned_gives_away_what_next_batch_lends() {
+    // MXNet's 10 samples in batches of 3, every last-batch policy, shuffled: each owned batch
+    // equals the lent one (values, rows, padding counts), and a short batch is short.
+    for last in [
+        LastBatch::Short,
+        LastBatch::Pad,
+        LastBatch::Drop,
+        LastBatch::RollOver,
+    ] {
+        let ds = mx(10);
+        let schedule = Schedule::builder(10)
+            .batch_size(3)
+            .shuffle(true)
+            .seed(9)
+            .last_batch(last)
+            .build()
+            .unwrap();
+        let mut lent = Provider::<Mx, Mx>::new(&ds, schedule.clone()).unwrap();
+        let mut owned = Provider::<Mx, Mx>::new(&ds, schedule).unwrap();
+        for epoch in 0..2 {
+            lent.start_epoch(epoch);
+            owned.start_epoch(epoch);
+            let mut sizes = Vec::new();
+            while let Some(b) = lent.next_batch() {
+                let (o, info) = owned.next_owned().expect("as many batches");
+                assert_eq!(info, b.info, "{last:?}");
+                assert_eq!(o.data.array(), b.batch.data.array(), "{last:?}");
+                assert_eq!(o.label.array(), b.batch.label.array(), "{last:?}");
+                sizes.push(o.data.len());
+            }
+            assert!(owned.next_owned().is_none());
+            let want: &[usize] = match last {
+                LastBatch::Short => &[3, 3, 3, 1],
+                LastBatch::Pad => &[3, 3, 3, 3],
+                _ => &[3, 3, 3],
+            };
+            if last != LastBatch::RollOver {
+                assert_eq!(sizes, want, "{last:?}");
+            }
+        }
+    }
+}

@@ -152,3 +152,37 @@ impl<S: Space> Batch<S> {
         (shape, values)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::types::batch::Batch;
+    use crate::types::space::Vector;
+    use ndarray::{Array2, s};
+
+    #[test]
+    fn into_vec_moves_a_whole_buffer_and_copies_anything_else() {
+        let a = Array2::from_shape_fn((4, 3), |(i, j)| (i * 3 + j) as f32);
+        let whole = a.clone();
+        let ptr = whole.as_ptr();
+        let (shape, v) = Batch::<Vector<3>>::new(whole).unwrap().into_vec();
+        assert_eq!((shape, v.as_ptr()), (vec![4, 3], ptr), "moved, not copied");
+        assert_eq!(v, (0..12).map(|x| x as f32).collect::<Vec<_>>());
+
+        // Rows 1..3 of an owned array: standard layout, but not its whole buffer.
+        let rows = a.clone().slice_move(s![1..3, ..]);
+        let (shape, v) = Batch::<Vector<3>>::new(rows).unwrap().into_vec();
+        assert_eq!(shape, [2, 3]);
+        assert_eq!(v, [3.0, 4.0, 5.0, 6.0, 7.0, 8.0]);
+
+        // A transposed (column-major) array: values in the batch's row-major order.
+        let t = Array2::from_shape_fn((3, 4), |(j, i)| (i * 3 + j) as f32).reversed_axes();
+        let (_, v) = Batch::<Vector<3>>::new(t).unwrap().into_vec();
+        assert_eq!(v, (0..12).map(|x| x as f32).collect::<Vec<_>>());
+
+        // No samples.
+        let (shape, v) = Batch::<Vector<3>>::new(Array2::zeros((0, 3)))
+            .unwrap()
+            .into_vec();
+        assert_eq!((shape, v.len()), (vec![0, 3], 0));
+    }
+}
