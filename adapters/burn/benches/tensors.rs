@@ -8,11 +8,15 @@
 //! Each line: `case=.. samples_per_s=.. ratio_provider=.. ratio_burn_batcher=..`, then the
 //! baselines' own samples/s.
 
+use batchspec::data::gather::{GatherFrom, GatherSame};
+use batchspec::dataset::AllocFlat;
 use batchspec::dataset::Dataset;
 use batchspec::iteration::Schedule;
 use batchspec::prelude::*;
 use batchspec::provider::Provider;
-use batchspec_burn::SpecLoader;
+use batchspec::spec::FlatOf;
+use batchspec::tensors::MapSpec;
+use batchspec_burn::{SpecLoader, Tensors, ToBurn};
 use burn::data::dataloader::batcher::Batcher;
 use burn::data::dataloader::{DataLoader, DataLoaderBuilder};
 use burn::data::dataset::InMemDataset;
@@ -149,10 +153,59 @@ fn report(case: &str, n: usize, [provider, owned, tensors, burn]: [f64; 4]) {
     );
 }
 
+/// One case: the plain provider, `next_owned` alone, the loader into tensors and burn's batcher
+/// path, each over one shuffled epoch of the same samples.
+fn case<R, Q, I, O, B>(name: &str, dataset: Arc<Dataset<R>>, items: Vec<I>, batcher: B, reps: usize)
+where
+    R: DataSpec + Send + Sync + 'static,
+    Q: DataSpec + GatherFrom<R> + MapSpec<ToBurn> + Send + 'static,
+    FlatOf<Q>: AllocFlat,
+    FlatOf<R>: AllocFlat,
+    R: GatherSame,
+    Tensors<Q>: 'static,
+    I: Clone + Send + Sync + core::fmt::Debug + 'static,
+    O: Clone + Send + Sync + core::fmt::Debug + 'static,
+    B: Batcher<I, O> + Clone + 'static,
+{
+    let device = Device::flex();
+    let n = dataset.len();
+    let mut provider = Provider::<R, Q>::new(&dataset, schedule(n)).unwrap();
+    let mut epoch = 0;
+    let t_provider = time(reps, || {
+        provider.start_epoch(epoch);
+        epoch += 1;
+        while let Some(b) = provider.next_batch() {
+            black_box(b.batch);
+        }
+    });
+    let t_owned = time(reps, || {
+        provider.start_epoch(epoch);
+        epoch += 1;
+        while let Some(b) = provider.next_owned() {
+            black_box(b);
+        }
+    });
+    let loader = SpecLoader::<R, Q>::new(dataset.clone(), schedule(n), &device).unwrap();
+    let t_tensors = time(reps, || {
+        for b in loader.iter() {
+            black_box(b.unwrap());
+        }
+    });
+    let burn_loader = DataLoaderBuilder::new(batcher)
+        .batch_size(BATCH)
+        .shuffle(1)
+        .set_device(device.clone())
+        .build(InMemDataset::new(items));
+    let t_burn = time(reps, || {
+        for b in burn_loader.iter() {
+            black_box(b.unwrap());
+        }
+    });
+    report(name, n, [t_provider, t_owned, t_tensors, t_burn]);
+}
+
 fn main() {
     let quick = std::env::var_os("BENCH_QUICK").is_some();
-    let reps = if quick { 3 } else { 9 };
-    let device = Device::flex();
 
     // The digits: 1797 samples, as the quickstart stores them.
     let n = 1797;
@@ -169,30 +222,6 @@ fn main() {
         })
         .unwrap(),
     );
-    let mut provider = Provider::<Digits, DigitsInput>::new(&digits, schedule(n)).unwrap();
-    let mut epoch = 0;
-    let t_provider = time(reps, || {
-        provider.start_epoch(epoch);
-        epoch += 1;
-        while let Some(b) = provider.next_batch() {
-            black_box(b.batch.image.array());
-        }
-    });
-    let mut epoch = 0;
-    let t_owned = time(reps, || {
-        provider.start_epoch(epoch);
-        epoch += 1;
-        while let Some(b) = provider.next_owned() {
-            black_box(b.0.image.array());
-        }
-    });
-    let loader =
-        SpecLoader::<Digits, DigitsInput>::new(digits.clone(), schedule(n), &device).unwrap();
-    let t_tensors = time(reps, || {
-        for b in loader.iter() {
-            black_box(b.unwrap().image);
-        }
-    });
     let items: Vec<DigitItem> = (0..n)
         .map(|i| {
             let mut image = [[0f32; 8]; 8];
@@ -207,73 +236,26 @@ fn main() {
             }
         })
         .collect();
-    let burn_loader = DataLoaderBuilder::new(DigitBatcher)
-        .batch_size(BATCH)
-        .shuffle(1)
-        .set_device(device.clone())
-        .build(InMemDataset::new(items));
-    let t_burn = time(reps, || {
-        for b in burn_loader.iter() {
-            black_box(b.unwrap().0);
-        }
-    });
-    report(
-        "digits_bchw_f32",
-        n,
-        [t_provider, t_owned, t_tensors, t_burn],
-    );
+    let reps = if quick { 3 } else { 9 };
+    case::<Digits, DigitsInput, _, _, _>("digits_bchw_f32", digits, items, DigitBatcher, reps);
 
     // 60000 × 784 f32 vectors with u8 labels.
     let n = 60_000;
     let xs: Vec<f32> = (0..n * 784).map(|i| (i % 251) as f32).collect();
     let ys: Vec<u8> = (0..n).map(|i| (i % 10) as u8).collect();
-    let mnist = Arc::new(
-        Dataset::new(Mnist {
-            x: Batch::new(ndarray::Array2::from_shape_vec((n, 784), xs.clone()).unwrap()).unwrap(),
-            y: Batch::new(ndarray::Array1::from_vec(ys.clone())).unwrap(),
-        })
-        .unwrap(),
-    );
-    let reps = if quick { 1 } else { 5 };
-    let mut provider = Provider::<Mnist, MnistInput>::new(&mnist, schedule(n)).unwrap();
-    let mut epoch = 0;
-    let t_provider = time(reps, || {
-        provider.start_epoch(epoch);
-        epoch += 1;
-        while let Some(b) = provider.next_batch() {
-            black_box(b.batch.x.array());
-        }
-    });
-    let mut epoch = 0;
-    let t_owned = time(reps, || {
-        provider.start_epoch(epoch);
-        epoch += 1;
-        while let Some(b) = provider.next_owned() {
-            black_box(b.0.x.array());
-        }
-    });
-    let loader = SpecLoader::<Mnist, MnistInput>::new(mnist.clone(), schedule(n), &device).unwrap();
-    let t_tensors = time(reps, || {
-        for b in loader.iter() {
-            black_box(b.unwrap().x);
-        }
-    });
     let items: Vec<MnistItem> = (0..n)
         .map(|i| MnistItem {
             x: xs[i * 784..(i + 1) * 784].to_vec(),
             label: ys[i],
         })
         .collect();
-    drop(xs);
-    let burn_loader = DataLoaderBuilder::new(MnistBatcher)
-        .batch_size(BATCH)
-        .shuffle(1)
-        .set_device(device.clone())
-        .build(InMemDataset::new(items));
-    let t_burn = time(reps, || {
-        for b in burn_loader.iter() {
-            black_box(b.unwrap().0);
-        }
-    });
-    report("mnist_784_f32", n, [t_provider, t_owned, t_tensors, t_burn]);
+    let mnist = Arc::new(
+        Dataset::new(Mnist {
+            x: Batch::new(ndarray::Array2::from_shape_vec((n, 784), xs).unwrap()).unwrap(),
+            y: Batch::new(ndarray::Array1::from_vec(ys)).unwrap(),
+        })
+        .unwrap(),
+    );
+    let reps = if quick { 1 } else { 5 };
+    case::<Mnist, MnistInput, _, _, _>("mnist_784_f32", mnist, items, MnistBatcher, reps);
 }
