@@ -382,3 +382,123 @@ fn next_owned_gives_away_what_next_batch_lends() {
         }
     }
 }
+
+/// A producer of `u32` batches numbered from 0 that panics when asked for batch `k`.
+fn panicking_at(k: u32) -> impl FnMut(&mut u32) -> Option<Result<BatchInfo, DataError>> + Send {
+    let mut next = 0;
+    move |out: &mut u32| {
+        if next == k {
+            panic!("batch {k} failed");
+        }
+        *out = next;
+        next += 1;
+        Some(Ok(BatchInfo {
+            count_samples: 1,
+            pad: 0,
+        }))
+    }
+}
+
+#[test]
+fn a_producer_that_panics_is_an_error_after_its_batches_not_the_end() {
+    for (ahead, k) in [(1, 0), (1, 3), (4, 3), (usize::MAX, 5)] {
+        let mut p = Prefetch::spawn(ahead, || 0u32, panicking_at(k));
+        let mut got = vec![];
+        let err = loop {
+            match p.next_batch() {
+                Some(Ok(b)) => got.push(*b),
+                Some(Err(e)) => break e,
+                None => panic!("the stream ended quietly after {got:?} (ahead {ahead})"),
+            }
+        };
+        assert_eq!(got, (0..k).collect::<Vec<_>>(), "ahead {ahead}");
+        assert_eq!(
+            err.to_string(),
+            format!("the thread producing batches panicked: batch {k} failed")
+        );
+        assert!(matches!(err, DataError::WorkerPanicked(_)));
+        assert!(p.next_batch().is_none(), "the stream ends after the error");
+    }
+}
+
+#[test]
+fn a_huge_ahead_allocates_only_the_buffers_in_flight() {
+    // `ahead = usize::MAX` neither panics nor makes buffers up front: a stream of 5 batches
+    // makes at most 6.
+    let made = Arc::new(AtomicUsize::new(0));
+    let m = Arc::clone(&made);
+    let mut left = 5;
+    let mut p = Prefetch::spawn(
+        usize::MAX,
+        move || {
+            m.fetch_add(1, Ordering::SeqCst);
+            vec![0u8; 1 << 20]
+        },
+        move |_: &mut Vec<u8>| {
+            if left == 0 {
+                return None;
+            }
+            left -= 1;
+            Some(Ok(BatchInfo {
+                count_samples: 1,
+                pad: 0,
+            }))
+        },
+    );
+    let mut n = 0;
+    while let Some(b) = p.next_batch() {
+        b.unwrap();
+        n += 1;
+    }
+    assert_eq!(n, 5);
+    assert!(made.load(Ordering::SeqCst) <= 6, "{made:?}");
+    // A slow consumer of a small `ahead` recycles: 2 buffers for 5 batches taken one by one.
+    let made = Arc::new(AtomicUsize::new(0));
+    let m = Arc::clone(&made);
+    let mut left = 5;
+    let mut p = Prefetch::spawn(
+        1,
+        move || {
+            m.fetch_add(1, Ordering::SeqCst);
+            0u8
+        },
+        move |_: &mut u8| {
+            (left > 0).then(|| {
+                left -= 1;
+                Ok(BatchInfo {
+                    count_samples: 1,
+                    pad: 0,
+                })
+            })
+        },
+    );
+    while let Some(b) = p.next_batch() {
+        b.unwrap();
+    }
+    assert_eq!(made.load(Ordering::SeqCst), 2);
+}
+
+#[test]
+fn dropping_while_the_producer_is_blocked_returns_promptly() {
+    let p = Prefetch::spawn(
+        1,
+        || 0u8,
+        |_: &mut u8| {
+            // A read that takes long (a stalled file system, a network mount).
+            std::thread::sleep(std::time::Duration::from_secs(3));
+            Some(Ok(BatchInfo {
+                count_samples: 1,
+                pad: 0,
+            }))
+        },
+    );
+    // The worker is in its read; the consumer gives up without a batch.
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    let started = std::time::Instant::now();
+    drop(p);
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(2),
+        "the drop waited {:?}",
+        started.elapsed()
+    );
+}

@@ -306,7 +306,8 @@ where
     }
 
     /// The epoch the next `iter()` serves (the number of `iter()` calls so far, from a fresh
-    /// loader; loaders made by `to_device` count together).
+    /// loader; its clones and the loaders `to_device` makes count together, `slice`'s start
+    /// from the count they were made at).
     pub fn next_epoch(&self) -> u64 {
         self.next_epoch.load(Ordering::SeqCst)
     }

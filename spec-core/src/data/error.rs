@@ -47,6 +47,10 @@ pub enum DataError {
     // whole path in compile errors (`batchspec::Source`), and the snapshots would show it.
     #[error(transparent)]
     Read(SourceError),
+    /// The thread of a [`Prefetch`](crate::provider::Prefetch) panicked while producing a batch:
+    /// the stream ends here, before its end (the batches served before it are good).
+    #[error("the thread producing batches panicked: {0}")]
+    WorkerPanicked(String),
 }
 
 /// An error of a producer's source, kept whole: [`SourceError::get`] gives it back as its own

@@ -13,7 +13,7 @@ use crate::data::gather::GatherFrom;
 use crate::data::iteration::{DeviceSplit, Epoch, IndexBatch, Schedule};
 use crate::types::spec::{DataSpec, Described, FlatOf};
 use std::ops::Range;
-use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
+use std::sync::mpsc::{Receiver, Sender, TryRecvError, channel};
 use std::thread::JoinHandle;
 
 /// What a step of a provider served besides the data.
@@ -260,7 +260,7 @@ pub struct Prefetched<'a, Q: Send + 'static> {
     batch: Option<Q>,
     /// Its real samples and padding.
     pub info: BatchInfo,
-    back: &'a SyncSender<Q>,
+    back: &'a Sender<Q>,
 }
 
 impl<Q: Send + 'static> std::ops::Deref for Prefetched<'_, Q> {
@@ -276,33 +276,53 @@ impl<Q: Send + 'static> Drop for Prefetched<'_, Q> {
     fn drop(&mut self) {
         if let Some(q) = self.batch.take() {
             // The worker may have stopped; the buffer is then dropped.
-            let _ = self.back.try_send(q);
+            let _ = self.back.send(q);
         }
     }
 }
 
 type Sent<Q> = Result<(Q, BatchInfo), DataError>;
 
+/// How long dropping a [`Prefetch`] waits for its worker to stop before leaving it to stop by
+/// itself (a producer blocked in I/O stops at its next send, which fails).
+const DROP_WAIT: std::time::Duration = std::time::Duration::from_millis(100);
+
 /// Runs a [`Producer`] on a background thread, `ahead` batches ahead of the consumer: memory is
-/// bounded by `ahead + 1` buffers, allocated once and recycled. A producer error comes out of
-/// [`Prefetch::next_batch`] in the consumer's loop; dropping the `Prefetch` mid-stream stops the
-/// thread and joins it.
+/// bounded by `ahead + 1` buffers, made when the worker first needs them (a large `ahead`
+/// allocates nothing up front) and recycled. A producer error comes out of
+/// [`Prefetch::next_batch`] in the consumer's loop, and so does a panic of the producer
+/// ([`DataError::WorkerPanicked`]), never as a quiet end of the stream. Dropping the `Prefetch`
+/// mid-stream stops the thread: it is joined if it stops within a moment, else it ends by itself
+/// at its next send (the drop does not wait for a producer blocked in I/O).
 pub struct Prefetch<Q: Send + 'static> {
     batches: Option<Receiver<Sent<Q>>>,
-    back: SyncSender<Q>,
+    back: Option<Sender<Q>>,
     worker: Option<JoinHandle<()>>,
 }
 
 /// The worker's side of a [`Prefetch`]: free buffers in, filled batches out.
 pub struct Feeder<Q> {
     free: Receiver<Q>,
-    tx: SyncSender<Sent<Q>>,
+    tx: Sender<Sent<Q>>,
+    make: Box<dyn Fn() -> Q + Send>,
+    // Buffers made so far, and the most there may be (`ahead + 1`).
+    made: core::cell::Cell<usize>,
+    limit: usize,
 }
 
 impl<Q> Feeder<Q> {
-    /// A free buffer to fill; `None` when the consumer is gone.
+    /// A free buffer to fill (a new one while fewer than `ahead + 1` exist, else one the consumer
+    /// gave back, waiting for it); `None` when the consumer is gone.
     pub fn buffer(&self) -> Option<Q> {
-        self.free.recv().ok()
+        match self.free.try_recv() {
+            Ok(q) => Some(q),
+            Err(TryRecvError::Disconnected) => None,
+            Err(TryRecvError::Empty) if self.made.get() < self.limit => {
+                self.made.set(self.made.get() + 1);
+                Some((self.make)())
+            }
+            Err(TryRecvError::Empty) => self.free.recv().ok(),
+        }
     }
 
     /// Hands a filled batch (or an error) to the consumer; `false` when the consumer is gone.
@@ -312,10 +332,10 @@ impl<Q> Feeder<Q> {
 }
 
 impl<Q: Send + 'static> Prefetch<Q> {
-    /// Starts `producer` on a thread with `ahead + 1` buffers made by `make`.
+    /// Starts `producer` on a thread, with up to `ahead + 1` buffers made by `make`.
     pub fn spawn<P: Producer<Q> + 'static>(
         ahead: usize,
-        make: impl Fn() -> Q,
+        make: impl Fn() -> Q + Send + 'static,
         mut producer: P,
     ) -> Self {
         Self::spawn_with(ahead, make, move |feeder: Feeder<Q>| {
@@ -336,24 +356,29 @@ impl<Q: Send + 'static> Prefetch<Q> {
         })
     }
 
-    /// Starts `body` on a thread with `ahead + 1` buffers made by `make`; `body` takes buffers
-    /// from the [`Feeder`] and sends them back filled, until it is done or the consumer is gone.
+    /// Starts `body` on a thread, with up to `ahead + 1` buffers made by `make`; `body` takes
+    /// buffers from the [`Feeder`] and sends them back filled, until it is done or the consumer
+    /// is gone.
     pub fn spawn_with(
         ahead: usize,
-        make: impl Fn() -> Q,
+        make: impl Fn() -> Q + Send + 'static,
         body: impl FnOnce(Feeder<Q>) + Send + 'static,
     ) -> Self {
-        let ahead = ahead.max(1);
-        let (tx, rx) = sync_channel::<Sent<Q>>(ahead);
-        let (back, free) = sync_channel::<Q>(ahead + 1);
-        for _ in 0..=ahead {
-            // The channel holds ahead + 1 buffers: none of these sends can fail.
-            let _ = back.try_send(make());
-        }
-        let worker = std::thread::spawn(move || body(Feeder { free, tx }));
+        // Batches in flight are bounded by the buffers, so the channels need no bound of their
+        // own (a bounded channel would allocate `ahead` slots up front).
+        let (tx, rx) = channel::<Sent<Q>>();
+        let (back, free) = channel::<Q>();
+        let feeder = Feeder {
+            free,
+            tx,
+            make: Box::new(make),
+            made: core::cell::Cell::new(0),
+            limit: ahead.max(1).saturating_add(1),
+        };
+        let worker = std::thread::spawn(move || body(feeder));
         Prefetch {
             batches: Some(rx),
-            back,
+            back: Some(back),
             worker: Some(worker),
         }
     }
@@ -361,19 +386,41 @@ impl<Q: Send + 'static> Prefetch<Q> {
     /// The next batch, waiting for the worker if it is behind; `None` at the end of the stream.
     ///
     /// # Errors
-    /// The producer's error, once; the stream ends after it.
+    /// The producer's error, once, or [`DataError::WorkerPanicked`] if the producer panicked;
+    /// the stream ends after it.
     pub fn next_batch(&mut self) -> Option<Result<Prefetched<'_, Q>, DataError>> {
-        let rx = self.batches.as_ref()?;
-        match rx.recv() {
+        let received = self.batches.as_ref()?.recv();
+        match received {
             Ok(Ok((q, info))) => Some(Ok(Prefetched {
                 batch: Some(q),
                 info,
-                back: &self.back,
+                back: self.back.as_ref()?,
             })),
-            Ok(Err(e)) => Some(Err(e)),
-            Err(_) => None,
+            Ok(Err(e)) => {
+                self.batches = None;
+                Some(Err(e))
+            }
+            Err(_) => {
+                // The worker is gone: at the end of its stream, or in a panic.
+                self.batches = None;
+                match self.worker.take().map(JoinHandle::join) {
+                    Some(Err(payload)) => Some(Err(DataError::WorkerPanicked(panic_message(
+                        payload.as_ref(),
+                    )))),
+                    _ => None,
+                }
+            }
         }
     }
+}
+
+/// The message of a panic's payload.
+fn panic_message(payload: &(dyn core::any::Any + Send)) -> String {
+    payload
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "a panic without a message".into())
 }
 
 impl<Q: DataSpec + Send + 'static> Prefetch<Q>
@@ -434,13 +481,19 @@ where
 
 impl<Q: Send + 'static> Drop for Prefetch<Q> {
     fn drop(&mut self) {
-        // Closing the receiver makes the worker's next send fail; closing the free list (below,
-        // by dropping our sender) wakes a worker waiting for a buffer.
+        // Closing both channels makes the worker's next send fail and wakes a worker waiting for
+        // a buffer; it is joined if it stops within a moment (it is not waited for while its
+        // producer is blocked, in I/O say: it stops at its next send).
         self.batches = None;
-        let (dummy, _) = sync_channel::<Q>(0);
-        drop(std::mem::replace(&mut self.back, dummy));
+        self.back = None;
         if let Some(w) = self.worker.take() {
-            let _ = w.join();
+            let started = std::time::Instant::now();
+            while !w.is_finished() && started.elapsed() < DROP_WAIT {
+                std::thread::sleep(std::time::Duration::from_millis(1));
+            }
+            if w.is_finished() {
+                let _ = w.join();
+            }
         }
     }
 }

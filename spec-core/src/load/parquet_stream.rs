@@ -136,7 +136,7 @@ where
     /// assert_eq!(rows, 33);
     /// # Ok::<(), batchspec::Error>(())
     /// ```
-    pub fn prefetch<Q>(mut self, ahead: usize, make: impl Fn() -> Q) -> Prefetch<Q>
+    pub fn prefetch<Q>(mut self, ahead: usize, make: impl Fn() -> Q + Send + 'static) -> Prefetch<Q>
     where
         Q: GatherFrom<R> + DataSpec + Send + 'static,
     {
