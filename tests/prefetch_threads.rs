@@ -1,12 +1,36 @@
-//! 1000 prefetching providers made and dropped mid-epoch leave no thread behind (a process of
-//! its own, so that other tests' threads do not count).
+//! 1000 prefetching providers made and dropped mid-epoch leave no thread and no memory behind
+//! (a process of its own, so that other tests' threads and allocations do not count).
 
 use batchspec::dataset::Dataset;
 use batchspec::iteration::Schedule;
 use batchspec::prelude::*;
 use batchspec::provider::Prefetch;
+use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicIsize, Ordering};
 use std::time::{Duration, Instant};
+
+/// Counts the bytes allocated and not yet freed, in the whole process.
+struct Live;
+
+static LIVE: AtomicIsize = AtomicIsize::new(0);
+
+// SAFETY: every call is forwarded unchanged to `System`, which upholds `GlobalAlloc`'s contract.
+unsafe impl GlobalAlloc for Live {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        LIVE.fetch_add(layout.size() as isize, Ordering::SeqCst);
+        // SAFETY: forwards the caller's layout to the system allocator unchanged.
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        LIVE.fetch_sub(layout.size() as isize, Ordering::SeqCst);
+        // SAFETY: `ptr` was allocated by `System` with this layout, in `alloc` above.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Live = Live;
 
 #[derive(DataSpec)]
 struct Mx {
@@ -38,8 +62,7 @@ fn a_thousand_prefetching_providers_leave_no_thread() {
         })
         .unwrap(),
     );
-    let before = threads();
-    for i in 0..1000u64 {
+    let cycle = |i: u64| {
         let schedule = Schedule::builder(100)
             .batch_size(8)
             .shuffle(true)
@@ -51,11 +74,25 @@ fn a_thousand_prefetching_providers_leave_no_thread() {
         for _ in 0..(i % 4) {
             assert!(p.next_batch().unwrap().is_ok());
         }
-    }
+    };
+    let settled = |before: usize| {
+        let started = Instant::now();
+        while threads() > before && started.elapsed() < Duration::from_secs(10) {
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    };
+    // A few cycles first, so that what the standard library allocates once is counted before.
+    let before = threads();
+    (0..8).for_each(cycle);
+    settled(before);
+    let bytes = LIVE.load(Ordering::SeqCst);
+    (0..1000).for_each(cycle);
     // Every worker stopped (joined by its drop, or ending on its own just after).
-    let started = Instant::now();
-    while threads() > before && started.elapsed() < Duration::from_secs(10) {
-        std::thread::sleep(Duration::from_millis(10));
-    }
+    settled(before);
     assert_eq!(threads(), before);
+    let leaked = LIVE.load(Ordering::SeqCst) - bytes;
+    assert!(
+        leaked < 4096,
+        "{leaked} bytes more are allocated after 1000 cycles"
+    );
 }
