@@ -1250,3 +1250,141 @@ fn npy_empty_shape_too_large_for_ndarray_is_an_error() {
         "{err}"
     );
 }
+
+// ---------------------------------------------------------------------------------------------
+// CSV places: the line and column a fault is reported at, against where it was planted
+
+/// How a generated CSV file ends its lines.
+#[derive(Clone, Copy, Debug)]
+enum Eol {
+    Lf,
+    CrLf,
+    Cr,
+}
+
+impl Eol {
+    fn text(self) -> &'static str {
+        match self {
+            Eol::Lf => "\n",
+            Eol::CrLf => "\r\n",
+            Eol::Cr => "\r",
+        }
+    }
+}
+
+/// One generated file: rows of three u8 features and a label, one of them bad.
+#[derive(Clone, Debug)]
+struct Planted {
+    rows: usize,
+    bad_row: usize,
+    bad_column: usize,
+    eol: Eol,
+    header: bool,
+    bom: bool,
+    /// Blank lines before each row (and before the header).
+    blanks: Vec<usize>,
+    /// Rows whose second field is quoted with a line end inside (`"2<eol>"`).
+    quoted: Vec<bool>,
+}
+
+fn planted() -> impl Strategy<Value = Planted> {
+    (
+        1usize..12,
+        any::<u64>(),
+        0usize..3,
+        any::<bool>(),
+        any::<bool>(),
+    )
+        .prop_flat_map(|(rows, pick, eol, header, bom)| {
+            let eol = [Eol::Lf, Eol::CrLf, Eol::Cr][eol];
+            (
+                Just(rows),
+                Just((pick % rows as u64) as usize),
+                0usize..4,
+                Just(eol),
+                Just(header),
+                Just(bom),
+                proptest::collection::vec(0usize..3, rows + 1),
+                proptest::collection::vec(any::<bool>(), rows),
+            )
+                .prop_map(
+                    |(rows, bad_row, bad_column, eol, header, bom, blanks, quoted)| Planted {
+                        rows,
+                        bad_row,
+                        bad_column,
+                        eol,
+                        header,
+                        bom,
+                        blanks,
+                        quoted,
+                    },
+                )
+        })
+}
+
+/// The file's text and the physical line (as an editor numbers it) of the bad row.
+fn planted_text(p: &Planted) -> (String, u64) {
+    let eol = p.eol.text();
+    let mut text = String::new();
+    let mut line = 1u64;
+    if p.bom {
+        text.push('\u{feff}');
+    }
+    let blank = |text: &mut String, line: &mut u64, n: usize| {
+        for _ in 0..n {
+            text.push_str(eol);
+            *line += 1;
+        }
+    };
+    if p.header {
+        blank(&mut text, &mut line, p.blanks[p.rows]);
+        text.push_str("a,b,c,label");
+        text.push_str(eol);
+        line += 1;
+    }
+    let mut bad_line = 0;
+    for r in 0..p.rows {
+        blank(&mut text, &mut line, p.blanks[r]);
+        if r == p.bad_row {
+            bad_line = line;
+        }
+        let mut fields: Vec<String> = vec!["1".into(), "2".into(), "3".into(), "4".into()];
+        if r == p.bad_row {
+            // Column 4 is the label: 10 is not in 0..10; elsewhere a word is not a number.
+            fields[p.bad_column] = if p.bad_column == 3 { "10" } else { "x" }.into();
+        }
+        if p.quoted[r] && !(r == p.bad_row && p.bad_column == 1) {
+            fields[1] = format!("\"{}{eol}\"", fields[1]);
+        }
+        text.push_str(&fields.join(","));
+        text.push_str(eol);
+        line += 1 + u64::from(p.quoted[r] && !(r == p.bad_row && p.bad_column == 1));
+    }
+    (text, bad_line)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    /// Every fault is reported at the line and column where it was planted, with LF, CRLF and
+    /// lone CR line ends, blank lines, a header, a byte-order mark and quoted fields holding a
+    /// line end.
+    #[test]
+    fn csv_faults_are_reported_where_they_are(p in planted()) {
+        let (text, want_line) = planted_text(&p);
+        let header = p.header;
+        let (_, err) = csv_error(&text, |c| c.label_column(Column::Last).has_header(header));
+        let (_, place, _, reason) = load_parts(&err);
+        prop_assert_eq!(place, &line(want_line, p.bad_column + 1), "{:?} in {:?}", reason, text);
+    }
+}
+
+#[test]
+fn csv_lines_after_crlf_and_blank_lines() {
+    // The two cases of the issue, by hand: a bad label on line 2 of a CRLF file, and on line 3
+    // after a blank line.
+    let (_, err) = csv_error("1,2,3,7\r\n4,5,6,10\r\n", |c| c.label_column(Column::Last));
+    assert_eq!(load_parts(&err).1, &line(2, 4));
+    let (_, err) = csv_error("1,2,3,7\n\n4,5,6,10\n", |c| c.label_column(Column::Last));
+    assert_eq!(load_parts(&err).1, &line(3, 4));
+}

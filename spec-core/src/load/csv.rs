@@ -171,13 +171,14 @@ impl CsvFile {
         let bytes =
             std::fs::read(&self.path).map_err(|e| self.fail(leaf, Place::File, e.into()))?;
         let text = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&bytes);
+        let lines = Lines::new(text);
         let mut reader = ReaderBuilder::new()
             .has_headers(false)
             .flexible(true)
             .delimiter(self.delimiter)
             .from_reader(text);
         let csv_error = |e: ::csv::Error| {
-            let line = e.position().map(|p| p.line());
+            let line = e.position().map(|p| lines.record_line(p.byte()));
             let place = match line {
                 Some(line) => Place::Line { line, column: None },
                 None => Place::File,
@@ -194,7 +195,9 @@ impl CsvFile {
         let mut rows = Vec::new();
         let mut record = ByteRecord::new();
         while reader.read_byte_record(&mut record).map_err(csv_error)? {
-            let line = record.position().map_or(0, |p| p.line());
+            // The csv crate's own line count is off after `\r\n` and blank lines: the line is
+            // worked out from the record's byte offset instead.
+            let line = record.position().map_or(0, |p| lines.record_line(p.byte()));
             if self.has_header && header.is_none() {
                 header = Some((line, record.clone()));
             } else {
@@ -399,5 +402,52 @@ impl LeafSource for CsvFile {
             })?;
         batch_from_samples::<S>(table.rows.len(), values)
             .map_err(|r| self.fail(leaf, Place::File, r))
+    }
+}
+
+/// The physical lines of a text, as an editor numbers them: `\n`, `\r\n` and a lone `\r` each
+/// end one line (the line ends the csv crate accepts), also inside quoted fields.
+struct Lines<'a> {
+    text: &'a [u8],
+    /// The byte offset where each line after the first starts.
+    starts: Vec<usize>,
+}
+
+impl<'a> Lines<'a> {
+    fn new(text: &'a [u8]) -> Self {
+        let mut starts = Vec::new();
+        let mut i = 0;
+        while i < text.len() {
+            match text[i] {
+                b'\n' => starts.push(i + 1),
+                b'\r' if text.get(i + 1) == Some(&b'\n') => {
+                    starts.push(i + 2);
+                    i += 1;
+                }
+                b'\r' => starts.push(i + 1),
+                _ => {}
+            }
+            i += 1;
+        }
+        Lines { text, starts }
+    }
+
+    /// The line (from 1) of the byte at `offset`.
+    fn line_of(&self, offset: usize) -> u64 {
+        (self.starts.partition_point(|&s| s <= offset) + 1) as u64
+    }
+
+    /// The line of a record whose reading starts at `offset`: the csv crate starts a record
+    /// where the one before ended, before the rest of its line end and any blank lines, so
+    /// those are skipped first.
+    fn record_line(&self, offset: u64) -> u64 {
+        let start = usize::try_from(offset)
+            .unwrap_or(usize::MAX)
+            .min(self.text.len());
+        let skip = self.text[start..]
+            .iter()
+            .take_while(|b| matches!(b, b'\r' | b'\n'))
+            .count();
+        self.line_of(start + skip)
     }
 }
