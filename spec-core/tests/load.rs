@@ -1388,3 +1388,42 @@ fn csv_lines_after_crlf_and_blank_lines() {
     let (_, err) = csv_error("1,2,3,7\n\n4,5,6,10\n", |c| c.label_column(Column::Last));
     assert_eq!(load_parts(&err).1, &line(3, 4));
 }
+
+#[test]
+fn files_that_disagree_on_the_sample_count_are_both_named() {
+    // An IDX images file of 2 samples and a labels file of 0.
+    let images = idx(0x08, &[2, 28, 28], &vec![0; 2 * 784]);
+    let (i, l, err) = idx_error(&images, &good_labels(0));
+    assert_eq!(
+        err.to_string(),
+        format!(
+            "the leaves read disagree on the number of samples: field `image` (source `features`, file {}) holds 2, but field `label` (source `targets`, file {}) holds 0",
+            i.display(),
+            l.display()
+        )
+    );
+    // Members of one .npz archive: named by member and archive.
+    #[derive(DataSpec)]
+    struct Pair {
+        #[spec(source = "x")]
+        x: Batch<Vector<2>>,
+        #[spec(source = "y")]
+        y: Batch<Labels<3>>,
+    }
+    let dir = TempDir::new("npz-disagree");
+    let path = dir.path("pair.npz");
+    let mut npz = NpzWriter::new(std::fs::File::create(&path).unwrap());
+    npz.add_array("x", &Array2::<f32>::zeros((3, 2))).unwrap();
+    npz.add_array("y", &Array1::<i64>::zeros(2)).unwrap();
+    npz.finish().unwrap();
+    let err = Dataset::<Pair>::load(&mut NpzFile::new(&path))
+        .err()
+        .unwrap();
+    assert_eq!(
+        err.to_string(),
+        format!(
+            "the leaves read disagree on the number of samples: field `x` (source `x`, member `x` of {p}) holds 3, but field `y` (source `y`, member `y` of {p}) holds 2",
+            p = path.display()
+        )
+    );
+}

@@ -377,6 +377,14 @@ pub trait LeafSource {
     /// An error naming the file, the place in it (line, offset or member) and the source.
     fn read_leaf<S: Space>(&mut self, leaf: &Described) -> Result<Batch<S>, Self::Error>;
 
+    /// Where `leaf` is read from, in words (`file images.idx`), for the error that names two
+    /// leaves holding different numbers of samples; `None` (the default) when every leaf comes
+    /// from the same place, so that only the fields are named.
+    fn origin(&self, leaf: &Described) -> Option<String> {
+        let _ = leaf;
+        None
+    }
+
     /// The error of a read, which also carries the dataset's own errors (leaves that hold
     /// different numbers of samples).
     type Error: std::error::Error + From<DataError>;
@@ -473,7 +481,32 @@ impl<R: DataSpec> Dataset<R> {
     {
         let leaves = R::describe(0);
         let record = R::load_record(source, &mut leaves.iter())?;
-        Ok(Dataset::new(record)?)
+        match Dataset::new(record) {
+            Err(DataError::Spec(SpecError::BatchSize {
+                first_field,
+                first,
+                field,
+                actual,
+            })) => {
+                // Two leaves disagree: name where each was read from, when the source knows.
+                let at = |name: &str| leaves.iter().find(|d| d.field == name);
+                let words = |name: &str| match at(name) {
+                    Some(d) => match source.origin(d) {
+                        Some(origin) => format!("field `{name}` (source `{}`, {origin})", d.source),
+                        None => format!("field `{name}` (source `{}`)", d.source),
+                    },
+                    None => format!("field `{name}`"),
+                };
+                Err(DataError::SourcesDisagree {
+                    first: words(&first_field),
+                    first_samples: first,
+                    other: words(&field),
+                    other_samples: actual,
+                }
+                .into())
+            }
+            other => Ok(other?),
+        }
     }
 }
 

@@ -47,6 +47,22 @@ pub enum DataError {
     // whole path in compile errors (`batchspec::Source`), and the snapshots would show it.
     #[error(transparent)]
     Read(SourceError),
+    /// Two leaves read by [`Dataset::load`](crate::dataset::Dataset::load) hold different
+    /// numbers of samples; each is named with its source and, where the loader knows it, its
+    /// file.
+    #[error(
+        "the leaves read disagree on the number of samples: {first} holds {first_samples}, but {other} holds {other_samples}"
+    )]
+    SourcesDisagree {
+        /// The first leaf, in words.
+        first: String,
+        /// Its samples.
+        first_samples: usize,
+        /// The leaf that differs, in words.
+        other: String,
+        /// Its samples.
+        other_samples: usize,
+    },
     /// The thread of a [`Prefetch`](crate::provider::Prefetch) panicked while producing a batch:
     /// the stream ends here, before its end (the batches served before it are good).
     #[error("the thread producing batches panicked: {0}")]

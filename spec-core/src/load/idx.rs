@@ -98,6 +98,12 @@ impl LeafSource for IdxFiles {
             std::fs::read(path).map_err(|e| load_error(path, Place::File, leaf, e.into()))?;
         parse::<S>(&bytes).map_err(|(place, reason)| load_error(path, place, leaf, reason))
     }
+
+    fn origin(&self, leaf: &Described) -> Option<String> {
+        path_for(&self.files, leaf, "")
+            .ok()
+            .map(|p| format!("file {}", p.display()))
+    }
 }
 
 /// Decodes `payload` of big-endian `T` values and converts them into `S`'s elements.

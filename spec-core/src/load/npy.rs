@@ -80,6 +80,12 @@ impl NpyFiles {
 impl LeafSource for NpyFiles {
     type Error = LoadError;
 
+    fn origin(&self, leaf: &Described) -> Option<String> {
+        path_for(&self.files, leaf, "")
+            .ok()
+            .map(|p| format!("file {}", p.display()))
+    }
+
     fn read_leaf<S: Space>(&mut self, leaf: &Described) -> Result<Batch<S>, LoadError> {
         let path = path_for(&self.files, leaf, "the .npy loader")?;
         let bytes =
@@ -171,6 +177,14 @@ impl NpzFile {
 
 impl LeafSource for NpzFile {
     type Error = LoadError;
+
+    fn origin(&self, leaf: &Described) -> Option<String> {
+        Some(format!(
+            "member `{}` of {}",
+            self.member_of(leaf.source),
+            self.path.display()
+        ))
+    }
 
     fn read_leaf<S: Space>(&mut self, leaf: &Described) -> Result<Batch<S>, LoadError> {
         let fail = |place, reason| load_error(&self.path, place, leaf, reason);
