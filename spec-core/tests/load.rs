@@ -1427,3 +1427,65 @@ fn files_that_disagree_on_the_sample_count_are_both_named() {
         )
     );
 }
+
+#[test]
+fn csv_numbers_beyond_a_float_type_are_refused_not_made_infinite_or_zero() {
+    #[derive(DataSpec)]
+    struct F64 {
+        #[spec(source = "features")]
+        x: Batch<Vector<1, f64>>,
+    }
+    #[derive(DataSpec)]
+    struct F32 {
+        #[spec(source = "features")]
+        x: Batch<Vector<1>>,
+    }
+    let dir = TempDir::new("csv-float-range");
+    let reason_64 = |text: &str| {
+        let path = dir.write("f.csv", format!("{text}\n"));
+        Dataset::<F64>::load(&mut CsvFile::new(&path)).map(|d| d.fields().x.array()[[0, 0]])
+    };
+    let reason_32 = |text: &str| {
+        let path = dir.write("f.csv", format!("{text}\n"));
+        Dataset::<F32>::load(&mut CsvFile::new(&path)).map(|d| d.fields().x.array()[[0, 0]])
+    };
+    for (text, becomes) in [
+        ("1e309", "infinite"),
+        ("-1e400", "infinite"),
+        ("1e-400", "zero"),
+        ("-2.5e-999", "zero"),
+    ] {
+        let err = reason_64(text).unwrap_err();
+        assert_eq!(
+            load_parts(&err).3,
+            &LoadReason::FloatRange {
+                value: text.into(),
+                elem: "f64",
+                becomes
+            },
+            "{text}"
+        );
+    }
+    for (text, becomes) in [
+        ("1e39", "infinite"),
+        ("1e309", "infinite"),
+        ("1e-50", "zero"),
+    ] {
+        let err = reason_32(text).unwrap_err();
+        assert!(
+            err.to_string().ends_with(&format!(
+                "line 1, column 1 (source `features`): the value {text} is out of the range of f32: it would become {becomes}"
+            )),
+            "{err}"
+        );
+    }
+    // Infinities and NaN written as such, zeros, and subnormal numbers stay.
+    assert_eq!(reason_64("inf").unwrap(), f64::INFINITY);
+    assert_eq!(reason_64("-Infinity").unwrap(), f64::NEG_INFINITY);
+    assert!(reason_64("NaN").unwrap().is_nan());
+    assert_eq!(reason_64("0e999").unwrap(), 0.0);
+    assert_eq!(reason_64("-0.000").unwrap(), 0.0);
+    assert_eq!(reason_64("1e-310").unwrap(), 1e-310);
+    assert_eq!(reason_32("1e-40").unwrap(), 1e-40f32);
+    assert_eq!(reason_32("3.4e38").unwrap(), 3.4e38f32);
+}

@@ -66,6 +66,36 @@ pub(crate) trait Scalar: Element {
     fn from_be(bytes: &[u8]) -> Self;
 }
 
+/// Decimal text rounds to the nearest float, as every parser does; what is refused is a finite
+/// number beyond the type's range, which would silently become infinite, and a number other
+/// than zero so small that it would silently become zero. `inf`, `-inf` and `nan` written as
+/// such are kept.
+fn in_float_range(
+    text: &str,
+    infinite: bool,
+    zero: bool,
+    elem: &'static str,
+) -> Result<(), LoadReason> {
+    let unsigned = text.trim_start_matches(['+', '-']);
+    let lower = unsigned.get(..3).map(str::to_ascii_lowercase);
+    if matches!(lower.as_deref(), Some("inf" | "nan")) {
+        return Ok(());
+    }
+    let mantissa = unsigned.split(['e', 'E']).next().unwrap_or_default();
+    let becomes = if infinite {
+        "infinite"
+    } else if zero && mantissa.bytes().any(|b| (b'1'..=b'9').contains(&b)) {
+        "zero"
+    } else {
+        return Ok(());
+    };
+    Err(LoadReason::FloatRange {
+        value: text.to_owned(),
+        elem,
+        becomes,
+    })
+}
+
 fn not_a_number(text: &str) -> LoadReason {
     LoadReason::NotANumber {
         text: text.to_owned(),
@@ -159,7 +189,9 @@ impl Scalar for f64 {
         }
     }
     fn parse_exact(text: &str) -> Result<Self, LoadReason> {
-        text.parse::<f64>().map_err(|_| not_a_number(text))
+        let v = text.parse::<f64>().map_err(|_| not_a_number(text))?;
+        in_float_range(text, v.is_infinite(), v == 0.0, "f64")?;
+        Ok(v)
     }
     #[inline]
     fn from_be(bytes: &[u8]) -> Self {
@@ -209,14 +241,7 @@ impl Scalar for f32 {
     }
     fn parse_exact(text: &str) -> Result<Self, LoadReason> {
         let v = text.parse::<f32>().map_err(|_| not_a_number(text))?;
-        // Decimal text rounds to the nearest f32 as it would to the nearest f64; what is refused
-        // is a finite number beyond f32's range, which would silently become infinite.
-        if v.is_infinite() && text.parse::<f64>().is_ok_and(f64::is_finite) {
-            return Err(LoadReason::Inexact {
-                value: text.to_owned(),
-                elem: "f32",
-            });
-        }
+        in_float_range(text, v.is_infinite(), v == 0.0, "f32")?;
         Ok(v)
     }
     #[inline]

@@ -113,6 +113,17 @@ pub enum LoadReason {
         /// The element type of the space (`"u8"`).
         elem: &'static str,
     },
+    /// A number written in a text file that is beyond the range of the float type (it would
+    /// become infinite) or, not being zero, too small for it (it would become zero).
+    #[error("the value {value} is out of the range of {elem}: it would become {becomes}")]
+    FloatRange {
+        /// The value as written.
+        value: String,
+        /// The element type (`"f32"`).
+        elem: &'static str,
+        /// What it would become: `"infinite"` or `"zero"`.
+        becomes: &'static str,
+    },
     /// A label of an index space that is negative, fractional or not below `max_labels`.
     #[error("label {value} is not in 0..{max_labels}")]
     Label {
