@@ -9,6 +9,8 @@ use crate::types::batch::Batch;
 use crate::types::space::Space;
 use crate::types::spec::Described;
 use ::csv::{ByteRecord, ReaderBuilder};
+use std::fs::File;
+use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
 
 /// Which column of a CSV file holds the labels.
@@ -93,21 +95,21 @@ pub struct CsvFile {
     label_column: Option<Column>,
     label_source: String,
     feature_source: String,
-    table: Option<Table>,
 }
 
-/// The rows of the file, read once.
+/// The start of the file: its header, its number of fields and the line they were read from.
 #[derive(Debug, Clone)]
-struct Table {
+struct Head {
     /// The header and its line.
     header: Option<(u64, ByteRecord)>,
-    /// The rows, each with its line.
-    rows: Vec<(u64, ByteRecord)>,
-    /// The number of fields of every row (`None` for a file with neither header nor rows).
-    width: Option<usize>,
+    /// The number of fields of every row (that of the header, or else of the first row).
+    width: usize,
     /// The line of the header, or else of the first row.
     first_line: u64,
 }
+
+/// A CSV reader over the file, which counts its lines as it streams.
+type Csv = ::csv::Reader<LineCounter<BufReader<File>>>;
 
 impl CsvFile {
     /// The CSV file at `path`, read without a header, with no label column, comma-separated.
@@ -120,21 +122,18 @@ impl CsvFile {
             label_column: None,
             label_source: "targets".to_owned(),
             feature_source: "features".to_owned(),
-            table: None,
         }
     }
 
     /// Whether the first line is a header (default `false`). Lines are counted with it.
     pub fn has_header(mut self, yes: bool) -> Self {
         self.has_header = yes;
-        self.table = None;
         self
     }
 
     /// The field delimiter (default `b','`).
     pub fn delimiter(mut self, delimiter: u8) -> Self {
         self.delimiter = delimiter;
-        self.table = None;
         self
     }
 
@@ -166,79 +165,86 @@ impl CsvFile {
         load_error(&self.path, place, leaf, reason)
     }
 
-    /// Reads the file into rows, checking that every row has the same number of fields.
-    fn read_table(&self, leaf: &Described) -> Result<Table, LoadError> {
-        let bytes =
-            std::fs::read(&self.path).map_err(|e| self.fail(leaf, Place::File, e.into()))?;
-        let text = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&bytes);
-        let lines = Lines::new(text);
-        let mut reader = ReaderBuilder::new()
+    /// Opens the file for one pass: a CSV reader (a byte-order mark skipped) and its line
+    /// count, and the file's length.
+    fn open(&self, leaf: &Described) -> Result<(Csv, Lines, u64), LoadError> {
+        let io = |e: std::io::Error| self.fail(leaf, Place::File, e.into());
+        let file = File::open(&self.path).map_err(io)?;
+        let len = file.metadata().map_err(io)?.len();
+        let mut buffered = BufReader::with_capacity(1 << 16, file);
+        if buffered
+            .fill_buf()
+            .map_err(io)?
+            .starts_with(b"\xEF\xBB\xBF")
+        {
+            buffered.consume(3);
+        }
+        let lines = Lines::default();
+        let reader = ReaderBuilder::new()
             .has_headers(false)
             .flexible(true)
             .delimiter(self.delimiter)
-            .from_reader(text);
-        let csv_error = |e: ::csv::Error| {
-            let line = e.position().map(|p| lines.record_line(p.byte()));
-            let place = match line {
-                Some(line) => Place::Line { line, column: None },
-                None => Place::File,
-            };
-            self.fail(
-                leaf,
-                place,
-                LoadReason::Csv {
-                    message: e.to_string(),
-                },
-            )
-        };
-        let mut header = None;
-        let mut rows = Vec::new();
-        let mut record = ByteRecord::new();
-        while reader.read_byte_record(&mut record).map_err(csv_error)? {
+            .from_reader(LineCounter {
+                inner: buffered,
+                lines: lines.clone(),
+            });
+        Ok((reader, lines, len))
+    }
+
+    /// Reads the next record into `record`, with its line; `None` at the end of the file.
+    fn next_record(
+        &self,
+        reader: &mut Csv,
+        lines: &Lines,
+        record: &mut ByteRecord,
+        leaf: &Described,
+    ) -> Result<Option<u64>, LoadError> {
+        match reader.read_byte_record(record) {
             // The csv crate's own line count is off after `\r\n` and blank lines: the line is
             // worked out from the record's byte offset instead.
-            let line = record.position().map_or(0, |p| lines.record_line(p.byte()));
-            if self.has_header && header.is_none() {
-                header = Some((line, record.clone()));
-            } else {
-                rows.push((line, record.clone()));
+            Ok(true) => Ok(Some(
+                record.position().map_or(0, |p| lines.record_line(p.byte())),
+            )),
+            Ok(false) => Ok(None),
+            Err(e) => {
+                let place = match e.position() {
+                    Some(p) => Place::Line {
+                        line: lines.record_line(p.byte()),
+                        column: None,
+                    },
+                    None => Place::File,
+                };
+                let message = e.to_string();
+                Err(self.fail(leaf, place, LoadReason::Csv { message }))
             }
         }
-        let first = header.as_ref().or(rows.first());
-        let width = first.map(|(_, r)| r.len());
-        let first_line = first.map_or(1, |(l, _)| *l);
-        if let Some(width) = width
-            && let Some((line, r)) = rows.iter().find(|(_, r)| r.len() != width)
-        {
-            return Err(self.fail(
-                leaf,
-                Place::Line {
-                    line: *line,
-                    column: None,
-                },
-                LoadReason::FieldCount {
-                    expected: width,
-                    actual: r.len(),
-                },
-            ));
-        }
-        Ok(Table {
-            header,
-            rows,
-            width,
-            first_line,
-        })
+    }
+
+    /// Reads the header (if the file has one) and the first row into `record`; `None` for a
+    /// file with neither. `Some((head, true))` when `record` holds the first row, not yet used.
+    fn read_head(
+        &self,
+        reader: &mut Csv,
+        lines: &Lines,
+        record: &mut ByteRecord,
+        leaf: &Described,
+    ) -> Result<Option<(Head, bool)>, LoadError> {
+        let Some(line) = self.next_record(reader, lines, record, leaf)? else {
+            return Ok(None);
+        };
+        let head = Head {
+            header: self.has_header.then(|| (line, record.clone())),
+            width: record.len(),
+            first_line: line,
+        };
+        Ok(Some((head, !self.has_header)))
     }
 
     /// The index of the label column in rows of `width` fields.
-    fn label_index(
-        &self,
-        table: &Table,
-        width: usize,
-        leaf: &Described,
-    ) -> Result<Option<usize>, LoadError> {
+    fn label_index(&self, head: &Head, leaf: &Described) -> Result<Option<usize>, LoadError> {
+        let width = head.width;
         let at_first = Place::Line {
-            line: table.first_line,
+            line: head.first_line,
             column: None,
         };
         let index = match &self.label_column {
@@ -246,7 +252,7 @@ impl CsvFile {
             Some(Column::Index(i)) => *i,
             Some(Column::Last) => width.saturating_sub(1),
             Some(Column::Name(name)) => {
-                let Some((line, header)) = &table.header else {
+                let Some((line, header)) = &head.header else {
                     return Err(self.fail(
                         leaf,
                         Place::File,
@@ -283,28 +289,86 @@ impl CsvFile {
     }
 }
 
-/// Parses the columns `columns` of every row as `T`; labels below `max_labels` when given.
+/// Parses the columns `columns` of every row as `T` as the rows stream by (labels below
+/// `max_labels` when given), checking that every row has `width` fields.
 struct ParseColumns<'a> {
-    rows: &'a [(u64, ByteRecord)],
+    file: &'a CsvFile,
+    leaf: &'a Described,
+    reader: &'a mut Csv,
+    lines: &'a Lines,
+    record: &'a mut ByteRecord,
+    /// Whether `record` holds the first row, read with the header.
+    pending: Option<u64>,
+    width: usize,
     columns: &'a [usize],
     max_labels: Option<usize>,
+    /// The file's length, to size the values from the first row.
+    file_len: u64,
+    /// The rows read.
+    rows: &'a core::cell::Cell<usize>,
 }
 
 impl ForScalar for ParseColumns<'_> {
-    type Err = (u64, usize, LoadReason);
+    type Err = LoadError;
 
-    fn run<T: Scalar>(self) -> Result<Vec<T>, Self::Err> {
-        let mut out = Vec::with_capacity(self.rows.len().saturating_mul(self.columns.len()));
-        for (line, row) in self.rows {
-            for &c in self.columns {
-                let field = row.get(c).unwrap_or_default().trim_ascii();
-                let fail = |reason| (*line, c + 1, reason);
+    fn run<T: Scalar>(self) -> Result<Vec<T>, LoadError> {
+        let ParseColumns {
+            file,
+            leaf,
+            reader,
+            lines,
+            record,
+            mut pending,
+            width,
+            columns,
+            max_labels,
+            file_len,
+            rows,
+        } = self;
+        let mut out: Vec<T> = Vec::new();
+        loop {
+            let line = match pending.take() {
+                Some(line) => line,
+                None => match file.next_record(reader, lines, record, leaf)? {
+                    Some(line) => line,
+                    None => break,
+                },
+            };
+            if out.capacity() == 0 {
+                // Sized once from the first row's share of the file, so that the values are not
+                // copied as they grow (the estimate's excess is given back at the end).
+                let row_bytes = (record.as_slice().len() + record.len()).max(1) as u64;
+                let estimate = usize::try_from(file_len / row_bytes + 1).unwrap_or(usize::MAX);
+                out.reserve(estimate.saturating_mul(columns.len()).min(1 << 28));
+            }
+            if record.len() != width {
+                return Err(file.fail(
+                    leaf,
+                    Place::Line { line, column: None },
+                    LoadReason::FieldCount {
+                        expected: width,
+                        actual: record.len(),
+                    },
+                ));
+            }
+            for &c in columns {
+                let field = record.get(c).unwrap_or_default().trim_ascii();
+                let fail = |reason| {
+                    file.fail(
+                        leaf,
+                        Place::Line {
+                            line,
+                            column: Some(c + 1),
+                        },
+                        reason,
+                    )
+                };
                 let Ok(text) = std::str::from_utf8(field) else {
                     return Err(fail(LoadReason::NotANumber {
                         text: String::from_utf8_lossy(field).into_owned(),
                     }));
                 };
-                if let Some(max) = self.max_labels {
+                if let Some(max) = max_labels {
                     let num = Num::parse(text).ok_or_else(|| {
                         fail(LoadReason::NotANumber {
                             text: text.to_owned(),
@@ -319,6 +383,10 @@ impl ForScalar for ParseColumns<'_> {
                 }
                 out.push(T::parse_exact(text).map_err(fail)?);
             }
+            rows.set(rows.get() + 1);
+        }
+        if out.capacity() > out.len() + out.len() / 4 {
+            out.shrink_to_fit();
         }
         Ok(out)
     }
@@ -346,29 +414,27 @@ impl LeafSource for CsvFile {
         }
         let dims = sample_dims::<S>().map_err(|r| self.fail(leaf, Place::File, r))?;
         let per_sample: usize = dims.iter().product();
-        if self.table.is_none() {
-            self.table = Some(self.read_table(leaf)?);
-        }
-        let table = self
-            .table
-            .as_ref()
-            .unwrap_or_else(|| unreachable!("the table was just read"));
+        // Each leaf streams the file once: rows go straight into the leaf's values, so memory
+        // holds the values and a buffer, never the file or its records.
+        let (mut reader, lines, file_len) = self.open(leaf)?;
+        let mut record = ByteRecord::new();
         // A file with neither header nor rows: no samples, whatever the spec.
-        let Some(width) = table.width else {
+        let Some((head, first_row)) = self.read_head(&mut reader, &lines, &mut record, leaf)?
+        else {
             return batch_from_samples::<S>(0, Vec::new())
                 .map_err(|r| self.fail(leaf, Place::File, r));
         };
-        let label = self.label_index(table, width, leaf)?;
+        let label = self.label_index(&head, leaf)?;
         let columns: Vec<usize> = if is_label {
             label.into_iter().collect()
         } else {
-            (0..width).filter(|&c| Some(c) != label).collect()
+            (0..head.width).filter(|&c| Some(c) != label).collect()
         };
         if columns.len() != per_sample {
             return Err(self.fail(
                 leaf,
                 Place::Line {
-                    line: table.first_line,
+                    line: head.first_line,
                     column: None,
                 },
                 LoadReason::Columns {
@@ -383,71 +449,90 @@ impl LeafSource for CsvFile {
                 },
             ));
         }
+        let rows = core::cell::Cell::new(0);
         let task = ParseColumns {
-            rows: &table.rows,
+            file: self,
+            leaf,
+            reader: &mut reader,
+            lines: &lines,
+            record: &mut record,
+            pending: first_row.then_some(head.first_line),
+            width: head.width,
             columns: &columns,
             max_labels: S::MAX_LABELS,
+            file_len,
+            rows: &rows,
         };
-        let values = run_for::<S::Elem, _>(task)
-            .map_err(|r| self.fail(leaf, Place::File, r))?
-            .map_err(|(line, column, reason)| {
-                self.fail(
-                    leaf,
-                    Place::Line {
-                        line,
-                        column: Some(column),
-                    },
-                    reason,
-                )
-            })?;
-        batch_from_samples::<S>(table.rows.len(), values)
-            .map_err(|r| self.fail(leaf, Place::File, r))
+        let values = run_for::<S::Elem, _>(task).map_err(|r| self.fail(leaf, Place::File, r))??;
+        batch_from_samples::<S>(rows.get(), values).map_err(|r| self.fail(leaf, Place::File, r))
     }
 }
 
-/// The physical lines of a text, as an editor numbers them: `\n`, `\r\n` and a lone `\r` each
-/// end one line (the line ends the csv crate accepts), also inside quoted fields.
-struct Lines<'a> {
-    text: &'a [u8],
-    /// The byte offset where each line after the first starts.
-    starts: Vec<usize>,
+/// The lines of the file as an editor numbers them, counted as the file streams through the
+/// CSV reader: `\n`, `\r\n` and a lone `\r` each end one line (the line ends the csv crate
+/// accepts), also inside quoted fields. Shared by the reader's [`LineCounter`] and the code
+/// that asks for a record's line.
+#[derive(Clone, Default)]
+struct Lines(std::rc::Rc<core::cell::RefCell<LineState>>);
+
+#[derive(Default)]
+struct LineState {
+    /// Bytes seen so far.
+    offset: u64,
+    /// Line ends seen so far (a `\r\n` counts once).
+    ends: u64,
+    /// The byte before `offset`.
+    prev: Option<u8>,
+    /// The first byte of each line holding something, with its line, from the oldest record
+    /// that may still be asked about.
+    starts: std::collections::VecDeque<(u64, u64)>,
 }
 
-impl<'a> Lines<'a> {
-    fn new(text: &'a [u8]) -> Self {
-        let mut starts = Vec::new();
-        let mut i = 0;
-        while i < text.len() {
-            match text[i] {
-                b'\n' => starts.push(i + 1),
-                b'\r' if text.get(i + 1) == Some(&b'\n') => {
-                    starts.push(i + 2);
-                    i += 1;
+impl Lines {
+    /// Counts the line ends of `bytes`, the next bytes of the file.
+    fn scan(&self, bytes: &[u8]) {
+        let mut st = self.0.borrow_mut();
+        for &b in bytes {
+            let end = b == b'\n' || b == b'\r';
+            if end {
+                if !(b == b'\n' && st.prev == Some(b'\r')) {
+                    st.ends += 1;
                 }
-                b'\r' => starts.push(i + 1),
-                _ => {}
+            } else if st.prev.is_none_or(|p| p == b'\n' || p == b'\r') {
+                let at = (st.offset, st.ends + 1);
+                st.starts.push_back(at);
             }
-            i += 1;
+            st.prev = Some(b);
+            st.offset += 1;
         }
-        Lines { text, starts }
     }
 
-    /// The line (from 1) of the byte at `offset`.
-    fn line_of(&self, offset: usize) -> u64 {
-        (self.starts.partition_point(|&s| s <= offset) + 1) as u64
-    }
-
-    /// The line of a record whose reading starts at `offset`: the csv crate starts a record
-    /// where the one before ended, before the rest of its line end and any blank lines, so
-    /// those are skipped first.
+    /// The line (from 1) of a record whose reading starts at `offset`: the csv crate starts a
+    /// record where the one before ended, before the rest of its line end and any blank lines,
+    /// so the record's line is that of the first byte holding something from there on.
+    /// Records are asked about in file order, so what lies before `offset` is forgotten.
     fn record_line(&self, offset: u64) -> u64 {
-        let start = usize::try_from(offset)
-            .unwrap_or(usize::MAX)
-            .min(self.text.len());
-        let skip = self.text[start..]
-            .iter()
-            .take_while(|b| matches!(b, b'\r' | b'\n'))
-            .count();
-        self.line_of(start + skip)
+        let mut st = self.0.borrow_mut();
+        while st.starts.front().is_some_and(|&(at, _)| at < offset) {
+            st.starts.pop_front();
+        }
+        match st.starts.front() {
+            Some(&(_, line)) => line,
+            None => st.ends + 1,
+        }
+    }
+}
+
+/// A reader that shows every byte it reads to [`Lines`].
+struct LineCounter<R> {
+    inner: R,
+    lines: Lines,
+}
+
+impl<R: Read> Read for LineCounter<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.lines.scan(&buf[..n]);
+        Ok(n)
     }
 }
