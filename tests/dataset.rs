@@ -160,3 +160,52 @@ fn nested_records_select_field_by_field() {
         &ndarray::array![[0i64], [4], [0]]
     );
 }
+
+#[test]
+fn bad_rows_ranges_and_sizes_are_named_as_they_are() {
+    let ds = table(5);
+    // A sample past the end, even the last index there is: no overflow, the row asked for.
+    let err = ds.sample(usize::MAX).err().unwrap();
+    assert_eq!(
+        err.to_string(),
+        format!(
+            "row {} (at position 0 of the selection) is past the end: there are 5 samples",
+            usize::MAX
+        )
+    );
+    let err = ds.sample(5).err().unwrap();
+    assert!(err.to_string().starts_with("row 5 "), "{err}");
+    // A view that runs past the end names the first row that is not there.
+    let err = ds.view(3..7).err().unwrap();
+    assert_eq!(
+        err.to_string(),
+        "row 5 (at position 2 of the selection) is past the end: there are 5 samples"
+    );
+    // A reversed range says so.
+    let err = ds.view(5..3).err().unwrap();
+    assert_eq!(
+        err.to_string(),
+        "the rows 5..3 are not a range: 5 is after 3"
+    );
+    assert!(ds.view(5..5).is_ok());
+    // Minibatches of 0 samples are an error, not minibatches of 1.
+    let got: Vec<_> = ds.minibatches(0).collect();
+    assert_eq!(got.len(), 1);
+    assert_eq!(
+        got[0].as_ref().err().unwrap().to_string(),
+        "a minibatch holds at least 1 sample, 0 were asked for"
+    );
+    assert_eq!(ds.minibatches(2).count(), 3);
+}
+
+#[test]
+fn a_label_written_outside_the_batch_names_the_position() {
+    let mut b = Batch::<Labels<10>>::new(ndarray::array![1i64, 2, 3]).unwrap();
+    let err = b.set_label(5, 4).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "labels of 10 labels b i64: position [5] is outside the batch of shape (3,)"
+    );
+    b.set_label(2, 9).unwrap();
+    assert_eq!(b.array()[2], 9);
+}

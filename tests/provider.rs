@@ -502,3 +502,30 @@ fn dropping_while_the_producer_is_blocked_returns_promptly() {
         started.elapsed()
     );
 }
+
+#[test]
+fn a_short_last_batch_lent_short_has_no_padding() {
+    let ds = mx(10);
+    let schedule = Schedule::builder(10)
+        .batch_size(4)
+        .last_batch(LastBatch::Short)
+        .build()
+        .unwrap();
+    let mut p = Provider::<Mx, Mx>::new(&ds, schedule.clone()).unwrap();
+    let mut infos = vec![];
+    while let Some(b) = p.next_batch() {
+        infos.push((b.batch.data.len(), b.info.count_samples, b.info.pad));
+    }
+    assert_eq!(infos, [(4, 4, 0), (4, 4, 0), (2, 2, 0)]);
+    // Into a full-size buffer the same batch has two rows of padding after its samples.
+    let mut p = Provider::<Mx, Mx>::new(&ds, schedule).unwrap();
+    let mut out = Mx {
+        data: Batch::new(Array2::zeros((4, 2))).unwrap(),
+        label: Batch::new(Array1::zeros(4)).unwrap(),
+    };
+    let mut pads = vec![];
+    while let Some(info) = p.fill_next(&mut out) {
+        pads.push((info.count_samples, info.pad));
+    }
+    assert_eq!(pads, [(4, 0), (4, 0), (2, 2)]);
+}

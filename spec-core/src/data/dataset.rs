@@ -237,10 +237,18 @@ impl<R: DataSpec> Dataset<R> {
         &self,
         range: Range<usize>,
     ) -> Result<crate::types::spec::ViewsOf<'_, R>, DataError> {
-        if range.end > self.len || range.start > range.end {
+        if range.start > range.end {
+            return Err(SpecError::Reversed {
+                start: range.start,
+                end: range.end,
+            }
+            .into());
+        }
+        if range.end > self.len {
+            // The first row asked for that is not there.
             return Err(SpecError::Row {
-                row: range.end.max(range.start),
-                position: 0,
+                row: range.start.max(self.len),
+                position: range.start.max(self.len) - range.start,
                 len: self.len,
             }
             .into());
@@ -254,7 +262,15 @@ impl<R: DataSpec> Dataset<R> {
     /// # Errors
     /// [`SpecError::Row`] for `i` not below [`Dataset::len`].
     pub fn sample(&self, i: usize) -> Result<crate::types::spec::ViewsOf<'_, R>, DataError> {
-        self.view(i..i + 1)
+        match i.checked_add(1) {
+            Some(end) => self.view(i..end),
+            None => Err(SpecError::Row {
+                row: i,
+                position: 0,
+                len: self.len,
+            }
+            .into()),
+        }
     }
 
     /// Every leaf with its source and its shape for the whole dataset.
@@ -298,10 +314,18 @@ impl<R: DataSpec> Dataset<R> {
         FlatOf<R>: AllocFlat,
         R: GatherSame,
     {
-        if range.end > self.len || range.start > range.end {
+        if range.start > range.end {
+            return Err(SpecError::Reversed {
+                start: range.start,
+                end: range.end,
+            }
+            .into());
+        }
+        if range.end > self.len {
+            // The first row asked for that is not there.
             return Err(SpecError::Row {
-                row: range.end.max(range.start),
-                position: 0,
+                row: range.start.max(self.len),
+                position: range.start.max(self.len) - range.start,
                 len: self.len,
             }
             .into());
@@ -356,15 +380,22 @@ impl<R: DataSpec> Dataset<R> {
         (0..self.len).map(move |i| self.get(i))
     }
 
-    /// Consecutive minibatches of `size` samples (the last one shorter), as new records.
+    /// Consecutive minibatches of `size` samples (the last one shorter), as new records. A size
+    /// of 0 yields one error ([`DataError::MinibatchSize`]) and nothing else.
     pub fn minibatches<'r>(&'r self, size: usize) -> impl Iterator<Item = Result<R, DataError>> + 'r
     where
         FlatOf<R>: AllocFlat,
         R: GatherSame,
     {
+        let zero = (size == 0).then_some(Err(DataError::MinibatchSize));
         let size = size.max(1);
-        (0..self.len.div_ceil(size))
-            .map(move |b| self.slice(b * size..((b + 1) * size).min(self.len)))
+        let batches = if zero.is_some() {
+            0
+        } else {
+            self.len.div_ceil(size)
+        };
+        zero.into_iter()
+            .chain((0..batches).map(move |b| self.slice(b * size..((b + 1) * size).min(self.len))))
     }
 }
 

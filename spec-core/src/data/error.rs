@@ -28,6 +28,10 @@ pub enum DataError {
         dataset: usize,
     },
 
+    /// Minibatches of 0 samples were asked for.
+    #[error("a minibatch holds at least 1 sample, 0 were asked for")]
+    MinibatchSize,
+
     /// A write to a read-only dataset.
     #[error("the dataset is read-only")]
     ReadOnly,

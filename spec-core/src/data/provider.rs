@@ -182,7 +182,8 @@ where
     pub fn next_batch(&mut self) -> Option<Provided<'_, Q>> {
         let batch = self.epoch.next_into(&mut self.rows)?;
         let size = self.schedule.batch_size();
-        let info = info_of(&batch, size);
+        // A short last batch lent short has no padding: its rows are its samples.
+        let info = info_of(&batch, batch.size());
         let filled = batch.indices().len();
         let rows_in_batch = batch.size();
         drop(batch);
@@ -209,7 +210,7 @@ where
     /// (`batchspec-burn`, `batchspec-candle`); [`Provider::next_batch`] reuses one buffer instead.
     pub fn next_owned(&mut self) -> Option<(Q, BatchInfo)> {
         let batch = self.epoch.next_into(&mut self.rows)?;
-        let info = info_of(&batch, self.schedule.batch_size());
+        let info = info_of(&batch, batch.size());
         let filled = batch.indices().len();
         let rows_in_batch = batch.size();
         drop(batch);

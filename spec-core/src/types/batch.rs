@@ -242,10 +242,9 @@ where
                 *slot = v;
                 Ok(())
             }
-            None => Err(SpecError::Rank {
+            None => Err(SpecError::OutOfBounds {
                 space: S::describe(),
-                expected: S::SHAPE.len(),
-                actual: index.ndim(),
+                position: crate::types::error::Position(index.slice().to_vec()),
                 shape: Shape(self.data.shape().to_vec()),
             }),
         }

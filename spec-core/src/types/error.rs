@@ -137,6 +137,26 @@ pub enum SpecError {
         len: usize,
     },
 
+    /// A range of rows whose start is after its end.
+    #[error("the rows {start}..{end} are not a range: {start} is after {end}")]
+    Reversed {
+        /// The first row asked for.
+        start: usize,
+        /// The end asked for.
+        end: usize,
+    },
+
+    /// A position outside a batch (a write to one element).
+    #[error("{space}: position {position} is outside the batch of shape {shape}")]
+    OutOfBounds {
+        /// The space, in words.
+        space: String,
+        /// The position asked for.
+        position: Position,
+        /// The batch's shape.
+        shape: Shape,
+    },
+
     /// An error in the data of one field of a spec.
     #[error("field `{field}` (source `{source_name}`): {error}")]
     Field {
