@@ -814,7 +814,7 @@ fn npy_bad_files() {
     assert_eq!(
         err.to_string(),
         format!(
-            "{} (source `features`): shape (2, 28, 27) does not fit image 28×28×1 bhwc u8",
+            "{} byte 10 (source `features`): shape (2, 28, 27) does not fit image 28×28×1 bhwc u8",
             x.display()
         )
     );
@@ -944,7 +944,7 @@ fn npz_missing_member_and_bad_members() {
     assert_eq!(
         err.to_string(),
         format!(
-            "{} member `features.npy` (source `features`): shape (2, 27, 28) does not fit image 28×28×1 bhwc u8",
+            "{} member `features.npy`, byte 10 (source `features`): shape (2, 27, 28) does not fit image 28×28×1 bhwc u8",
             path.display()
         )
     );
@@ -1488,4 +1488,54 @@ fn csv_numbers_beyond_a_float_type_are_refused_not_made_infinite_or_zero() {
     assert_eq!(reason_64("1e-310").unwrap(), 1e-310);
     assert_eq!(reason_32("1e-40").unwrap(), 1e-40f32);
     assert_eq!(reason_32("3.4e38").unwrap(), 3.4e38f32);
+}
+
+#[test]
+fn a_header_announcing_more_empty_samples_than_bytes_is_refused_before_allocating() {
+    #[derive(DataSpec)]
+    struct Seq {
+        #[spec(source = "features")]
+        x: Batch<VectorSeq<2>>,
+    }
+    let dir = TempDir::new("npy-unjustified");
+    // 2^40 sequences of no steps in a 128-byte file: loading it used to make a dataset of 2^40
+    // samples whose first shuffled epoch asked for 8 TB.
+    let bytes = npy_with_header(
+        "{'descr': '<f4', 'fortran_order': False, 'shape': (1099511627776, 0, 2), }",
+        &[],
+    );
+    assert_eq!(bytes.len(), 128);
+    let path = dir.write("empty.npy", &bytes);
+    let err = Dataset::<Seq>::load(&mut NpyFiles::new().file("features", &path))
+        .err()
+        .unwrap();
+    assert_eq!(
+        err.to_string(),
+        format!(
+            "{} byte 10 (source `features`): the header announces 1099511627776 samples of no values, more than a file of 128 bytes can justify",
+            path.display()
+        )
+    );
+    // As many empty sequences as the file has bytes are fine.
+    let bytes = npy_with_header(
+        "{'descr': '<f4', 'fortran_order': False, 'shape': (100, 0, 2), }",
+        &[],
+    );
+    let path = dir.write("hundred.npy", &bytes);
+    let ds = Dataset::<Seq>::load(&mut NpyFiles::new().file("features", &path)).unwrap();
+    assert_eq!(ds.len(), 100);
+    // A dtype the loader does not read is placed at the header too.
+    let bytes = npy_with_header(
+        "{'descr': '<c8', 'fortran_order': False, 'shape': (1, 1, 2), }",
+        &[0; 16],
+    );
+    let path = dir.write("complex.npy", &bytes);
+    let err = Dataset::<Seq>::load(&mut NpyFiles::new().file("features", &path))
+        .err()
+        .unwrap();
+    assert!(
+        err.to_string()
+            .contains("complex.npy byte 10 (source `features`)"),
+        "{err}"
+    );
 }

@@ -96,6 +96,19 @@ fn in_float_range(
     })
 }
 
+/// A sample count the file can justify: samples of no values take no bytes, so a header could
+/// announce any number of them (2^40 in 128 bytes), and every later step (a shuffle, an index)
+/// allocates per sample. More samples than the file has bytes is refused.
+pub(crate) fn justified(samples: usize, payload: usize, file_len: usize) -> Result<(), LoadReason> {
+    if payload == 0 && samples > file_len {
+        return Err(LoadReason::Unjustified {
+            samples,
+            bytes: file_len as u64,
+        });
+    }
+    Ok(())
+}
+
 fn not_a_number(text: &str) -> LoadReason {
     LoadReason::NotANumber {
         text: text.to_owned(),

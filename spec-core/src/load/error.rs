@@ -210,6 +210,17 @@ pub enum LoadReason {
         /// The length of the file, in bytes.
         actual: u64,
     },
+    /// The header announces samples of no values, more of them than the file has bytes: a
+    /// count no file can justify, refused before anything is allocated for it.
+    #[error(
+        "the header announces {samples} samples of no values, more than a file of {bytes} bytes can justify"
+    )]
+    Unjustified {
+        /// The samples announced.
+        samples: usize,
+        /// The file's length.
+        bytes: u64,
+    },
     /// The header announces more data than can be addressed.
     #[error("the header announces a shape {shape} too large to be addressed")]
     Overflow {

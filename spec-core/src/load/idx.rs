@@ -4,7 +4,7 @@
 //! values, big-endian, in row-major order. The first axis holds the samples.
 
 use super::convert::{
-    Scalar, addressable, batch_from_samples, convert_values, sample_dims, sample_fits,
+    Scalar, addressable, batch_from_samples, convert_values, justified, sample_dims, sample_fits,
 };
 use super::error::LoadError;
 use super::{LoadReason, Place, hex, load_error, path_for, set_path};
@@ -191,6 +191,7 @@ fn parse<S: Space>(bytes: &[u8]) -> Result<Batch<S>, (Place, LoadReason)> {
             },
         ));
     };
+    justified(shape[0], total - header_len, bytes.len()).map_err(|r| (Place::Offset(4), r))?;
     if bytes.len() < total {
         return Err(truncated(total as u64));
     }

@@ -2,7 +2,7 @@
 //! read with `ndarray-npy`.
 
 use super::convert::{
-    Scalar, addressable, batch_from_samples, convert_values, sample_dims, sample_fits,
+    Scalar, addressable, batch_from_samples, convert_values, justified, sample_dims, sample_fits,
 };
 use super::error::LoadError;
 use super::{LoadReason, Place, hex, load_error, path_for, set_path};
@@ -239,8 +239,9 @@ fn npy_error(message: impl ToString) -> LoadReason {
 const MAX_HEADER_DEPTH: usize = 16;
 
 /// Checks the magic and that the header is in the file and not deeply nested, before
-/// `ndarray-npy` parses it; returns the length of magic, version, length and header.
-fn check_preamble(bytes: &[u8]) -> Result<usize, Fail> {
+/// `ndarray-npy` parses it; returns where the header starts (after magic, version and length)
+/// and where it ends.
+fn check_preamble(bytes: &[u8]) -> Result<(usize, usize), Fail> {
     const MAGIC: &[u8] = b"\x93NUMPY";
     let len = bytes.len() as u64;
     let head = &bytes[..bytes.len().min(MAGIC.len())];
@@ -294,7 +295,7 @@ fn check_preamble(bytes: &[u8]) -> Result<usize, Fail> {
             ));
         }
     }
-    Ok(end)
+    Ok((prefix, end))
 }
 
 /// The byte offset in the payload of the value at logical (C-order) position `i`.
@@ -343,8 +344,11 @@ fn read_as<S: Space, T: Scalar + ndarray_npy::ReadableElement>(
 
 /// Parses an `.npy` file against the space `S`.
 fn parse<S: Space>(bytes: &[u8]) -> Result<Batch<S>, Fail> {
-    let header_end = check_preamble(bytes)?;
-    let header = Header::from_reader(&mut Cursor::new(bytes)).map_err(|e| (None, npy_error(e)))?;
+    let (header_start, header_end) = check_preamble(bytes)?;
+    // Errors of the header are placed at its start.
+    let at_header = Some(header_start as u64);
+    let header =
+        Header::from_reader(&mut Cursor::new(bytes)).map_err(|e| (at_header, npy_error(e)))?;
     let dtype = header.type_descriptor.to_string();
     let descr = header
         .type_descriptor
@@ -361,7 +365,7 @@ fn parse<S: Space>(bytes: &[u8]) -> Result<Batch<S>, Fail> {
         "<i8" | ">i8" => ("i64", 8),
         "<f4" | ">f4" => ("f32", 4),
         "<f8" | ">f8" => ("f64", 8),
-        _ => return Err((None, LoadReason::Dtype { dtype })),
+        _ => return Err((at_header, LoadReason::Dtype { dtype })),
     };
     let shape = header.shape;
     let fortran = header.layout.is_fortran();
@@ -377,7 +381,7 @@ fn parse<S: Space>(bytes: &[u8]) -> Result<Batch<S>, Fail> {
         && sample_dims::<S>().is_ok_and(|dims| sample_fits(&shape[1..], &dims));
     if !exact && !samples_first {
         return Err((
-            None,
+            at_header,
             LoadReason::Shape {
                 space: S::describe(),
                 actual: Shape(shape),
@@ -391,12 +395,18 @@ fn parse<S: Space>(bytes: &[u8]) -> Result<Batch<S>, Fail> {
         .filter(|_| addressable(&shape, size))
     else {
         return Err((
-            None,
+            at_header,
             LoadReason::Overflow {
                 shape: Shape(shape),
             },
         ));
     };
+    let samples = if exact {
+        shape[S::BATCH_AXIS]
+    } else {
+        shape[0]
+    };
+    justified(samples, payload, bytes.len()).map_err(|r| (at_header, r))?;
     let total = header_end.saturating_add(payload);
     let len = bytes.len() as u64;
     if bytes.len() < total {
