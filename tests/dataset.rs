@@ -182,6 +182,7 @@ fn bad_rows_ranges_and_sizes_are_named_as_they_are() {
         "row 5 (at position 2 of the selection) is past the end: there are 5 samples"
     );
     // A reversed range says so.
+    #[allow(clippy::reversed_empty_ranges)]
     let err = ds.view(5..3).err().unwrap();
     assert_eq!(
         err.to_string(),

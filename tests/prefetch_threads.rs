@@ -1,6 +1,9 @@
 //! 1000 prefetching providers made and dropped mid-epoch leave no thread and no memory behind
 //! (a process of its own, so that other tests' threads and allocations do not count).
 
+// A counting allocator: `unsafe impl GlobalAlloc`, forwarding to `System`.
+#![allow(unsafe_code)]
+
 use batchspec::dataset::Dataset;
 use batchspec::iteration::Schedule;
 use batchspec::prelude::*;

@@ -1,5 +1,8 @@
 //! Index planning: the Pylearn2 and MXNet examples exactly, golden shuffles, and invariants.
 
+// A counting allocator: `unsafe impl GlobalAlloc`, forwarding to `System`.
+#![allow(unsafe_code)]
+
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 use std::ops::Range;

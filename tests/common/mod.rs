@@ -1,6 +1,9 @@
 //! A global allocator that counts allocations, for the tests that show a path allocates nothing.
 //! Allocations are counted per thread: a test sees only its own.
 
+// A counting allocator: `unsafe impl GlobalAlloc`, forwarding to `System`.
+#![allow(unsafe_code)]
+
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 

@@ -165,6 +165,7 @@ pub(crate) unsafe fn run_parts<A: Sync, B: Send, F: Sync>(
         rayon::join(
             // SAFETY: the two halves are disjoint unit ranges of the caller's range.
             || unsafe { run_parts(job, u0, mid, parts / 2) },
+            // SAFETY: as above, the other half.
             || unsafe { run_parts(job, mid, u1, parts - parts / 2) },
         );
         return;

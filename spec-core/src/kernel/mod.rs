@@ -35,6 +35,10 @@
 //! permutation. With the `rayon` feature (on by default) the work can be split over threads
 //! ([`Threads`]).
 
+// The only part with `unsafe` code (the workspace denies it elsewhere): raw strided loops,
+// each block with its `SAFETY:` comment.
+#![allow(unsafe_code)]
+
 mod exec;
 mod generic;
 mod loops;
