@@ -71,10 +71,7 @@ fn loading_a_csv_file_holds_the_arrays_not_the_file() {
     let arrays = n * 64 + n;
     eprintln!("peak {peak} bytes for {arrays} bytes of arrays from a file of {file_bytes} bytes");
     assert_eq!(ds.len(), n);
-    assert_eq!(
-        ds.fields().x.array()[[3, 2]],
-        (3 * 7 + 2 * 13) as u8
-    );
+    assert_eq!(ds.fields().x.array()[[3, 2]], (3 * 7 + 2 * 13) as u8);
     assert_eq!(ds.fields().y.array()[19_999], 9);
     // The arrays, at most once more while the values are sized, and the reader's buffers.
     assert!(

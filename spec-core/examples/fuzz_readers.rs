@@ -1,0 +1,368 @@
+//! A mutation fuzzer for every file reader, on stable Rust: valid seed files (CSV, an IDX pair,
+//! `.npy`, `.npz`, and Parquet files written by pyarrow) are damaged at random (bits flipped,
+//! bytes set to values parsers care about, header words set to huge numbers, slices cut, copied
+//! or dropped, files truncated) and loaded into a record. Each input must give `Ok` or `Err`:
+//! the run counts panics, the slowest input (a hang would show) and the largest single
+//! allocation made while loading, against what the file could justify.
+//!
+//! `cargo run --release -p batchspec-core --features parquet --example fuzz_readers -- N [seed]`
+//! runs N inputs per reader (CI runs a few thousand; the README gives a run of 1,000,000).
+//! Inputs that panic are written to `target/fuzz-crashes/` to be replayed. Exits with an error
+//! if any input panicked, took over 2 s, or allocated more than 16 bytes per byte of file
+//! (plus 4 MB).
+
+use batchspec::dataset::Dataset;
+use batchspec::load::{Column, CsvFile, IdxFiles, NpyFiles, NpzFile, ParquetFiles};
+use batchspec::prelude::*;
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::path::Path;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+/// Records the largest single allocation since the last reset.
+struct Largest;
+
+static LARGEST: AtomicUsize = AtomicUsize::new(0);
+
+// SAFETY: every call is forwarded unchanged to `System`, which upholds `GlobalAlloc`'s contract.
+#[allow(unsafe_code)]
+unsafe impl GlobalAlloc for Largest {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        LARGEST.fetch_max(layout.size(), Ordering::Relaxed);
+        // SAFETY: forwards the caller's layout to the system allocator unchanged.
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: `ptr` was allocated by `System` with this layout.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        LARGEST.fetch_max(new_size, Ordering::Relaxed);
+        // SAFETY: as for `dealloc`, and `new_size` is the caller's.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Largest = Largest;
+
+#[derive(DataSpec)]
+struct Table {
+    #[spec(source = "features")]
+    x: Batch<Vector<3, f32>>,
+    #[spec(source = "targets")]
+    y: Batch<Labels<10, u8>>,
+}
+
+#[derive(DataSpec)]
+struct Mnist {
+    #[spec(source = "features")]
+    image: Batch<image![4, 4, 1; BHWC, u8]>,
+    #[spec(source = "targets")]
+    label: Batch<Labels<10>>,
+}
+
+#[derive(DataSpec)]
+struct Seq {
+    #[spec(source = "features")]
+    x: Batch<VectorSeq<2>>,
+}
+
+#[derive(DataSpec)]
+struct Doubles {
+    #[spec(source = "features")]
+    x: Batch<Vector<4, f64>>,
+    #[spec(source = "targets")]
+    y: Batch<Index<3>>,
+}
+
+#[derive(DataSpec)]
+struct Grey {
+    #[spec(source = "features")]
+    image: Batch<image![2, 2, 1; BHWC]>,
+    #[spec(source = "targets")]
+    label: Batch<Labels<3>>,
+}
+
+/// xorshift64*: deterministic, no dependency.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+    fn below(&mut self, n: usize) -> usize {
+        if n == 0 {
+            0
+        } else {
+            (self.next() % n as u64) as usize
+        }
+    }
+}
+
+/// `seed` with one to three random damages.
+fn mutate(seed: &[u8], rng: &mut Rng) -> Vec<u8> {
+    const BYTES: &[u8] = b"\x00\xff\x7f\x80019,.-e\n\r\"\t ";
+    let mut v = seed.to_vec();
+    for _ in 0..1 + rng.below(3) {
+        let len = v.len();
+        match rng.below(8) {
+            0 if len > 0 => {
+                let i = rng.below(len);
+                v[i] ^= 1 << rng.below(8);
+            }
+            1 if len > 0 => {
+                let i = rng.below(len);
+                v[i] = BYTES[rng.below(BYTES.len())];
+            }
+            2 if len >= 4 => {
+                // A header word set to a huge number, in either byte order.
+                let i = rng.below(len - 3);
+                let word: [u8; 4] = match rng.below(4) {
+                    0 => [0xff; 4],
+                    1 => [0x7f, 0xff, 0xff, 0xff],
+                    2 => [0xff, 0xff, 0xff, 0x7f],
+                    _ => [0x00, 0x01, 0x00, 0x00],
+                };
+                v[i..i + 4].copy_from_slice(&word);
+            }
+            3 => v.truncate(rng.below(len + 1)),
+            4 if len > 0 => {
+                // A slice copied elsewhere.
+                let a = rng.below(len);
+                let b = (a + 1 + rng.below(64)).min(len);
+                let piece = v[a..b].to_vec();
+                let at = rng.below(v.len() + 1);
+                v.splice(at..at, piece);
+            }
+            5 if len > 0 => {
+                let a = rng.below(len);
+                let b = (a + 1 + rng.below(16)).min(len);
+                v.drain(a..b);
+            }
+            6 if len > 0 => {
+                // Digits written where digits were (numbers that are too large, or negative).
+                let i = rng.below(len);
+                let digits = ["99999999999999999999", "-1", "1e309", "4294967296", "nan"];
+                let d = digits[rng.below(digits.len())].as_bytes();
+                v.splice(i..(i + 1).min(len), d.iter().copied());
+            }
+            _ => {
+                let i = rng.below(len + 1);
+                v.insert(i, BYTES[rng.below(BYTES.len())]);
+            }
+        }
+    }
+    v
+}
+
+/// What one reader's run found.
+#[derive(Default)]
+struct Report {
+    inputs: usize,
+    ok: usize,
+    panics: usize,
+    slowest: Duration,
+    /// The largest single allocation of any input.
+    worst_alloc: usize,
+    over_budget: usize,
+}
+
+/// Runs `n` damaged versions of `seeds` through `load`, which reads the file at `path`.
+fn fuzz(
+    name: &str,
+    seeds: &[Vec<u8>],
+    n: usize,
+    rng: &mut Rng,
+    dir: &Path,
+    load: impl Fn(&Path) -> bool,
+) -> Report {
+    let path = dir.join(format!("input-{name}"));
+    let mut report = Report::default();
+    for i in 0..n {
+        let input = mutate(&seeds[i % seeds.len()], rng);
+        std::fs::write(&path, &input).expect("a writable temp dir");
+        LARGEST.store(0, Ordering::Relaxed);
+        let started = Instant::now();
+        let outcome = catch_unwind(AssertUnwindSafe(|| load(&path)));
+        let took = started.elapsed();
+        let largest = LARGEST.load(Ordering::Relaxed);
+        report.inputs += 1;
+        report.slowest = report.slowest.max(took);
+        match outcome {
+            Ok(true) => report.ok += 1,
+            Ok(false) => {}
+            Err(_) => {
+                report.panics += 1;
+                let crashes = Path::new("target/fuzz-crashes");
+                let _ = std::fs::create_dir_all(crashes);
+                let _ = std::fs::write(crashes.join(format!("{name}-{i}")), &input);
+            }
+        }
+        let budget = 16 * input.len() + (4 << 20);
+        if largest > budget {
+            report.over_budget += 1;
+        }
+        report.worst_alloc = report.worst_alloc.max(largest);
+    }
+    report
+}
+
+fn csv_seed(rows: usize, crlf: bool, header: bool) -> Vec<u8> {
+    let eol = if crlf { "\r\n" } else { "\n" };
+    let mut s = String::new();
+    if header {
+        s.push_str("a,b,c,label");
+        s.push_str(eol);
+    }
+    for i in 0..rows {
+        s.push_str(&format!("{}.5,{},-{},{}{eol}", i, i * 3, i % 7, i % 10));
+    }
+    s.into_bytes()
+}
+
+fn idx_seed(code: u8, dims: &[u32], payload: &[u8]) -> Vec<u8> {
+    let mut out = vec![0, 0, code, dims.len() as u8];
+    for d in dims {
+        out.extend_from_slice(&d.to_be_bytes());
+    }
+    out.extend_from_slice(payload);
+    out
+}
+
+fn npy_seed<A: ndarray_npy::WritableElement, D: ndarray::Dimension>(
+    a: &ndarray::Array<A, D>,
+) -> Vec<u8> {
+    use ndarray_npy::WriteNpyExt;
+    let mut out = Vec::new();
+    a.write_npy(&mut out).expect("an in-memory write");
+    out
+}
+
+fn npz_seed(dir: &Path) -> Vec<u8> {
+    let path = dir.join("seed.npz");
+    let mut npz = ndarray_npy::NpzWriter::new(std::fs::File::create(&path).expect("a temp file"));
+    let x = ndarray::Array2::from_shape_fn((6, 3), |(i, j)| (i * 3 + j) as f32);
+    let y = ndarray::Array1::from_iter((0..6u8).map(|i| i % 10));
+    npz.add_array("features", &x).expect("x");
+    npz.add_array("targets", &y).expect("y");
+    npz.finish().expect("the archive");
+    std::fs::read(&path).expect("the archive's bytes")
+}
+
+fn main() {
+    let mut args = std::env::args().skip(1);
+    let n: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(10_000);
+    let seed: u64 = args.next().and_then(|a| a.parse().ok()).unwrap_or(2026);
+    let dir = std::env::temp_dir().join(format!("batchspec-fuzz-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temp dir");
+    // Panics are counted, not printed.
+    std::panic::set_hook(Box::new(|_| {}));
+    let mut rng = Rng(seed | 1);
+    let mut reports = Vec::new();
+
+    let csv = [
+        csv_seed(5, false, false),
+        csv_seed(4, true, true),
+        csv_seed(1, false, true),
+    ];
+    reports.push((
+        "CSV",
+        fuzz("csv", &csv, n, &mut rng, &dir, |p| {
+            Dataset::<Table>::load(&mut CsvFile::new(p).label_column(Column::Last)).is_ok()
+        }),
+    ));
+
+    // The IDX pair: each input damages the images file or the labels file.
+    let images = idx_seed(0x08, &[3, 4, 4], &(0..48).collect::<Vec<u8>>());
+    let labels = idx_seed(0x08, &[3], &[1, 2, 3]);
+    let good_images = dir.join("good-images.idx");
+    let good_labels = dir.join("good-labels.idx");
+    std::fs::write(&good_images, &images).expect("a temp file");
+    std::fs::write(&good_labels, &labels).expect("a temp file");
+    let (gi, gl) = (good_images.clone(), good_labels.clone());
+    reports.push((
+        "IDX images",
+        fuzz("idx-images", &[images], n, &mut rng, &dir, |p| {
+            Dataset::<Mnist>::load(&mut IdxFiles::mnist(p, &gl)).is_ok()
+        }),
+    ));
+    reports.push((
+        "IDX labels",
+        fuzz("idx-labels", &[labels], n, &mut rng, &dir, |p| {
+            Dataset::<Mnist>::load(&mut IdxFiles::mnist(&gi, p)).is_ok()
+        }),
+    ));
+
+    let npy = [
+        npy_seed(&ndarray::Array3::from_shape_fn((3, 4, 2), |(i, j, k)| {
+            (i + j + k) as f32
+        })),
+        npy_seed(&ndarray::Array3::<f32>::zeros((2, 0, 2))),
+    ];
+    reports.push((
+        ".npy",
+        fuzz("npy", &npy, n, &mut rng, &dir, |p| {
+            Dataset::<Seq>::load(&mut NpyFiles::new().file("features", p)).is_ok()
+        }),
+    ));
+
+    let npz = [npz_seed(&dir)];
+    reports.push((
+        ".npz",
+        fuzz("npz", &npz, n, &mut rng, &dir, |p| {
+            Dataset::<Table>::load(&mut NpzFile::new(p)).is_ok()
+        }),
+    ));
+
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/parquet");
+    let read = |name: &str| std::fs::read(fixtures.join(name)).expect("a committed fixture");
+    let doubles = [read("fixed_size_list.parquet")];
+    reports.push((
+        "Parquet (FixedSizeList)",
+        fuzz("parquet-fsl", &doubles, n, &mut rng, &dir, |p| {
+            ParquetFiles::open(p)
+                .and_then(|mut f| Dataset::<Doubles>::load(&mut f))
+                .is_ok()
+        }),
+    ));
+    let tensors = [read("tensor.parquet")];
+    reports.push((
+        "Parquet (tensor, snappy)",
+        fuzz("parquet-tensor", &tensors, n, &mut rng, &dir, |p| {
+            ParquetFiles::open(p)
+                .and_then(|mut f| Dataset::<Grey>::load(&mut f))
+                .is_ok()
+        }),
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+
+    println!("{n} damaged inputs per reader, seed {seed}");
+    println!(
+        "| reader | inputs | loaded | panics | slowest | largest allocation | over 16 B/byte + 4 MB |"
+    );
+    println!("| --- | --- | --- | --- | --- | --- | --- |");
+    let mut failed = false;
+    for (name, r) in &reports {
+        println!(
+            "| {name} | {} | {} | {} | {:.1} ms | {} KB | {} |",
+            r.inputs,
+            r.ok,
+            r.panics,
+            r.slowest.as_secs_f64() * 1000.0,
+            r.worst_alloc / 1024,
+            r.over_budget
+        );
+        failed |= r.panics > 0 || r.over_budget > 0 || r.slowest > Duration::from_secs(2);
+    }
+    if failed {
+        eprintln!(
+            "a reader panicked, hung or allocated beyond its budget (inputs in target/fuzz-crashes/)"
+        );
+        std::process::exit(1);
+    }
+}
