@@ -167,8 +167,9 @@ struct Report {
     ok: usize,
     panics: usize,
     slowest: Duration,
-    /// The largest single allocation of any input.
+    /// The largest single allocation of any input, and that input.
     worst_alloc: usize,
+    worst_input: Vec<u8>,
     over_budget: usize,
 }
 
@@ -207,7 +208,10 @@ fn fuzz(
         if largest > budget {
             report.over_budget += 1;
         }
-        report.worst_alloc = report.worst_alloc.max(largest);
+        if largest > report.worst_alloc {
+            report.worst_alloc = largest;
+            report.worst_input = input;
+        }
     }
     report
 }
@@ -347,7 +351,12 @@ fn main() {
     );
     println!("| --- | --- | --- | --- | --- | --- | --- |");
     let mut failed = false;
+    // The input that made each reader's largest allocation, to look at.
+    let largest = Path::new("target/fuzz-largest");
+    let _ = std::fs::create_dir_all(largest);
     for (name, r) in &reports {
+        let file: String = name.chars().filter(char::is_ascii_alphanumeric).collect();
+        let _ = std::fs::write(largest.join(file), &r.worst_input);
         println!(
             "| {name} | {} | {} | {} | {:.1} ms | {} KB | {} |",
             r.inputs,
