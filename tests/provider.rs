@@ -452,7 +452,8 @@ fn a_huge_ahead_allocates_only_the_buffers_in_flight() {
     }
     assert_eq!(n, 5);
     assert!(made.load(Ordering::SeqCst) <= 6, "{made:?}");
-    // A slow consumer of a small `ahead` recycles: 2 buffers for 5 batches taken one by one.
+    // A small `ahead` recycles: at most 2 buffers for 5 batches taken one by one (1 when the
+    // consumer hands each back before the worker wants another).
     let made = Arc::new(AtomicUsize::new(0));
     let m = Arc::clone(&made);
     let mut left = 5;
@@ -475,7 +476,8 @@ fn a_huge_ahead_allocates_only_the_buffers_in_flight() {
     while let Some(b) = p.next_batch() {
         b.unwrap();
     }
-    assert_eq!(made.load(Ordering::SeqCst), 2);
+    let made = made.load(Ordering::SeqCst);
+    assert!((1..=2).contains(&made), "{made} buffers for ahead 1");
 }
 
 #[test]
