@@ -313,13 +313,14 @@ fn a_worker_error_reaches_the_consumer_and_dropping_stops_the_worker() {
         let _ = endless.next_batch().unwrap().unwrap();
     }
     drop(endless);
+    // The drop joins a worker that stops within 100 ms (this one does: its next send fails);
+    // under a heavy load it may still finish the batch it was making, and no more.
     let after = calls.load(Ordering::SeqCst);
-    std::thread::sleep(std::time::Duration::from_millis(20));
-    assert_eq!(
-        calls.load(Ordering::SeqCst),
-        after,
-        "the worker stopped with the drop"
-    );
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    let later = calls.load(Ordering::SeqCst);
+    assert!(later <= after + 1, "the worker went on after the drop: {after} -> {later}");
+    std::thread::sleep(std::time::Duration::from_millis(50));
+    assert_eq!(calls.load(Ordering::SeqCst), later, "the worker stopped");
 }
 
 #[test]
