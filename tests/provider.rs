@@ -318,7 +318,10 @@ fn a_worker_error_reaches_the_consumer_and_dropping_stops_the_worker() {
     let after = calls.load(Ordering::SeqCst);
     std::thread::sleep(std::time::Duration::from_millis(200));
     let later = calls.load(Ordering::SeqCst);
-    assert!(later <= after + 1, "the worker went on after the drop: {after} -> {later}");
+    assert!(
+        later <= after + 1,
+        "the worker went on after the drop: {after} -> {later}"
+    );
     std::thread::sleep(std::time::Duration::from_millis(50));
     assert_eq!(calls.load(Ordering::SeqCst), later, "the worker stopped");
 }
