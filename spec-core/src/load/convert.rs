@@ -505,7 +505,10 @@ mod tests {
         ));
         assert!(matches!(
             f32::parse_exact("1e39"),
-            Err(LoadReason::Inexact { .. })
+            Err(LoadReason::FloatRange {
+                becomes: "infinite",
+                ..
+            })
         ));
         assert_eq!(f32::parse_exact("0.5"), Ok(0.5));
         assert_eq!(f32::from_num(Num::Int(16_777_216)), Some(16_777_216.0));
