@@ -105,7 +105,8 @@ pub mod prelude {
     pub use batchspec_core::space::{BCDHW, BDHWC, BTDHWC};
     pub use batchspec_core::{
         ArcBatch, Batch, BatchView, DataSpec, Features, FormatAs, Image, Index, IndexSeq, Labels,
-        Null, OneHot, Serves, Source, Space, Targets, Vector, VectorSeq, Volume, VolumeSeq,
+        Null, OneHot, Ragged, Serves, Source, Space, Targets, Vector, VectorSeq, Volume,
+        VolumeSeq,
     };
     pub use batchspec_core::{image, volume};
     pub use batchspec_derive::{DataSpec, layout, source};

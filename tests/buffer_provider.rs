@@ -72,6 +72,7 @@ fn a_provider_fills_the_arena_in_place_without_allocating() {
             let Some(info) = provider.fill_next(&mut q) else {
                 break;
             };
+            let info = info.unwrap();
             if check {
                 let rows = epoch.as_mut().unwrap().next().unwrap().indices().to_vec();
                 let x = manager.batch_view::<Vector<4>>(ids.0).unwrap();

@@ -531,6 +531,7 @@ fn a_short_last_batch_lent_short_has_no_padding() {
     };
     let mut pads = vec![];
     while let Some(info) = p.fill_next(&mut out) {
+        let info = info.unwrap();
         pads.push((info.count_samples, info.pad));
     }
     assert_eq!(pads, [(4, 0), (4, 0), (2, 2)]);

@@ -22,7 +22,7 @@ pub mod error;
 // (`batchspec::dataset::Dataset`, `batchspec::space::Vector`).
 pub use data::{dataset, iteration, provider};
 pub use mapping::{consumer, matching, serve};
-pub use types::{axis, batch, elem, hlist, source, space, spec, tensors};
+pub use types::{axis, batch, elem, hlist, ragged, source, space, spec, tensors};
 
 pub use error::{Error, Result};
 pub use format::{FormatAs, assert_formats};
@@ -31,6 +31,7 @@ pub use types::axis::{
     Axis, B, BCHW, BF, BHWC, BK, BT, BTF, C, CHWB, D, F, H, K, Layout, T, TBF, W,
 };
 pub use types::batch::{ArcBatch, Batch, BatchView};
+pub use types::ragged::{Ragged, RaggedView, SequenceSpace, SourceView};
 pub use types::elem::{CastInto, Element, IndexElement, LossyCast};
 pub use types::source::{Features, Source, Src, Targets};
 pub use types::space::{
@@ -44,9 +45,11 @@ pub use types::spec::{
 #[doc(hidden)]
 pub mod __private {
     pub use crate::data::dataset::{LeafSource, LoadField, LoadRecord};
+    pub use crate::data::error::DataError;
     pub use crate::data::gather::{
-        GatherField, GatherFrom, GatherSame, LeafMut, LeafTarget, gather_leaf,
+        GatherField, GatherFrom, GatherInto, GatherSame, LeafMut, LeafTarget, gather_leaf,
     };
+    pub use crate::types::ragged::SourceView;
     pub use crate::format::FormatAs;
     pub use crate::mapping::matching::{HasSource, LeafField, ReadField, Reads};
     pub use crate::mapping::serve::{FromShared, ServeCache, ServeField, ServeFrom};

@@ -14,12 +14,12 @@ use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
 
 /// The names of the batch types: a field whose type is one of them is a leaf.
-pub const BATCH_TYPES: [&str; 3] = ["Batch", "BatchView", "ArcBatch"];
+pub const BATCH_TYPES: [&str; 4] = ["Batch", "BatchView", "ArcBatch", "Ragged"];
 
 /// What a field is, read from its type's syntax.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Kind {
-    /// `Batch<..>`, `BatchView<..>`, `ArcBatch<..>`: one leaf.
+    /// `Batch<..>`, `BatchView<..>`, `ArcBatch<..>`, `Ragged<..>`: one leaf.
     Leaf,
     /// A tuple: leaves (or specs) that share the field's source.
     Tuple,
@@ -42,7 +42,7 @@ fn kind(ty: &syn::Type) -> Kind {
                 .map(|s| s.ident.to_string())
                 .as_deref()
             {
-                Some("Batch" | "BatchView" | "ArcBatch") => Kind::Leaf,
+                Some("Batch" | "BatchView" | "ArcBatch" | "Ragged") => Kind::Leaf,
                 Some("Null") => Kind::Null,
                 _ => Kind::Nested,
             }
@@ -131,7 +131,7 @@ pub fn expand(cont: &Container<'_>, krate: &syn::Path, preds: &[TokenStream]) ->
             quote!(<#ty as #p::LeafField>::leaf_field_view(&self.#member)),
             span,
         );
-        let view_ty = respan(quote!(#p::BatchView<'_, Self::Space>), span);
+        let view_ty = respan(quote!(#p::SourceView<'_, Self::Space>), span);
         out.extend(quote! {
             #header
             where
@@ -217,13 +217,13 @@ pub fn expand(cont: &Container<'_>, krate: &syn::Path, preds: &[TokenStream]) ->
                     )]
                     pub trait #source_trait<R> {
                         type Space: #p::Space;
-                        fn view(record: &R) -> #p::BatchView<'_, Self::Space>;
+                        fn view(record: &R) -> #p::SourceView<'_, Self::Space>;
                     }
                     #[diagnostic::do_not_recommend]
                     impl<R: #p::HasSource<#key>> #source_trait<R> for () {
                         type Space = <R as #p::HasSource<#key>>::Space;
                         #[inline]
-                        fn view(record: &R) -> #p::BatchView<'_, Self::Space> {
+                        fn view(record: &R) -> #p::SourceView<'_, Self::Space> {
                             #p::HasSource::<#key>::source_view(record)
                         }
                     }
@@ -233,17 +233,17 @@ pub fn expand(cont: &Container<'_>, krate: &syn::Path, preds: &[TokenStream]) ->
                         note = #note_space
                     )]
                     pub trait #space_trait<R, From, To> {
-                        fn gather(
-                            from: #p::BatchView<'_, From>,
+                        fn gather<__SpecT: #p::GatherInto<To>>(
+                            from: #p::SourceView<'_, From>,
                             rows: &[usize],
                             zero: #p::core::ops::Range<usize>,
-                            target: #p::LeafTarget<'_, To>,
-                        )
+                            target: &mut __SpecT,
+                        ) -> #p::core::result::Result<(), #p::DataError>
                         where
                             From: #p::Space,
                             To: #p::Space;
                         fn serve<'c>(
-                            from: #p::BatchView<'_, From>,
+                            from: #p::SourceView<'_, From>,
                             cache: &'c mut #p::ServeCache,
                         ) -> &'c #p::ArcBatch<To>
                         where
@@ -253,17 +253,17 @@ pub fn expand(cont: &Container<'_>, krate: &syn::Path, preds: &[TokenStream]) ->
                     #[diagnostic::do_not_recommend]
                     impl<R, From: #p::FormatAs<To>, To: #p::Space> #space_trait<R, From, To> for () {
                         #[inline]
-                        fn gather(
-                            from: #p::BatchView<'_, From>,
+                        fn gather<__SpecT: #p::GatherInto<To>>(
+                            from: #p::SourceView<'_, From>,
                             rows: &[usize],
                             zero: #p::core::ops::Range<usize>,
-                            target: #p::LeafTarget<'_, To>,
-                        ) {
-                            #p::gather_leaf::<From, To>(from, rows, zero, target)
+                            target: &mut __SpecT,
+                        ) -> #p::core::result::Result<(), #p::DataError> {
+                            target.gather_into::<From>(from, rows, zero, <#key as #p::Source>::NAME)
                         }
                         #[inline]
                         fn serve<'c>(
-                            from: #p::BatchView<'_, From>,
+                            from: #p::SourceView<'_, From>,
                             cache: &'c mut #p::ServeCache,
                         ) -> &'c #p::ArcBatch<To> {
                             cache.get_or_convert::<#key, From, To>(from)
@@ -283,7 +283,7 @@ pub fn expand(cont: &Container<'_>, krate: &syn::Path, preds: &[TokenStream]) ->
                 );
                 read_bounds.push(check.clone());
                 let shared = respan(quote!(for<'__spec_x> #ty: #p::FromShared<#to>), span);
-                let writable = respan(quote!(for<'__spec_x> #ty: #p::LeafMut<#to>), span);
+                let writable = respan(quote!(for<'__spec_x> #ty: #p::GatherInto<#to>), span);
                 serve_bounds.push(quote!(#check, #shared));
                 gather_bounds.push(quote!(#check, #writable));
                 serve_values.push(respan(
@@ -303,8 +303,8 @@ pub fn expand(cont: &Container<'_>, krate: &syn::Path, preds: &[TokenStream]) ->
                             <() as #source_trait<#r>>::view(__spec_record),
                             __spec_rows,
                             #p::core::clone::Clone::clone(&__spec_zero),
-                            <#ty as #p::LeafMut<#to>>::leaf_mut(&mut __spec_out.#member),
-                        );
+                            &mut __spec_out.#member,
+                        )?;
                     },
                     span,
                 ));
@@ -326,7 +326,7 @@ pub fn expand(cont: &Container<'_>, krate: &syn::Path, preds: &[TokenStream]) ->
                             __spec_record,
                             __spec_rows,
                             #p::core::clone::Clone::clone(&__spec_zero),
-                        );
+                        )?;
                     },
                     span,
                 ));
@@ -351,7 +351,7 @@ pub fn expand(cont: &Container<'_>, krate: &syn::Path, preds: &[TokenStream]) ->
                             __spec_record,
                             __spec_rows,
                             #p::core::clone::Clone::clone(&__spec_zero),
-                        );
+                        )?;
                     },
                     span,
                 ));
@@ -434,9 +434,10 @@ pub fn expand(cont: &Container<'_>, krate: &syn::Path, preds: &[TokenStream]) ->
                 __spec_record: &#r,
                 __spec_rows: &[usize],
                 __spec_zero: #p::core::ops::Range<usize>,
-            ) {
+            ) -> #p::core::result::Result<(), #p::DataError> {
                 let _ = (&__spec_out, &__spec_record, &__spec_rows, &__spec_zero);
                 #(#gather_steps)*
+                #p::core::result::Result::Ok(())
             }
         }
 
@@ -498,7 +499,7 @@ pub fn expand(cont: &Container<'_>, krate: &syn::Path, preds: &[TokenStream]) ->
                 __spec_record: &#r,
                 __spec_rows: &[usize],
                 __spec_zero: #p::core::ops::Range<usize>,
-            ) {
+            ) -> #p::core::result::Result<(), #p::DataError> {
                 <Self as #p::GatherFrom<#r>>::gather_from(self, __spec_record, __spec_rows, __spec_zero)
             }
         }
@@ -522,7 +523,7 @@ pub fn stubs(input: &syn::DeriveInput, p: &TokenStream) -> TokenStream {
             }
         }
         impl #r_impl #p::GatherFrom<__SpecR> for #ident #ty_generics #where_clause {
-            fn gather_from(_: &mut Self, _: &__SpecR, _: &[usize], _: #p::core::ops::Range<usize>) {
+            fn gather_from(_: &mut Self, _: &__SpecR, _: &[usize], _: #p::core::ops::Range<usize>) -> #p::core::result::Result<(), #p::DataError> {
                 #p::core::unreachable!()
             }
         }

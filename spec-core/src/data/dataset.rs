@@ -14,6 +14,7 @@ use crate::types::elem::Element;
 use crate::types::error::SpecError;
 use crate::types::for_tuples;
 use crate::types::hlist::{HCons, HList, HNil};
+use crate::types::ragged::{Ragged, SequenceSpace};
 use crate::types::space::{Null, Space};
 use crate::types::spec::{DataSpec, Described, FlatOf};
 use std::ops::Range;
@@ -132,6 +133,20 @@ impl<S: Space, T: AllocFlat> AllocFlat for HCons<ArcBatch<S>, T> {
     }
 
     fn recycle(self, spare: &mut SpareBuffers) {
+        self.tail.recycle(spare);
+    }
+}
+
+impl<S: SequenceSpace, T: AllocFlat> AllocFlat for HCons<Ragged<S>, T> {
+    fn alloc(batch: usize, time: usize) -> Self {
+        HCons {
+            head: Ragged::empty(batch),
+            tail: T::alloc(batch, time),
+        }
+    }
+
+    fn recycle(self, spare: &mut SpareBuffers) {
+        spare.put(self.head.into_values());
         self.tail.recycle(spare);
     }
 }

@@ -67,6 +67,19 @@ pub enum DataError {
         /// Its samples.
         other_samples: usize,
     },
+    /// A sample has more time steps than the borrowed sequence batch it is gathered into
+    /// (an owned batch takes the steps it needs; a borrowed one keeps its shape).
+    #[error(
+        "source `{source_name}`: a sample of {needed} time steps does not fit the {room} time steps of the batch it is gathered into"
+    )]
+    TimeSteps {
+        /// The source.
+        source_name: &'static str,
+        /// The steps of the longest sample.
+        needed: usize,
+        /// The steps of the batch.
+        room: usize,
+    },
     /// The thread of a [`Prefetch`](crate::provider::Prefetch) panicked while producing a batch:
     /// the stream ends here, before its end (the batches served before it are good).
     #[error("the thread producing batches panicked: {0}")]

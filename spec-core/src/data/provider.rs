@@ -72,7 +72,7 @@ pub struct Provider<'d, R, Q> {
     labels: Vec<&'static str>,
     // `Q`'s gather from `R`, taken where the pair is made (the constructors carry the bound, so
     // a mismatch is reported there, once).
-    gather: fn(&mut Q, &R, &[usize], Range<usize>),
+    gather: fn(&mut Q, &R, &[usize], Range<usize>) -> Result<(), DataError>,
 }
 
 impl<'d, R: DataSpec, Q: DataSpec> Provider<'d, R, Q> {
@@ -146,7 +146,15 @@ impl<'d, R: DataSpec, Q: DataSpec> Provider<'d, R, Q> {
     /// Writes the next batch of the epoch into `out` (which holds [`Provider::batch_size`]
     /// samples; a short last batch fills its first rows, the rest are zeroed and counted as
     /// padding). `None` at the end of the epoch.
-    pub fn fill_next<Out: GatherFrom<R>>(&mut self, out: &mut Out) -> Option<BatchInfo> {
+    ///
+    /// # Errors
+    /// [`DataError::TimeSteps`] when a sequence batch of `out` borrows its memory and has fewer
+    /// time steps than a sample of the batch (owned leaves take the steps they need); the
+    /// batch's samples are skipped, the epoch goes on.
+    pub fn fill_next<Out: GatherFrom<R>>(
+        &mut self,
+        out: &mut Out,
+    ) -> Option<Result<BatchInfo, DataError>> {
         let batch = self.epoch.next_into(&mut self.rows)?;
         let info = info_of(&batch, self.schedule.batch_size());
         let filled = batch.indices().len();
@@ -154,8 +162,7 @@ impl<'d, R: DataSpec, Q: DataSpec> Provider<'d, R, Q> {
         let size = self.schedule.batch_size();
         let data: &'d R = self.dataset.fields();
         // Rows past the samples (padding, or a short last batch) are zeroed.
-        Out::gather_from(out, data, &self.rows[..filled], filled..size);
-        Some(info)
+        Some(Out::gather_from(out, data, &self.rows[..filled], filled..size).map(|()| info))
     }
 }
 
@@ -199,7 +206,12 @@ where
             self.buffer
                 .get_or_insert_with(|| Q::nest(FlatOf::<Q>::alloc(size, 0)))
         };
-        (self.gather)(out, data, &self.rows[..filled], filled..rows_in_batch);
+        owned_gather((self.gather)(
+            out,
+            data,
+            &self.rows[..filled],
+            filled..rows_in_batch,
+        ));
         Some(Provided { batch: out, info })
     }
 
@@ -215,13 +227,21 @@ where
         let rows_in_batch = batch.size();
         drop(batch);
         let mut out = Q::nest(FlatOf::<Q>::alloc(rows_in_batch, 0));
-        (self.gather)(
+        owned_gather((self.gather)(
             &mut out,
             self.dataset.fields(),
             &self.rows[..filled],
             filled..rows_in_batch,
-        );
+        ));
         Some((out, info))
+    }
+}
+
+/// The result of a gather into leaves a provider owns, which take the time steps they need
+/// ([`AllocFlat`] exists only for owned leaves): it cannot fail.
+fn owned_gather(result: Result<(), DataError>) {
+    if let Err(e) = result {
+        unreachable!("a gather into owned leaves cannot fail, yet it did: {e}")
     }
 }
 
@@ -467,10 +487,14 @@ where
                                 spare = Some(q);
                                 break;
                             }
-                            Some(info) => {
+                            Some(Ok(info)) => {
                                 if !feeder.send(Ok((q, info))) {
                                     return;
                                 }
+                            }
+                            Some(Err(e)) => {
+                                feeder.send(Err(e));
+                                return;
                             }
                         }
                     }

@@ -450,7 +450,9 @@ where
         // Straight from the window into the request: one copy, converted, per row (two for the
         // rows of a batch that spans windows).
         let (from, rows) = self.take(n)?;
-        Q::gather_from(out, from, rows, n..capacity);
+        if let Err(e) = Q::gather_from(out, from, rows, n..capacity) {
+            return Some(Err(LoadError::Data(e)));
+        }
         Some(Ok(n))
     }
 }

@@ -11,7 +11,8 @@
 //! and its source in words.
 
 use crate::format::FormatAs;
-use crate::types::batch::{Batch, BatchView};
+use crate::types::batch::Batch;
+use crate::types::ragged::{Ragged, SequenceSpace, SourceView};
 use crate::types::for_tuples;
 use crate::types::hlist::{HCons, HNil};
 use crate::types::source::Source;
@@ -34,11 +35,11 @@ use ndarray::Data;
 pub trait HasSource<K: Source> {
     /// The record's space for `K`.
     type Space: Space;
-    /// The record's batch of `K`, borrowed.
-    fn source_view(&self) -> BatchView<'_, Self::Space>;
+    /// The record's leaf of `K`, borrowed.
+    fn source_view(&self) -> SourceView<'_, Self::Space>;
 }
 
-/// A field type that is one leaf: a batch of a space, whatever its storage.
+/// A field type that is one leaf: a batch of a space whatever its storage, or a ragged leaf.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a batch",
     label = "a record's source is held by a batch field"
@@ -46,15 +47,23 @@ pub trait HasSource<K: Source> {
 pub trait LeafField {
     /// The space of the batch.
     type Space: Space;
-    /// The batch, borrowed.
-    fn leaf_field_view(&self) -> BatchView<'_, Self::Space>;
+    /// The leaf, borrowed.
+    fn leaf_field_view(&self) -> SourceView<'_, Self::Space>;
 }
 
 impl<S: Space, D: Data<Elem = S::Elem>> LeafField for Batch<S, D> {
     type Space = S;
     #[inline]
-    fn leaf_field_view(&self) -> BatchView<'_, S> {
-        self.view()
+    fn leaf_field_view(&self) -> SourceView<'_, S> {
+        SourceView::Dense(self.view())
+    }
+}
+
+impl<S: SequenceSpace> LeafField for Ragged<S> {
+    type Space = S;
+    #[inline]
+    fn leaf_field_view(&self) -> SourceView<'_, S> {
+        SourceView::Ragged(self.view())
     }
 }
 
@@ -77,6 +86,11 @@ pub trait Reads<R>: DataSpec {}
 pub trait ReadField<R, K> {}
 
 impl<R: HasSource<K>, K: Source, S: Space, D: Data<Elem = S::Elem>> ReadField<R, K> for Batch<S, D> where
+    R::Space: FormatAs<S>
+{
+}
+
+impl<R: HasSource<K>, K: Source, S: SequenceSpace> ReadField<R, K> for Ragged<S> where
     R::Space: FormatAs<S>
 {
 }

@@ -4,7 +4,8 @@
 
 use crate::format::FormatAs;
 use crate::mapping::matching::{HasSource, ReadField, Reads};
-use crate::types::batch::{ArcBatch, Batch, BatchView};
+use crate::types::batch::{ArcBatch, Batch};
+use crate::types::ragged::SourceView;
 use crate::types::for_tuples;
 use crate::types::source::Source;
 use crate::types::space::{Null, Space};
@@ -13,6 +14,11 @@ use std::collections::HashMap;
 
 /// A request leaf's value built from a shared, converted batch: an [`ArcBatch`] takes it as it is
 /// (no copy), a [`Batch`] takes its own copy.
+#[diagnostic::on_unimplemented(
+    message = "a field of type `{Self}` cannot be served whole",
+    label = "`serve` builds `Batch` and `ArcBatch` fields",
+    note = "a `Ragged` request field is filled by providers and dataset selections; `serve` gives a ragged source as a `Batch` padded to its longest sample"
+)]
 pub trait FromShared<S: Space> {
     /// The value.
     fn from_shared(batch: &ArcBatch<S>) -> Self;
@@ -60,12 +66,16 @@ impl ServeCache {
     #[doc(hidden)]
     pub fn get_or_convert<Src: Source, RS: FormatAs<QS>, QS: Space>(
         &mut self,
-        from: BatchView<'_, RS>,
+        from: SourceView<'_, RS>,
     ) -> &ArcBatch<QS> {
         let key = TypeId::of::<(Src, QS)>();
         let slot = self.leaves.entry(key).or_insert_with(|| {
             self.produced += 1;
-            Box::new(from.format_as::<QS>().to_shared())
+            // A ragged source is served whole padded with zeros to its longest sample.
+            Box::new(match from {
+                SourceView::Dense(b) => b.format_as::<QS>().to_shared(),
+                SourceView::Ragged(r) => r.to_padded().format_as::<QS>().to_shared(),
+            })
         });
         slot.downcast_ref::<ArcBatch<QS>>().unwrap_or_else(|| {
             unreachable!("the cache keys each batch by its own (source, space) type")

@@ -157,6 +157,28 @@ pub enum SpecError {
         shape: Shape,
     },
 
+    /// The offsets of a ragged leaf do not split its values into samples.
+    #[error("ragged {space}: the offsets {reason}")]
+    Offsets {
+        /// The space, in words.
+        space: String,
+        /// What is wrong with them.
+        reason: String,
+    },
+
+    /// A sample of a ragged leaf whose steps do not have the space's step shape.
+    #[error("{space}: sample {sample} has shape {shape}, but every step must have shape {step}")]
+    Step {
+        /// The space, in words.
+        space: String,
+        /// The sample, counted from 0.
+        sample: usize,
+        /// Its shape as given.
+        shape: Shape,
+        /// The shape of one step (the space without its batch and time axes).
+        step: Shape,
+    },
+
     /// An error in the data of one field of a spec.
     #[error("field `{field}` (source `{source_name}`): {error}")]
     Field {

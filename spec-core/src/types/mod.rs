@@ -6,6 +6,7 @@ pub mod batch;
 pub mod elem;
 pub mod error;
 pub mod hlist;
+pub mod ragged;
 pub mod source;
 pub mod space;
 pub mod spec;
