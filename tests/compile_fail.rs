@@ -10,6 +10,7 @@ fn compile_errors_read_well() {
     for dir in [
         "attr",
         "buffer",
+        "collate",
         "elem",
         "entry",
         "layout",

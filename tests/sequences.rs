@@ -96,9 +96,11 @@ fn record(p: &Plain) -> Record {
         }))
         .unwrap(),
         tokens: Ragged::from_flat_samples(&p.tokens).unwrap(),
-        audio: Ragged::from_samples(p.audio.iter().map(|s| {
-            Array2::from_shape_fn((s.len(), 2), |(t, f)| s[t][f])
-        }))
+        audio: Ragged::from_samples(
+            p.audio
+                .iter()
+                .map(|s| Array2::from_shape_fn((s.len(), 2), |(t, f)| s[t][f])),
+        )
         .unwrap(),
         label: Batch::new(ndarray::Array1::from(p.label.clone())).unwrap(),
     }
@@ -192,7 +194,12 @@ fn every_dataset_method_takes_sequence_leaves() {
     assert_eq!(label.len(), 2);
     let (_, tokens, _, _) = ds.sample(5).unwrap();
     assert_eq!(
-        tokens.sample(0).unwrap().iter().copied().collect::<Vec<_>>(),
+        tokens
+            .sample(0)
+            .unwrap()
+            .iter()
+            .copied()
+            .collect::<Vec<_>>(),
         p.tokens[5]
     );
     assert!(ds.sample(7).is_err());
@@ -356,7 +363,7 @@ fn a_borrowed_buffer_too_short_for_a_sample_is_an_error_naming_the_source() {
         let err = provider.fill_next(&mut out).unwrap().unwrap_err();
         assert_eq!(
             err.to_string(),
-            "source `tokens`: a sample of 3 time steps does not fit the 2 time steps of the batch it is gathered into"
+            "source `tokens`: 3 time steps do not fit the 2 time steps of the batch (give the field `truncate` to cut longer samples)"
         );
     }
 }
@@ -384,8 +391,9 @@ fn ragged_leaves_are_checked_where_they_are_built() {
         "index sequence of 5 labels bt i64: label 9 at [1, 1] is not in 0..5"
     );
     // A step of the wrong shape.
-    let e = Ragged::<VectorSeq<3>>::from_samples([Array2::<f32>::zeros((2, 3)), Array2::zeros((4, 2))])
-        .unwrap_err();
+    let e =
+        Ragged::<VectorSeq<3>>::from_samples([Array2::<f32>::zeros((2, 3)), Array2::zeros((4, 2))])
+            .unwrap_err();
     assert_eq!(
         e.to_string(),
         "vector sequence 3 btf f32: sample 1 has shape (4, 2), but every step must have shape (3,)"

@@ -24,18 +24,20 @@ pub use data::{dataset, iteration, provider};
 pub use mapping::{consumer, matching, serve};
 pub use types::{axis, batch, elem, hlist, ragged, source, space, spec, tensors};
 
+pub use data::gather::Collate;
 pub use error::{Error, Result};
 pub use format::{FormatAs, assert_formats};
 pub use mapping::matching::{Reads, Serves, Specs, assert_serves};
 pub use types::axis::{
-    Axis, B, BCHW, BF, BHWC, BK, BT, BTF, C, CHWB, D, F, H, K, Layout, T, TBF, W,
+    Axis, B, BCHW, BF, BHWC, BK, BT, BTF, C, CHWB, D, F, H, K, Layout, T, TB, TBF, W,
 };
 pub use types::batch::{ArcBatch, Batch, BatchView};
-pub use types::ragged::{Ragged, RaggedView, SequenceSpace, SourceView};
 pub use types::elem::{CastInto, Element, IndexElement, LossyCast};
+pub use types::ragged::{Ragged, RaggedView, SequenceSpace, SourceView};
 pub use types::source::{Features, Source, Src, Targets};
 pub use types::space::{
-    Image, Index, IndexSeq, Labels, Null, OneHot, Space, Vector, VectorSeq, Volume, VolumeSeq,
+    Image, Index, IndexSeq, Labels, Lengths, Mask, Null, OneHot, Space, Vector, VectorSeq, Volume,
+    VolumeSeq,
 };
 pub use types::spec::{
     DataSpec, Described, FlatOf, LeavesOf, MappedOf, Node, SourcesOf, SpacesOf, ViewsOf,
@@ -47,16 +49,18 @@ pub mod __private {
     pub use crate::data::dataset::{LeafSource, LoadField, LoadRecord};
     pub use crate::data::error::DataError;
     pub use crate::data::gather::{
-        GatherField, GatherFrom, GatherInto, GatherSame, LeafMut, LeafTarget, gather_leaf,
+        Collate, GatherField, GatherFrom, GatherInto, GatherSame, GatherSteps, LeafMut, LeafTarget,
+        Padded, check_fits, gather_leaf,
     };
-    pub use crate::types::ragged::SourceView;
     pub use crate::format::FormatAs;
     pub use crate::mapping::matching::{HasSource, LeafField, ReadField, Reads};
     pub use crate::mapping::serve::{FromShared, ServeCache, ServeField, ServeFrom};
     pub use crate::types::axis::{B, C, D, F, H, K, NotALayout, T, W};
     pub use crate::types::batch::{ArcBatch, BatchView};
+    pub use crate::types::elem::Element;
     pub use crate::types::error::SpecError;
     pub use crate::types::hlist::{HCons, HList, HNil};
+    pub use crate::types::ragged::{SequenceSpace, SourceView};
     pub use crate::types::source::{Features, Src, Targets};
     pub use crate::types::space::Null;
     pub use crate::types::space::Space;

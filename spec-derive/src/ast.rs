@@ -20,8 +20,13 @@ pub struct Field<'a> {
     /// The field's doc comments, copied onto the generated mapped struct.
     pub docs: Vec<&'a syn::Attribute>,
     pub ty: &'a syn::Type,
-    /// The source name: `#[spec(source = "...")]`, or the field name.
+    /// The source name: `#[spec(source = "...")]`, or the field name (for a `lengths_of` or
+    /// `mask_of` field, the source it describes).
     pub source: String,
+    /// The collate policy of a sequence field.
+    pub collate: attr::Collate,
+    /// `lengths_of` or `mask_of`.
+    pub steps_of: Option<attr::StepsOf>,
 }
 
 impl<'a> Container<'a> {
@@ -69,9 +74,10 @@ impl<'a> Container<'a> {
             .filter_map(|f| {
                 let member = f.ident.as_ref()?;
                 let attrs = FieldAttrs::from_field(cx, f);
-                let source = match attrs.source {
-                    Some((name, _)) => name,
-                    None => {
+                let source = match (attrs.source, &attrs.steps_of) {
+                    (_, Some(of)) => of.source.clone(),
+                    (Some((name, _)), None) => name,
+                    (None, None) => {
                         let name = member.to_string().trim_start_matches("r#").to_string();
                         if let Err(msg) = attr::check_source_name(&name) {
                             cx.error_spanned_by(
@@ -83,7 +89,15 @@ impl<'a> Container<'a> {
                     }
                 };
                 let docs = f.attrs.iter().filter(|a| a.path().is_ident("doc")).collect();
-                Some(Field { member, vis: &f.vis, docs, ty: &f.ty, source })
+                Some(Field {
+                    member,
+                    vis: &f.vis,
+                    docs,
+                    ty: &f.ty,
+                    source,
+                    collate: attrs.collate,
+                    steps_of: attrs.steps_of,
+                })
             })
             .collect();
         Some(Container {

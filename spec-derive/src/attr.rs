@@ -2,7 +2,9 @@
 //! checks of a source string.
 
 use crate::ctxt::Ctxt;
-use crate::symbol::{CONTAINER_KEYS, CRATE, FIELD_KEYS, SOURCE, SPEC};
+use crate::symbol::{
+    CONTAINER_KEYS, CRATE, FIELD_KEYS, LENGTHS_OF, MASK_OF, PAD, PAD_TO, SOURCE, SPEC, TRUNCATE,
+};
 use proc_macro2::Span;
 use syn::meta::ParseNestedMeta;
 
@@ -45,6 +47,56 @@ impl<T> Attr<T> {
 pub struct FieldAttrs {
     /// The source string and the literal it came from.
     pub source: Option<(String, syn::LitStr)>,
+    /// The collate policy of a sequence field.
+    pub collate: Collate,
+    /// `lengths_of` or `mask_of`: the field describes the samples of another source.
+    pub steps_of: Option<StepsOf>,
+}
+
+/// A collate policy as written: `pad = ..`, `pad_to = N`, `truncate`.
+#[derive(Default, Clone)]
+pub struct Collate {
+    /// The pad value (a literal, perhaps negative) and the span of its key.
+    pub pad: Option<(Span, syn::Expr)>,
+    /// The fixed number of steps.
+    pub pad_to: Option<(Span, usize)>,
+    /// The span of `truncate`.
+    pub truncate: Option<Span>,
+}
+
+impl Collate {
+    /// The span of the first key given, if any.
+    pub fn span(&self) -> Option<Span> {
+        self.pad
+            .as_ref()
+            .map(|p| p.0)
+            .or(self.pad_to.map(|p| p.0))
+            .or(self.truncate)
+    }
+}
+
+/// What a `lengths_of` / `mask_of` field describes.
+#[derive(Clone)]
+pub struct StepsOf {
+    /// `true` for `mask_of`.
+    pub mask: bool,
+    /// The source it describes.
+    pub source: String,
+    /// The span of the key.
+    pub span: Span,
+}
+
+/// A literal number, perhaps negated: what a pad value may be.
+fn is_number(expr: &syn::Expr) -> bool {
+    match expr {
+        syn::Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Int(_) | syn::Lit::Float(_),
+            ..
+        }) => true,
+        syn::Expr::Unary(u) if matches!(u.op, syn::UnOp::Neg(_)) => is_number(&u.expr),
+        syn::Expr::Group(g) => is_number(&g.expr),
+        _ => false,
+    }
 }
 
 /// The attributes of the struct.
@@ -138,6 +190,11 @@ pub fn parse_source(cx: &Ctxt, lit: &syn::LitStr) -> Option<String> {
 impl FieldAttrs {
     pub fn from_field(cx: &Ctxt, field: &syn::Field) -> Self {
         let mut source = Attr::none(SOURCE);
+        let mut pad = Attr::none(PAD);
+        let mut pad_to = Attr::none(PAD_TO);
+        let mut truncate = Attr::none(TRUNCATE);
+        let mut lengths_of = Attr::none(LENGTHS_OF);
+        let mut mask_of = Attr::none(MASK_OF);
         for attr in &field.attrs {
             if !attr.path().is_ident(SPEC) {
                 continue;
@@ -160,6 +217,47 @@ impl FieldAttrs {
                             "expected the source as a string literal, as in `source = \"features\"`",
                         ),
                     }
+                } else if meta.path.is_ident(PAD) {
+                    let span = meta.path.get_ident().map(|i| i.span()).unwrap_or_else(Span::call_site);
+                    let expr: syn::Expr = meta.value()?.parse()?;
+                    if is_number(&expr) {
+                        pad.set(cx, span, (span, expr));
+                    } else {
+                        cx.error_spanned_by(&expr, "expected the pad value as a number, as in `pad = 0` or `pad = -1.0`");
+                    }
+                } else if meta.path.is_ident(PAD_TO) {
+                    let span = meta.path.get_ident().map(|i| i.span()).unwrap_or_else(Span::call_site);
+                    let lit: syn::Lit = meta.value()?.parse()?;
+                    match &lit {
+                        syn::Lit::Int(n) => match n.base10_parse::<usize>() {
+                            Ok(0) => cx.error_spanned_by(&lit, "`pad_to = 0` gives batches of no steps; give the number of time steps of every batch, at least 1"),
+                            Ok(v) => pad_to.set(cx, span, (span, v)),
+                            Err(_) => cx.error_spanned_by(&lit, "expected the number of time steps as an integer, as in `pad_to = 128`"),
+                        },
+                        _ => cx.error_spanned_by(&lit, "expected the number of time steps as an integer, as in `pad_to = 128`"),
+                    }
+                } else if meta.path.is_ident(TRUNCATE) {
+                    let span = meta.path.get_ident().map(|i| i.span()).unwrap_or_else(Span::call_site);
+                    if meta.input.peek(syn::Token![=]) {
+                        cx.error_spanned_by(&meta.path, "`truncate` takes no value: write `truncate` to cut samples longer than the batch's steps");
+                        skip_value(&meta)?;
+                    } else {
+                        truncate.set(cx, span, span);
+                    }
+                } else if meta.path.is_ident(LENGTHS_OF) || meta.path.is_ident(MASK_OF) {
+                    let mask = meta.path.is_ident(MASK_OF);
+                    let span = meta.path.get_ident().map(|i| i.span()).unwrap_or_else(Span::call_site);
+                    let lit: syn::LitStr = match meta.value()?.parse() {
+                        Ok(l) => l,
+                        Err(_) => {
+                            cx.error_spanned_by(&meta.path, "expected the source as a string literal, as in `lengths_of = \"tokens\"`");
+                            return Ok(());
+                        }
+                    };
+                    if let Some(name) = parse_source(cx, &lit) {
+                        let v = StepsOf { mask, source: name, span };
+                        if mask { mask_of.set(cx, span, v) } else { lengths_of.set(cx, span, v) }
+                    }
                 } else {
                     cx.error_spanned_by(&meta.path, did_you_mean(&key_name(&meta), FIELD_KEYS));
                     skip_value(&meta)?;
@@ -170,8 +268,36 @@ impl FieldAttrs {
                 cx.syn_error(e);
             }
         }
+        let collate = Collate {
+            pad: pad.get(),
+            pad_to: pad_to.get(),
+            truncate: truncate.get(),
+        };
+        let lengths_of = lengths_of.get();
+        let mask_of = mask_of.get();
+        let steps_of = match (lengths_of, mask_of) {
+            (Some(_), Some(m)) => {
+                cx.syn_error(syn::Error::new(m.span, "a field is either `lengths_of` or `mask_of` a source, not both: give the mask a field of its own"));
+                None
+            }
+            (l, m) => l.or(m),
+        };
+        let source = source.get().filter(|(s, _)| !s.is_empty());
+        if let Some(of) = &steps_of {
+            let key = if of.mask { MASK_OF } else { LENGTHS_OF };
+            if let Some((_, lit)) = &source {
+                cx.error_spanned_by(
+                    lit,
+                    format!("`{key}` names the source this field describes; drop `source`"),
+                );
+            } else if let Some(span) = collate.span() {
+                cx.syn_error(syn::Error::new(span, format!("a `{key}` field takes its steps from the sequence field of source \"{}\": give `pad`, `pad_to` and `truncate` there", of.source)));
+            }
+        }
         FieldAttrs {
-            source: source.get().filter(|(s, _)| !s.is_empty()),
+            source,
+            collate,
+            steps_of,
         }
     }
 }

@@ -154,6 +154,7 @@ pub fn expand(cont: &Container<'_>, krate: &syn::Path, preds: &[TokenStream]) ->
     let mut gather_bounds = Vec::new();
     let mut serve_values = Vec::new();
     let mut gather_steps = Vec::new();
+    let mut fit_steps = Vec::new();
     let mut same_bounds = Vec::new();
     let mut same_steps = Vec::new();
     let mut load_bounds = Vec::new();
@@ -192,6 +193,22 @@ pub fn expand(cont: &Container<'_>, krate: &syn::Path, preds: &[TokenStream]) ->
             },
             span,
         ));
+        if kind(ty) != Kind::Leaf {
+            let at = f.collate.span().or(f.steps_of.as_ref().map(|o| o.span));
+            if let Some(at) = at {
+                out.extend(
+                    syn::Error::new(
+                        at,
+                        "`pad`, `pad_to`, `truncate`, `lengths_of` and `mask_of` go on a batch field (`Batch<..>` or `Ragged<..>`), not on a tuple or a nested spec",
+                    )
+                    .to_compile_error(),
+                );
+            }
+        } else if let Some(msg) = pad_label_error(f)
+            && let Some((_, expr)) = &f.collate.pad
+        {
+            out.extend(syn::Error::new_spanned(expr, msg).to_compile_error());
+        }
         match kind(ty) {
             Kind::Leaf => {
                 let source_trait = format_ident!("{}_{}_source", name, field);
@@ -209,7 +226,7 @@ pub fn expand(cont: &Container<'_>, krate: &syn::Path, preds: &[TokenStream]) ->
                 let label_space = "no conversion from `{From}` to `{To}` exists".to_string();
                 let note_space =
                     "see `batchspec::format` for the conversions that exist".to_string();
-                checks.push(quote! {
+                let source_check = quote! {
                     #[diagnostic::on_unimplemented(
                         message = #msg_source,
                         label = #label_source,
@@ -227,6 +244,104 @@ pub fn expand(cont: &Container<'_>, krate: &syn::Path, preds: &[TokenStream]) ->
                             #p::HasSource::<#key>::source_view(record)
                         }
                     }
+                };
+                if let Some(of) = &f.steps_of {
+                    // A field computed from a sequence source: its lengths or its mask.
+                    let steps_trait = format_ident!("{}_{}_steps", name, field);
+                    let what = if of.mask { "mask" } else { "lengths" };
+                    let msg_steps = format!(
+                        "field `{fname}` of `{sname}` asks for the {what} of source \"{src}\", but the record `{{R}}` holds it as `{{From}}`, which has no time axis"
+                    );
+                    let label_steps = "a source of sequences (`VectorSeq`, `IndexSeq`, `VolumeSeq`, or a `Ragged` of them) has lengths".to_string();
+                    // The policy of the sequence field of the same source in this struct.
+                    let policy = cont.fields.iter().find(|g| {
+                        g.source == f.source && g.steps_of.is_none() && kind(g.ty) == Kind::Leaf
+                    });
+                    let steps = match policy.and_then(|g| g.collate.pad_to) {
+                        Some((_, n)) => quote!(#p::core::option::Option::Some(#n)),
+                        None => quote!(#p::core::option::Option::None),
+                    };
+                    let truncate = policy.is_some_and(|g| g.collate.truncate.is_some());
+                    checks.push(quote! {
+                        #source_check
+                        #[diagnostic::on_unimplemented(message = #msg_steps, label = #label_steps)]
+                        pub trait #steps_trait<R, From> {
+                            fn gather<__SpecT: #p::GatherSteps>(
+                                from: #p::SourceView<'_, From>,
+                                rows: &[usize],
+                                target: &mut __SpecT,
+                            ) -> #p::core::result::Result<(), #p::DataError>
+                            where
+                                From: #p::Space;
+                            fn fits<__SpecT: #p::GatherSteps>(
+                                from: #p::SourceView<'_, From>,
+                            ) -> #p::core::result::Result<(), #p::DataError>
+                            where
+                                From: #p::Space;
+                        }
+                        #[diagnostic::do_not_recommend]
+                        impl<R, From: #p::SequenceSpace> #steps_trait<R, From> for () {
+                            #[inline]
+                            fn gather<__SpecT: #p::GatherSteps>(
+                                from: #p::SourceView<'_, From>,
+                                rows: &[usize],
+                                target: &mut __SpecT,
+                            ) -> #p::core::result::Result<(), #p::DataError> {
+                                target.gather_steps::<From>(from, rows, #steps, #truncate, <#key as #p::Source>::NAME)
+                            }
+                            #[inline]
+                            fn fits<__SpecT: #p::GatherSteps>(
+                                from: #p::SourceView<'_, From>,
+                            ) -> #p::core::result::Result<(), #p::DataError> {
+                                <__SpecT as #p::GatherSteps>::steps_fit::<From>(&from, #steps, #truncate, <#key as #p::Source>::NAME)
+                            }
+                        }
+                    });
+                    let from = quote!(<() as #source_trait<#r>>::Space);
+                    let check = respan(
+                        quote! {
+                            (): #source_trait<#r>,
+                            (): #steps_trait<#r, #from>
+                        },
+                        member.span(),
+                    );
+                    read_bounds.push(check.clone());
+                    let writable = respan(quote!(for<'__spec_x> #ty: #p::GatherSteps), span);
+                    gather_bounds.push(quote!(#check, #writable));
+                    let (serve_bound, serve_value) = not_served(
+                        &mut checks,
+                        &p,
+                        &name,
+                        &field,
+                        &r,
+                        ty,
+                        member,
+                        "is computed batch by batch",
+                    );
+                    serve_bounds.push(quote!(#check, #serve_bound));
+                    serve_values.push(serve_value);
+                    gather_steps.push(respan(
+                        quote! {
+                            <() as #steps_trait<#r, #from>>::gather(
+                                <() as #source_trait<#r>>::view(__spec_record),
+                                __spec_rows,
+                                &mut __spec_out.#member,
+                            )?;
+                        },
+                        span,
+                    ));
+                    fit_steps.push(respan(
+                        quote! {
+                            <() as #steps_trait<#r, #from>>::fits::<#ty>(
+                                <() as #source_trait<#r>>::view(__spec_record),
+                            )?;
+                        },
+                        span,
+                    ));
+                    continue;
+                }
+                checks.push(quote! {
+                    #source_check
                     #[diagnostic::on_unimplemented(
                         message = #msg_space,
                         label = #label_space,
@@ -238,6 +353,14 @@ pub fn expand(cont: &Container<'_>, krate: &syn::Path, preds: &[TokenStream]) ->
                             rows: &[usize],
                             zero: #p::core::ops::Range<usize>,
                             target: &mut __SpecT,
+                            collate: &#p::Collate<<To as #p::Space>::Elem>,
+                        ) -> #p::core::result::Result<(), #p::DataError>
+                        where
+                            From: #p::Space,
+                            To: #p::Space;
+                        fn fits(
+                            from: #p::SourceView<'_, From>,
+                            collate: &#p::Collate<<To as #p::Space>::Elem>,
                         ) -> #p::core::result::Result<(), #p::DataError>
                         where
                             From: #p::Space,
@@ -258,8 +381,16 @@ pub fn expand(cont: &Container<'_>, krate: &syn::Path, preds: &[TokenStream]) ->
                             rows: &[usize],
                             zero: #p::core::ops::Range<usize>,
                             target: &mut __SpecT,
+                            collate: &#p::Collate<<To as #p::Space>::Elem>,
                         ) -> #p::core::result::Result<(), #p::DataError> {
-                            target.gather_into::<From>(from, rows, zero, <#key as #p::Source>::NAME)
+                            target.gather_into::<From>(from, rows, zero, collate, <#key as #p::Source>::NAME)
+                        }
+                        #[inline]
+                        fn fits(
+                            from: #p::SourceView<'_, From>,
+                            collate: &#p::Collate<<To as #p::Space>::Elem>,
+                        ) -> #p::core::result::Result<(), #p::DataError> {
+                            #p::check_fits::<From, To>(&from, collate, <#key as #p::Source>::NAME)
                         }
                         #[inline]
                         fn serve<'c>(
@@ -281,22 +412,65 @@ pub fn expand(cont: &Container<'_>, krate: &syn::Path, preds: &[TokenStream]) ->
                     },
                     member.span(),
                 );
+                // A collate policy applies to a sequence space only: the bound sits at the
+                // attribute.
+                let check = match f.collate.span() {
+                    // A struct without generics is checked where it is defined, once.
+                    Some(at) if cont.generics.params.is_empty() => {
+                        let padded = respan(quote!(#to: #p::Padded), at);
+                        let check_fn = format_ident!("__spec_padded_{}", field);
+                        checks.push(quote! {
+                            #[allow(non_snake_case, dead_code)]
+                            fn #check_fn() where #padded {}
+                        });
+                        check
+                    }
+                    Some(at) => {
+                        let padded = respan(quote!(#to: #p::Padded), at);
+                        quote!(#check, #padded)
+                    }
+                    None => check,
+                };
                 read_bounds.push(check.clone());
                 let shared = respan(quote!(for<'__spec_x> #ty: #p::FromShared<#to>), span);
                 let writable = respan(quote!(for<'__spec_x> #ty: #p::GatherInto<#to>), span);
-                serve_bounds.push(quote!(#check, #shared));
                 gather_bounds.push(quote!(#check, #writable));
-                serve_values.push(respan(
-                    quote! {
-                        #member: <#ty as #p::FromShared<#to>>::from_shared(
-                            <() as #space_trait<#r, #from, #to>>::serve(
-                                <() as #source_trait<#r>>::view(__spec_record),
-                                __spec_cache,
-                            ),
-                        )
-                    },
-                    span,
-                ));
+                // The policy is bound outside the field's span: a pad value of the wrong type is
+                // reported at the value itself.
+                let collate_name = format_ident!("__spec_collate_{}", field);
+                let collate_let = {
+                    let e = collate_expr(f, &p, &to);
+                    quote!(let #collate_name = #e;)
+                };
+                let collate = quote!(#collate_name);
+                if f.collate.span().is_some() {
+                    let (serve_bound, serve_value) = not_served(
+                        &mut checks,
+                        &p,
+                        &name,
+                        &field,
+                        &r,
+                        ty,
+                        member,
+                        "has a collate policy (`pad`, `pad_to` or `truncate`), applied batch by batch",
+                    );
+                    serve_bounds.push(quote!(#check, #serve_bound));
+                    serve_values.push(serve_value);
+                } else {
+                    serve_bounds.push(quote!(#check, #shared));
+                    serve_values.push(respan(
+                        quote! {
+                            #member: <#ty as #p::FromShared<#to>>::from_shared(
+                                <() as #space_trait<#r, #from, #to>>::serve(
+                                    <() as #source_trait<#r>>::view(__spec_record),
+                                    __spec_cache,
+                                ),
+                            )
+                        },
+                        span,
+                    ));
+                }
+                gather_steps.push(collate_let.clone());
                 gather_steps.push(respan(
                     quote! {
                         <() as #space_trait<#r, #from, #to>>::gather(
@@ -304,6 +478,17 @@ pub fn expand(cont: &Container<'_>, krate: &syn::Path, preds: &[TokenStream]) ->
                             __spec_rows,
                             #p::core::clone::Clone::clone(&__spec_zero),
                             &mut __spec_out.#member,
+                            #collate,
+                        )?;
+                    },
+                    span,
+                ));
+                fit_steps.push(collate_let);
+                fit_steps.push(respan(
+                    quote! {
+                        <() as #space_trait<#r, #from, #to>>::fits(
+                            <() as #source_trait<#r>>::view(__spec_record),
+                            #collate,
                         )?;
                     },
                     span,
@@ -330,6 +515,12 @@ pub fn expand(cont: &Container<'_>, krate: &syn::Path, preds: &[TokenStream]) ->
                     },
                     span,
                 ));
+                fit_steps.push(respan(
+                    quote! {
+                        <#ty as #p::GatherField<#r, #key>>::check_field(__spec_record)?;
+                    },
+                    span,
+                ));
             }
             Kind::Null => {
                 serve_values.push(quote!(#member: #p::Null));
@@ -352,6 +543,12 @@ pub fn expand(cont: &Container<'_>, krate: &syn::Path, preds: &[TokenStream]) ->
                             __spec_rows,
                             #p::core::clone::Clone::clone(&__spec_zero),
                         )?;
+                    },
+                    span,
+                ));
+                fit_steps.push(respan(
+                    quote! {
+                        <#ty as #p::GatherFrom<#r>>::check_fits(__spec_record)?;
                     },
                     span,
                 ));
@@ -439,6 +636,11 @@ pub fn expand(cont: &Container<'_>, krate: &syn::Path, preds: &[TokenStream]) ->
                 #(#gather_steps)*
                 #p::core::result::Result::Ok(())
             }
+            fn check_fits(__spec_record: &#r) -> #p::core::result::Result<(), #p::DataError> {
+                let _ = &__spec_record;
+                #(#fit_steps)*
+                #p::core::result::Result::Ok(())
+            }
         }
 
         #h_same
@@ -502,6 +704,9 @@ pub fn expand(cont: &Container<'_>, krate: &syn::Path, preds: &[TokenStream]) ->
             ) -> #p::core::result::Result<(), #p::DataError> {
                 <Self as #p::GatherFrom<#r>>::gather_from(self, __spec_record, __spec_rows, __spec_zero)
             }
+            fn check_field(__spec_record: &#r) -> #p::core::result::Result<(), #p::DataError> {
+                <Self as #p::GatherFrom<#r>>::check_fits(__spec_record)
+            }
         }
     };
     out.extend(impls);
@@ -526,6 +731,9 @@ pub fn stubs(input: &syn::DeriveInput, p: &TokenStream) -> TokenStream {
             fn gather_from(_: &mut Self, _: &__SpecR, _: &[usize], _: #p::core::ops::Range<usize>) -> #p::core::result::Result<(), #p::DataError> {
                 #p::core::unreachable!()
             }
+            fn check_fits(_: &__SpecR) -> #p::core::result::Result<(), #p::DataError> {
+                #p::core::unreachable!()
+            }
         }
         impl #impl_generics #p::GatherSame for #ident #ty_generics #where_clause {
             fn gather_same(_: &mut Self, _: &Self, _: &[usize], _: usize) {
@@ -541,4 +749,129 @@ pub fn stubs(input: &syn::DeriveInput, p: &TokenStream) -> TokenStream {
             }
         }
     }
+}
+
+/// The policy of a sequence field as an expression of `Collate<Elem>`.
+fn collate_expr(f: &crate::ast::Field<'_>, p: &TokenStream, to: &TokenStream) -> TokenStream {
+    let c = &f.collate;
+    if c.span().is_none() {
+        return quote!(&#p::Collate::DEFAULT);
+    }
+    // The pad value keeps its own tokens: a value of the wrong type is reported at it.
+    let pad = match &c.pad {
+        Some((_, expr)) => quote!(#expr),
+        None => quote!(<<#to as #p::Space>::Elem as #p::Element>::ZERO),
+    };
+    let steps = match c.pad_to {
+        Some((_, n)) => quote!(#p::core::option::Option::Some(#n)),
+        None => quote!(#p::core::option::Option::None),
+    };
+    let truncate = c.truncate.is_some();
+    quote!(&#p::Collate::<<#to as #p::Space>::Elem> { pad: #pad, steps: #steps, truncate: #truncate })
+}
+
+/// A bound that no impl satisfies, with a message naming the field, and the value it would
+/// give: `serve` builds whole sources, and this field is made batch by batch.
+#[allow(clippy::too_many_arguments)]
+fn not_served(
+    checks: &mut Vec<TokenStream>,
+    p: &TokenStream,
+    name: &str,
+    field: &str,
+    r: &syn::Ident,
+    ty: &syn::Type,
+    member: &syn::Ident,
+    why: &str,
+) -> (TokenStream, TokenStream) {
+    let serve_trait = format_ident!("{}_{}_serve", name, field);
+    let msg = format!(
+        "field `{}` of `{}` {why}: `serve` cannot build it",
+        escape(field),
+        escape(name)
+    );
+    let note =
+        "`serve` gives whole sources; a provider or a dataset selection collates batch by batch"
+            .to_string();
+    checks.push(quote! {
+        #[diagnostic::on_unimplemented(message = #msg, note = #note)]
+        pub trait #serve_trait<R> {
+            fn serve_value<T>() -> T;
+        }
+        // Never used: it only keeps rustc from calling the trait one without implementations.
+        #[diagnostic::do_not_recommend]
+        impl<R> #serve_trait<R> for #p::Null {
+            fn serve_value<T>() -> T {
+                #p::core::unreachable!()
+            }
+        }
+    });
+    (
+        respan(quote!((): #serve_trait<#r>), member.span()),
+        quote!(#member: <() as #serve_trait<#r>>::serve_value::<#ty>()),
+    )
+}
+
+/// The number of labels `M` of a field written `Batch<IndexSeq<M, ..>>` (or `Ragged<..>`,
+/// `ArcBatch<..>`) with `M` a literal.
+fn index_seq_labels(ty: &syn::Type) -> Option<u128> {
+    fn first_type(seg: &syn::PathSegment) -> Option<&syn::Type> {
+        let syn::PathArguments::AngleBracketed(args) = &seg.arguments else {
+            return None;
+        };
+        args.args.iter().find_map(|a| match a {
+            syn::GenericArgument::Type(t) => Some(t),
+            _ => None,
+        })
+    }
+    let syn::Type::Path(batch) = ty else {
+        return None;
+    };
+    let space = first_type(batch.path.segments.last()?)?;
+    let syn::Type::Path(space) = space else {
+        return None;
+    };
+    let seg = space.path.segments.last()?;
+    if seg.ident != "IndexSeq" {
+        return None;
+    }
+    let syn::PathArguments::AngleBracketed(args) = &seg.arguments else {
+        return None;
+    };
+    match args.args.first()? {
+        syn::GenericArgument::Const(syn::Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Int(n),
+            ..
+        })) => n.base10_parse().ok(),
+        syn::GenericArgument::Type(syn::Type::Path(t)) => {
+            // A literal parses as a type path only if it is an identifier: not a number.
+            let _ = t;
+            None
+        }
+        _ => None,
+    }
+}
+
+/// The error of a pad value that is not a label of the field's index sequence, when both are
+/// literals.
+fn pad_label_error(f: &crate::ast::Field<'_>) -> Option<String> {
+    let (_, expr) = f.collate.pad.as_ref()?;
+    let labels = index_seq_labels(f.ty)?;
+    let (negative, lit) = match expr {
+        syn::Expr::Unary(u) if matches!(u.op, syn::UnOp::Neg(_)) => (true, &*u.expr),
+        e => (false, e),
+    };
+    let syn::Expr::Lit(syn::ExprLit {
+        lit: syn::Lit::Int(n),
+        ..
+    }) = lit
+    else {
+        return None;
+    };
+    let value: u128 = n.base10_parse().ok()?;
+    (negative && value > 0 || value >= labels).then(|| {
+        format!(
+            "pad value {}{value} is not a label of `IndexSeq<{labels}>`: its labels are 0..{labels}",
+            if negative { "-" } else { "" }
+        )
+    })
 }

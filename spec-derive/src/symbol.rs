@@ -4,9 +4,19 @@
 pub const SPEC: &str = "spec";
 /// `#[spec(source = "...")]` on a field.
 pub const SOURCE: &str = "source";
+/// `#[spec(pad = ..)]` on a sequence field: the value of padding steps.
+pub const PAD: &str = "pad";
+/// `#[spec(pad_to = N)]` on a sequence field: every batch has `N` steps.
+pub const PAD_TO: &str = "pad_to";
+/// `#[spec(truncate)]` on a sequence field: longer samples are cut.
+pub const TRUNCATE: &str = "truncate";
+/// `#[spec(lengths_of = "...")]`: the lengths of a sequence source's samples.
+pub const LENGTHS_OF: &str = "lengths_of";
+/// `#[spec(mask_of = "...")]`: which steps of a sequence source's padded batch are data.
+pub const MASK_OF: &str = "mask_of";
 /// `#[spec(crate = "...")]` on the struct.
 pub const CRATE: &str = "crate";
 /// The keys accepted on a field.
-pub const FIELD_KEYS: &[&str] = &[SOURCE];
+pub const FIELD_KEYS: &[&str] = &[SOURCE, PAD, PAD_TO, TRUNCATE, LENGTHS_OF, MASK_OF];
 /// The keys accepted on the struct.
 pub const CONTAINER_KEYS: &[&str] = &[CRATE];

@@ -70,7 +70,7 @@ pub enum DataError {
     /// A sample has more time steps than the borrowed sequence batch it is gathered into
     /// (an owned batch takes the steps it needs; a borrowed one keeps its shape).
     #[error(
-        "source `{source_name}`: a sample of {needed} time steps does not fit the {room} time steps of the batch it is gathered into"
+        "source `{source_name}`: {needed} time steps do not fit the {room} time steps of the batch (give the field `truncate` to cut longer samples)"
     )]
     TimeSteps {
         /// The source.
@@ -79,6 +79,26 @@ pub enum DataError {
         needed: usize,
         /// The steps of the batch.
         room: usize,
+    },
+    /// The pad value of an index sequence field is not one of its labels.
+    #[error("source `{source_name}`: the pad value {value} is not a label in 0..{max_labels}")]
+    PadLabel {
+        /// The source.
+        source_name: &'static str,
+        /// The pad value.
+        value: String,
+        /// The labels of the field's space.
+        max_labels: usize,
+    },
+    /// A sample's length does not fit the element type of a `Lengths` field.
+    #[error("source `{source_name}`: a length of {length} steps does not fit in `{element}`")]
+    LengthRange {
+        /// The source.
+        source_name: &'static str,
+        /// The length.
+        length: usize,
+        /// The element type of the lengths.
+        element: &'static str,
     },
     /// The thread of a [`Prefetch`](crate::provider::Prefetch) panicked while producing a batch:
     /// the stream ends here, before its end (the batches served before it are good).

@@ -11,10 +11,11 @@ use crate::format::FormatAs;
 use crate::mapping::matching::{HasSource, ReadField, Reads};
 use crate::types::batch::{Batch, BatchView};
 use crate::types::elem::Element;
+use crate::types::elem::IndexElement;
 use crate::types::for_tuples;
 use crate::types::ragged::{Ragged, SequenceSpace, SourceView};
 use crate::types::source::Source;
-use crate::types::space::{Null, Space};
+use crate::types::space::{IndexSeqLayout, Lengths, Mask, Null, Space};
 use ndarray::{
     Array, ArrayBase, Axis, Data, DataMut, Dimension, OwnedArcRepr, OwnedRepr, ViewRepr,
 };
@@ -122,6 +123,63 @@ fn dim_of<S: Space>(batch: usize, time: usize) -> S::Dim {
     dim
 }
 
+/// How the samples of a sequence field become a batch, declared on the request's field
+/// (`#[spec(pad = -1, pad_to = 128, truncate)]`; the derive builds it). The default pads with
+/// zeros to the longest sample of each batch and refuses nothing an owned buffer can hold.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Collate<E> {
+    /// The value of every step that is not a sample's (padding), and of padding rows.
+    pub pad: E,
+    /// The time steps of every batch (`pad_to`); `None`: as many as the longest sample of the
+    /// batch (for a borrowed buffer, its own steps).
+    pub steps: Option<usize>,
+    /// Cut the samples longer than the batch's steps (`truncate`) instead of refusing them
+    /// ([`DataError::TimeSteps`]).
+    pub truncate: bool,
+}
+
+impl<E: Element> Collate<E> {
+    /// Zeros, to the longest sample, nothing cut.
+    pub const DEFAULT: Self = Collate {
+        pad: E::ZERO,
+        steps: None,
+        truncate: false,
+    };
+
+    /// The time steps of a batch whose longest sample has `need` steps: `pad_to`, else `need`.
+    fn steps(&self, need: usize, source: &'static str) -> Result<usize, DataError> {
+        let target = self.steps.unwrap_or(need);
+        if need > target && !self.truncate {
+            return Err(DataError::TimeSteps {
+                source_name: source,
+                needed: need,
+                room: target,
+            });
+        }
+        Ok(target)
+    }
+
+    /// Checks that the pad value is a label of `S` when `S` is an index space.
+    fn check_pad<S: Space<Elem = E>>(&self, source: &'static str) -> Result<(), DataError> {
+        match S::MAX_LABELS {
+            Some(max) if !matches!(self.pad.to_label(), Some(l) if l < max) => {
+                Err(DataError::PadLabel {
+                    source_name: source,
+                    value: self.pad.to_string(),
+                    max_labels: max,
+                })
+            }
+            _ => Ok(()),
+        }
+    }
+}
+
+impl<E: Element> Default for Collate<E> {
+    fn default() -> Self {
+        Self::DEFAULT
+    }
+}
+
 /// A leaf of the space `S` that a gather fills: a batch (owned, whose time axis follows the
 /// samples gathered, or a borrowed view of a fixed shape) or a [`Ragged`] leaf.
 #[diagnostic::on_unimplemented(
@@ -141,6 +199,7 @@ pub trait GatherInto<S: Space> {
         from: SourceView<'_, From>,
         rows: &[usize],
         zero: Range<usize>,
+        collate: &Collate<S::Elem>,
         source: &'static str,
     ) -> Result<(), DataError>;
 }
@@ -152,9 +211,10 @@ impl<S: Space, D: Regrow<Elem = S::Elem>> GatherInto<S> for Batch<S, D> {
         from: SourceView<'_, From>,
         rows: &[usize],
         zero: Range<usize>,
+        collate: &Collate<S::Elem>,
         source: &'static str,
     ) -> Result<(), DataError> {
-        gather_into_batch(self, from, rows, zero, source)
+        gather_into_batch(self, from, rows, zero, collate, source)
     }
 }
 
@@ -165,10 +225,46 @@ impl<S: Space, D: Regrow<Elem = S::Elem>> GatherInto<S> for &mut Batch<S, D> {
         from: SourceView<'_, From>,
         rows: &[usize],
         zero: Range<usize>,
+        collate: &Collate<S::Elem>,
         source: &'static str,
     ) -> Result<(), DataError> {
-        gather_into_batch(*self, from, rows, zero, source)
+        gather_into_batch(*self, from, rows, zero, collate, source)
     }
+}
+
+/// The number of steps of the longest of the samples `rows` of `from` (a dense source: its time
+/// steps, `None` without a time axis).
+fn longest<From: Space>(from: &SourceView<'_, From>, rows: &[usize]) -> Option<usize> {
+    match from {
+        SourceView::Dense(view) => view.time_len(),
+        SourceView::Ragged(r) => Some(rows.iter().map(|&i| r.length(i)).max().unwrap_or(0)),
+    }
+}
+
+/// Checks, once for a whole source, that every sample of `from` can be gathered into a sequence
+/// field of `To` under `collate` (no sample longer than `pad_to` without `truncate`, a pad
+/// value that is a label): a provider checks this where it is made, so that its batches cannot
+/// fail.
+///
+/// # Errors
+/// [`DataError::TimeSteps`] naming the longest sample's steps, [`DataError::PadLabel`].
+pub fn check_fits<From: Space, To: Space>(
+    from: &SourceView<'_, From>,
+    collate: &Collate<To::Elem>,
+    source: &'static str,
+) -> Result<(), DataError> {
+    if To::TIME_AXIS.is_none() {
+        return Ok(());
+    }
+    let need = match from {
+        SourceView::Dense(view) => view.time_len().unwrap_or(0),
+        SourceView::Ragged(r) => r.max_len(),
+    };
+    collate.steps(need, source)?;
+    if collate.pad != To::Elem::ZERO {
+        collate.check_pad::<To>(source)?;
+    }
+    Ok(())
 }
 
 /// [`GatherInto`] for a batch.
@@ -177,9 +273,10 @@ fn gather_into_batch<From: FormatAs<To>, To: Space, D: Regrow<Elem = To::Elem>>(
     from: SourceView<'_, From>,
     rows: &[usize],
     zero: Range<usize>,
+    collate: &Collate<To::Elem>,
     source: &'static str,
 ) -> Result<(), DataError> {
-    let Some(ta) = To::TIME_AXIS else {
+    let (Some(ta), Some(need)) = (To::TIME_AXIS, longest(&from, rows)) else {
         match from {
             SourceView::Dense(view) => gather_leaf::<From, To>(view, rows, zero, out.leaf_mut()),
             SourceView::Ragged(_) => {
@@ -188,50 +285,58 @@ fn gather_into_batch<From: FormatAs<To>, To: Space, D: Regrow<Elem = To::Elem>>(
         }
         return Ok(());
     };
-    let have = out.shape()[ta];
-    let need = match &from {
-        SourceView::Dense(view) => view.time_len().unwrap_or(have),
-        SourceView::Ragged(r) => rows.iter().map(|&i| r.length(i)).max().unwrap_or(0),
-    };
-    let mut zeroed = false;
-    if have != need {
-        let batch = out.len();
-        if D::regrow(out.array_mut(), dim_of::<To>(batch, need)) {
-            zeroed = true;
-        } else if have < need {
-            return Err(DataError::TimeSteps {
-                source_name: source,
-                needed: need,
-                room: have,
-            });
-        }
+    if collate.pad != To::Elem::ZERO {
+        collate.check_pad::<To>(source)?;
     }
-    let room = out.shape()[ta];
-    let mut target = out.leaf_mut();
+    let have = out.shape()[ta];
+    let batch = out.len();
+    // The steps of the batch: `pad_to`, else the longest sample (an owned buffer takes them).
+    let target = collate.steps(need, source)?;
+    let regrown = target != have && D::regrow(out.array_mut(), dim_of::<To>(batch, target));
+    let mut target_view = out.leaf_mut();
+    let room = target_view.shape()[ta];
+    if room < target && !(collate.truncate && collate.steps.is_none()) {
+        // A borrowed buffer keeps its steps: the batch must fit them, or be cut (`truncate`).
+        return Err(DataError::TimeSteps {
+            source_name: source,
+            needed: if collate.steps.is_some() {
+                target
+            } else {
+                need
+            },
+            room,
+        });
+    }
+    // The steps written: the batch's, within the room (a sample longer is cut: `truncate`).
+    let written = need.min(room).min(target);
+    let covered = matches!(from, SourceView::Dense(_)) && written == room && rows.len() == batch;
+    let zeros_already = regrown && collate.pad == To::Elem::ZERO;
+    if !(covered || zeros_already) {
+        target_view.fill(collate.pad);
+    }
+    let _ = zero; // Padding rows are filled with the pad value with the rest.
     match from {
-        SourceView::Dense(view) if room == need => {
-            gather_leaf::<From, To>(view, rows, zero, target);
-        }
         SourceView::Dense(view) => {
-            // A borrowed batch with more steps than the source: zeros after them.
-            target.fill(To::Elem::ZERO);
-            let steps = target.slice_axis_move(Axis(ta), (0..need).into());
-            gather_leaf::<From, To>(view, rows, 0..0, steps);
+            let steps = view
+                .array_view()
+                .slice_axis_move(Axis(From::TIME_AXIS.unwrap_or(0)), (0..written).into());
+            let dst = target_view.slice_axis_move(Axis(ta), (0..written).into());
+            gather_leaf::<From, To>(BatchView::<From>::from_checked(steps), rows, 0..0, dst);
         }
         SourceView::Ragged(r) => {
-            if !zeroed {
-                target.fill(To::Elem::ZERO);
-            }
             for (j, &i) in rows.iter().enumerate() {
-                let t = r.length(i);
+                let t = r.length(i).min(written);
                 if t == 0 {
                     continue;
                 }
-                let dst = target
+                let dst = target_view
                     .view_mut()
                     .slice_axis_move(Axis(To::BATCH_AXIS), (j..j + 1).into())
                     .slice_axis_move(Axis(ta), (0..t).into());
-                <From as FormatAs<To>>::gather_view_into(r.sample_batch(i), &[0], dst);
+                let one = r
+                    .sample_batch(i)
+                    .slice_axis_move(Axis(From::TIME_AXIS.unwrap_or(0)), (0..t).into());
+                <From as FormatAs<To>>::gather_view_into(one, &[0], dst);
             }
         }
     }
@@ -244,36 +349,196 @@ impl<S: SequenceSpace> GatherInto<S> for Ragged<S> {
         from: SourceView<'_, From>,
         rows: &[usize],
         _zero: Range<usize>,
-        _source: &'static str,
+        collate: &Collate<S::Elem>,
+        source: &'static str,
     ) -> Result<(), DataError> {
+        // A ragged batch is not padded; `pad_to` is the most steps a sample keeps.
+        let cap = collate.steps.unwrap_or(usize::MAX);
+        let length = |i: usize| match &from {
+            SourceView::Dense(view) => view.time_len().unwrap_or(0),
+            SourceView::Ragged(r) => r.length(i),
+        };
+        if !collate.truncate
+            && let Some(need) = rows.iter().map(|&i| length(i)).find(|&l| l > cap)
+        {
+            return Err(DataError::TimeSteps {
+                source_name: source,
+                needed: need,
+                room: cap,
+            });
+        }
+        let ta = From::TIME_AXIS.unwrap_or(0);
         // Padding rows are samples of no steps.
         let samples = self.len().max(rows.len());
-        match from {
-            SourceView::Dense(view) => {
-                let t = view.time_len().unwrap_or(0);
-                self.refill(
-                    samples,
-                    |i| if i < rows.len() { t } else { 0 },
-                    |i, dst| {
-                        if i < rows.len() && t > 0 {
-                            <From as FormatAs<S>>::gather_view_into(
-                                view.array_view(),
-                                &rows[i..i + 1],
-                                dst,
-                            );
-                        }
-                    },
-                );
-            }
-            SourceView::Ragged(r) => self.refill(
-                samples,
-                |i| if i < rows.len() { r.length(rows[i]) } else { 0 },
-                |i, dst| {
-                    if i < rows.len() && r.length(rows[i]) > 0 {
-                        <From as FormatAs<S>>::gather_view_into(r.sample_batch(rows[i]), &[0], dst);
-                    }
-                },
-            ),
+        self.refill(
+            samples,
+            |j| rows.get(j).map_or(0, |&i| length(i).min(cap)),
+            |j, dst| {
+                let Some(&i) = rows.get(j) else { return };
+                let t = length(i).min(cap);
+                if t == 0 {
+                    return;
+                }
+                let one = match &from {
+                    SourceView::Dense(view) => view
+                        .array_view()
+                        .slice_axis_move(Axis(From::BATCH_AXIS), (i..i + 1).into()),
+                    SourceView::Ragged(r) => r.sample_batch(i),
+                };
+                let one = one.slice_axis_move(Axis(ta), (0..t).into());
+                <From as FormatAs<S>>::gather_view_into(one, &[0], dst);
+            },
+        );
+        Ok(())
+    }
+}
+
+/// A request's field that a gather fills with what a collate policy did to the samples of a
+/// sequence source: their lengths ([`Lengths`](crate::types::space::Lengths),
+/// `#[spec(lengths_of = "..")]`) or which steps are data
+/// ([`Mask`](crate::types::space::Mask), `#[spec(mask_of = "..")]`).
+#[diagnostic::on_unimplemented(
+    message = "`lengths_of` and `mask_of` fill a `Batch<Lengths>` or a `Batch<Mask>` field, not a `{Self}`",
+    label = "not a batch of lengths or of a mask"
+)]
+pub trait GatherSteps {
+    /// Writes the steps of the samples `rows` of `from` under the policy `steps`/`truncate` of
+    /// the sequence field they describe (`pad_to`, `truncate`); padding rows have no steps.
+    ///
+    /// # Errors
+    /// [`DataError::TimeSteps`] as the sequence field would have it; [`DataError::LengthRange`]
+    /// for a length the element type cannot hold.
+    fn gather_steps<From: Space>(
+        &mut self,
+        from: SourceView<'_, From>,
+        rows: &[usize],
+        steps: Option<usize>,
+        truncate: bool,
+        source: &'static str,
+    ) -> Result<(), DataError>;
+
+    /// Checks, once for a whole source, that every batch of it can be described (see
+    /// [`check_fits`]).
+    ///
+    /// # Errors
+    /// As [`GatherSteps::gather_steps`].
+    fn steps_fit<From: Space>(
+        from: &SourceView<'_, From>,
+        steps: Option<usize>,
+        truncate: bool,
+        source: &'static str,
+    ) -> Result<(), DataError>;
+}
+
+/// The steps sample `i` of `from` keeps under the policy.
+fn kept_steps<From: Space>(from: &SourceView<'_, From>, i: usize, cap: usize) -> usize {
+    match from {
+        SourceView::Dense(view) => view.time_len().unwrap_or(0),
+        SourceView::Ragged(r) => r.length(i),
+    }
+    .min(cap)
+}
+
+/// The policy's steps for the samples `rows` of `from`: checks it as the sequence field does.
+fn policy_steps<From: Space>(
+    from: &SourceView<'_, From>,
+    rows: &[usize],
+    steps: Option<usize>,
+    truncate: bool,
+    source: &'static str,
+) -> Result<usize, DataError> {
+    let need = longest(from, rows).unwrap_or(0);
+    let collate = Collate {
+        pad: 0u8,
+        steps,
+        truncate,
+    };
+    collate.steps(need, source)
+}
+
+impl<E: IndexElement, D: Regrow<Elem = E>> GatherSteps for Batch<Lengths<E>, D> {
+    fn steps_fit<From: Space>(
+        from: &SourceView<'_, From>,
+        steps: Option<usize>,
+        truncate: bool,
+        source: &'static str,
+    ) -> Result<(), DataError> {
+        let all: Vec<usize> = (0..from.len()).collect();
+        let target = policy_steps(from, &all, steps, truncate, source)?;
+        let longest = longest(from, &all).unwrap_or(0).min(target);
+        match E::from_label(longest) {
+            Some(_) => Ok(()),
+            None => Err(DataError::LengthRange {
+                source_name: source,
+                length: longest,
+                element: E::NAME,
+            }),
+        }
+    }
+
+    fn gather_steps<From: Space>(
+        &mut self,
+        from: SourceView<'_, From>,
+        rows: &[usize],
+        steps: Option<usize>,
+        truncate: bool,
+        source: &'static str,
+    ) -> Result<(), DataError> {
+        let target = policy_steps(&from, rows, steps, truncate, source)?;
+        let mut out = self.leaf_mut();
+        out.fill(E::ZERO);
+        for (j, &i) in rows.iter().enumerate().take(out.len()) {
+            let t = kept_steps(&from, i, target);
+            out[j] = E::from_label(t).ok_or_else(|| DataError::LengthRange {
+                source_name: source,
+                length: t,
+                element: E::NAME,
+            })?;
+        }
+        Ok(())
+    }
+}
+
+impl<L: IndexSeqLayout, E: Element, D: Regrow<Elem = E>> GatherSteps for Batch<Mask<L, E>, D> {
+    fn steps_fit<From: Space>(
+        from: &SourceView<'_, From>,
+        steps: Option<usize>,
+        truncate: bool,
+        source: &'static str,
+    ) -> Result<(), DataError> {
+        let all: Vec<usize> = (0..from.len()).collect();
+        policy_steps(from, &all, steps, truncate, source).map(drop)
+    }
+
+    fn gather_steps<From: Space>(
+        &mut self,
+        from: SourceView<'_, From>,
+        rows: &[usize],
+        steps: Option<usize>,
+        truncate: bool,
+        source: &'static str,
+    ) -> Result<(), DataError> {
+        let target = policy_steps(&from, rows, steps, truncate, source)?;
+        let ta = <Mask<L, E> as Space>::TIME_AXIS.unwrap_or(1);
+        let batch = self.len();
+        if self.shape()[ta] != target
+            && !D::regrow(self.array_mut(), dim_of::<Mask<L, E>>(batch, target))
+            && self.shape()[ta] < target
+        {
+            return Err(DataError::TimeSteps {
+                source_name: source,
+                needed: target,
+                room: self.shape()[ta],
+            });
+        }
+        let mut out = self.leaf_mut();
+        out.fill(E::ZERO);
+        let ba = <Mask<L, E> as Space>::BATCH_AXIS;
+        for (j, &i) in rows.iter().enumerate().take(batch) {
+            let t = kept_steps(&from, i, target);
+            out.index_axis_mut(Axis(ba), j)
+                .slice_axis_mut(Axis(0), (0..t).into())
+                .fill(E::ONE);
         }
         Ok(())
     }
@@ -300,6 +565,13 @@ pub trait GatherFrom<R>: Reads<R> {
         rows: &[usize],
         zero: Range<usize>,
     ) -> Result<(), DataError>;
+
+    /// Checks once that every sample of `record` can be gathered under the request's collate
+    /// policies ([`check_fits`]): after it, gathers into owned leaves cannot fail.
+    ///
+    /// # Errors
+    /// The first policy a sample breaks.
+    fn check_fits(record: &R) -> Result<(), DataError>;
 }
 
 /// A field of a request gathered from the source `K` of the record `R` (see
@@ -319,6 +591,16 @@ pub trait GatherField<R, K>: ReadField<R, K> {
         rows: &[usize],
         zero: Range<usize>,
     ) -> Result<(), DataError>;
+
+    /// As [`GatherFrom::check_fits`] (a leaf of a tuple field has the default policy, which
+    /// every owned leaf fits).
+    ///
+    /// # Errors
+    /// As [`GatherFrom::check_fits`].
+    fn check_field(record: &R) -> Result<(), DataError> {
+        let _ = record;
+        Ok(())
+    }
 }
 
 impl<R, K, S, D> GatherField<R, K> for Batch<S, D>
@@ -335,7 +617,7 @@ where
         rows: &[usize],
         zero: Range<usize>,
     ) -> Result<(), DataError> {
-        self.gather_into::<R::Space>(record.source_view(), rows, zero, K::NAME)
+        self.gather_into::<R::Space>(record.source_view(), rows, zero, &Collate::DEFAULT, K::NAME)
     }
 }
 
@@ -352,7 +634,7 @@ where
         rows: &[usize],
         zero: Range<usize>,
     ) -> Result<(), DataError> {
-        self.gather_into::<R::Space>(record.source_view(), rows, zero, K::NAME)
+        self.gather_into::<R::Space>(record.source_view(), rows, zero, &Collate::DEFAULT, K::NAME)
     }
 }
 
@@ -429,6 +711,10 @@ macro_rules! gather_tuples {
                 $( $t::gather_from(&mut out.$i, record, rows, zero.clone())?; )+
                 Ok(())
             }
+            fn check_fits(record: &R) -> Result<(), DataError> {
+                $( $t::check_fits(record)?; )+
+                Ok(())
+            }
         }
         impl<R, K, $($t: GatherField<R, K>),+> GatherField<R, K> for ($($t,)+) {
             fn gather_field(
@@ -440,6 +726,10 @@ macro_rules! gather_tuples {
                 $( self.$i.gather_field(record, rows, zero.clone())?; )+
                 Ok(())
             }
+            fn check_field(record: &R) -> Result<(), DataError> {
+                $( $t::check_field(record)?; )+
+                Ok(())
+            }
         }
         impl<$($t: GatherSame),+> GatherSame for ($($t,)+) {
             fn gather_same(out: &mut Self, from: &Self, rows: &[usize], at: usize) {
@@ -449,3 +739,51 @@ macro_rules! gather_tuples {
     };
 }
 for_tuples!(gather_tuples);
+
+/// A space that a collate policy (`pad`, `pad_to`, `truncate`) applies to: one with a time axis.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` has no time axis: `pad`, `pad_to` and `truncate` apply to sequence fields",
+    label = "not a sequence space",
+    note = "the collate attributes say how samples of different lengths become a batch: they go on `VectorSeq`, `IndexSeq` and `VolumeSeq` fields"
+)]
+pub trait Padded: Space {}
+
+#[diagnostic::do_not_recommend]
+impl<S: SequenceSpace> Padded for S {}
+
+#[cfg(test)]
+mod tests {
+    use super::{Collate, check_fits};
+    use crate::types::ragged::{Ragged, SourceView};
+    use crate::types::space::{IndexSeq, Vector};
+
+    #[test]
+    fn a_pad_value_outside_the_labels_is_refused_at_run_time_too() {
+        // The derive refuses a literal pad outside `0..M` when it sees `M`; a request written
+        // with a type it cannot read (an alias, a generic) is checked when the provider is made.
+        let r = Ragged::<IndexSeq<5>>::from_flat_samples([vec![1i64, 2]]).unwrap();
+        let bad = Collate {
+            pad: 5i64,
+            steps: None,
+            truncate: false,
+        };
+        let err = check_fits::<_, IndexSeq<5>>(&SourceView::Ragged(r.view()), &bad, "tokens")
+            .unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "source `tokens`: the pad value 5 is not a label in 0..5"
+        );
+        let good = Collate { pad: 4i64, ..bad };
+        assert!(
+            check_fits::<_, IndexSeq<5>>(&SourceView::Ragged(r.view()), &good, "tokens").is_ok()
+        );
+        // A space without a time axis has no policy to break.
+        let v = crate::types::batch::Batch::<Vector<2>>::zeros(3, 0);
+        let any = Collate {
+            pad: 1.0f32,
+            steps: Some(1),
+            truncate: false,
+        };
+        assert!(check_fits::<_, Vector<2>>(&SourceView::Dense(v.view()), &any, "x").is_ok());
+    }
+}

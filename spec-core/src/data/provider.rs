@@ -33,6 +33,9 @@ pub struct Provided<'a, Q> {
     pub info: BatchInfo,
 }
 
+/// A request's gather from a record ([`GatherFrom::gather_from`]).
+type GatherFn<Q, R> = fn(&mut Q, &R, &[usize], Range<usize>) -> Result<(), DataError>;
+
 /// Serves batches of the request `Q` from a dataset of the record `R`.
 ///
 /// ```
@@ -72,7 +75,7 @@ pub struct Provider<'d, R, Q> {
     labels: Vec<&'static str>,
     // `Q`'s gather from `R`, taken where the pair is made (the constructors carry the bound, so
     // a mismatch is reported there, once).
-    gather: fn(&mut Q, &R, &[usize], Range<usize>) -> Result<(), DataError>,
+    gather: GatherFn<Q, R>,
 }
 
 impl<'d, R: DataSpec, Q: DataSpec> Provider<'d, R, Q> {
@@ -81,7 +84,9 @@ impl<'d, R: DataSpec, Q: DataSpec> Provider<'d, R, Q> {
     /// [`BufferManager`](crate::buffer::BufferManager), is filled in place.
     ///
     /// # Errors
-    /// [`DataError::ScheduleMismatch`] when the schedule is for another number of samples.
+    /// [`DataError::ScheduleMismatch`] when the schedule is for another number of samples;
+    /// [`DataError::TimeSteps`] or [`DataError::PadLabel`] when a sample breaks a collate policy
+    /// of the request (a sample longer than `pad_to` without `truncate`).
     pub fn unbuffered(dataset: &'d Dataset<R>, schedule: Schedule) -> Result<Self, DataError>
     where
         Q: GatherFrom<R>,
@@ -92,6 +97,8 @@ impl<'d, R: DataSpec, Q: DataSpec> Provider<'d, R, Q> {
                 dataset: dataset.len(),
             });
         }
+        // Every sample fits the request's collate policies: checked once, here.
+        Q::check_fits(dataset.fields())?;
         let epoch = schedule.epoch(0);
         Ok(Provider {
             dataset,
@@ -174,7 +181,7 @@ where
     /// own for [`Provider::next_batch`].
     ///
     /// # Errors
-    /// [`DataError::ScheduleMismatch`] when the schedule is for another number of samples.
+    /// As [`Provider::unbuffered`].
     pub fn new(dataset: &'d Dataset<R>, schedule: Schedule) -> Result<Self, DataError>
     where
         Q: GatherFrom<R>,
@@ -238,7 +245,8 @@ where
 }
 
 /// The result of a gather into leaves a provider owns, which take the time steps they need
-/// ([`AllocFlat`] exists only for owned leaves): it cannot fail.
+/// ([`AllocFlat`] exists only for owned leaves), of samples checked against the request's
+/// policies where the provider was made: it cannot fail.
 fn owned_gather(result: Result<(), DataError>) {
     if let Err(e) = result {
         unreachable!("a gather into owned leaves cannot fail, yet it did: {e}")

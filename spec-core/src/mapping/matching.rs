@@ -12,9 +12,9 @@
 
 use crate::format::FormatAs;
 use crate::types::batch::Batch;
-use crate::types::ragged::{Ragged, SequenceSpace, SourceView};
 use crate::types::for_tuples;
 use crate::types::hlist::{HCons, HNil};
+use crate::types::ragged::{Ragged, SequenceSpace, SourceView};
 use crate::types::source::Source;
 use crate::types::space::{Null, Space};
 use crate::types::spec::{DataSpec, Described, Leaf, LeafList, Path};

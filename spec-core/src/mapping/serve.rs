@@ -5,8 +5,8 @@
 use crate::format::FormatAs;
 use crate::mapping::matching::{HasSource, ReadField, Reads};
 use crate::types::batch::{ArcBatch, Batch};
-use crate::types::ragged::SourceView;
 use crate::types::for_tuples;
+use crate::types::ragged::SourceView;
 use crate::types::source::Source;
 use crate::types::space::{Null, Space};
 use core::any::{Any, TypeId};

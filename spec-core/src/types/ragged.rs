@@ -77,7 +77,10 @@ fn sample_layout<S: Space>(t: usize) -> (Vec<usize>, Vec<usize>) {
 }
 
 /// Views `values` (one sample of `t` steps) as a batch of one sample of `S`.
-pub(crate) fn sample_view<S: Space>(values: &[S::Elem], t: usize) -> ArrayView<'_, S::Elem, S::Dim> {
+pub(crate) fn sample_view<S: Space>(
+    values: &[S::Elem],
+    t: usize,
+) -> ArrayView<'_, S::Elem, S::Dim> {
     let (shape, strides) = sample_layout::<S>(t);
     // ndarray refuses custom strides over an empty slice; an empty sample needs none.
     let shaped = if t == 0 {
@@ -207,7 +210,11 @@ impl<S: SequenceSpace> Ragged<S> {
         })?;
         let step = step_len::<S>();
         match offsets.first() {
-            None => return Err(offsets_error::<S>("are empty: they need at least one (0)".into())),
+            None => {
+                return Err(offsets_error::<S>(
+                    "are empty: they need at least one (0)".into(),
+                ));
+            }
             Some(&first) if first != 0 => {
                 return Err(offsets_error::<S>(format!("start at {first}, not at 0")));
             }
@@ -556,7 +563,8 @@ impl<Src: crate::types::source::Source, S: SequenceSpace> crate::types::spec::No
 {
     type Spaces = S;
     type Sources = Src;
-    type Leaves = crate::types::hlist::HCons<crate::types::spec::Leaf<Src, S>, crate::types::hlist::HNil>;
+    type Leaves =
+        crate::types::hlist::HCons<crate::types::spec::Leaf<Src, S>, crate::types::hlist::HNil>;
     type Flat = crate::types::hlist::HCons<Self, crate::types::hlist::HNil>;
     type FlatRef<'a>
         = crate::types::hlist::HCons<&'a Self, crate::types::hlist::HNil>

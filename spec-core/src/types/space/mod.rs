@@ -21,7 +21,7 @@ mod volume;
 
 pub use image::{Image, ImageLayout};
 pub use index::{Index, Labels, OneHot};
-pub use sequence::{IndexSeq, IndexSeqLayout, VectorSeq, VectorSeqLayout};
+pub use sequence::{IndexSeq, IndexSeqLayout, Lengths, Mask, VectorSeq, VectorSeqLayout};
 pub use vector::Vector;
 pub use volume::{BCDHW, BDHWC, BTDHWC, Volume, VolumeLayout, VolumeSeq, VolumeSeqLayout};
 

@@ -78,3 +78,34 @@ impl<const M: usize, L: IndexSeqLayout, E: IndexElement> Space for IndexSeq<M, L
     const MAX_LABELS: Option<usize> = Some(M);
     const KIND: &'static str = "index sequence";
 }
+
+/// The number of time steps of each sample of a sequence source in a batch: shape `(batch,)`.
+/// A request asks for it beside the padded sequence with `#[spec(lengths_of = "tokens")]`;
+/// it is computed, not stored.
+pub struct Lengths<E = i64>(PhantomData<fn() -> E>);
+
+impl<E: IndexElement> Space for Lengths<E> {
+    type Elem = E;
+    type Dim = ndarray::Ix1;
+    type Layout = (B,);
+    const SHAPE: &'static [Option<usize>] = &[None];
+    const BATCH_AXIS: usize = 0;
+    const FEATURES: Option<usize> = Some(1);
+    const KIND: &'static str = "lengths";
+}
+
+/// Which steps of a padded batch of sequences are data (1) and which are padding (0): shape
+/// `(batch, time)` in layout `BT` (or `TB`, time-major). A request asks for it beside the padded
+/// sequence with `#[spec(mask_of = "tokens")]`; it is computed, not stored.
+pub struct Mask<L = BT, E = f32>(PhantomData<fn() -> (L, E)>);
+
+impl<L: IndexSeqLayout, E: Element> Space for Mask<L, E> {
+    type Elem = E;
+    type Dim = ndarray::Ix2;
+    type Layout = L;
+    const SHAPE: &'static [Option<usize>] = &[None, None];
+    const BATCH_AXIS: usize = pos(L::LETTERS, B::LETTER);
+    const TIME_AXIS: Option<usize> = Some(pos(L::LETTERS, T::LETTER));
+    const FEATURES: Option<usize> = None;
+    const KIND: &'static str = "mask";
+}

@@ -1,0 +1,18 @@
+use batchspec::prelude::*;
+
+#[derive(DataSpec)]
+struct Record {
+    #[spec(source = "features")]
+    x: Batch<image![8, 8, 1; BHWC, u8]>,
+}
+
+// An image has no time axis: there is nothing to pad.
+#[derive(DataSpec)]
+struct Request {
+    #[spec(source = "features", pad = 0)]
+    x: Batch<image![8, 8, 1; BHWC, u8]>,
+}
+
+const _: () = batchspec::assert_serves::<Record, Request>();
+
+fn main() {}
