@@ -475,3 +475,184 @@ proptest! {
         prop_assert_eq!(back.to_padded(), padded);
     }
 }
+
+/// tf.data's `bucket_by_sequence_length` documentation example: boundaries `[3, 5]`, batches of
+/// 2, each batch padded to its own longest sample. tf.data prints `[[1 2 3 4] [5 6 7 0]]`,
+/// `[[7 8 9 10 11 0] [13 14 15 16 19 20]]`, `[[0 0] [21 22]]`.
+#[test]
+fn bucketed_batches_are_those_of_tf_data() {
+    use batchspec::iteration::Buckets;
+    #[derive(DataSpec)]
+    struct Text {
+        #[spec(source = "tokens")]
+        tokens: Ragged<IndexSeq<30>>,
+    }
+    #[derive(DataSpec)]
+    struct Padded {
+        #[spec(source = "tokens")]
+        tokens: Batch<IndexSeq<30>>,
+    }
+    let samples = [
+        vec![0i64],
+        vec![1, 2, 3, 4],
+        vec![5, 6, 7],
+        vec![7, 8, 9, 10, 11],
+        vec![13, 14, 15, 16, 19, 20],
+        vec![21, 22],
+    ];
+    let ds = Dataset::new(Text {
+        tokens: Ragged::from_flat_samples(&samples).unwrap(),
+    })
+    .unwrap();
+    let buckets = Buckets::new(ds.fields().tokens.lengths(), &[3, 5], &[2, 2, 2]).unwrap();
+    let schedule = Schedule::builder(6).batch_size(2).build().unwrap();
+    let mut provider = Provider::<Text, Padded>::new(&ds, schedule).unwrap();
+    let got: Vec<Array2<i64>> = buckets
+        .epoch(0)
+        .iter()
+        .map(|rows| {
+            provider
+                .batch_of(rows)
+                .unwrap()
+                .batch
+                .tokens
+                .array()
+                .clone()
+        })
+        .collect();
+    assert_eq!(
+        got,
+        [
+            ndarray::array![[1i64, 2, 3, 4], [5, 6, 7, 0]],
+            ndarray::array![[7i64, 8, 9, 10, 11, 0], [13, 14, 15, 16, 19, 20]],
+            ndarray::array![[0i64, 0], [21, 22]],
+        ]
+    );
+    assert!(provider.batch_of(&[6]).is_err());
+}
+
+proptest! {
+    /// Every sample is in exactly one batch of an epoch; a batch holds samples of one bucket; in
+    /// each bucket every batch but the last is full; a shuffled epoch is a pure function of the
+    /// seed and the epoch.
+    #[test]
+    fn buckets_cover_every_sample_once(
+        lengths in proptest::collection::vec(0usize..20, 1..60),
+        sizes in proptest::collection::vec(1usize..5, 3),
+        seed in 0u64..100,
+    ) {
+        use batchspec::iteration::Buckets;
+        let buckets = Buckets::new(lengths.iter().copied(), &[4, 9], &sizes).unwrap().shuffled(seed);
+        let epoch = buckets.epoch(3);
+        prop_assert_eq!(&epoch, &buckets.epoch(3));
+        let mut seen: Vec<usize> = epoch.iter().flatten().copied().collect();
+        seen.sort();
+        prop_assert_eq!(seen, (0..lengths.len()).collect::<Vec<_>>());
+        let mut short = [false; 3];
+        for batch in &epoch {
+            let b = buckets.bucket_of(lengths[batch[0]]);
+            prop_assert!(batch.iter().all(|&i| buckets.bucket_of(lengths[i]) == b));
+            prop_assert!(batch.len() <= sizes[b]);
+            // A short batch is the last of its bucket.
+            prop_assert!(!short[b]);
+            short[b] = batch.len() < sizes[b];
+        }
+    }
+}
+
+/// Brainstorm's `Minibatches` cut each time-major batch to its longest sequence: lengths
+/// `[2, 3, 3, 1, 2]` in batches of 3 give shapes `(3, 3, F)` then `(2, 2, F)`, and lengths
+/// `[2, 3, 4, 1, 2]` give `(4, 3, F)` then `(2, 2, F)` (the seed's iterator case, here from
+/// ragged sequences rather than a masked `(T, B, F)` array).
+#[test]
+fn brainstorm_time_major_minibatches_cut_to_the_longest() {
+    #[derive(DataSpec)]
+    struct Seqs {
+        #[spec(source = "default")]
+        x: Ragged<VectorSeq<2>>,
+    }
+    #[derive(DataSpec)]
+    struct TimeMajor {
+        #[spec(source = "default")]
+        x: Batch<VectorSeq<2, TBF>>,
+    }
+    for (lengths, shapes) in [
+        ([2, 3, 3, 1, 2], [[3, 3, 2], [2, 2, 2]]),
+        ([2, 3, 4, 1, 2], [[4, 3, 2], [2, 2, 2]]),
+    ] {
+        let samples: Vec<Vec<f32>> = lengths
+            .iter()
+            .enumerate()
+            .map(|(i, &l)| (0..2 * l).map(|v| (i * 100 + v) as f32).collect())
+            .collect();
+        let ds = Dataset::new(Seqs {
+            x: Ragged::from_flat_samples(&samples).unwrap(),
+        })
+        .unwrap();
+        let schedule = Schedule::builder(5)
+            .batch_size(3)
+            .last_batch(LastBatch::Short)
+            .build()
+            .unwrap();
+        let mut p = Provider::<Seqs, TimeMajor>::new(&ds, schedule).unwrap();
+        for (k, shape) in shapes.iter().enumerate() {
+            let b = p.next_batch().unwrap();
+            assert_eq!(b.batch.x.shape(), shape);
+            // Step t of sequence j is at [t, j, ..]: its values, or zeros past its end.
+            for j in 0..shape[1] {
+                let i = 3 * k + j;
+                for t in 0..shape[0] {
+                    for f in 0..2 {
+                        let want = if t < lengths[i] {
+                            samples[i][2 * t + f]
+                        } else {
+                            0.0
+                        };
+                        assert_eq!(b.batch.x.array()[[t, j, f]], want);
+                    }
+                }
+            }
+        }
+        assert!(p.next_batch().is_none());
+    }
+}
+
+/// dp's `SequenceView`: 8 sequences of width (`w`, the time axis) 2 and 5 channels, asked for
+/// as `bwc` and `bcw`; here the sequences are ragged (widths 0 to 2) and each view is padded.
+#[test]
+fn dp_sequence_view_bwc_and_bcw_from_ragged_sequences() {
+    use batchspec::serve::{ServeCache, serve};
+    use batchspec::space::VectorSeqLayout;
+    #[derive(DataSpec)]
+    struct Seqs {
+        #[spec(source = "input")]
+        x: Ragged<VectorSeq<5, BTF, f64>>,
+    }
+    #[derive(DataSpec)]
+    struct View<L: VectorSeqLayout> {
+        #[spec(source = "input")]
+        x: Batch<VectorSeq<5, L, f64>>,
+    }
+    let widths = [2usize, 1, 2, 0, 2, 2, 1, 2];
+    let samples: Vec<Vec<f64>> = widths
+        .iter()
+        .enumerate()
+        .map(|(i, &w)| (0..5 * w).map(|v| (i * 10 + v) as f64 / 100.0).collect())
+        .collect();
+    let record = Seqs {
+        x: Ragged::from_flat_samples(&samples).unwrap(),
+    };
+    let bwc: View<BTF> = serve(&record, &mut ServeCache::new());
+    let bcw: View<batchspec::layout!(bft)> = serve(&record, &mut ServeCache::new());
+    assert_eq!(bwc.x.shape(), [8, 2, 5]);
+    assert_eq!(bcw.x.shape(), [8, 5, 2]);
+    for (b, &w) in widths.iter().enumerate() {
+        for t in 0..2 {
+            for c in 0..5 {
+                let want = if t < w { samples[b][5 * t + c] } else { 0.0 };
+                assert_eq!(bwc.x.array()[[b, t, c]], want);
+                assert_eq!(bcw.x.array()[[b, c, t]], want);
+            }
+        }
+    }
+}

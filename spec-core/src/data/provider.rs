@@ -222,6 +222,76 @@ where
         Some(Provided { batch: out, info })
     }
 
+    /// Lends the batch of the samples `rows` (any rows, in any number), outside the schedule:
+    /// for batches planned elsewhere, such as [`Buckets`](crate::iteration::Buckets) of samples
+    /// of similar lengths. A buffer of each size asked for last is kept.
+    ///
+    /// ```
+    /// use batchspec::prelude::*;
+    /// use batchspec::dataset::Dataset;
+    /// use batchspec::iteration::{Buckets, Schedule};
+    /// use batchspec::provider::Provider;
+    ///
+    /// #[derive(DataSpec)]
+    /// struct Text {
+    ///     #[spec(source = "tokens")]
+    ///     tokens: Ragged<IndexSeq<30>>,
+    /// }
+    /// #[derive(DataSpec)]
+    /// struct Padded {
+    ///     #[spec(source = "tokens")]
+    ///     tokens: Batch<IndexSeq<30>>,
+    /// }
+    /// let samples = [vec![0i64], vec![1, 2, 3, 4], vec![5, 6, 7], vec![7, 8, 9, 10, 11],
+    ///     vec![13, 14, 15, 16, 19, 20], vec![21, 22]];
+    /// let ds = Dataset::new(Text { tokens: Ragged::from_flat_samples(&samples)? })?;
+    /// let buckets = Buckets::new(ds.fields().tokens.lengths(), &[3, 5], &[2, 2, 2])?;
+    /// let mut provider = Provider::<Text, Padded>::new(&ds, Schedule::builder(6).batch_size(2).build()?)?;
+    /// let shapes: Vec<_> = buckets.epoch(0).iter()
+    ///     .map(|rows| provider.batch_of(rows).map(|b| b.batch.tokens.shape().to_vec()))
+    ///     .collect::<Result<_, _>>()?;
+    /// assert_eq!(shapes, [[2, 4], [2, 6], [2, 2]]);
+    /// # Ok::<(), batchspec::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`SpecError::Row`](crate::types::error::SpecError::Row) for a row past the end of the
+    /// dataset.
+    pub fn batch_of(&mut self, rows: &[usize]) -> Result<Provided<'_, Q>, DataError> {
+        let len = self.dataset.len();
+        if let Some(p) = rows.iter().position(|&r| r >= len) {
+            return Err(crate::types::error::SpecError::Row {
+                row: rows[p],
+                position: p,
+                len,
+            }
+            .into());
+        }
+        let out = if rows.len() == self.schedule.batch_size() {
+            self.buffer
+                .get_or_insert_with(|| Q::nest(FlatOf::<Q>::alloc(rows.len(), 0)))
+        } else {
+            let short = match self.short.take() {
+                Some((n, q)) if n == rows.len() => q,
+                _ => Q::nest(FlatOf::<Q>::alloc(rows.len(), 0)),
+            };
+            &mut self.short.insert((rows.len(), short)).1
+        };
+        owned_gather((self.gather)(
+            out,
+            self.dataset.fields(),
+            rows,
+            rows.len()..rows.len(),
+        ));
+        Ok(Provided {
+            batch: out,
+            info: BatchInfo {
+                count_samples: rows.len(),
+                pad: 0,
+            },
+        })
+    }
+
     /// Gathers the next batch of the epoch into a new batch of its own and gives it away; `None`
     /// at the end of the epoch. The batch holds exactly the batch's rows (a short last batch is
     /// short; padding rows are zero and counted in [`BatchInfo::pad`]). For consumers that keep

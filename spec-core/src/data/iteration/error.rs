@@ -186,6 +186,13 @@ pub enum IterationError {
         /// The number of devices.
         devices: usize,
     },
+
+    /// Buckets by length whose boundaries or batch sizes do not fit together.
+    #[error("buckets by length: {reason}")]
+    BucketSizes {
+        /// What is wrong, in words.
+        reason: String,
+    },
 }
 
 impl FromStr for IterationMode {

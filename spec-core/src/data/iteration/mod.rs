@@ -35,6 +35,7 @@
 //! | both at once, by a Pylearn2 mode name | [`IterationMode`] | Pylearn2 `iterator(mode=...)` |
 //! | which part of the data this worker sees | [`Shard`], [`ShardSplit`] | MXNet `part_index` / `num_parts` |
 //! | the randomness | a `u64` seed and the epoch number, see [`epoch_rng`] | |
+//! | batches of samples of similar lengths | [`Buckets`] | tf.data `bucket_by_sequence_length` |
 //!
 //! An [`Epoch`] walks the batches of one epoch. Each [`IndexBatch`] holds its [`Indices`]
 //! (a contiguous range, or a list of indices), its count of real samples and its padding.
@@ -73,6 +74,7 @@
 //!   iteration or divides by zero.
 //! * A batch size of 0 means "all samples in one batch" everywhere (MXNet's convention).
 
+mod buckets;
 mod device_split;
 mod epoch;
 mod error;
@@ -85,6 +87,7 @@ mod shard;
 mod shard_split;
 mod shuffle;
 
+pub use buckets::Buckets;
 pub use device_split::DeviceSplit;
 pub use epoch::Epoch;
 pub use error::IterationError;
