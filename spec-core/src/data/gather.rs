@@ -15,7 +15,7 @@ use crate::types::elem::IndexElement;
 use crate::types::for_tuples;
 use crate::types::ragged::{Ragged, SequenceSpace, SourceView};
 use crate::types::source::Source;
-use crate::types::space::{IndexSeqLayout, Lengths, Mask, Null, Space};
+use crate::types::space::{IndexSeqLayout, Lengths, Mask, Null, Space, dim_of};
 use ndarray::{
     Array, ArrayBase, Axis, Data, DataMut, Dimension, OwnedArcRepr, OwnedRepr, ViewRepr,
 };
@@ -114,14 +114,6 @@ where
 }
 impl<E: Element> OwnedData for OwnedRepr<E> {}
 impl<E: Element> OwnedData for OwnedArcRepr<E> {}
-
-/// The dimension of `S` for `batch` samples of `time` steps.
-fn dim_of<S: Space>(batch: usize, time: usize) -> S::Dim {
-    let shape = S::shape(batch, time);
-    let mut dim = S::Dim::zeros(shape.len());
-    dim.slice_mut().copy_from_slice(&shape);
-    dim
-}
 
 /// How the samples of a sequence field become a batch, declared on the request's field
 /// (`#[spec(pad = -1, pad_to = 128, truncate)]`; the derive builds it). The default pads with

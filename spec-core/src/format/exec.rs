@@ -45,7 +45,6 @@ pub(crate) fn permute_cast<A: Element, B: Element, D1: Dimension, D2: Dimension,
     let src = src.view();
     let perm = &perm[..rank];
     let mut dst = dst.into_dyn();
-    let out_shape: Vec<usize> = perm.iter().map(|&p| src.shape()[p]).collect();
     let contiguous = dst.is_standard_layout();
     match (flatten, contiguous, dst.as_slice_mut()) {
         (_, true, Some(slice)) => run_permute(src, perm, slice, cast),
@@ -56,6 +55,7 @@ pub(crate) fn permute_cast<A: Element, B: Element, D1: Dimension, D2: Dimension,
         }
         (true, _, _) => {
             // A strided flat destination: permute into a buffer, then assign.
+            let out_shape: Vec<usize> = perm.iter().map(|&p| src.shape()[p]).collect();
             let mut tmp = vec![B::ZERO; out_shape.iter().product()];
             run_permute(src, perm, &mut tmp, cast);
             let tmp = ndarray::ArrayView::from_shape(IxDyn(&out_shape), &tmp)

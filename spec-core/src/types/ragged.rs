@@ -62,13 +62,16 @@ pub(crate) fn step_len<S: Space>() -> usize {
 
 /// The shape and strides of one sample of `t` steps stored as a ragged leaf stores it (steps one
 /// after the other, each step's axes in `S`'s memory order), seen as a batch of one sample of `S`.
-fn sample_layout<S: Space>(t: usize) -> (Vec<usize>, Vec<usize>) {
-    let shape = S::shape(1, t);
-    let mut strides = vec![0; shape.len()];
+/// Built without allocating: a gather computes it for every sample.
+fn sample_layout<S: Space>(t: usize) -> (S::Dim, S::Dim) {
+    let shape = crate::types::space::dim_of::<S>(1, t);
+    let mut strides = S::Dim::zeros(S::SHAPE.len());
     let mut stride = 1;
-    for (i, n) in step_axes::<S>().collect::<Vec<_>>().into_iter().rev() {
-        strides[i] = stride;
-        stride *= n;
+    for (i, s) in S::SHAPE.iter().enumerate().rev() {
+        if let Some(n) = s {
+            strides[i] = stride;
+            stride *= n;
+        }
     }
     if let Some(ta) = S::TIME_AXIS {
         strides[ta] = stride;
@@ -84,13 +87,11 @@ pub(crate) fn sample_view<S: Space>(
     let (shape, strides) = sample_layout::<S>(t);
     // ndarray refuses custom strides over an empty slice; an empty sample needs none.
     let shaped = if t == 0 {
-        ArrayView::from_shape(IxDyn(&shape), values)
+        ArrayView::from_shape(shape, values)
     } else {
-        ArrayView::from_shape(IxDyn(&shape).strides(IxDyn(&strides)), values)
+        ArrayView::from_shape(shape.strides(strides), values)
     };
-    shaped
-        .and_then(|v| v.into_dimensionality::<S::Dim>())
-        .unwrap_or_else(|_| unreachable!("a sample holds t steps of the step's size"))
+    shaped.unwrap_or_else(|_| unreachable!("a sample holds t steps of the step's size"))
 }
 
 /// Views `values` (room for one sample of `t` steps) mutably as a batch of one sample of `S`.
@@ -100,13 +101,11 @@ pub(crate) fn sample_view_mut<S: Space>(
 ) -> ArrayViewMut<'_, S::Elem, S::Dim> {
     let (shape, strides) = sample_layout::<S>(t);
     let shaped = if t == 0 {
-        ArrayViewMut::from_shape(IxDyn(&shape), values)
+        ArrayViewMut::from_shape(shape, values)
     } else {
-        ArrayViewMut::from_shape(IxDyn(&shape).strides(IxDyn(&strides)), values)
+        ArrayViewMut::from_shape(shape.strides(strides), values)
     };
-    shaped
-        .and_then(|v| v.into_dimensionality::<S::Dim>())
-        .unwrap_or_else(|_| unreachable!("a sample holds t steps of the step's size"))
+    shaped.unwrap_or_else(|_| unreachable!("a sample holds t steps of the step's size"))
 }
 
 /// Samples of the sequence space `S` with different numbers of steps: values and offsets, as

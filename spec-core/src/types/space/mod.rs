@@ -125,6 +125,21 @@ pub trait Space: 'static + Send + Sync + Sized {
     }
 }
 
+/// The dimension of a batch of `S` of `batch` samples and `time` steps, built without
+/// allocating (for the fixed-rank dimensions of every space).
+pub fn dim_of<S: Space>(batch: usize, time: usize) -> S::Dim {
+    use ndarray::Dimension;
+    let mut dim = S::Dim::zeros(S::SHAPE.len());
+    for (i, (d, s)) in dim.slice_mut().iter_mut().zip(S::SHAPE).enumerate() {
+        *d = match s {
+            Some(n) => *n,
+            None if i == S::BATCH_AXIS => batch,
+            None => time,
+        };
+    }
+    dim
+}
+
 /// The same space with another element type, for [`Batch::cast_lossy`](crate::Batch::cast_lossy).
 pub trait Recast<E2: Element>: Space {
     /// `Self` with elements `E2`.
