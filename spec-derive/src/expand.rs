@@ -61,6 +61,26 @@ pub fn expand(cont: &Container<'_>) -> TokenStream {
     for name in space_params(cont) {
         preds.push(quote!(#name: #p::Space));
     }
+    // A ragged field holds a sequence space: a struct parameter gets the bound on every impl; a
+    // space written out is checked once, here, at the field's space.
+    let mut ragged_checks = Vec::new();
+    for f in &cont.fields {
+        let Some(space) = ragged_space(f.ty) else {
+            continue;
+        };
+        let is_param = matches!(space, syn::Type::Path(t) if t.qself.is_none()
+            && t.path.get_ident().is_some_and(|i| cont.generics.type_params().any(|p| p.ident == *i)));
+        if is_param {
+            preds.push(quote!(#space: #p::SequenceSpace));
+        } else {
+            let name = quote::format_ident!("__spec_ragged_{}", f.member);
+            let bound = respan(quote!(#space: #p::SequenceSpace), space.span());
+            ragged_checks.push(quote! {
+                #[allow(non_snake_case, dead_code)]
+                fn #name() where #bound {}
+            });
+        }
+    }
 
     let nodes: Vec<TokenStream> = cont
         .fields
@@ -229,6 +249,7 @@ pub fn expand(cont: &Container<'_>) -> TokenStream {
         #[doc(hidden)]
         #[allow(non_camel_case_types, unused_qualifications, clippy::all)]
         const _: () = {
+            #(#ragged_checks)*
             #[automatically_derived]
             impl #node_impl_generics #p::Node<__SpecSrc> for #ident #ty_generics #where_rest {
                 type Spaces = (#(#spaces,)*);
@@ -513,4 +534,22 @@ pub fn stubs(input: &syn::DeriveInput, krate: Option<syn::Path>) -> TokenStream 
             #stub_serving
         };
     }
+}
+
+/// The space of a field written `Ragged<S>`.
+fn ragged_space(ty: &syn::Type) -> Option<&syn::Type> {
+    let syn::Type::Path(path) = ty else {
+        return None;
+    };
+    let last = path.path.segments.last()?;
+    if last.ident != "Ragged" {
+        return None;
+    }
+    let syn::PathArguments::AngleBracketed(args) = &last.arguments else {
+        return None;
+    };
+    args.args.iter().find_map(|a| match a {
+        syn::GenericArgument::Type(t) => Some(t),
+        _ => None,
+    })
 }

@@ -1,7 +1,8 @@
 //! Datasets: the struct-of-arrays storage of a record spec, after the Pylearn dataset proposal.
 //!
-//! A [`Dataset<R>`] is a record `R` whose leaves hold every sample (all leaves the same number;
-//! the proposal's fields of different lengths are not supported: a dataset here is a table).
+//! A [`Dataset<R>`] is a record `R` whose leaves hold every sample (all leaves the same number:
+//! a dataset here is a table; a sample's sequence may have its own length, in a
+//! [`Ragged`](crate::types::ragged::Ragged) leaf).
 //! Fields are the record's own fields, so access is typed and named by the struct:
 //! `dataset.fields().image`. Selection by range or by an index list gathers the rows into a new
 //! record; writes go through [`Dataset::fields_mut`], refused on a read-only dataset.
@@ -14,7 +15,7 @@ use crate::types::elem::Element;
 use crate::types::error::SpecError;
 use crate::types::for_tuples;
 use crate::types::hlist::{HCons, HList, HNil};
-use crate::types::ragged::{Ragged, SequenceSpace};
+use crate::types::ragged::Ragged;
 use crate::types::space::{Null, Space};
 use crate::types::spec::{DataSpec, Described, FlatOf};
 use std::ops::Range;
@@ -137,7 +138,7 @@ impl<S: Space, T: AllocFlat> AllocFlat for HCons<ArcBatch<S>, T> {
     }
 }
 
-impl<S: SequenceSpace, T: AllocFlat> AllocFlat for HCons<Ragged<S>, T> {
+impl<S: Space, T: AllocFlat> AllocFlat for HCons<Ragged<S>, T> {
     fn alloc(batch: usize, time: usize) -> Self {
         HCons {
             head: Ragged::empty(batch),

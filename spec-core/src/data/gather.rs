@@ -335,7 +335,7 @@ fn gather_into_batch<From: FormatAs<To>, To: Space, D: Regrow<Elem = To::Elem>>(
     Ok(())
 }
 
-impl<S: SequenceSpace> GatherInto<S> for Ragged<S> {
+impl<S: Space> GatherInto<S> for Ragged<S> {
     fn gather_into<From: FormatAs<S>>(
         &mut self,
         from: SourceView<'_, From>,
@@ -617,7 +617,7 @@ impl<R, K, S> GatherField<R, K> for Ragged<S>
 where
     R: HasSource<K>,
     K: Source,
-    S: SequenceSpace,
+    S: Space,
     R::Space: FormatAs<S>,
 {
     fn gather_field(
@@ -681,7 +681,7 @@ impl<S: Space + FormatAs<S>, D: OwnedData<Elem = S::Elem>> GatherSame for Batch<
     }
 }
 
-impl<S: SequenceSpace> GatherSame for Ragged<S> {
+impl<S: Space> GatherSame for Ragged<S> {
     fn gather_same(out: &mut Self, from: &Self, rows: &[usize], at: usize) {
         out.splice_rows(from.view(), rows, at);
     }

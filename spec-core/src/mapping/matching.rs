@@ -14,7 +14,7 @@ use crate::format::FormatAs;
 use crate::types::batch::Batch;
 use crate::types::for_tuples;
 use crate::types::hlist::{HCons, HNil};
-use crate::types::ragged::{Ragged, SequenceSpace, SourceView};
+use crate::types::ragged::{Ragged, SourceView};
 use crate::types::source::Source;
 use crate::types::space::{Null, Space};
 use crate::types::spec::{DataSpec, Described, Leaf, LeafList, Path};
@@ -59,7 +59,7 @@ impl<S: Space, D: Data<Elem = S::Elem>> LeafField for Batch<S, D> {
     }
 }
 
-impl<S: SequenceSpace> LeafField for Ragged<S> {
+impl<S: Space> LeafField for Ragged<S> {
     type Space = S;
     #[inline]
     fn leaf_field_view(&self) -> SourceView<'_, S> {
@@ -90,10 +90,7 @@ impl<R: HasSource<K>, K: Source, S: Space, D: Data<Elem = S::Elem>> ReadField<R,
 {
 }
 
-impl<R: HasSource<K>, K: Source, S: SequenceSpace> ReadField<R, K> for Ragged<S> where
-    R::Space: FormatAs<S>
-{
-}
+impl<R: HasSource<K>, K: Source, S: Space> ReadField<R, K> for Ragged<S> where R::Space: FormatAs<S> {}
 
 impl<R, K> ReadField<R, K> for Null {}
 

@@ -124,7 +124,7 @@ pub(crate) fn sample_view_mut<S: Space>(
 /// assert_eq!(tokens.to_padded().array(), &ndarray::array![[5i64, 7, 9], [2, 0, 0], [4, 4, 0]]);
 /// # Ok::<(), batchspec::Error>(())
 /// ```
-pub struct Ragged<S: SequenceSpace> {
+pub struct Ragged<S: Space> {
     values: Vec<S::Elem>,
     // In steps: sample `i` is the steps `offsets[i]..offsets[i + 1]`; `offsets[0] == 0`.
     offsets: Vec<usize>,
@@ -146,7 +146,7 @@ impl<S: Space> Clone for RaggedView<'_, S> {
 }
 impl<S: Space> Copy for RaggedView<'_, S> {}
 
-impl<S: SequenceSpace> Clone for Ragged<S> {
+impl<S: Space> Clone for Ragged<S> {
     fn clone(&self) -> Self {
         Ragged {
             values: self.values.clone(),
@@ -156,7 +156,7 @@ impl<S: SequenceSpace> Clone for Ragged<S> {
     }
 }
 
-impl<S: SequenceSpace> fmt::Debug for Ragged<S> {
+impl<S: Space> fmt::Debug for Ragged<S> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Ragged")
             .field("space", &S::describe())
@@ -166,7 +166,7 @@ impl<S: SequenceSpace> fmt::Debug for Ragged<S> {
     }
 }
 
-impl<S: SequenceSpace> PartialEq for Ragged<S> {
+impl<S: Space> PartialEq for Ragged<S> {
     fn eq(&self, other: &Self) -> bool {
         self.offsets == other.offsets && self.values == other.values
     }
@@ -185,15 +185,6 @@ fn step_shape<S: Space>() -> Vec<usize> {
 }
 
 impl<S: SequenceSpace> Ragged<S> {
-    /// `samples` samples of no steps.
-    pub fn empty(samples: usize) -> Self {
-        Ragged {
-            values: Vec::new(),
-            offsets: vec![0; samples + 1],
-            space: PhantomData,
-        }
-    }
-
     /// The leaf of `values` split by `offsets` (in steps, as Arrow's `List` offsets count
     /// entries): sample `i` is the steps `offsets[i]..offsets[i + 1]`, each step the values of
     /// one time step in `S`'s memory order without the batch and time axes.
@@ -348,6 +339,19 @@ impl<S: SequenceSpace> Ragged<S> {
         Ragged {
             values,
             offsets: (0..=n).map(|i| i * t).collect(),
+            space: PhantomData,
+        }
+    }
+}
+
+/// Reading and the library's own writes work for any space (a ragged leaf of a space without a
+/// time axis cannot be built: its constructors ask for a [`SequenceSpace`]).
+impl<S: Space> Ragged<S> {
+    /// `samples` samples of no steps.
+    pub fn empty(samples: usize) -> Self {
+        Ragged {
+            values: Vec::new(),
+            offsets: vec![0; samples + 1],
             space: PhantomData,
         }
     }
@@ -557,9 +561,7 @@ impl<'a, S: Space> SourceView<'a, S> {
     }
 }
 
-impl<Src: crate::types::source::Source, S: SequenceSpace> crate::types::spec::Node<Src>
-    for Ragged<S>
-{
+impl<Src: crate::types::source::Source, S: Space> crate::types::spec::Node<Src> for Ragged<S> {
     type Spaces = S;
     type Sources = Src;
     type Leaves =
