@@ -100,6 +100,20 @@ pub enum DataError {
         /// The element type of the lengths.
         element: &'static str,
     },
+    /// A chunk of a stream (one item of its source) holds no samples.
+    #[error("item {chunk} of the stream holds no samples")]
+    EmptyChunk {
+        /// The item's position in the stream, from 0.
+        chunk: u64,
+    },
+    /// A chunk of a stream (one item of its source) is not a valid record.
+    #[error("item {chunk} of the stream: {error}")]
+    InChunk {
+        /// The item's position in the stream, from 0.
+        chunk: u64,
+        /// What is wrong.
+        error: Box<DataError>,
+    },
     /// The thread of a [`Prefetch`](crate::provider::Prefetch) panicked while producing a batch:
     /// the stream ends here, before its end (the batches served before it are good).
     #[error("the thread producing batches panicked: {0}")]

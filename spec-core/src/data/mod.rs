@@ -5,13 +5,16 @@
 //! - [`gather`]: [`GatherFrom`](gather::GatherFrom) and [`GatherSame`](gather::GatherSame), rows
 //!   of a record into a request or into a record of its own type;
 //! - [`iteration`]: [`Schedule`](iteration::Schedule), which samples each batch holds;
-//! - [`provider`]: [`Provider`], [`Prefetch`] and [`Generator`], batches of a request.
+//! - [`provider`]: [`Provider`], [`Prefetch`] and [`Generator`], batches of a request;
+//! - [`stream`]: [`Stream`](stream::Stream), batches from an iterator without a length, and
+//!   [`Batches`](stream::Batches), the trait every source of batches implements.
 
 pub mod dataset;
 pub mod error;
 pub mod gather;
 pub mod iteration;
 pub mod provider;
+pub mod stream;
 
 pub use dataset::Dataset;
 pub use error::{DataError, SourceError};
