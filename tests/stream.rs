@@ -8,7 +8,7 @@ use batchspec::iteration::{LastBatch, Schedule, below, epoch_rng};
 use batchspec::prelude::*;
 use batchspec::provider::BatchInfo;
 use batchspec::provider::{Generator, Provider};
-use batchspec::stream::{Batches, Stream};
+use batchspec::stream::{BatchSource, Stream};
 use proptest::prelude::*;
 
 #[derive(DataSpec, Clone)]
@@ -268,7 +268,7 @@ fn prefetched_epochs_are_the_streams_own() {
 /// Generic training code takes a provider, a stream, a prefetched stream and a generator.
 #[test]
 fn one_trait_for_every_source_of_batches() {
-    fn count<B: Batches<Padded>>(b: &mut B) -> usize {
+    fn count<B: BatchSource<Padded>>(b: &mut B) -> usize {
         let mut n = 0;
         while let Some(r) = b.next_batch() {
             n += r.unwrap().1.count_samples;

@@ -7,7 +7,7 @@
 //! - [`iteration`]: [`Schedule`](iteration::Schedule), which samples each batch holds;
 //! - [`provider`]: [`Provider`], [`Prefetch`] and [`Generator`], batches of a request;
 //! - [`stream`]: [`Stream`](stream::Stream), batches from an iterator without a length, and
-//!   [`Batches`](stream::Batches), the trait every source of batches implements.
+//!   [`BatchSource`](stream::BatchSource), the trait every source of batches implements.
 
 pub mod dataset;
 pub mod error;

@@ -3,7 +3,7 @@
 //! seeded shuffle buffer (tf.data's `shuffle(buffer_size)`), and are served in batches of a
 //! request with the same gathers, conversions and collate policies as a
 //! [`Provider`](crate::provider::Provider); shards, the last batch's policy and
-//! [`Prefetch`] apply as well. [`Batches`] is the one trait generic training code takes:
+//! [`Prefetch`] apply as well. [`BatchSource`] is the one trait generic training code takes:
 //! providers, streams, prefetched producers and generators all implement it.
 
 use crate::data::dataset::AllocFlat;
@@ -20,7 +20,7 @@ use rand::rngs::Xoshiro256PlusPlus;
 ///
 /// ```
 /// use batchspec::prelude::*;
-/// use batchspec::stream::Batches;
+/// use batchspec::stream::BatchSource;
 ///
 /// #[derive(DataSpec)]
 /// struct Input {
@@ -29,7 +29,7 @@ use rand::rngs::Xoshiro256PlusPlus;
 /// }
 ///
 /// /// Sums the first feature of every batch, from anything that serves batches.
-/// fn first_features<B: Batches<Input>>(batches: &mut B) -> Result<f32, batchspec::Error> {
+/// fn first_features<B: BatchSource<Input>>(batches: &mut B) -> Result<f32, batchspec::Error> {
 ///     let mut sum = 0.0;
 ///     while let Some(b) = batches.next_batch() {
 ///         let (batch, info) = b?;
@@ -49,7 +49,9 @@ use rand::rngs::Xoshiro256PlusPlus;
 /// assert_eq!(first_features(&mut stream)?, 6.0);
 /// # Ok::<(), batchspec::Error>(())
 /// ```
-pub trait Batches<Q> {
+// Not `Batches`: `batchspec_candle::Batches` is another item of the crate graph, and rustc
+// would then print both with their whole paths in compile errors.
+pub trait BatchSource<Q> {
     /// A batch lent until the next call.
     type Lent<'a>: core::ops::Deref<Target = Q>
     where
@@ -62,7 +64,7 @@ pub trait Batches<Q> {
     fn next_batch(&mut self) -> Option<Result<(Self::Lent<'_>, BatchInfo), DataError>>;
 }
 
-impl<'d, R: DataSpec, Q: DataSpec> Batches<Q> for Provider<'d, R, Q>
+impl<'d, R: DataSpec, Q: DataSpec> BatchSource<Q> for Provider<'d, R, Q>
 where
     FlatOf<Q>: AllocFlat,
 {
@@ -76,7 +78,7 @@ where
     }
 }
 
-impl<Q: Send + 'static> Batches<Q> for Prefetch<Q> {
+impl<Q: Send + 'static> BatchSource<Q> for Prefetch<Q> {
     type Lent<'a> = Prefetched<'a, Q>;
 
     fn next_batch(&mut self) -> Option<Result<(Prefetched<'_, Q>, BatchInfo), DataError>> {
@@ -89,7 +91,7 @@ impl<Q: Send + 'static> Batches<Q> for Prefetch<Q> {
     }
 }
 
-impl<Q, F> Batches<Q> for Generator<Q, F>
+impl<Q, F> BatchSource<Q> for Generator<Q, F>
 where
     Q: DataSpec,
     F: FnMut(&mut Q) -> Option<Result<BatchInfo, DataError>>,
@@ -475,7 +477,7 @@ where
     }
 }
 
-impl<R, Q> Batches<Q> for Stream<R, Q>
+impl<R, Q> BatchSource<Q> for Stream<R, Q>
 where
     R: DataSpec + GatherSame + Send + 'static,
     Q: DataSpec + GatherFrom<R>,
