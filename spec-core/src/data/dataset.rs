@@ -2,7 +2,7 @@
 //!
 //! A [`Dataset<R>`] is a record `R` whose leaves hold every sample (all leaves the same number:
 //! a dataset here is a table; a sample's sequence may have its own length, in a
-//! [`Ragged`](crate::types::ragged::Ragged) leaf).
+//! [`Ragged`] leaf).
 //! Fields are the record's own fields, so access is typed and named by the struct:
 //! `dataset.fields().image`. Selection by range or by an index list gathers the rows into a new
 //! record; writes go through [`Dataset::fields_mut`], refused on a read-only dataset.

@@ -386,9 +386,9 @@ impl<S: Space> GatherInto<S> for Ragged<S> {
 }
 
 /// A request's field that a gather fills with what a collate policy did to the samples of a
-/// sequence source: their lengths ([`Lengths`](crate::types::space::Lengths),
+/// sequence source: their lengths ([`Lengths`],
 /// `#[spec(lengths_of = "..")]`) or which steps are data
-/// ([`Mask`](crate::types::space::Mask), `#[spec(mask_of = "..")]`).
+/// ([`Mask`], `#[spec(mask_of = "..")]`).
 #[diagnostic::on_unimplemented(
     message = "`lengths_of` and `mask_of` fill a `Batch<Lengths>` or a `Batch<Mask>` field, not a `{Self}`",
     label = "not a batch of lengths or of a mask"

@@ -2,7 +2,7 @@
 //! come from any iterator (a generator, a reader of files too large to hold), pass through a
 //! seeded shuffle buffer (tf.data's `shuffle(buffer_size)`), and are served in batches of a
 //! request with the same gathers, conversions and collate policies as a
-//! [`Provider`](crate::provider::Provider); shards, the last batch's policy and
+//! [`Provider`]; shards, the last batch's policy and
 //! [`Prefetch`] apply as well. [`BatchSource`] is the one trait generic training code takes:
 //! providers, streams, prefetched producers and generators all implement it.
 
