@@ -3,6 +3,9 @@
 //! * `src/transpose.rs` (`cargo bench -p batchspec-bench --bench transpose`): layout
 //!   conversion, cases A-E of issue 3, against memcpy, ndarray, `transpose` and `strided-rs`.
 //! * `numpy_transpose.py`: the same cases in NumPy.
+//! * `src/ragged.rs` (`cargo bench -p batchspec-bench --bench ragged`): gathering and padding
+//!   shuffled ragged sequences, against the plain loop, memcpy and fixed-size padding;
+//!   `numpy_ragged.py` runs the NumPy versions.
 //!
 //! The sources live under `src/` because the workspace root package would otherwise pick
 //! up `benches/*.rs` as its own benchmark targets.

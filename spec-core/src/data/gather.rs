@@ -248,15 +248,19 @@ pub fn check_fits<From: Space, To: Space>(
     if To::TIME_AXIS.is_none() {
         return Ok(());
     }
-    let need = match from {
-        SourceView::Dense(view) => view.time_len().unwrap_or(0),
-        SourceView::Ragged(r) => r.max_len(),
-    };
-    collate.steps(need, source)?;
+    collate.steps(longest_of_all(from), source)?;
     if collate.pad != To::Elem::ZERO {
         collate.check_pad::<To>(source)?;
     }
     Ok(())
+}
+
+/// The number of steps of the longest sample of `from` (0 without a time axis).
+fn longest_of_all<From: Space>(from: &SourceView<'_, From>) -> usize {
+    match from {
+        SourceView::Dense(view) => view.time_len().unwrap_or(0),
+        SourceView::Ragged(r) => r.max_len(),
+    }
 }
 
 /// [`GatherInto`] for a batch.
@@ -455,9 +459,14 @@ impl<E: IndexElement, D: Regrow<Elem = E>> GatherSteps for Batch<Lengths<E>, D> 
         truncate: bool,
         source: &'static str,
     ) -> Result<(), DataError> {
-        let all: Vec<usize> = (0..from.len()).collect();
-        let target = policy_steps(from, &all, steps, truncate, source)?;
-        let longest = longest(from, &all).unwrap_or(0).min(target);
+        let need = longest_of_all(from);
+        let target = Collate {
+            pad: 0u8,
+            steps,
+            truncate,
+        }
+        .steps(need, source)?;
+        let longest = need.min(target);
         match E::from_label(longest) {
             Some(_) => Ok(()),
             None => Err(DataError::LengthRange {
@@ -498,8 +507,12 @@ impl<L: IndexSeqLayout, E: Element, D: Regrow<Elem = E>> GatherSteps for Batch<M
         truncate: bool,
         source: &'static str,
     ) -> Result<(), DataError> {
-        let all: Vec<usize> = (0..from.len()).collect();
-        policy_steps(from, &all, steps, truncate, source).map(drop)
+        let collate = Collate {
+            pad: 0u8,
+            steps,
+            truncate,
+        };
+        collate.steps(longest_of_all(from), source).map(drop)
     }
 
     fn gather_steps<From: Space>(
