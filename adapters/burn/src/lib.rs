@@ -4,7 +4,8 @@
 //! A request written once with `#[derive(DataSpec)]` becomes a struct of tensors with the same
 //! field names: each leaf a [`Tensor`] of its space's rank, in the layout the request asked for
 //! (`bchw` images for convolutions), float elements as `Float` tensors of their own dtype,
-//! labels (index spaces) as `Int` tensors of the device's integer dtype (what `argmax`, `equal`
+//! labels (index spaces) and the lengths of padded sequences as `Int` tensors of the device's
+//! integer dtype (what `argmax`, `equal`
 //! and the losses use: `i32` on flex), other integer elements (`u8` images) as `Int` tensors of
 //! their own dtype. The batch's buffer moves into the tensor (`TensorData::new(Vec, shape)`);
 //! the backend takes it from there (flex keeps it when the dtype is the device's own, and
@@ -49,7 +50,7 @@ use batchspec::provider::{BatchInfo, Provider};
 use batchspec::serve::{ServeCache, ServeFrom, serve};
 use batchspec::spec::FlatOf;
 use batchspec::tensors::{LeafMapper, MapLeaf, MapSpec};
-use batchspec::{Batch, DataSpec, Space};
+use batchspec::{Batch, DataSpec, Lengths, Space};
 use burn::data::dataloader::batcher::Batcher;
 use burn::data::dataloader::{DataLoader, DataLoaderIterator, Progress};
 use burn::data::dataset::DatasetError;
@@ -157,13 +158,12 @@ where
     fn map_leaf(&mut self, batch: Batch<S>) -> Result<Self::Out, Infallible> {
         let (shape, values) = batch.into_vec();
         let data = TensorData::new(values, shape);
-        // Labels take the device's integer dtype, so that they meet `argmax`, `equal` and the
+        // Labels (and the lengths of padded sequences, which index and mask the same
+        // tensors) take the device's integer dtype, so that they meet `argmax`, `equal` and the
         // losses without a cast (burn refuses to mix integer dtypes: flex's default is `i32`);
         // a label type of another width is converted once. Every other leaf keeps its own dtype.
-        let dtype = match S::MAX_LABELS {
-            Some(_) => None,
-            None => Some(<S::Elem as BurnElement>::DTYPE),
-        };
+        let counts = S::MAX_LABELS.is_some() || S::KIND == <Lengths as Space>::KIND;
+        let dtype = (!counts).then_some(<S::Elem as BurnElement>::DTYPE);
         Ok(<S::Dim as BurnRank>::tensor(data, &self.device, dtype))
     }
 }

@@ -323,3 +323,46 @@ fn the_batcher_stacks_burn_dataset_items_as_the_loader_gathers_them() {
     let t = batcher.batch(vec![two], &device());
     assert_eq!(t.image.dims(), [2, 2, 2, 3]);
 }
+
+/// Ragged token ids served padded and time-major, with their mask and lengths: the ids and the
+/// lengths take the device's integer dtype, the mask stays a float tensor.
+#[test]
+fn padded_sequences_with_mask_and_lengths_become_tensors() {
+    #[derive(DataSpec)]
+    struct Text {
+        #[spec(source = "tokens")]
+        tokens: Ragged<IndexSeq<10>>,
+    }
+    #[derive(DataSpec)]
+    struct Lm {
+        #[spec(source = "tokens", pad = 9)]
+        tokens: Batch<IndexSeq<10, TB>>,
+        #[spec(mask_of = "tokens")]
+        mask: Batch<Mask<TB>>,
+        #[spec(lengths_of = "tokens")]
+        len: Batch<Lengths>,
+    }
+    let ds = Dataset::new(Text {
+        tokens: Ragged::from_flat_samples([vec![1i64], vec![2, 2], vec![3, 3, 3]]).unwrap(),
+    })
+    .unwrap();
+    let schedule = Schedule::builder(3).batch_size(3).build().unwrap();
+    let mut p = Provider::<Text, Lm>::new(&ds, schedule).unwrap();
+    let (lm, _) = p.next_owned().unwrap();
+    let t: Tensors<Lm> = lm.into_tensors(&device());
+    let (tokens, mask, len): (Tensor<2, Int>, Tensor<2>, Tensor<1, Int>) =
+        (t.tokens, t.mask, t.len);
+    assert_eq!(tokens.dims(), [3, 3]);
+    assert_eq!(tokens.dtype(), int_dtype());
+    assert_eq!(len.dtype(), int_dtype());
+    assert_eq!(mask.dtype(), DType::F32);
+    assert_eq!(
+        tokens.into_data().try_to_vec::<i32>().unwrap(),
+        [1, 2, 3, 9, 2, 3, 9, 9, 3]
+    );
+    assert_eq!(
+        mask.into_data().try_to_vec::<f32>().unwrap(),
+        [1., 1., 1., 0., 1., 1., 0., 0., 1.]
+    );
+    assert_eq!(len.into_data().try_to_vec::<i32>().unwrap(), [1, 2, 3]);
+}

@@ -166,3 +166,57 @@ fn padded_last_batches_and_refused_schedules() {
     let wrong = Schedule::builder(11).batch_size(4).build().unwrap();
     assert!(Batches::<Record, Conv>::new(&ds, wrong, &Device::Cpu).is_err());
 }
+
+/// Ragged token ids served padded, time-major, with their mask and lengths: each leaf a tensor
+/// of the batch's own longest length.
+#[test]
+fn padded_sequences_with_mask_and_lengths_become_tensors() {
+    #[derive(DataSpec)]
+    struct Text {
+        #[spec(source = "tokens")]
+        tokens: Ragged<IndexSeq<10, BT, u32>>,
+    }
+    #[derive(DataSpec)]
+    struct Lm {
+        #[spec(source = "tokens", pad = 9)]
+        tokens: Batch<IndexSeq<10, TB, u32>>,
+        #[spec(mask_of = "tokens")]
+        mask: Batch<Mask<TB>>,
+        #[spec(lengths_of = "tokens")]
+        len: Batch<Lengths>,
+    }
+    let ds = Dataset::new(Text {
+        tokens: Ragged::from_flat_samples([vec![1u32], vec![2, 2], vec![3, 3, 3], vec![4]])
+            .unwrap(),
+    })
+    .unwrap();
+    let schedule = Schedule::builder(4).batch_size(2).build().unwrap();
+    let mut batches = Batches::<Text, Lm>::new(&ds, schedule, &Device::Cpu).unwrap();
+    let got: Vec<(Vec<Vec<u32>>, Vec<Vec<f32>>, Vec<i64>)> = batches
+        .epoch(0)
+        .map(|b| {
+            let b = b.unwrap();
+            assert_eq!(b.tokens.dtype(), DType::U32);
+            (
+                b.tokens.to_vec2::<u32>().unwrap(),
+                b.mask.to_vec2::<f32>().unwrap(),
+                b.len.to_vec1::<i64>().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        got,
+        [
+            (
+                vec![vec![1, 2], vec![9, 2]],
+                vec![vec![1.0, 1.0], vec![0.0, 1.0]],
+                vec![1, 2]
+            ),
+            (
+                vec![vec![3, 4], vec![3, 9], vec![3, 9]],
+                vec![vec![1.0, 1.0], vec![1.0, 0.0], vec![1.0, 0.0]],
+                vec![3, 1]
+            ),
+        ]
+    );
+}
