@@ -5,9 +5,8 @@
 //! field names: each leaf a [`Tensor`] of its space's rank, in the layout the request asked for
 //! (`bchw` images for convolutions), float elements as `Float` tensors of their own dtype,
 //! labels (index spaces) and the lengths of padded sequences as `Int` tensors of the device's
-//! integer dtype (what `argmax`, `equal`
-//! and the losses use: `i32` on flex), other integer elements (`u8` images) as `Int` tensors of
-//! their own dtype. The batch's buffer moves into the tensor (`TensorData::new(Vec, shape)`);
+//! integer dtype (what `argmax`, `equal` and the losses use: `i32` on flex), other integer
+//! elements (`u8` images) as `Int` tensors of their own dtype. The batch's buffer moves into the tensor (`TensorData::new(Vec, shape)`);
 //! the backend takes it from there (flex keeps it when the dtype is the device's own, and
 //! converts labels of another width once).
 //!

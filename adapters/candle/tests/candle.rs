@@ -192,7 +192,9 @@ fn padded_sequences_with_mask_and_lengths_become_tensors() {
     .unwrap();
     let schedule = Schedule::builder(4).batch_size(2).build().unwrap();
     let mut batches = Batches::<Text, Lm>::new(&ds, schedule, &Device::Cpu).unwrap();
-    let got: Vec<(Vec<Vec<u32>>, Vec<Vec<f32>>, Vec<i64>)> = batches
+    // Per batch: the token ids, the mask and the lengths.
+    type Served = (Vec<Vec<u32>>, Vec<Vec<f32>>, Vec<i64>);
+    let got: Vec<Served> = batches
         .epoch(0)
         .map(|b| {
             let b = b.unwrap();
