@@ -85,6 +85,17 @@ struct Grey {
     label: Batch<Labels<3>>,
 }
 
+/// Ragged list columns (`List<int64>`, `List<FixedSizeList<float32, 2>>`, `List<List<f64>>`).
+#[derive(DataSpec)]
+struct Sentences {
+    #[spec(source = "tokens")]
+    tokens: Ragged<IndexSeq<100>>,
+    #[spec(source = "frames")]
+    frames: Ragged<VectorSeq<2>>,
+    #[spec(source = "nested")]
+    nested: Ragged<VectorSeq<2, BTF, f64>>,
+}
+
 /// xorshift64*: deterministic, no dependency.
 struct Rng(u64);
 
@@ -340,6 +351,15 @@ fn main() {
         fuzz("parquet-tensor", &tensors, n, &mut rng, &dir, |p| {
             ParquetFiles::open(p)
                 .and_then(|mut f| Dataset::<Grey>::load(&mut f))
+                .is_ok()
+        }),
+    ));
+    let sequences = [read("sequences.parquet")];
+    reports.push((
+        "Parquet (ragged lists)",
+        fuzz("parquet-ragged", &sequences, n, &mut rng, &dir, |p| {
+            ParquetFiles::open(p)
+                .and_then(|mut f| Dataset::<Sentences>::load(&mut f))
                 .is_ok()
         }),
     ));

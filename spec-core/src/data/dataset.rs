@@ -15,7 +15,7 @@ use crate::types::elem::Element;
 use crate::types::error::SpecError;
 use crate::types::for_tuples;
 use crate::types::hlist::{HCons, HList, HNil};
-use crate::types::ragged::Ragged;
+use crate::types::ragged::{Ragged, SequenceSpace};
 use crate::types::space::{Null, Space};
 use crate::types::spec::{DataSpec, Described, FlatOf};
 use std::ops::Range;
@@ -417,6 +417,21 @@ pub trait LeafSource {
     /// An error naming the file, the place in it (line, offset or member) and the source.
     fn read_leaf<S: Space>(&mut self, leaf: &Described) -> Result<Batch<S>, Self::Error>;
 
+    /// Reads the leaf `leaf` as ragged samples of the sequence space `S` (a `Ragged<S>` field).
+    /// By default an error: only formats with lists of different lengths (Parquet) hold them.
+    ///
+    /// # Errors
+    /// [`DataError::NotRagged`] by default; a reader's own errors otherwise.
+    fn read_ragged<S: SequenceSpace>(
+        &mut self,
+        leaf: &Described,
+    ) -> Result<Ragged<S>, Self::Error> {
+        Err(DataError::NotRagged {
+            source_name: leaf.source,
+        }
+        .into())
+    }
+
     /// Where `leaf` is read from, in words (`file images.idx`), for the error that names two
     /// leaves holding different numbers of samples; `None` (the default) when every leaf comes
     /// from the same place, so that only the fields are named.
@@ -448,8 +463,8 @@ pub trait LoadRecord: DataSpec {
     ) -> Result<Self, L::Error>;
 }
 
-/// A field of a record that a [`LeafSource`] fills: an owned [`Batch`], [`Null`], or a tuple
-/// of them (a nested record is a [`LoadRecord`]).
+/// A field of a record that a [`LeafSource`] fills: an owned [`Batch`], a [`Ragged`] leaf,
+/// [`Null`], or a tuple of them (a nested record is a [`LoadRecord`]).
 #[diagnostic::on_unimplemented(
     message = "a field of type `{Self}` cannot be loaded from a file",
     label = "a dataset reads every leaf as an owned `Batch<S>`",
@@ -475,6 +490,18 @@ impl<S: Space> LoadField for Batch<S> {
             .next()
             .unwrap_or_else(|| unreachable!("describe lists one entry per leaf"));
         source.read_leaf::<S>(leaf)
+    }
+}
+
+impl<S: SequenceSpace> LoadField for Ragged<S> {
+    fn load_field<L: LeafSource>(
+        source: &mut L,
+        leaves: &mut core::slice::Iter<'_, Described>,
+    ) -> Result<Self, L::Error> {
+        let leaf = leaves
+            .next()
+            .unwrap_or_else(|| unreachable!("describe lists one entry per leaf"));
+        source.read_ragged::<S>(leaf)
     }
 }
 

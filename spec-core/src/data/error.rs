@@ -100,6 +100,14 @@ pub enum DataError {
         /// The element type of the lengths.
         element: &'static str,
     },
+    /// A `Ragged` field asked of a loader whose format holds samples of one shape only.
+    #[error(
+        "source `{source_name}`: this format holds no samples of different lengths; a `Ragged` field is read from Parquet list columns"
+    )]
+    NotRagged {
+        /// The source.
+        source_name: &'static str,
+    },
     /// A chunk of a stream (one item of its source) holds no samples.
     #[error("item {chunk} of the stream holds no samples")]
     EmptyChunk {

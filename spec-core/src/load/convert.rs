@@ -390,7 +390,7 @@ pub(crate) fn sample_dims<S: Space>() -> Result<Vec<usize>, LoadReason> {
     if S::TIME_AXIS.is_some() {
         return Err(LoadReason::UnsupportedSpace {
             space: S::describe(),
-            why: "its time axis has no static size (only spaces of static sample shape load from this format)",
+            why: "its time axis has no static size (only spaces of static sample shape load as a `Batch`; sequences of different lengths are `Ragged` fields, read from Parquet list columns)",
         });
     }
     S::check_space().map_err(|reason| LoadReason::Invalid {

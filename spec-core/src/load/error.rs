@@ -286,6 +286,17 @@ pub enum LoadReason {
     /// A missing value (null).
     #[error("a missing value (null): the space has no place for one")]
     Null,
+    /// A time step of a row of a list-of-lists column whose length is not the number of values
+    /// of one step of a sequence space.
+    #[error("a time step of the row holds {found} values; a step of {space} holds {expected}")]
+    StepLength {
+        /// The values of the step.
+        found: usize,
+        /// The values of one step of the space.
+        expected: usize,
+        /// The space, in words.
+        space: String,
+    },
     /// A row of a list column whose length is not the number of values of a sample.
     #[error("the row holds {found} values; a sample of {space} holds {expected}")]
     RowLength {

@@ -13,6 +13,7 @@ use crate::load::{load_error, set_path};
 use crate::types::axis::Layout as AxisLayout;
 use crate::types::batch::Batch;
 use crate::types::error::Shape;
+use crate::types::ragged::{Ragged, SequenceSpace};
 use crate::types::space::Space;
 use crate::types::spec::Described;
 use arrow_array::cast::AsArray;
@@ -234,6 +235,10 @@ impl ParquetFiles {
 impl LeafSource for ParquetFiles {
     type Error = LoadError;
 
+    fn read_ragged<S: SequenceSpace>(&mut self, leaf: &Described) -> Result<Ragged<S>, LoadError> {
+        self.read_ragged_leaf::<S>(leaf)
+    }
+
     fn read_leaf<S: Space>(&mut self, leaf: &Described) -> Result<Batch<S>, LoadError> {
         let column = self.column_of(leaf.source);
         let dims = sample_dims::<S>().map_err(|r| load_error(&self.path, Place::File, leaf, r))?;
@@ -270,6 +275,204 @@ impl LeafSource for ParquetFiles {
         batch_from_samples::<S>(rows, values)
             .map_err(|r| load_error(&self.path, Place::File, leaf, r))
     }
+}
+
+impl ParquetFiles {
+    /// The files, or the selected row groups one by one (in the order given).
+    fn reads(&self) -> Vec<(usize, Option<RowGroup>)> {
+        match &self.selection {
+            None => (0..self.files.len()).map(|f| (f, None)).collect(),
+            Some(groups) => groups.iter().map(|g| (g.file, Some(*g))).collect(),
+        }
+    }
+}
+
+/// Ragged leaves (`Ragged<S>` fields) from list columns: `List<number>` or `LargeList<number>`
+/// for sequences of one value per step (`IndexSeq`, token ids as Hugging Face and Ray write
+/// them), and a list of fixed-length lists (`List<FixedSizeList<number, D>>`, or
+/// `List<List<number>>` whose inner lists all hold `D` values) for `VectorSeq<D>`.
+impl ParquetFiles {
+    fn read_ragged_leaf<S: SequenceSpace>(
+        &mut self,
+        leaf: &Described,
+    ) -> Result<Ragged<S>, LoadError> {
+        let column = self.column_of(leaf.source);
+        let mut values: Vec<S::Elem> = Vec::new();
+        let mut offsets = vec![0usize];
+        for (f, group) in self.reads() {
+            let Some(file) = self.files.get(f).cloned() else {
+                return Err(load_error(
+                    &self.path,
+                    Place::File,
+                    leaf,
+                    LoadReason::Parquet {
+                        message: format!(
+                            "a row group of file {f}, which is not one of these files"
+                        ),
+                    },
+                ));
+            };
+            let builder = self
+                .builder(f)
+                .map_err(|r| load_error(&file, Place::File, leaf, r))?;
+            guarded(|| read_ragged_column::<S>(builder, &column, group, &mut values, &mut offsets))
+                .map_err(|(place, reason)| load_error(&file, place, leaf, reason))?;
+        }
+        Ragged::from_parts(values, offsets).map_err(|e| {
+            load_error(
+                &self.path,
+                Place::File,
+                leaf,
+                LoadReason::Invalid { error: Box::new(e) },
+            )
+        })
+    }
+}
+
+/// Reads one file's (or row group's) rows of a ragged column: appends the values and the end
+/// of each row, in steps, to `offsets`.
+fn read_ragged_column<S: Space>(
+    builder: ParquetRecordBatchReaderBuilder<std::fs::File>,
+    column: &str,
+    group: Option<RowGroup>,
+    values: &mut Vec<S::Elem>,
+    offsets: &mut Vec<usize>,
+) -> Result<(), Fail> {
+    let whole = |reason| (Place::File, reason);
+    let at = |row: Option<u64>| Place::Column {
+        name: column.to_owned(),
+        row,
+    };
+    let schema = builder.schema().clone();
+    let Some((index, field)) = schema
+        .fields()
+        .iter()
+        .enumerate()
+        .find(|(_, f)| f.name() == column)
+    else {
+        return Err(whole(LoadReason::NoColumn {
+            columns: schema.fields().iter().map(|f| f.name().clone()).collect(),
+        }));
+    };
+    let step = crate::types::ragged::step_len::<S>();
+    let step_shape: Vec<usize> = S::SHAPE.iter().flatten().copied().collect();
+    let wrong = |expected| {
+        (
+            at(None),
+            LoadReason::ColumnType {
+                found: field.data_type().to_string(),
+                space: S::describe(),
+                expected,
+            },
+        )
+    };
+    const ACCEPTED: &str = "a List or LargeList of numbers (one per step), or of fixed-length lists of numbers (one list per step)";
+    let element = match field.data_type() {
+        DataType::List(c) | DataType::LargeList(c) => match list_leaf(c.data_type()) {
+            Some(leaf) if numeric(c.data_type()) && step != 1 => {
+                let _ = leaf;
+                return Err((
+                    at(None),
+                    LoadReason::StepLength {
+                        found: 1,
+                        expected: step,
+                        space: S::describe(),
+                    },
+                ));
+            }
+            Some(leaf) => leaf.clone(),
+            None => return Err(wrong(ACCEPTED)),
+        },
+        _ => return Err(wrong(ACCEPTED)),
+    };
+    let mask = ProjectionMask::roots(builder.parquet_schema(), [index]);
+    let groups = builder.metadata().num_row_groups();
+    let builder = match group {
+        Some(g) if g.index >= groups => {
+            return Err(whole(LoadReason::Parquet {
+                message: format!("no row group {} (the file has {groups})", g.index),
+            }));
+        }
+        Some(g) => builder.with_row_groups(vec![g.index]),
+        None => builder,
+    };
+    let reader = builder
+        .with_projection(mask)
+        .with_batch_size(8192)
+        .build()
+        .map_err(|e| whole(decode_error(e)))?;
+    let first = group.map_or(0, |g| g.first_row);
+    let mut rows = 0usize;
+    for batch in reader {
+        let batch = batch.map_err(|e| (at(Some((first + rows) as u64)), decode_error(e)))?;
+        let array = batch.column(0);
+        let row_at = |r: usize| at(Some((first + rows + r) as u64));
+        if let Some(r) = (0..array.len()).find(|&i| array.is_null(i)) {
+            return Err((row_at(r), LoadReason::Null));
+        }
+        // The rows' steps (the outer list), then the steps' values.
+        let (steps, row_offsets) = list_offsets(array);
+        let (leaf, step_offsets, shape) =
+            flatten_nested(&steps, S::describe).map_err(|(j, reason)| {
+                // `j` is a step: name the row that holds it.
+                let r = row_offsets.partition_point(|&o| o <= j).saturating_sub(1);
+                let reason = match reason {
+                    LoadReason::RowLength { found, .. } => LoadReason::StepLength {
+                        found,
+                        expected: step,
+                        space: S::describe(),
+                    },
+                    other => other,
+                };
+                (row_at(r), reason)
+            })?;
+        let (row_first, row_last) = (
+            row_offsets.first().copied().unwrap_or(0),
+            row_offsets.last().copied().unwrap_or(0),
+        );
+        if row_last > row_first && shape != step_shape {
+            let found = shape.iter().product();
+            return Err((
+                row_at(0),
+                LoadReason::StepLength {
+                    found,
+                    expected: step,
+                    space: S::describe(),
+                },
+            ));
+        }
+        let start = step_offsets.get(row_first).copied().unwrap_or(0);
+        let end = step_offsets.get(row_last).copied().unwrap_or(start);
+        let part = leaf.slice(start, end - start);
+        if part.null_count() > 0
+            && let Some(i) = (0..part.len()).find(|&i| part.is_null(i))
+        {
+            let r = row_offsets.partition_point(|&o| o <= row_first + i / step.max(1));
+            return Err((row_at(r.saturating_sub(1)), LoadReason::Null));
+        }
+        macro_rules! convert {
+            ($($dt:ident => $ty:ident),*) => {
+                match &element {
+                    $(DataType::$dt => convert_part::<S, $ty>(&part, step, values),)*
+                    _ => unreachable!("the column's type was checked above"),
+                }
+            };
+        }
+        convert!(
+            Int8 => Int8Type, Int16 => Int16Type, Int32 => Int32Type, Int64 => Int64Type,
+            UInt8 => UInt8Type, UInt16 => UInt16Type, UInt32 => UInt32Type, UInt64 => UInt64Type,
+            Float32 => Float32Type, Float64 => Float64Type
+        )
+        .map_err(|(s, reason)| {
+            // `s` is a step of this batch: name its row.
+            let r = row_offsets.partition_point(|&o| o <= row_first + s);
+            (row_at(r.saturating_sub(1)), reason)
+        })?;
+        let base = offsets.last().copied().unwrap_or(0);
+        offsets.extend(row_offsets.windows(2).map(|w| base + (w[1] - row_first)));
+        rows += array.len();
+    }
+    Ok(())
 }
 
 /// Checks that the footer places every column chunk inside the file: the decoder trusts these
