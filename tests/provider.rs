@@ -194,6 +194,91 @@ fn device_splits_follow_mxnet() {
     ));
 }
 
+/// MXNet.jl's data parallelism: a batch of 10 over 3 devices is rows 1:4, 5:7 and 8:10; each
+/// device gets a view of its rows of every leaf, or a copy into its own buffers (`load_data!`
+/// with the data sources, `load_label!` with the labels, here one-hot on the way).
+#[test]
+fn per_device_loads_follow_mxnet() {
+    use batchspec::provider::{device_views, load_into_devices};
+    #[derive(DataSpec)]
+    struct Labels1h {
+        #[spec(source = "softmax_label")]
+        y: Batch<Vector<100>>,
+    }
+    let ds = mx(10);
+    let batch = ds.slice(0..10).unwrap();
+    let views = device_views(&batch, 3).unwrap();
+    assert_eq!(views.len(), 3);
+    let firsts: Vec<(f32, i64, usize)> = views
+        .iter()
+        .map(|(data, label)| (data.array()[[0, 0]], label.array()[0], label.len()))
+        .collect();
+    assert_eq!(firsts, [(10.0, 1, 4), (50.0, 5, 3), (80.0, 8, 3)]);
+
+    let mut data: Vec<Mx> = [4, 3, 3]
+        .iter()
+        .map(|&n| Mx {
+            data: Batch::zeros(n, 0),
+            label: Batch::zeros(n, 0),
+        })
+        .collect();
+    let split = load_into_devices(&batch, &mut data).unwrap();
+    assert_eq!(split.collect::<Vec<_>>(), [0..4, 4..7, 7..10]);
+    for (d, rows) in [0..4, 4..7, 7..10].into_iter().enumerate() {
+        let want = batch
+            .data
+            .array()
+            .slice(ndarray::s![rows.clone(), ..])
+            .to_owned();
+        assert_eq!(data[d].data.array(), &want);
+        assert_eq!(
+            data[d].label.array().to_vec(),
+            (rows.start as i64 + 1..=rows.end as i64).collect::<Vec<_>>()
+        );
+    }
+    let mut labels: Vec<Labels1h> = [4, 3, 3]
+        .iter()
+        .map(|&n| Labels1h {
+            y: Batch::zeros(n, 0),
+        })
+        .collect();
+    load_into_devices(&batch, &mut labels).unwrap();
+    // Row 0 of device 2 is sample 8 (label 8): one-hot at column 8.
+    assert_eq!(labels[2].y.array()[[0, 8]], 1.0);
+    assert_eq!(labels[2].y.array().row(0).sum(), 1.0);
+
+    // The errors: a target per device, each of its device's rows; nothing written otherwise.
+    let mut two: Vec<Labels1h> = [5, 5]
+        .iter()
+        .map(|&n| Labels1h {
+            y: Batch::zeros(n, 0),
+        })
+        .collect();
+    assert!(load_into_devices(&batch, &mut two).is_ok());
+    let mut wrong: Vec<Labels1h> = [4, 4, 2]
+        .iter()
+        .map(|&n| Labels1h {
+            y: Batch::zeros(n, 0),
+        })
+        .collect();
+    let err = load_into_devices(&batch, &mut wrong).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "per-device targets: the target of device 1 holds 4 rows; its part of the batch is 3 rows (4..7)"
+    );
+    assert!(
+        wrong[0].y.array().iter().all(|&v| v == 0.0),
+        "nothing is written on an error"
+    );
+    let mut none: Vec<Labels1h> = vec![];
+    assert!(load_into_devices(&batch, &mut none).is_err());
+    let small = ds.slice(0..2).unwrap();
+    assert!(matches!(
+        device_views(&small, 3),
+        Err(DataError::Iteration(_))
+    ));
+}
+
 #[derive(DataSpec)]
 struct Images {
     #[spec(source = "features")]

@@ -108,6 +108,12 @@ pub enum DataError {
         /// The source.
         source_name: &'static str,
     },
+    /// Per-device targets that do not match the split of a batch across the devices.
+    #[error("per-device targets: {reason}")]
+    DeviceTargets {
+        /// What does not match, in words.
+        reason: String,
+    },
     /// A chunk of a stream (one item of its source) holds no samples.
     #[error("item {chunk} of the stream holds no samples")]
     EmptyChunk {
