@@ -363,10 +363,7 @@ where
                 let n = r.validate()?;
                 Ok((r, n))
             }) {
-                Ok((r, 0)) => {
-                    let _ = r;
-                    return Some(Err(DataError::EmptyChunk { chunk: index }));
-                }
+                Ok((_, 0)) => return Some(Err(DataError::EmptyChunk { chunk: index })),
                 Ok((r, n)) => self.chunk = Some((r, 0, n)),
                 Err(e) => {
                     return Some(Err(DataError::InChunk {

@@ -369,8 +369,7 @@ fn read_ragged_column<S: Space>(
     const ACCEPTED: &str = "a List or LargeList of numbers (one per step), or of fixed-length lists of numbers (one list per step)";
     let element = match field.data_type() {
         DataType::List(c) | DataType::LargeList(c) => match list_leaf(c.data_type()) {
-            Some(leaf) if numeric(c.data_type()) && step != 1 => {
-                let _ = leaf;
+            Some(_) if numeric(c.data_type()) && step != 1 => {
                 return Err((
                     at(None),
                     LoadReason::StepLength {
