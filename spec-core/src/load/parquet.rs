@@ -248,7 +248,26 @@ impl LeafSource for ParquetFiles {
             .and_then(|spare| spare.lock().ok()?.take())
             .unwrap_or_default();
         let mut rows = 0usize;
-        // Whole files, or the selected row groups one by one (in the order given).
+        self.each_read(leaf, |builder, group| {
+            rows += read_column::<S>(builder, &column, &dims, group, &mut values)?;
+            Ok(())
+        })?;
+        batch_from_samples::<S>(rows, values)
+            .map_err(|r| load_error(&self.path, Place::File, leaf, r))
+    }
+}
+
+impl ParquetFiles {
+    /// Runs `read` on each file whole, or on the selected row groups one by one (in the order
+    /// given), through the decoder's panic guard; an error names the file read and `leaf`.
+    fn each_read(
+        &self,
+        leaf: &Described,
+        mut read: impl FnMut(
+            ParquetRecordBatchReaderBuilder<std::fs::File>,
+            Option<RowGroup>,
+        ) -> Result<(), Fail>,
+    ) -> Result<(), LoadError> {
         let reads: Vec<(usize, Option<RowGroup>)> = match &self.selection {
             None => (0..self.files.len()).map(|f| (f, None)).collect(),
             Some(groups) => groups.iter().map(|g| (g.file, Some(*g))).collect(),
@@ -269,22 +288,56 @@ impl LeafSource for ParquetFiles {
             let builder = self
                 .builder(f)
                 .map_err(|r| load_error(file, Place::File, leaf, r))?;
-            rows += guarded(|| read_column::<S>(builder, &column, &dims, group, &mut values))
+            guarded(|| read(builder, group))
                 .map_err(|(place, reason)| load_error(file, place, leaf, reason))?;
         }
-        batch_from_samples::<S>(rows, values)
-            .map_err(|r| load_error(&self.path, Place::File, leaf, r))
+        Ok(())
     }
 }
 
-impl ParquetFiles {
-    /// The files, or the selected row groups one by one (in the order given).
-    fn reads(&self) -> Vec<(usize, Option<RowGroup>)> {
-        match &self.selection {
-            None => (0..self.files.len()).map(|f| (f, None)).collect(),
-            Some(groups) => groups.iter().map(|g| (g.file, Some(*g))).collect(),
+/// The column `column` of the file: its position and field.
+fn find_column(schema: &arrow_schema::Schema, column: &str) -> Result<(usize, Field), Fail> {
+    schema
+        .fields()
+        .iter()
+        .enumerate()
+        .find(|(_, f)| f.name() == column)
+        .map(|(i, f)| (i, f.as_ref().clone()))
+        .ok_or_else(|| {
+            (
+                Place::File,
+                LoadReason::NoColumn {
+                    columns: schema.fields().iter().map(|f| f.name().clone()).collect(),
+                },
+            )
+        })
+}
+
+/// A reader of the column at `index` alone, of the row group `group` or of the whole file,
+/// decoding `rows` rows at a time.
+fn column_reader(
+    builder: ParquetRecordBatchReaderBuilder<std::fs::File>,
+    index: usize,
+    group: Option<RowGroup>,
+    rows: usize,
+) -> Result<parquet::arrow::arrow_reader::ParquetRecordBatchReader, Fail> {
+    let whole = |reason| (Place::File, reason);
+    let mask = ProjectionMask::roots(builder.parquet_schema(), [index]);
+    let groups = builder.metadata().num_row_groups();
+    let builder = match group {
+        Some(g) if g.index >= groups => {
+            return Err(whole(LoadReason::Parquet {
+                message: format!("no row group {} (the file has {groups})", g.index),
+            }));
         }
-    }
+        Some(g) => builder.with_row_groups(vec![g.index]),
+        None => builder,
+    };
+    builder
+        .with_projection(mask)
+        .with_batch_size(rows)
+        .build()
+        .map_err(|e| whole(decode_error(e)))
 }
 
 /// Ragged leaves (`Ragged<S>` fields) from list columns: `List<number>` or `LargeList<number>`
@@ -299,25 +352,9 @@ impl ParquetFiles {
         let column = self.column_of(leaf.source);
         let mut values: Vec<S::Elem> = Vec::new();
         let mut offsets = vec![0usize];
-        for (f, group) in self.reads() {
-            let Some(file) = self.files.get(f).cloned() else {
-                return Err(load_error(
-                    &self.path,
-                    Place::File,
-                    leaf,
-                    LoadReason::Parquet {
-                        message: format!(
-                            "a row group of file {f}, which is not one of these files"
-                        ),
-                    },
-                ));
-            };
-            let builder = self
-                .builder(f)
-                .map_err(|r| load_error(&file, Place::File, leaf, r))?;
-            guarded(|| read_ragged_column::<S>(builder, &column, group, &mut values, &mut offsets))
-                .map_err(|(place, reason)| load_error(&file, place, leaf, reason))?;
-        }
+        self.each_read(leaf, |builder, group| {
+            read_ragged_column::<S>(builder, &column, group, &mut values, &mut offsets)
+        })?;
         Ragged::from_parts(values, offsets).map_err(|e| {
             load_error(
                 &self.path,
@@ -338,22 +375,11 @@ fn read_ragged_column<S: Space>(
     values: &mut Vec<S::Elem>,
     offsets: &mut Vec<usize>,
 ) -> Result<(), Fail> {
-    let whole = |reason| (Place::File, reason);
     let at = |row: Option<u64>| Place::Column {
         name: column.to_owned(),
         row,
     };
-    let schema = builder.schema().clone();
-    let Some((index, field)) = schema
-        .fields()
-        .iter()
-        .enumerate()
-        .find(|(_, f)| f.name() == column)
-    else {
-        return Err(whole(LoadReason::NoColumn {
-            columns: schema.fields().iter().map(|f| f.name().clone()).collect(),
-        }));
-    };
+    let (index, field) = find_column(builder.schema(), column)?;
     let step = crate::types::ragged::step_len::<S>();
     let step_shape: Vec<usize> = S::SHAPE.iter().flatten().copied().collect();
     let wrong = |expected| {
@@ -384,22 +410,7 @@ fn read_ragged_column<S: Space>(
         },
         _ => return Err(wrong(ACCEPTED)),
     };
-    let mask = ProjectionMask::roots(builder.parquet_schema(), [index]);
-    let groups = builder.metadata().num_row_groups();
-    let builder = match group {
-        Some(g) if g.index >= groups => {
-            return Err(whole(LoadReason::Parquet {
-                message: format!("no row group {} (the file has {groups})", g.index),
-            }));
-        }
-        Some(g) => builder.with_row_groups(vec![g.index]),
-        None => builder,
-    };
-    let reader = builder
-        .with_projection(mask)
-        .with_batch_size(8192)
-        .build()
-        .map_err(|e| whole(decode_error(e)))?;
+    let reader = column_reader(builder, index, group, 8192)?;
     let first = group.map_or(0, |g| g.first_row);
     let mut rows = 0usize;
     for batch in reader {
@@ -546,45 +557,19 @@ fn read_column<S: Space>(
     group: Option<RowGroup>,
     values: &mut Vec<S::Elem>,
 ) -> Result<usize, Fail> {
-    let whole = |reason| (Place::File, reason);
     let at = |row: Option<u64>| Place::Column {
         name: column.to_owned(),
         row,
     };
-    let schema = builder.schema().clone();
-    let Some((index, field)) = schema
-        .fields()
-        .iter()
-        .enumerate()
-        .find(|(_, f)| f.name() == column)
-    else {
-        return Err(whole(LoadReason::NoColumn {
-            columns: schema.fields().iter().map(|f| f.name().clone()).collect(),
-        }));
-    };
+    let (index, field) = find_column(builder.schema(), column)?;
     let per: usize = dims.iter().product();
-    let layout = check_field::<S>(field, dims, per).map_err(|r| (at(None), r))?;
-    let mask = ProjectionMask::roots(builder.parquet_schema(), [index]);
-    let groups = builder.metadata().num_row_groups();
+    let layout = check_field::<S>(&field, dims, per).map_err(|r| (at(None), r))?;
     let metadata_rows = builder.metadata().file_metadata().num_rows();
-    let builder = match group {
-        Some(g) if g.index >= groups => {
-            return Err(whole(LoadReason::Parquet {
-                message: format!("no row group {} (the file has {groups})", g.index),
-            }));
-        }
-        Some(g) => builder.with_row_groups(vec![g.index]),
-        None => builder,
-    };
     // Decoded a megabyte or so at a time: the decoder's buffers then come from memory the
     // allocator keeps, where record batches of a whole row group were mapped (and page-faulted)
     // afresh each time (a third slower, measured).
     let decode_rows = ((1 << 20) / (per.max(1) * 4)).clamp(1, 8192);
-    let reader = builder
-        .with_projection(mask)
-        .with_batch_size(decode_rows)
-        .build()
-        .map_err(|e| whole(decode_error(e)))?;
+    let reader = column_reader(builder, index, group, decode_rows)?;
     // One allocation for the rows to come (the footer says how many): growing the vector batch
     // by batch copied and page-faulted the data again at every doubling.
     let expected = group.map_or_else(|| usize::try_from(metadata_rows).unwrap_or(0), |g| g.rows);
