@@ -140,15 +140,7 @@ impl<E: Element> Collate<E> {
 
     /// The time steps of a batch whose longest sample has `need` steps: `pad_to`, else `need`.
     fn steps(&self, need: usize, source: &'static str) -> Result<usize, DataError> {
-        let target = self.steps.unwrap_or(need);
-        if need > target && !self.truncate {
-            return Err(DataError::TimeSteps {
-                source_name: source,
-                needed: need,
-                room: target,
-            });
-        }
-        Ok(target)
+        batch_steps(need, self.steps, self.truncate, source)
     }
 
     /// Checks that the pad value is a label of `S` when `S` is an index space.
@@ -435,6 +427,26 @@ fn kept_steps<From: Space>(from: &SourceView<'_, From>, i: usize, cap: usize) ->
     .min(cap)
 }
 
+/// The time steps of a batch whose longest sample has `need` steps under the policy `steps`
+/// (`pad_to`) / `truncate`: `pad_to`, else `need`; a longer sample without `truncate` is an
+/// error.
+fn batch_steps(
+    need: usize,
+    steps: Option<usize>,
+    truncate: bool,
+    source: &'static str,
+) -> Result<usize, DataError> {
+    let target = steps.unwrap_or(need);
+    if need > target && !truncate {
+        return Err(DataError::TimeSteps {
+            source_name: source,
+            needed: need,
+            room: target,
+        });
+    }
+    Ok(target)
+}
+
 /// The policy's steps for the samples `rows` of `from`: checks it as the sequence field does.
 fn policy_steps<From: Space>(
     from: &SourceView<'_, From>,
@@ -443,13 +455,7 @@ fn policy_steps<From: Space>(
     truncate: bool,
     source: &'static str,
 ) -> Result<usize, DataError> {
-    let need = longest(from, rows).unwrap_or(0);
-    let collate = Collate {
-        pad: 0u8,
-        steps,
-        truncate,
-    };
-    collate.steps(need, source)
+    batch_steps(longest(from, rows).unwrap_or(0), steps, truncate, source)
 }
 
 impl<E: IndexElement, D: Regrow<Elem = E>> GatherSteps for Batch<Lengths<E>, D> {
@@ -460,12 +466,7 @@ impl<E: IndexElement, D: Regrow<Elem = E>> GatherSteps for Batch<Lengths<E>, D> 
         source: &'static str,
     ) -> Result<(), DataError> {
         let need = longest_of_all(from);
-        let target = Collate {
-            pad: 0u8,
-            steps,
-            truncate,
-        }
-        .steps(need, source)?;
+        let target = batch_steps(need, steps, truncate, source)?;
         let longest = need.min(target);
         match E::from_label(longest) {
             Some(_) => Ok(()),
@@ -507,12 +508,7 @@ impl<L: IndexSeqLayout, E: Element, D: Regrow<Elem = E>> GatherSteps for Batch<M
         truncate: bool,
         source: &'static str,
     ) -> Result<(), DataError> {
-        let collate = Collate {
-            pad: 0u8,
-            steps,
-            truncate,
-        };
-        collate.steps(longest_of_all(from), source).map(drop)
+        batch_steps(longest_of_all(from), steps, truncate, source).map(drop)
     }
 
     fn gather_steps<From: Space>(
