@@ -341,3 +341,23 @@ proptest! {
         prop_assert_eq!(all, (0..n).collect::<Vec<_>>());
     }
 }
+
+/// A prefetching stream of one buffer ahead serves every epoch: the buffer taken when an epoch
+/// has no batch left is kept for the next (a lost buffer would leave the worker waiting for it
+/// forever; the test fails after 20 s instead of hanging).
+#[test]
+fn a_prefetched_stream_of_one_buffer_ahead_serves_every_epoch() {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut pre = Stream::<Sample, Padded>::new(|_| (0..5).map(sample), 2).prefetch(1, 0..6);
+        let mut served = 0;
+        while let Some(b) = pre.next_batch() {
+            served += b.unwrap().info.count_samples;
+        }
+        let _ = tx.send(served);
+    });
+    let served = rx
+        .recv_timeout(std::time::Duration::from_secs(20))
+        .expect("the prefetching stream stalled");
+    assert_eq!(served, 30);
+}

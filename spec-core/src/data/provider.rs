@@ -627,34 +627,52 @@ where
                         return;
                     }
                 };
-                // A buffer taken when an epoch had no batch left waits for the next epoch.
-                let mut spare = None;
-                for epoch in epochs {
-                    provider.start_epoch(epoch);
-                    loop {
-                        let mut q = match spare.take().or_else(|| feeder.buffer()) {
-                            Some(q) => q,
-                            None => return,
-                        };
-                        match provider.fill_next(&mut q) {
-                            None => {
-                                spare = Some(q);
-                                break;
-                            }
-                            Some(Ok(info)) => {
-                                if !feeder.send(Ok((q, info))) {
-                                    return;
-                                }
-                            }
-                            Some(Err(e)) => {
-                                feeder.send(Err(e));
-                                return;
-                            }
-                        }
-                    }
-                }
+                feed_epochs(
+                    &feeder,
+                    epochs,
+                    &mut provider,
+                    |p, e| p.start_epoch(e),
+                    |p, q| p.fill_next(q),
+                );
             },
         )
+    }
+}
+
+/// Serves the epochs `epochs` of `source` through `feeder`: starts each epoch, fills buffers
+/// until it ends, hands each batch (or the first error, which ends the stream) to the consumer.
+/// The buffer taken when an epoch has no batch left waits for the next epoch (dropping it would
+/// leave one buffer fewer in circulation, and the worker would wait for it forever).
+pub(crate) fn feed_epochs<Q, S>(
+    feeder: &Feeder<Q>,
+    epochs: Range<u64>,
+    source: &mut S,
+    mut start: impl FnMut(&mut S, u64),
+    mut fill: impl FnMut(&mut S, &mut Q) -> Option<Result<BatchInfo, DataError>>,
+) {
+    let mut spare = None;
+    for epoch in epochs {
+        start(source, epoch);
+        loop {
+            let Some(mut q) = spare.take().or_else(|| feeder.buffer()) else {
+                return;
+            };
+            match fill(source, &mut q) {
+                None => {
+                    spare = Some(q);
+                    break;
+                }
+                Some(Ok(info)) => {
+                    if !feeder.send(Ok((q, info))) {
+                        return;
+                    }
+                }
+                Some(Err(e)) => {
+                    feeder.send(Err(e));
+                    return;
+                }
+            }
+        }
     }
 }
 

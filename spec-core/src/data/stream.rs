@@ -508,26 +508,13 @@ where
             ahead,
             move || Q::nest(FlatOf::<Q>::alloc(size, 0)),
             move |feeder| {
-                for epoch in epochs {
-                    self.start_epoch(epoch);
-                    loop {
-                        let Some(mut q) = feeder.buffer() else {
-                            return;
-                        };
-                        match self.fill_next(&mut q) {
-                            None => break,
-                            Some(Ok(info)) => {
-                                if !feeder.send(Ok((q, info))) {
-                                    return;
-                                }
-                            }
-                            Some(Err(e)) => {
-                                feeder.send(Err(e));
-                                return;
-                            }
-                        }
-                    }
-                }
+                crate::data::provider::feed_epochs(
+                    &feeder,
+                    epochs,
+                    &mut self,
+                    |s, e| s.start_epoch(e),
+                    |s, q| s.fill_next(q),
+                );
             },
         )
     }
