@@ -4,9 +4,10 @@
 //! Use it through the `batchspec` crate, which adds `#[derive(DataSpec)]`.
 #![warn(missing_docs)]
 
-// The parts. From the bottom up they are types, kernel, format, buffer, mapping, view, data and
-// load; each imports only the parts before it in that order (the architecture test in
+// The parts. From the bottom up they are types, kernel, format, buffer, mapping, view, augment,
+// data and load; each imports only the parts before it in that order (the architecture test in
 // `tests/architecture.rs` holds the code to that).
+pub mod augment;
 pub mod buffer;
 pub mod data;
 pub mod format;
@@ -46,6 +47,10 @@ pub use types::spec::{
 /// What the derive's output names; not part of the public API.
 #[doc(hidden)]
 pub mod __private {
+    pub use crate::augment::{
+        Augmentation, Draws, ImageSpace, MixLabels, check_augment, check_mixed, gather_augmented,
+        mix_labels,
+    };
     pub use crate::data::dataset::{LeafSource, LoadField, LoadRecord};
     pub use crate::data::error::DataError;
     pub use crate::data::gather::{
@@ -57,6 +62,7 @@ pub mod __private {
     pub use crate::mapping::serve::{FromShared, ServeCache, ServeField, ServeFrom};
     pub use crate::types::axis::{B, C, D, F, H, K, NotALayout, T, W};
     pub use crate::types::batch::{ArcBatch, BatchView};
+    pub use crate::types::elem::CastInto;
     pub use crate::types::elem::Element;
     pub use crate::types::error::SpecError;
     pub use crate::types::hlist::{HCons, HList, HNil};

@@ -14,7 +14,7 @@ use std::path::Path;
 
 /// The parts, from the bottom up: a part may import the parts before it in this list.
 const PARTS: &[&str] = &[
-    "types", "kernel", "format", "buffer", "mapping", "view", "data", "load",
+    "types", "kernel", "format", "buffer", "mapping", "view", "augment", "data", "load",
 ];
 
 /// What a file names: each path with the line it stands on.

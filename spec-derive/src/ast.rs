@@ -27,6 +27,10 @@ pub struct Field<'a> {
     pub collate: attr::Collate,
     /// `lengths_of` or `mask_of`.
     pub steps_of: Option<attr::StepsOf>,
+    /// `augment = Type`.
+    pub augment: Option<(proc_macro2::Span, syn::Type)>,
+    /// `mixed_with = "source"`.
+    pub mixed_with: Option<(proc_macro2::Span, String)>,
 }
 
 impl<'a> Container<'a> {
@@ -97,6 +101,8 @@ impl<'a> Container<'a> {
                     source,
                     collate: attrs.collate,
                     steps_of: attrs.steps_of,
+                    augment: attrs.augment,
+                    mixed_with: attrs.mixed_with,
                 })
             })
             .collect();

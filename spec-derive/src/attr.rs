@@ -3,7 +3,8 @@
 
 use crate::ctxt::Ctxt;
 use crate::symbol::{
-    CONTAINER_KEYS, CRATE, FIELD_KEYS, LENGTHS_OF, MASK_OF, PAD, PAD_TO, SOURCE, SPEC, TRUNCATE,
+    AUGMENT, CONTAINER_KEYS, CRATE, FIELD_KEYS, LENGTHS_OF, MASK_OF, MIXED_WITH, PAD, PAD_TO,
+    SOURCE, SPEC, TRUNCATE,
 };
 use proc_macro2::Span;
 use syn::meta::ParseNestedMeta;
@@ -51,6 +52,10 @@ pub struct FieldAttrs {
     pub collate: Collate,
     /// `lengths_of` or `mask_of`: the field describes the samples of another source.
     pub steps_of: Option<StepsOf>,
+    /// `augment = Type`: the augmentation the field goes through, with the key's span.
+    pub augment: Option<(Span, syn::Type)>,
+    /// `mixed_with = "source"`: labels mixed with the pairs of that source's augmentation.
+    pub mixed_with: Option<(Span, String)>,
 }
 
 /// A collate policy as written: `pad = ..`, `pad_to = N`, `truncate`.
@@ -195,6 +200,8 @@ impl FieldAttrs {
         let mut truncate = Attr::none(TRUNCATE);
         let mut lengths_of = Attr::none(LENGTHS_OF);
         let mut mask_of = Attr::none(MASK_OF);
+        let mut augment = Attr::none(AUGMENT);
+        let mut mixed_with = Attr::none(MIXED_WITH);
         for attr in &field.attrs {
             if !attr.path().is_ident(SPEC) {
                 continue;
@@ -258,6 +265,24 @@ impl FieldAttrs {
                         let v = StepsOf { mask, source: name, span };
                         if mask { mask_of.set(cx, span, v) } else { lengths_of.set(cx, span, v) }
                     }
+                } else if meta.path.is_ident(AUGMENT) {
+                    let span = meta.path.get_ident().map(|i| i.span()).unwrap_or_else(Span::call_site);
+                    match meta.value()?.parse::<syn::Type>() {
+                        Ok(ty) => augment.set(cx, span, (span, ty)),
+                        Err(_) => cx.error_spanned_by(&meta.path, "expected the augmentation as a type, as in `augment = Train` or `augment = Eval<Train>`"),
+                    }
+                } else if meta.path.is_ident(MIXED_WITH) {
+                    let span = meta.path.get_ident().map(|i| i.span()).unwrap_or_else(Span::call_site);
+                    let lit: syn::LitStr = match meta.value()?.parse() {
+                        Ok(l) => l,
+                        Err(_) => {
+                            cx.error_spanned_by(&meta.path, "expected the source as a string literal, as in `mixed_with = \"image\"`");
+                            return Ok(());
+                        }
+                    };
+                    if let Some(name) = parse_source(cx, &lit) {
+                        mixed_with.set(cx, span, (span, name));
+                    }
                 } else {
                     cx.error_spanned_by(&meta.path, did_you_mean(&key_name(&meta), FIELD_KEYS));
                     skip_value(&meta)?;
@@ -268,6 +293,8 @@ impl FieldAttrs {
                 cx.syn_error(e);
             }
         }
+        let augment = augment.get();
+        let mixed_with = mixed_with.get();
         let collate = Collate {
             pad: pad.get(),
             pad_to: pad_to.get(),
@@ -294,10 +321,19 @@ impl FieldAttrs {
                 cx.syn_error(syn::Error::new(span, format!("a `{key}` field takes its steps from the sequence field of source \"{}\": give `pad`, `pad_to` and `truncate` there", of.source)));
             }
         }
+        if let Some((span, _)) = &augment {
+            if collate.span().is_some() || steps_of.is_some() {
+                cx.syn_error(syn::Error::new(*span, "`augment` goes on an image field; `pad`, `pad_to`, `truncate`, `lengths_of` and `mask_of` on sequence fields: a field takes one or the other"));
+            } else if mixed_with.is_some() {
+                cx.syn_error(syn::Error::new(*span, "a field is either augmented (`augment`) or labels mixed with an augmented source (`mixed_with`), not both"));
+            }
+        }
         FieldAttrs {
             source,
             collate,
             steps_of,
+            augment,
+            mixed_with,
         }
     }
 }

@@ -385,6 +385,8 @@ fn mapped_struct(
     let mapped_struct = quote! {
         #[doc = #doc]
         #[derive(::core::clone::Clone, ::core::fmt::Debug)]
+        // Filled only by the framework adapters: unused fields are not the user's dead code.
+        #[allow(dead_code)]
         #vis struct #name<#(#params),*> {
             #(#field_defs,)*
         }

@@ -159,6 +159,7 @@ pub fn expand(cont: &Container<'_>, krate: &syn::Path, preds: &[TokenStream]) ->
     let mut same_steps = Vec::new();
     let mut load_bounds = Vec::new();
     let mut load_values = Vec::new();
+    let mut mix_steps = Vec::new();
     for f in &cont.fields {
         let ty = f.ty;
         let member = f.member;
@@ -195,6 +196,20 @@ pub fn expand(cont: &Container<'_>, krate: &syn::Path, preds: &[TokenStream]) ->
         ));
         if kind(ty) != Kind::Leaf {
             let at = f.collate.span().or(f.steps_of.as_ref().map(|o| o.span));
+            if let Some(at) = f
+                .augment
+                .as_ref()
+                .map(|a| a.0)
+                .or(f.mixed_with.as_ref().map(|m| m.0))
+            {
+                out.extend(
+                    syn::Error::new(
+                        at,
+                        "`augment` and `mixed_with` go on a batch field (`Batch<..>`), not on a tuple or a nested spec",
+                    )
+                    .to_compile_error(),
+                );
+            }
             if let Some(at) = at {
                 out.extend(
                     syn::Error::new(
@@ -340,6 +355,142 @@ pub fn expand(cont: &Container<'_>, krate: &syn::Path, preds: &[TokenStream]) ->
                     ));
                     continue;
                 }
+                if let Some((aug_span, aug_ty)) = &f.augment {
+                    if !cont.generics.params.is_empty() {
+                        out.extend(
+                            syn::Error::new(
+                                *aug_span,
+                                "a request with generic parameters cannot name an augmentation: its sizes are checked where the request is defined, so give the augmented field a written-out image type",
+                            )
+                            .to_compile_error(),
+                        );
+                        continue;
+                    }
+                    let aug_trait = format_ident!("{}_{}_augment", name, field);
+                    let aug_name = escape(&quote!(#aug_ty).to_string().replace(' ', ""));
+                    let msg_aug = format!(
+                        "field `{fname}` of `{sname}` augments source \"{src}\" with `{aug_name}`, but the record `{{R}}` holds it as `{{From}}`, not as the images `{aug_name}` reads"
+                    );
+                    let label_aug =
+                        format!("`{aug_name}` reads the images of its `Augmentation::Input`");
+                    let note_aug = "an augmentation reads its source exactly as the record holds it: make `type Input` the record's space of the source".to_string();
+                    checks.push(quote! {
+                        #source_check
+                        #[diagnostic::on_unimplemented(message = #msg_aug, label = #label_aug, note = #note_aug)]
+                        pub trait #aug_trait<R, From, To> {
+                            fn gather(
+                                from: #p::SourceView<'_, From>,
+                                rows: &[usize],
+                                zero: #p::core::ops::Range<usize>,
+                                target: #p::LeafTarget<'_, To>,
+                                draws: #p::Draws,
+                            )
+                            where
+                                From: #p::Space,
+                                To: #p::Space;
+                        }
+                        #[diagnostic::do_not_recommend]
+                        impl<R, To> #aug_trait<R, <#aug_ty as #p::Augmentation>::Input, To> for ()
+                        where
+                            To: #p::ImageSpace,
+                            <<#aug_ty as #p::Augmentation>::Input as #p::Space>::Elem: #p::CastInto<<To as #p::Space>::Elem>,
+                        {
+                            #[inline]
+                            fn gather(
+                                from: #p::SourceView<'_, <#aug_ty as #p::Augmentation>::Input>,
+                                rows: &[usize],
+                                zero: #p::core::ops::Range<usize>,
+                                target: #p::LeafTarget<'_, To>,
+                                draws: #p::Draws,
+                            ) {
+                                #p::gather_augmented::<#aug_ty, To>(from, rows, zero, target, draws)
+                            }
+                        }
+                    });
+                    let to = respan(quote!(<#ty as #p::LeafField>::Space), span);
+                    // Checked once where the request is defined: sizes, channels, element.
+                    let fname_lit = field.clone();
+                    checks.push(quote_spanned! {*aug_span=>
+                        const _: () = match #p::check_augment::<#aug_ty, #to>(#fname_lit) {
+                            #p::core::result::Result::Ok(()) => (),
+                            #p::core::result::Result::Err(m) => #p::core::panic!("{}", m.as_str()),
+                        };
+                    });
+                    let from = quote!(<() as #source_trait<#r>>::Space);
+                    let check = respan(
+                        quote! {
+                            (): #source_trait<#r>,
+                            (): #aug_trait<#r, #from, #to>
+                        },
+                        member.span(),
+                    );
+                    read_bounds.push(check.clone());
+                    let writable = respan(quote!(for<'__spec_x> #ty: #p::LeafMut<#to>), span);
+                    gather_bounds.push(quote!(#check, #writable));
+                    let (serve_bound, serve_value) = not_served(
+                        &mut checks,
+                        &p,
+                        &name,
+                        &field,
+                        &r,
+                        ty,
+                        member,
+                        "is augmented batch by batch",
+                    );
+                    serve_bounds.push(quote!(#check, #serve_bound));
+                    serve_values.push(serve_value);
+                    gather_steps.push(respan(
+                        quote! {
+                            <() as #aug_trait<#r, #from, #to>>::gather(
+                                <() as #source_trait<#r>>::view(__spec_record),
+                                __spec_rows,
+                                #p::core::clone::Clone::clone(&__spec_zero),
+                                #p::LeafMut::<#to>::leaf_mut(&mut __spec_out.#member),
+                                __spec_draws,
+                            );
+                        },
+                        span,
+                    ));
+                    continue;
+                }
+                if let Some((mix_span, mix_src)) = &f.mixed_with {
+                    let partner = cont
+                        .fields
+                        .iter()
+                        .find(|g| &g.source == mix_src && g.augment.is_some());
+                    match partner.and_then(|g| g.augment.as_ref()) {
+                        None => out.extend(
+                            syn::Error::new(
+                                *mix_span,
+                                format!("`mixed_with = \"{}\"` names a source that no augmented field of `{}` reads: mix labels with the source of a field with `augment = ..` whose steps mix samples", escape(mix_src), sname),
+                            )
+                            .to_compile_error(),
+                        ),
+                        Some((_, aug_ty)) => {
+                            let to = respan(quote!(<#ty as #p::LeafField>::Space), span);
+                            let fname_lit = field.clone();
+                            let src_lit = mix_src.clone();
+                            checks.push(quote_spanned! {*mix_span=>
+                                const _: () = match #p::check_mixed::<#aug_ty>(#fname_lit, #src_lit) {
+                                    #p::core::result::Result::Ok(()) => (),
+                                    #p::core::result::Result::Err(m) => #p::core::panic!("{}", m.as_str()),
+                                };
+                            });
+                            gather_bounds.push(respan(quote!(#to: #p::MixLabels), *mix_span));
+                            gather_bounds.push(respan(quote!(for<'__spec_x> #ty: #p::LeafMut<#to>), span));
+                            mix_steps.push(respan(
+                                quote! {
+                                    #p::mix_labels::<#aug_ty, #to>(
+                                        #p::LeafMut::<#to>::leaf_mut(&mut __spec_out.#member),
+                                        __spec_rows,
+                                        __spec_draws,
+                                    );
+                                },
+                                span,
+                            ));
+                        }
+                    }
+                }
                 checks.push(quote! {
                     #source_check
                     #[diagnostic::on_unimplemented(
@@ -443,7 +594,20 @@ pub fn expand(cont: &Container<'_>, krate: &syn::Path, preds: &[TokenStream]) ->
                     quote!(let #collate_name = #e;)
                 };
                 let collate = quote!(#collate_name);
-                if f.collate.span().is_some() {
+                if f.mixed_with.is_some() {
+                    let (serve_bound, serve_value) = not_served(
+                        &mut checks,
+                        &p,
+                        &name,
+                        &field,
+                        &r,
+                        ty,
+                        member,
+                        "is mixed batch by batch",
+                    );
+                    serve_bounds.push(quote!(#check, #serve_bound));
+                    serve_values.push(serve_value);
+                } else if f.collate.span().is_some() {
                     let (serve_bound, serve_value) = not_served(
                         &mut checks,
                         &p,
@@ -511,6 +675,7 @@ pub fn expand(cont: &Container<'_>, krate: &syn::Path, preds: &[TokenStream]) ->
                             __spec_record,
                             __spec_rows,
                             #p::core::clone::Clone::clone(&__spec_zero),
+                            __spec_draws,
                         )?;
                     },
                     span,
@@ -542,6 +707,7 @@ pub fn expand(cont: &Container<'_>, krate: &syn::Path, preds: &[TokenStream]) ->
                             __spec_record,
                             __spec_rows,
                             #p::core::clone::Clone::clone(&__spec_zero),
+                            __spec_draws,
                         )?;
                     },
                     span,
@@ -631,9 +797,11 @@ pub fn expand(cont: &Container<'_>, krate: &syn::Path, preds: &[TokenStream]) ->
                 __spec_record: &#r,
                 __spec_rows: &[usize],
                 __spec_zero: #p::core::ops::Range<usize>,
+                __spec_draws: #p::Draws,
             ) -> #p::core::result::Result<(), #p::DataError> {
-                let _ = (&__spec_out, &__spec_record, &__spec_rows, &__spec_zero);
+                let _ = (&__spec_out, &__spec_record, &__spec_rows, &__spec_zero, &__spec_draws);
                 #(#gather_steps)*
+                #(#mix_steps)*
                 #p::core::result::Result::Ok(())
             }
             fn check_fits(__spec_record: &#r) -> #p::core::result::Result<(), #p::DataError> {
@@ -701,8 +869,9 @@ pub fn expand(cont: &Container<'_>, krate: &syn::Path, preds: &[TokenStream]) ->
                 __spec_record: &#r,
                 __spec_rows: &[usize],
                 __spec_zero: #p::core::ops::Range<usize>,
+                __spec_draws: #p::Draws,
             ) -> #p::core::result::Result<(), #p::DataError> {
-                <Self as #p::GatherFrom<#r>>::gather_from(self, __spec_record, __spec_rows, __spec_zero)
+                <Self as #p::GatherFrom<#r>>::gather_from(self, __spec_record, __spec_rows, __spec_zero, __spec_draws)
             }
             fn check_field(__spec_record: &#r) -> #p::core::result::Result<(), #p::DataError> {
                 <Self as #p::GatherFrom<#r>>::check_fits(__spec_record)
@@ -728,7 +897,7 @@ pub fn stubs(input: &syn::DeriveInput, p: &TokenStream) -> TokenStream {
             }
         }
         impl #r_impl #p::GatherFrom<__SpecR> for #ident #ty_generics #where_clause {
-            fn gather_from(_: &mut Self, _: &__SpecR, _: &[usize], _: #p::core::ops::Range<usize>) -> #p::core::result::Result<(), #p::DataError> {
+            fn gather_from(_: &mut Self, _: &__SpecR, _: &[usize], _: #p::core::ops::Range<usize>, _: #p::Draws) -> #p::core::result::Result<(), #p::DataError> {
                 #p::core::unreachable!()
             }
             fn check_fits(_: &__SpecR) -> #p::core::result::Result<(), #p::DataError> {

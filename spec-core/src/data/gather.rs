@@ -6,6 +6,7 @@
 //! batch field reads its source from the record with one lookup (no search through a list), so
 //! a request of hundreds of leaves costs no deeper trait solving than one of two.
 
+use crate::augment::Draws;
 use crate::data::error::DataError;
 use crate::format::FormatAs;
 use crate::mapping::matching::{HasSource, ReadField, Reads};
@@ -557,6 +558,9 @@ pub trait GatherFrom<R>: Reads<R> {
     /// Writes the samples `rows` of `record` into the samples `0..rows.len()` of `out`, after
     /// zeroing the samples `zero` of `out` (padding rows).
     ///
+    /// The random choices of augmented fields ([`augment`](crate::augment)) are drawn from
+    /// `draws` and each sample's row in `record` (its global index).
+    ///
     /// # Errors
     /// [`DataError::TimeSteps`] when a borrowed sequence batch of `out` is too short for a
     /// sample; never for owned leaves (they take the length they need).
@@ -565,6 +569,7 @@ pub trait GatherFrom<R>: Reads<R> {
         record: &R,
         rows: &[usize],
         zero: Range<usize>,
+        draws: Draws,
     ) -> Result<(), DataError>;
 
     /// Checks once that every sample of `record` can be gathered under the request's collate
@@ -591,6 +596,7 @@ pub trait GatherField<R, K>: ReadField<R, K> {
         record: &R,
         rows: &[usize],
         zero: Range<usize>,
+        draws: Draws,
     ) -> Result<(), DataError>;
 
     /// As [`GatherFrom::check_fits`] (a leaf of a tuple field has the default policy, which
@@ -617,6 +623,7 @@ where
         record: &R,
         rows: &[usize],
         zero: Range<usize>,
+        _: Draws,
     ) -> Result<(), DataError> {
         self.gather_into::<R::Space>(record.source_view(), rows, zero, &Collate::DEFAULT, K::NAME)
     }
@@ -634,13 +641,20 @@ where
         record: &R,
         rows: &[usize],
         zero: Range<usize>,
+        _: Draws,
     ) -> Result<(), DataError> {
         self.gather_into::<R::Space>(record.source_view(), rows, zero, &Collate::DEFAULT, K::NAME)
     }
 }
 
 impl<R, K> GatherField<R, K> for Null {
-    fn gather_field(&mut self, _: &R, _: &[usize], _: Range<usize>) -> Result<(), DataError> {
+    fn gather_field(
+        &mut self,
+        _: &R,
+        _: &[usize],
+        _: Range<usize>,
+        _: Draws,
+    ) -> Result<(), DataError> {
         Ok(())
     }
 }
@@ -708,8 +722,9 @@ macro_rules! gather_tuples {
                 record: &R,
                 rows: &[usize],
                 zero: Range<usize>,
+                draws: Draws,
             ) -> Result<(), DataError> {
-                $( $t::gather_from(&mut out.$i, record, rows, zero.clone())?; )+
+                $( $t::gather_from(&mut out.$i, record, rows, zero.clone(), draws)?; )+
                 Ok(())
             }
             fn check_fits(record: &R) -> Result<(), DataError> {
@@ -723,8 +738,9 @@ macro_rules! gather_tuples {
                 record: &R,
                 rows: &[usize],
                 zero: Range<usize>,
+                draws: Draws,
             ) -> Result<(), DataError> {
-                $( self.$i.gather_field(record, rows, zero.clone())?; )+
+                $( self.$i.gather_field(record, rows, zero.clone(), draws)?; )+
                 Ok(())
             }
             fn check_field(record: &R) -> Result<(), DataError> {

@@ -7,6 +7,7 @@
 //! [`Prefetch`] runs any batch producer on a background thread, a bounded number of batches
 //! ahead.
 
+use crate::augment::Draws;
 use crate::data::dataset::{AllocFlat, Dataset};
 use crate::data::error::DataError;
 use crate::data::gather::GatherFrom;
@@ -34,7 +35,7 @@ pub struct Provided<'a, Q> {
 }
 
 /// A request's gather from a record ([`GatherFrom::gather_from`]).
-type GatherFn<Q, R> = fn(&mut Q, &R, &[usize], Range<usize>) -> Result<(), DataError>;
+type GatherFn<Q, R> = fn(&mut Q, &R, &[usize], Range<usize>, Draws) -> Result<(), DataError>;
 
 /// Serves batches of the request `Q` from a dataset of the record `R`.
 ///
@@ -124,6 +125,12 @@ impl<'d, R: DataSpec, Q: DataSpec> Provider<'d, R, Q> {
         &self.schedule
     }
 
+    /// What the random choices of augmented fields are drawn from: the schedule's seed and the
+    /// epoch being served.
+    pub fn draws(&self) -> Draws {
+        Draws::new(self.schedule.seed(), self.epoch.index())
+    }
+
     /// Starts epoch `epoch` (its order, for shuffled schedules, depends on the seed and `epoch`).
     pub fn start_epoch(&mut self, epoch: u64) {
         self.epoch.restart(epoch);
@@ -169,7 +176,8 @@ impl<'d, R: DataSpec, Q: DataSpec> Provider<'d, R, Q> {
         let size = self.schedule.batch_size();
         let data: &'d R = self.dataset.fields();
         // Rows past the samples (padding, or a short last batch) are zeroed.
-        Some(Out::gather_from(out, data, &self.rows[..filled], filled..size).map(|()| info))
+        let draws = self.draws();
+        Some(Out::gather_from(out, data, &self.rows[..filled], filled..size, draws).map(|()| info))
     }
 }
 
@@ -202,6 +210,7 @@ where
         let rows_in_batch = batch.size();
         drop(batch);
         let data: &'d R = self.dataset.fields();
+        let draws = self.draws();
         let out = if rows_in_batch < size {
             // A short last batch: a buffer of its own size, kept for the next epochs.
             let short = match self.short.take() {
@@ -218,6 +227,7 @@ where
             data,
             &self.rows[..filled],
             filled..rows_in_batch,
+            draws,
         ));
         Some(Provided { batch: out, info })
     }
@@ -258,6 +268,7 @@ where
     /// [`SpecError::Row`](crate::types::error::SpecError::Row) for a row past the end of the
     /// dataset.
     pub fn batch_of(&mut self, rows: &[usize]) -> Result<Provided<'_, Q>, DataError> {
+        let draws = self.draws();
         let len = self.dataset.len();
         if let Some(p) = rows.iter().position(|&r| r >= len) {
             return Err(crate::types::error::SpecError::Row {
@@ -282,6 +293,7 @@ where
             self.dataset.fields(),
             rows,
             rows.len()..rows.len(),
+            draws,
         ));
         Ok(Provided {
             batch: out,
@@ -309,6 +321,7 @@ where
             self.dataset.fields(),
             &self.rows[..filled],
             filled..rows_in_batch,
+            self.draws(),
         ));
         Some((out, info))
     }
@@ -412,7 +425,13 @@ where
     for (rows, target) in split.clone().zip(targets.iter_mut()) {
         indices.clear();
         indices.extend(rows.clone());
-        T::gather_from(target, batch, &indices, rows.len()..rows.len())?;
+        T::gather_from(
+            target,
+            batch,
+            &indices,
+            rows.len()..rows.len(),
+            Draws::default(),
+        )?;
     }
     Ok(split)
 }

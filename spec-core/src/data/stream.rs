@@ -6,6 +6,7 @@
 //! [`Prefetch`] apply as well. [`BatchSource`] is the one trait generic training code takes:
 //! providers, streams, prefetched producers and generators all implement it.
 
+use crate::augment::Draws;
 use crate::data::dataset::AllocFlat;
 use crate::data::error::DataError;
 use crate::data::gather::{GatherFrom, GatherSame};
@@ -174,6 +175,9 @@ pub struct Stream<R, Q> {
     // Samples seen from the source this epoch (before sharding), chunks read.
     position: u64,
     chunks: u64,
+    // Samples served in batches this epoch: the global index of a sample for the draws of
+    // augmentations is its place in the epoch's stream.
+    served: u64,
     // The samples of the batch being made, then its rows.
     staging: Option<R>,
     rows: Vec<usize>,
@@ -255,6 +259,7 @@ where
             chunk: None,
             position: 0,
             chunks: 0,
+            served: 0,
             staging: None,
             rows: (0..batch_size).collect(),
             out: None,
@@ -328,6 +333,7 @@ where
         self.chunk = None;
         self.position = 0;
         self.chunks = 0;
+        self.served = 0;
         self.done = false;
     }
 
@@ -448,7 +454,19 @@ where
             count_samples: filled,
             pad: rows_in_batch - filled,
         };
-        match Q::gather_from(out, staging, &self.rows[..filled], filled..rows_in_batch) {
+        let draws = Draws {
+            seed: self.seed,
+            epoch: self.epoch,
+            first: self.served,
+        };
+        self.served += filled as u64;
+        match Q::gather_from(
+            out,
+            staging,
+            &self.rows[..filled],
+            filled..rows_in_batch,
+            draws,
+        ) {
             Ok(()) => Some(Ok((out, info))),
             Err(e) => Some(Err(e)),
         }
@@ -470,7 +488,13 @@ where
             count_samples: filled,
             pad: size - filled,
         };
-        Some(Q::gather_from(out, staging, &self.rows[..filled], filled..size).map(|()| info))
+        let draws = Draws {
+            seed: self.seed,
+            epoch: self.epoch,
+            first: self.served,
+        };
+        self.served += filled as u64;
+        Some(Q::gather_from(out, staging, &self.rows[..filled], filled..size, draws).map(|()| info))
     }
 }
 

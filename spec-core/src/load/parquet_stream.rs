@@ -449,8 +449,14 @@ where
         }
         // Straight from the window into the request: one copy, converted, per row (two for the
         // rows of a batch that spans windows).
+        // Augmentations draw from the row's place in this rank's windows of the epoch.
+        let draws = crate::augment::Draws {
+            seed: self.seed.unwrap_or(0),
+            epoch: self.epoch,
+            first: self.windows_read << 32,
+        };
         let (from, rows) = self.take(n)?;
-        if let Err(e) = Q::gather_from(out, from, rows, n..capacity) {
+        if let Err(e) = Q::gather_from(out, from, rows, n..capacity, draws) {
             return Some(Err(LoadError::Data(e)));
         }
         Some(Ok(n))

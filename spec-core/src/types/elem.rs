@@ -33,6 +33,12 @@ pub trait Element:
     fn to_label(self) -> Option<usize>;
     /// The value as an `f64` (exact for every type here but the widest integers).
     fn to_f64(self) -> f64;
+    /// `true` for the floating-point types.
+    const FLOAT: bool = false;
+    /// `v as Self` (`as` semantics: truncation toward zero and saturation for integers). For the
+    /// computed values of augmentations, whose fields the derive checks to be floats.
+    #[doc(hidden)]
+    fn cast_from_f64(v: f64) -> Self;
 }
 
 /// An element type whose values can be labels of an index space: the integer types.
@@ -51,6 +57,8 @@ macro_rules! int_elements {
             fn to_label(self) -> Option<usize> { usize::try_from(self).ok() }
             #[inline]
             fn to_f64(self) -> f64 { self as f64 }
+            #[inline]
+            fn cast_from_f64(v: f64) -> Self { v as $t }
         }
         impl IndexElement for $t {
             #[inline]
@@ -76,6 +84,9 @@ macro_rules! float_elements {
             }
             #[inline]
             fn to_f64(self) -> f64 { self as f64 }
+            const FLOAT: bool = true;
+            #[inline]
+            fn cast_from_f64(v: f64) -> Self { v as $t }
         }
     )*};
 }

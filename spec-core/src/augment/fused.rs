@@ -1,0 +1,343 @@
+//! The fused gather: each sample read once from the record and written once into the batch,
+//! cropped, flipped, padded, noised, normalized and cast on the way, in the batch's layout; then
+//! the batch-level mixing in place.
+
+use super::draw::Draws;
+use super::steps::{Augmentation, ImageSpace, SampleChoices, Steps, for_each_pair};
+use crate::types::elem::{CastInto, Element};
+use crate::types::ragged::SourceView;
+use crate::types::space::{OneHot, Space};
+use ndarray::{ArrayView, ArrayView3, ArrayViewMut, ArrayViewMut3, Axis, Ix4};
+use std::ops::Range;
+
+/// A one-hot field of floats: the labels a mixing step can mix.
+#[diagnostic::on_unimplemented(
+    message = "labels mixed by mixup or CutMix are one-hot floats, but this field asks for `{Self}`",
+    label = "a mixture of two labels is not a label: it is a one-hot row weighted by λ and 1-λ",
+    note = "ask for the labels as `OneHot<M>` (f32 or f64): a record's `Index<M>` converts to it"
+)]
+pub trait MixLabels: Space {}
+impl<const M: usize, const DIM: usize> MixLabels for OneHot<M, DIM, f32> {}
+impl<const M: usize, const DIM: usize> MixLabels for OneHot<M, DIM, f64> {}
+
+/// Reads a sample's value at `(y, x, c)`.
+trait Read3<E> {
+    fn at(&self, y: usize, x: usize, c: usize) -> E;
+}
+
+/// Writes a sample's value at `(y, x, c)`.
+trait Write3<E> {
+    fn put(&mut self, y: usize, x: usize, c: usize, v: E);
+}
+
+/// A sample in one slice of memory with non-negative strides: the fast path.
+struct Flat<'a, T> {
+    data: T,
+    strides: [usize; 3],
+    _p: core::marker::PhantomData<&'a ()>,
+}
+
+impl<E: Copy> Read3<E> for Flat<'_, &[E]> {
+    #[inline(always)]
+    fn at(&self, y: usize, x: usize, c: usize) -> E {
+        self.data[y * self.strides[0] + x * self.strides[1] + c * self.strides[2]]
+    }
+}
+
+impl<E> Write3<E> for Flat<'_, &mut [E]> {
+    #[inline(always)]
+    fn put(&mut self, y: usize, x: usize, c: usize, v: E) {
+        self.data[y * self.strides[0] + x * self.strides[1] + c * self.strides[2]] = v;
+    }
+}
+
+impl<E: Copy> Read3<E> for ArrayView3<'_, E> {
+    #[inline]
+    fn at(&self, y: usize, x: usize, c: usize) -> E {
+        self[[y, x, c]]
+    }
+}
+
+impl<E> Write3<E> for ArrayViewMut3<'_, E> {
+    #[inline]
+    fn put(&mut self, y: usize, x: usize, c: usize, v: E) {
+        self[[y, x, c]] = v;
+    }
+}
+
+/// A view of a sample in `(h, w, c)` order whose memory is one slice, with its strides; `None`
+/// for other views (negative or overlapping strides, gaps).
+fn flat_strides<E>(v: &ArrayView3<'_, E>) -> Option<[usize; 3]> {
+    let s = v.strides();
+    if s.iter().any(|&x| x < 0) {
+        return None;
+    }
+    v.as_slice_memory_order()?;
+    Some([s[0] as usize, s[1] as usize, s[2] as usize])
+}
+
+/// What is done to each value.
+trait Values<Ei, Eo> {
+    /// The value read at output index `at` of channel `c`.
+    fn value(&self, v: Ei, c: usize, at: usize, ch: &SampleChoices) -> Eo;
+}
+
+/// Values cast, nothing computed.
+struct Cast;
+impl<Ei: CastInto<Eo>, Eo: Element> Values<Ei, Eo> for Cast {
+    #[inline(always)]
+    fn value(&self, v: Ei, _: usize, _: usize, _: &SampleChoices) -> Eo {
+        v.cast()
+    }
+}
+
+/// Values in `f32`: noise added, then normalized.
+struct Affine {
+    noise: bool,
+    normalize: Option<(&'static [f32], &'static [f32])>,
+}
+impl<Ei: Element, Eo: Element> Values<Ei, Eo> for Affine {
+    #[inline(always)]
+    fn value(&self, v: Ei, c: usize, at: usize, ch: &SampleChoices) -> Eo {
+        let mut f = v.to_f64() as f32;
+        if self.noise {
+            f += ch.noise(at);
+        }
+        if let Some((mean, std)) = self.normalize {
+            f = (f - mean[c]) / std[c];
+        }
+        Eo::cast_from_f64(f64::from(f))
+    }
+}
+
+/// Where output coordinate `i` of `n` (flipped or not) reads in an input of `len` padded by
+/// `pad` and cropped at `offset`: `None` in a constant padding.
+#[inline(always)]
+fn source_index(
+    i: usize,
+    n: usize,
+    flip: bool,
+    offset: usize,
+    pad: usize,
+    len: usize,
+    reflect: bool,
+) -> Option<usize> {
+    let k = if flip { n - 1 - i } else { i } + offset;
+    if k >= pad && k - pad < len {
+        Some(k - pad)
+    } else if reflect {
+        // Mirror about the edge, the edge not repeated; pad < len (checked), so once is enough.
+        Some(if k < pad {
+            pad - k
+        } else {
+            2 * (len - 1) + pad - k
+        })
+    } else {
+        None
+    }
+}
+
+/// One sample: read through `src`, written through `dst`.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn one_sample<Ei: Element, Eo: Element, V: Values<Ei, Eo>>(
+    src: &impl Read3<Ei>,
+    dst: &mut impl Write3<Eo>,
+    steps: &Steps,
+    hwc: [usize; 3],
+    out_hw: (usize, usize),
+    ch: &SampleChoices,
+    values: &V,
+) {
+    let [h, w, c] = hwc;
+    let (ho, wo) = out_hw;
+    for y in 0..ho {
+        let sy = source_index(y, ho, ch.flip_v, ch.crop_y, steps.pad, h, steps.reflect);
+        for x in 0..wo {
+            let at = (y * wo + x) * c;
+            let sx = source_index(x, wo, ch.flip_h, ch.crop_x, steps.pad, w, steps.reflect);
+            match (sy, sx) {
+                (Some(sy), Some(sx)) => {
+                    for k in 0..c {
+                        dst.put(y, x, k, values.value(src.at(sy, sx, k), k, at + k, ch));
+                    }
+                }
+                _ => {
+                    for k in 0..c {
+                        dst.put(y, x, k, values.value(Ei::ZERO, k, at + k, ch));
+                    }
+                }
+            }
+        }
+    }
+    if let Some((ys, xs)) = &ch.cutout {
+        for y in ys.clone() {
+            for x in xs.clone() {
+                for k in 0..c {
+                    dst.put(y, x, k, Eo::ZERO);
+                }
+            }
+        }
+    }
+}
+
+/// Dispatches one sample to the fast (one slice each) or the general path.
+fn sample_into<Ei: Element, Eo: Element, V: Values<Ei, Eo>>(
+    src: ArrayView3<'_, Ei>,
+    mut dst: ArrayViewMut3<'_, Eo>,
+    steps: &Steps,
+    hwc: [usize; 3],
+    ch: &SampleChoices,
+    values: &V,
+) {
+    let out_hw = (dst.shape()[0], dst.shape()[1]);
+    let dst_strides = flat_strides(&dst.view());
+    match (flat_strides(&src), dst_strides) {
+        (Some(ss), Some(ds)) => {
+            let src_flat = Flat {
+                data: src
+                    .to_slice_memory_order()
+                    .unwrap_or_else(|| unreachable!("checked to be one slice")),
+                strides: ss,
+                _p: core::marker::PhantomData,
+            };
+            let mut dst_flat = Flat {
+                data: dst
+                    .as_slice_memory_order_mut()
+                    .unwrap_or_else(|| unreachable!("checked to be one slice")),
+                strides: ds,
+                _p: core::marker::PhantomData,
+            };
+            one_sample(&src_flat, &mut dst_flat, steps, hwc, out_hw, ch, values);
+        }
+        _ => one_sample(&src, &mut dst, steps, hwc, out_hw, ch, values),
+    }
+}
+
+/// A batch of images in memory order seen as `(b, h, w, c)`.
+fn logical<S: ImageSpace>(
+    a: ArrayView<'_, S::Elem, S::Dim>,
+) -> Option<ArrayView<'_, S::Elem, Ix4>> {
+    let a = a.into_dimensionality::<Ix4>().ok()?;
+    Some(a.permuted_axes(S::AXES))
+}
+
+fn logical_mut<S: ImageSpace>(
+    a: ArrayViewMut<'_, S::Elem, S::Dim>,
+) -> Option<ArrayViewMut<'_, S::Elem, Ix4>> {
+    let a = a.into_dimensionality::<Ix4>().ok()?;
+    Some(a.permuted_axes(S::AXES))
+}
+
+/// Writes the samples `rows` of `from` through the augmentation `P` into the samples
+/// `0..rows.len()` of `out`, zeroes the samples `zero` (padding rows), then mixes the pairs of
+/// the batch if `P` mixes. Every random choice is drawn from `draws` and the sample's global
+/// index (its row in `from`).
+///
+/// The shapes are those the provider made (`out` holds the batch, every row is in `from`);
+/// a view that is not of images of the augmentation's sizes is left untouched (the derive's
+/// checks make that impossible).
+#[doc(hidden)]
+pub fn gather_augmented<P: Augmentation, To: ImageSpace>(
+    from: SourceView<'_, P::Input>,
+    rows: &[usize],
+    zero: Range<usize>,
+    out: ArrayViewMut<'_, To::Elem, To::Dim>,
+    draws: Draws,
+) where
+    <P::Input as Space>::Elem: CastInto<To::Elem>,
+{
+    let steps = P::STEPS;
+    let hwc = <P::Input as ImageSpace>::HWC;
+    let SourceView::Dense(from) = from else {
+        return;
+    };
+    let (Some(src), Some(mut dst)) = (
+        logical::<P::Input>(from.array_view()),
+        logical_mut::<To>(out),
+    ) else {
+        return;
+    };
+    let (ho, wo) = steps.output_size(hwc[0], hwc[1]);
+    if dst.shape()[1..] != [ho, wo, hwc[2]] {
+        return;
+    }
+    if zero.start < zero.end && zero.end <= dst.shape()[0] {
+        dst.slice_axis_mut(Axis(0), zero.into())
+            .fill(To::Elem::ZERO);
+    }
+    let affine = Affine {
+        noise: steps.noise > 0.0,
+        normalize: steps.normalize,
+    };
+    for (j, &i) in rows.iter().enumerate() {
+        let ch = steps.choices(hwc[0], hwc[1], draws, i);
+        let s = src.index_axis(Axis(0), i);
+        let d = dst.index_axis_mut(Axis(0), j);
+        if steps.noise > 0.0 || steps.normalize.is_some() {
+            sample_into(s, d, &steps, hwc, &ch, &affine);
+        } else {
+            sample_into(s, d, &steps, hwc, &ch, &Cast);
+        }
+    }
+    if steps.mix.is_some() {
+        mix_images(&steps, hwc, draws, rows, dst);
+    }
+}
+
+/// Mixes the pairs of the batch in place.
+fn mix_images<E: Element>(
+    steps: &Steps,
+    hwc: [usize; 3],
+    draws: Draws,
+    rows: &[usize],
+    mut dst: ArrayViewMut<'_, E, Ix4>,
+) {
+    for_each_pair(steps, hwc[0], hwc[1], draws, rows, |pair| {
+        let (mut left, mut right) = dst.view_mut().split_at(Axis(0), pair.j);
+        let mut a = left.index_axis_mut(Axis(0), pair.i);
+        let mut b = right.index_axis_mut(Axis(0), 0);
+        match pair.cut {
+            None => {
+                let lam = pair.lambda;
+                ndarray::Zip::from(&mut a).and(&mut b).for_each(|x, y| {
+                    let (xa, ya) = (x.to_f64(), y.to_f64());
+                    *x = E::cast_from_f64(lam * xa + (1.0 - lam) * ya);
+                    *y = E::cast_from_f64(lam * ya + (1.0 - lam) * xa);
+                });
+            }
+            Some((ys, xs)) => {
+                let s = ndarray::s![ys.start..ys.end, xs.start..xs.end, ..];
+                ndarray::Zip::from(a.slice_mut(s))
+                    .and(b.slice_mut(s))
+                    .for_each(core::mem::swap);
+            }
+        }
+    });
+}
+
+/// Mixes the one-hot labels of the batch's pairs as the images were mixed: each row becomes
+/// `λ · own + (1 - λ) · partner`.
+#[doc(hidden)]
+pub fn mix_labels<P: Augmentation, L: MixLabels>(
+    labels: ArrayViewMut<'_, L::Elem, L::Dim>,
+    rows: &[usize],
+    draws: Draws,
+) {
+    let [h, w, _] = <P::Input as ImageSpace>::HWC;
+    let batch = Axis(L::BATCH_AXIS);
+    let Ok(mut labels) = labels.into_dimensionality::<ndarray::Ix2>() else {
+        return;
+    };
+    for_each_pair(&P::STEPS, h, w, draws, rows, |pair| {
+        let (mut left, mut right) = labels.view_mut().split_at(batch, pair.j);
+        let mut a = left.index_axis_mut(batch, pair.i);
+        let mut b = right.index_axis_mut(batch, 0);
+        let lam = pair.lambda;
+        ndarray::Zip::from(&mut a).and(&mut b).for_each(|x, y| {
+            let (xa, ya) = (x.to_f64(), y.to_f64());
+            *x = <L::Elem as Element>::cast_from_f64(lam * xa + (1.0 - lam) * ya);
+            *y = <L::Elem as Element>::cast_from_f64(lam * ya + (1.0 - lam) * xa);
+        });
+    });
+}
