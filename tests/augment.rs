@@ -195,6 +195,15 @@ exact_case!(pad_noise_normalize_4: [3, 3, 4; BHWC, u8] => [5, 5; (B, C, W, H), f
 exact_case!(crop_cutout_2: [7, 6, 2; (B, W, H, C), u8] => [5, 4; BCHW, f32],
     pad = 0, reflect = false, crop = Some((5, 4)), normalize = Some((&[100.0, 50.0][..], &[64.0, 32.0][..])),
     Steps::new().random_crop(5, 4).flip_h(0.5).normalize(&[100.0, 50.0], &[64.0, 32.0]).cutout(3, 0.7));
+// The usual case, u8 `bhwc` to normalized f32 `bchw` with 3 channels: rows of 8 pixels and
+// more go through the SIMD rows (on machines that have them), the rest through plain loops.
+exact_case!(cifar_like_simd_rows: [9, 13, 3; BHWC, u8] => [10, 12; BCHW, f32],
+    pad = 2, reflect = false, crop = Some((10, 12)), normalize = Some((&[120.0, 110.0, 100.0][..], &[60.0, 61.0, 62.0][..])),
+    Steps::new().pad(2).random_crop(10, 12).flip_h(0.5).flip_v(0.2).normalize(&[120.0, 110.0, 100.0], &[60.0, 61.0, 62.0]));
+// Reflect padding with the SIMD rows.
+exact_case!(reflect_simd_rows: [8, 17, 3; BHWC, u8] => [8, 16; BCHW, f32],
+    pad = 3, reflect = true, crop = Some((8, 16)), normalize = None,
+    Steps::new().reflect_pad(3).random_crop(8, 16).flip_h(0.5));
 // No step: a plain gather with the cast and the layout change.
 exact_case!(no_step: [4, 4, 3; BHWC, u8] => [4, 4; CHWB, f32],
     pad = 0, reflect = false, crop = None, normalize = None, Steps::new());

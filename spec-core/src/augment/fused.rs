@@ -80,6 +80,11 @@ fn flat_strides<E>(v: &ArrayView3<'_, E>) -> Option<[usize; 3]> {
 trait Values<Ei, Eo> {
     /// The value read at output index `at` of channel `c`.
     fn value(&self, v: Ei, c: usize, at: usize, ch: &SampleChoices) -> Eo;
+    /// The same without noise, for the values of channel `c`: its constants taken once.
+    fn channel(&self, c: usize) -> impl Fn(Ei) -> Eo + Copy;
+    /// The `(mean, std)` of channel `c`: `(v as f32 - mean) / std` is what [`Values::channel`]
+    /// gives when the values are `u8` made `f32` (for the SIMD rows).
+    fn affine(&self, c: usize) -> (f32, f32);
 }
 
 /// Values cast, nothing computed.
@@ -88,6 +93,13 @@ impl<Ei: CastInto<Eo>, Eo: Element> Values<Ei, Eo> for Cast {
     #[inline(always)]
     fn value(&self, v: Ei, _: usize, _: usize, _: &SampleChoices) -> Eo {
         v.cast()
+    }
+    #[inline(always)]
+    fn channel(&self, _: usize) -> impl Fn(Ei) -> Eo + Copy {
+        |v: Ei| v.cast()
+    }
+    fn affine(&self, _: usize) -> (f32, f32) {
+        (0.0, 1.0)
     }
 }
 
@@ -107,6 +119,20 @@ impl<Ei: Element, Eo: Element> Values<Ei, Eo> for Affine {
             f = (f - mean[c]) / std[c];
         }
         Eo::cast_from_f64(f64::from(f))
+    }
+    #[inline(always)]
+    fn channel(&self, c: usize) -> impl Fn(Ei) -> Eo + Copy {
+        let (m, sd) = match self.normalize {
+            Some((mean, std)) => (mean[c], std[c]),
+            None => (0.0, 1.0),
+        };
+        move |v: Ei| Eo::cast_from_f64(f64::from((v.to_f64() as f32 - m) / sd))
+    }
+    fn affine(&self, c: usize) -> (f32, f32) {
+        match self.normalize {
+            Some((mean, std)) => (mean[c], std[c]),
+            None => (0.0, 1.0),
+        }
     }
 }
 
@@ -181,6 +207,180 @@ fn one_sample<Ei: Element, Eo: Element, V: Values<Ei, Eo>>(
     }
 }
 
+/// The output columns `[xa, xb)` that read inside the image, and the source columns
+/// `[lo, hi]` they read (read backwards when flipped); `None` when no column does.
+fn interior(
+    wo: usize,
+    flip: bool,
+    offset: usize,
+    pad: usize,
+    w: usize,
+) -> Option<(usize, usize, usize, usize)> {
+    // Unflipped output column x reads x + offset - pad.
+    let a = pad.saturating_sub(offset).min(wo);
+    let b = (pad + w).saturating_sub(offset).min(wo);
+    if a >= b {
+        return None;
+    }
+    let (xa, xb) = if flip { (wo - b, wo - a) } else { (a, b) };
+    let lo = a + offset - pad;
+    let hi = b - 1 + offset - pad;
+    Some((xa, xb, lo, hi))
+}
+
+/// One sample of one slice each, without noise: each output row of each channel is a run of
+/// the source row read with a stride (backwards when flipped), its edges padded.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn fast_sample<Ei: Element, Eo: Element, V: Values<Ei, Eo>>(
+    src: &[Ei],
+    ss: [usize; 3],
+    dst: &mut [Eo],
+    ds: [usize; 3],
+    steps: &Steps,
+    hwc: [usize; 3],
+    out_hw: (usize, usize),
+    ch: &SampleChoices,
+    values: &V,
+) {
+    let [h, w, c] = hwc;
+    let (ho, wo) = out_hw;
+    let inner = interior(wo, ch.flip_h, ch.crop_x, steps.pad, w);
+    // Three channels interleaved in the source and planar in the batch (`bhwc -> bchw`, the
+    // usual case): the three rows of a pixel run are written together, one read of each pixel.
+    let three = c == 3 && ss[2] == 1 && ss[1] == 3 && ds[1] == 1 && ds[2] >= wo;
+    for y in 0..ho {
+        let sy = source_index(y, ho, ch.flip_v, ch.crop_y, steps.pad, h, steps.reflect);
+        if three && let (Some(sy), Some((xa, xb, lo, hi))) = (sy, inner) {
+            let s0 = sy * ss[0];
+            let run = &src[s0 + lo * 3..s0 + hi * 3 + 3];
+            let base = y * ds[0];
+            let (r0, rest) = dst[base..].split_at_mut(ds[2]);
+            let (r1, r2) = rest.split_at_mut(ds[2]);
+            let (r0, r1, r2) = (&mut r0[xa..xb], &mut r1[xa..xb], &mut r2[xa..xb]);
+            let (f0, f1, f2) = (values.channel(0), values.channel(1), values.channel(2));
+            let [a0, a1, a2] = [0, 1, 2].map(|k| values.affine(k));
+            let done = crate::kernel::deinterleave3_affine(
+                run,
+                [&mut *r0, &mut *r1, &mut *r2],
+                [a0.0, a1.0, a2.0],
+                [a0.1, a1.1, a2.1],
+                ch.flip_h,
+            );
+            // The pixels the SIMD rows left: the last of the run, written at the end of the
+            // rows, or at their start when flipped.
+            let n = r0.len();
+            let (r0, r1, r2) = if ch.flip_h {
+                (
+                    &mut r0[..n - done],
+                    &mut r1[..n - done],
+                    &mut r2[..n - done],
+                )
+            } else {
+                (&mut r0[done..], &mut r1[done..], &mut r2[done..])
+            };
+            let px = run[3 * done..].chunks_exact(3);
+            let rows = r0.iter_mut().zip(r1.iter_mut()).zip(r2.iter_mut());
+            if ch.flip_h {
+                for (((a, b), d), p) in rows.zip(px.rev()) {
+                    *a = f0(p[0]);
+                    *b = f1(p[1]);
+                    *d = f2(p[2]);
+                }
+            } else {
+                for (((a, b), d), p) in rows.zip(px) {
+                    *a = f0(p[0]);
+                    *b = f1(p[1]);
+                    *d = f2(p[2]);
+                }
+            }
+            // The edges, channel by channel.
+            for k in 0..3 {
+                let value = values.channel(k);
+                let pad_value = value(Ei::ZERO);
+                let row = &mut dst[base + k * ds[2]..base + k * ds[2] + wo];
+                for x in (0..xa).chain(xb..wo) {
+                    row[x] = match source_index(
+                        x,
+                        wo,
+                        ch.flip_h,
+                        ch.crop_x,
+                        steps.pad,
+                        w,
+                        steps.reflect,
+                    ) {
+                        Some(sx) => value(src[s0 + sx * 3 + k]),
+                        None => pad_value,
+                    };
+                }
+            }
+            continue;
+        }
+        for k in 0..c {
+            let value = values.channel(k);
+            let pad_value = value(Ei::ZERO);
+            let base = y * ds[0] + k * ds[2];
+            let row = &mut dst[base..base + (wo - 1) * ds[1] + 1];
+            let Some(sy) = sy else {
+                row.iter_mut().step_by(ds[1]).for_each(|o| *o = pad_value);
+                continue;
+            };
+            let s0 = sy * ss[0] + k * ss[2];
+            let edge = |x: usize| match source_index(
+                x,
+                wo,
+                ch.flip_h,
+                ch.crop_x,
+                steps.pad,
+                w,
+                steps.reflect,
+            ) {
+                Some(sx) => value(src[s0 + sx * ss[1]]),
+                None => pad_value,
+            };
+            let Some((xa, xb, lo, hi)) = inner else {
+                for x in 0..wo {
+                    row[x * ds[1]] = edge(x);
+                }
+                continue;
+            };
+            for x in (0..xa).chain(xb..wo) {
+                row[x * ds[1]] = edge(x);
+            }
+            let run = &src[s0 + lo * ss[1]..=s0 + hi * ss[1]];
+            let n = xb - xa;
+            let (st, dt) = (ss[1], ds[1]);
+            match (dt == 1, ch.flip_h) {
+                (true, false) => {
+                    for (i, o) in row[xa..xb].iter_mut().enumerate() {
+                        *o = value(run[i * st]);
+                    }
+                }
+                (true, true) => {
+                    for (i, o) in row[xa..xb].iter_mut().enumerate() {
+                        *o = value(run[(n - 1 - i) * st]);
+                    }
+                }
+                (false, flip) => {
+                    for i in 0..n {
+                        let from = if flip { n - 1 - i } else { i };
+                        row[(xa + i) * dt] = value(run[from * st]);
+                    }
+                }
+            }
+        }
+    }
+    if let Some((ys, xs)) = &ch.cutout {
+        for y in ys.clone() {
+            for x in xs.clone() {
+                for k in 0..c {
+                    dst[y * ds[0] + x * ds[1] + k * ds[2]] = Eo::ZERO;
+                }
+            }
+        }
+    }
+}
+
 /// Dispatches one sample to the fast (one slice each) or the general path.
 fn sample_into<Ei: Element, Eo: Element, V: Values<Ei, Eo>>(
     src: ArrayView3<'_, Ei>,
@@ -193,6 +393,15 @@ fn sample_into<Ei: Element, Eo: Element, V: Values<Ei, Eo>>(
     let out_hw = (dst.shape()[0], dst.shape()[1]);
     let dst_strides = flat_strides(&dst.view());
     match (flat_strides(&src), dst_strides) {
+        (Some(ss), Some(ds)) if steps.noise == 0.0 && out_hw.0 > 0 && out_hw.1 > 0 => {
+            let src = src
+                .to_slice_memory_order()
+                .unwrap_or_else(|| unreachable!("checked to be one slice"));
+            let dst = dst
+                .as_slice_memory_order_mut()
+                .unwrap_or_else(|| unreachable!("checked to be one slice"));
+            fast_sample(src, ss, dst, ds, steps, hwc, out_hw, ch, values);
+        }
         (Some(ss), Some(ds)) => {
             let src_flat = Flat {
                 data: src

@@ -164,6 +164,52 @@ where
     permute_into_tuned(src, perm, dst, f, threads, &Tuning::default())
 }
 
+/// Writes pixels of three interleaved channels (`src` holds `3·n` values) into three rows of
+/// `n` values, channel `k` as `(v as f32 - mean[k]) / std[k]`, in reverse pixel order when
+/// `reverse` (a horizontal flip): what an augmented `bhwc u8 -> bchw f32` gather does per row.
+/// Runs where a SIMD path exists (x86-64 with AVX2, `u8 -> f32`) and returns the number of
+/// pixels it wrote, from the start of `src` (at the end of the rows when reversed); the caller
+/// writes the rest, `0` on other machines and types.
+#[doc(hidden)]
+pub fn deinterleave3_affine<A: 'static, B: 'static>(
+    src: &[A],
+    rows: [&mut [B]; 3],
+    mean: [f32; 3],
+    std: [f32; 3],
+    reverse: bool,
+) -> usize {
+    let n = rows[0].len();
+    if rows.iter().any(|r| r.len() != n) || src.len() < 3 * n {
+        return 0;
+    }
+    #[cfg(target_arch = "x86_64")]
+    if TypeId::of::<A>() == TypeId::of::<u8>()
+        && TypeId::of::<B>() == TypeId::of::<f32>()
+        && x86::has_avx2()
+    {
+        let [r0, r1, r2] = rows;
+        // SAFETY: `A` is `u8` and `B` is `f32` (checked by type id), so the casts keep the
+        // element types; `src` holds `3n` values and each row `n` (checked above); AVX2 is
+        // available (checked).
+        return unsafe {
+            x86::deinterleave3_u8_affine(
+                src.as_ptr().cast::<u8>(),
+                n,
+                [
+                    r0.as_mut_ptr().cast::<f32>(),
+                    r1.as_mut_ptr().cast::<f32>(),
+                    r2.as_mut_ptr().cast::<f32>(),
+                ],
+                mean,
+                std,
+                reverse,
+            )
+        };
+    }
+    let _ = (rows, mean, std, reverse);
+    0
+}
+
 /// Knobs of the kernel choice, for tests and benchmarks; not part of the stable API.
 #[doc(hidden)]
 #[derive(Clone, Copy, Debug)]

@@ -13,11 +13,12 @@
 //! byte of a `B` value is initialised and may be moved through vector registers.
 
 use core::arch::x86_64::{
-    __m256, __m256d, _mm_sfence, _mm256_blend_ps, _mm256_load_ps, _mm256_loadu_pd, _mm256_loadu_ps,
-    _mm256_permute2f128_pd, _mm256_permute2f128_ps, _mm256_permutevar8x32_ps, _mm256_setr_epi32,
-    _mm256_setzero_ps, _mm256_shuffle_ps, _mm256_store_ps, _mm256_storeu_pd, _mm256_storeu_ps,
-    _mm256_stream_pd, _mm256_stream_ps, _mm256_unpackhi_pd, _mm256_unpackhi_ps, _mm256_unpacklo_pd,
-    _mm256_unpacklo_ps,
+    __m256, __m256d, _mm_loadl_epi64, _mm_sfence, _mm256_blend_ps, _mm256_cvtepi32_ps,
+    _mm256_cvtepu8_epi32, _mm256_div_ps, _mm256_load_ps, _mm256_loadu_pd, _mm256_loadu_ps,
+    _mm256_permute2f128_pd, _mm256_permute2f128_ps, _mm256_permutevar8x32_ps, _mm256_set1_ps,
+    _mm256_setr_epi32, _mm256_setzero_ps, _mm256_shuffle_ps, _mm256_store_ps, _mm256_storeu_pd,
+    _mm256_storeu_ps, _mm256_stream_pd, _mm256_stream_ps, _mm256_sub_ps, _mm256_unpackhi_pd,
+    _mm256_unpackhi_ps, _mm256_unpacklo_pd, _mm256_unpacklo_ps,
 };
 
 use super::exec::Opts;
@@ -698,4 +699,67 @@ unsafe fn edges<A: Copy, B: Copy, F: Fn(A) -> B>(
             generic::tile(s, d, &sub, f, &Opts::PLAIN);
         }
     }
+}
+
+/// 8 bytes at `p` as 8 `f32`.
+///
+/// # Safety
+/// `p..p+8` is readable; AVX2 is available.
+#[target_feature(enable = "avx2")]
+#[inline]
+unsafe fn load8_u8_f32(p: *const u8) -> __m256 {
+    // SAFETY: 8 readable bytes (caller contract); `_mm_loadl_epi64` reads 8 bytes unaligned.
+    unsafe { _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(_mm_loadl_epi64(p.cast()))) }
+}
+
+/// Pixels of three interleaved `u8` channels into three `f32` rows, channel `k` as
+/// `(v - mean[k]) / std[k]`, in reverse pixel order when `reverse`: the pixels
+/// `0..n - n % 8` (returned); the rest is the caller's.
+///
+/// # Safety
+/// AVX2 is available; `src..src + 3n` is readable; each of `rows` has `n` writable `f32`.
+#[target_feature(enable = "avx2")]
+pub(crate) unsafe fn deinterleave3_u8_affine(
+    src: *const u8,
+    n: usize,
+    rows: [*mut f32; 3],
+    mean: [f32; 3],
+    std: [f32; 3],
+    reverse: bool,
+) -> usize {
+    let full = n - n % 8;
+    let m = [
+        _mm256_set1_ps(mean[0]),
+        _mm256_set1_ps(mean[1]),
+        _mm256_set1_ps(mean[2]),
+    ];
+    let sd = [
+        _mm256_set1_ps(std[0]),
+        _mm256_set1_ps(std[1]),
+        _mm256_set1_ps(std[2]),
+    ];
+    let rev = _mm256_setr_epi32(7, 6, 5, 4, 3, 2, 1, 0);
+    let mut j = 0;
+    while j < full {
+        // SAFETY: pixels `j..j + 8` are 24 readable bytes from `src + 3j` (j + 8 <= n), and
+        // the 8 floats written to each row at `j` (or `n - j - 8`) are inside its `n`.
+        unsafe {
+            let p = src.add(3 * j);
+            let px = deinterleave3x8(
+                load8_u8_f32(p),
+                load8_u8_f32(p.add(8)),
+                load8_u8_f32(p.add(16)),
+            );
+            for k in 0..3 {
+                let v = _mm256_div_ps(_mm256_sub_ps(px[k], m[k]), sd[k]);
+                if reverse {
+                    _mm256_storeu_ps(rows[k].add(n - j - 8), _mm256_permutevar8x32_ps(v, rev));
+                } else {
+                    _mm256_storeu_ps(rows[k].add(j), v);
+                }
+            }
+        }
+        j += 8;
+    }
+    full
 }
