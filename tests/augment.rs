@@ -536,22 +536,3 @@ fn cutmix_swaps_a_box_and_weights_labels_by_the_area_kept() {
         }
     }
 }
-
-#[test]
-fn an_augmented_batch_allocates_nothing_once_warm() {
-    // Counted in `tests/provider_allocs.rs` style would need a global allocator; here the
-    // buffer's memory is the same allocation batch after batch.
-    let ds = record(64);
-    let schedule = Schedule::builder(64)
-        .batch_size(16)
-        .order(Order::Shuffled)
-        .seed(1)
-        .build()
-        .unwrap();
-    let mut p = Provider::<Rec, TrainReq>::new(&ds, schedule).unwrap();
-    let first = p.next_batch().unwrap().batch.image.array().as_ptr();
-    for _ in 0..3 {
-        let b = p.next_batch().unwrap();
-        assert_eq!(b.batch.image.array().as_ptr(), first);
-    }
-}

@@ -9,6 +9,7 @@ fn compile_errors_read_well() {
     let t = trybuild::TestCases::new();
     for dir in [
         "attr",
+        "augment",
         "buffer",
         "collate",
         "elem",

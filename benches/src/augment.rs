@@ -115,7 +115,8 @@ impl Passes {
         }
     }
 
-    fn run(&mut self, raw: &Raw, rows: usize, first_row: &[usize], draws: Draws) -> f32 {
+    fn run(&mut self, raw: &Raw, rows: usize, global: &[usize], draws: Draws) -> f32 {
+        // `global`: the global indices of the batch's samples.
         let x = raw.image.array();
         // Pass 1: pad (the border stays zero from the allocation).
         self.padded
@@ -124,8 +125,8 @@ impl Passes {
         // Pass 2: crop and flip, with the same choices as the fused gather.
         {
             let c = self.cropped.array_mut();
-            for j in 0..rows {
-                let ch = Standard::STEPS.choices(32, 32, draws, first_row[j]);
+            for (j, &row) in global.iter().enumerate().take(rows) {
+                let ch = Standard::STEPS.choices(32, 32, draws, row);
                 let win = self.padded.slice(s![
                     j,
                     ch.crop_y..ch.crop_y + 32,

@@ -410,12 +410,12 @@ pub fn expand(cont: &Container<'_>, krate: &syn::Path, preds: &[TokenStream]) ->
                     let to = respan(quote!(<#ty as #p::LeafField>::Space), span);
                     // Checked once where the request is defined: sizes, channels, element.
                     let fname_lit = field.clone();
-                    checks.push(quote_spanned! {*aug_span=>
+                    checks.push(respan(quote! {
                         const _: () = match #p::check_augment::<#aug_ty, #to>(#fname_lit) {
                             #p::core::result::Result::Ok(()) => (),
                             #p::core::result::Result::Err(m) => #p::core::panic!("{}", m.as_str()),
                         };
-                    });
+                    }, *aug_span));
                     let from = quote!(<() as #source_trait<#r>>::Space);
                     let check = respan(
                         quote! {
@@ -470,17 +470,41 @@ pub fn expand(cont: &Container<'_>, krate: &syn::Path, preds: &[TokenStream]) ->
                             let to = respan(quote!(<#ty as #p::LeafField>::Space), span);
                             let fname_lit = field.clone();
                             let src_lit = mix_src.clone();
-                            checks.push(quote_spanned! {*mix_span=>
+                            checks.push(respan(quote! {
                                 const _: () = match #p::check_mixed::<#aug_ty>(#fname_lit, #src_lit) {
                                     #p::core::result::Result::Ok(()) => (),
                                     #p::core::result::Result::Err(m) => #p::core::panic!("{}", m.as_str()),
                                 };
+                            }, *mix_span));
+                            // Checked once where the request is defined (a bound the struct's
+                            // impls would repeat at every use); the gather goes through a trait of
+                            // the field, generic in the record.
+                            let mix_trait = format_ident!("{}_{}_mix", name, field);
+                            checks.push(respan(
+                                quote! {
+                                    const _: () = {
+                                        const fn mixed_labels_are_one_hot<L: #p::MixLabels>() {}
+                                        mixed_labels_are_one_hot::<#to>();
+                                    };
+                                },
+                                *mix_span,
+                            ));
+                            checks.push(quote! {
+                                pub trait #mix_trait<R, L: #p::Space> {
+                                    fn mix(labels: #p::LeafTarget<'_, L>, rows: &[usize], draws: #p::Draws);
+                                }
+                                #[diagnostic::do_not_recommend]
+                                impl<R, L: #p::MixLabels> #mix_trait<R, L> for () {
+                                    #[inline]
+                                    fn mix(labels: #p::LeafTarget<'_, L>, rows: &[usize], draws: #p::Draws) {
+                                        #p::mix_labels::<#aug_ty, L>(labels, rows, draws)
+                                    }
+                                }
                             });
-                            gather_bounds.push(respan(quote!(#to: #p::MixLabels), *mix_span));
-                            gather_bounds.push(respan(quote!(for<'__spec_x> #ty: #p::LeafMut<#to>), span));
+                            gather_bounds.push(respan(quote!((): #mix_trait<#r, #to>), member.span()));
                             mix_steps.push(respan(
                                 quote! {
-                                    #p::mix_labels::<#aug_ty, #to>(
+                                    <() as #mix_trait<#r, #to>>::mix(
                                         #p::LeafMut::<#to>::leaf_mut(&mut __spec_out.#member),
                                         __spec_rows,
                                         __spec_draws,

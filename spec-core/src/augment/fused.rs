@@ -17,7 +17,9 @@ use std::ops::Range;
     note = "ask for the labels as `OneHot<M>` (f32 or f64): a record's `Index<M>` converts to it"
 )]
 pub trait MixLabels: Space {}
+#[diagnostic::do_not_recommend]
 impl<const M: usize, const DIM: usize> MixLabels for OneHot<M, DIM, f32> {}
+#[diagnostic::do_not_recommend]
 impl<const M: usize, const DIM: usize> MixLabels for OneHot<M, DIM, f64> {}
 
 /// Reads a sample's value at `(y, x, c)`.

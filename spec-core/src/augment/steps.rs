@@ -28,6 +28,7 @@ const fn pos(letters: &[char], l: char) -> usize {
     }
 }
 
+#[diagnostic::do_not_recommend]
 impl<const H_: usize, const W_: usize, const C_: usize, const N: usize, L, E> ImageSpace
     for Image<H_, W_, C_, N, L, E>
 where
@@ -102,6 +103,19 @@ pub(super) const STEP_NOISE: u64 = 4;
 pub(super) const STEP_CUTOUT: u64 = 5;
 pub(super) const STEP_MIX: u64 = 6;
 
+/// `self` with its stage moved to `stage`; a step out of order stops the evaluation of the
+/// constant here, in the step the user called.
+macro_rules! in_order {
+    ($self:ident, $stage:literal, $what:literal) => {{
+        if $self.stage >= $stage {
+            panic!("{}", order_message($what).as_str());
+        }
+        let mut s = $self;
+        s.stage = $stage;
+        s
+    }};
+}
+
 const fn probability(p: f32) -> bool {
     p >= 0.0 && p <= 1.0
 }
@@ -124,17 +138,9 @@ impl Steps {
         }
     }
 
-    const fn after(mut self, stage: u8, what: &str) -> Self {
-        if self.stage >= stage {
-            panic!("{}", order_message(what).as_str());
-        }
-        self.stage = stage;
-        self
-    }
-
     /// Pads every side with `p` pixels of value 0 (torchvision's `RandomCrop(padding=p)`).
     pub const fn pad(self, p: usize) -> Self {
-        let mut s = self.after(1, "pad");
+        let mut s = in_order!(self, 1, "pad");
         s.pad = p;
         s
     }
@@ -142,7 +148,7 @@ impl Steps {
     /// Pads every side with `p` pixels mirrored from the image, the edge not repeated (NumPy's
     /// and torchvision's `reflect`); `p` must be smaller than the image's rows and columns.
     pub const fn reflect_pad(self, p: usize) -> Self {
-        let mut s = self.after(1, "reflect_pad");
+        let mut s = in_order!(self, 1, "reflect_pad");
         s.pad = p;
         s.reflect = true;
         s
@@ -156,7 +162,7 @@ impl Steps {
                 "a crop of no rows or no columns leaves no image: give `random_crop(h, w)` sizes of at least 1"
             );
         }
-        let mut s = self.after(2, "random_crop");
+        let mut s = in_order!(self, 2, "random_crop");
         s.crop = Some((h, w));
         s.random_crop = true;
         s
@@ -169,7 +175,7 @@ impl Steps {
                 "a crop of no rows or no columns leaves no image: give `center_crop(h, w)` sizes of at least 1"
             );
         }
-        let mut s = self.after(2, "center_crop");
+        let mut s = in_order!(self, 2, "center_crop");
         s.crop = Some((h, w));
         s.random_crop = false;
         s
@@ -180,7 +186,7 @@ impl Steps {
         if !probability(p) {
             panic!("`flip_h(p)` takes a probability: `p` must be in 0.0..=1.0");
         }
-        let mut s = self.after(3, "flip_h");
+        let mut s = in_order!(self, 3, "flip_h");
         s.flip_h = p;
         s
     }
@@ -190,7 +196,7 @@ impl Steps {
         if !probability(p) {
             panic!("`flip_v(p)` takes a probability: `p` must be in 0.0..=1.0");
         }
-        let mut s = self.after(4, "flip_v");
+        let mut s = in_order!(self, 4, "flip_v");
         s.flip_v = p;
         s
     }
@@ -201,7 +207,7 @@ impl Steps {
         if !(std >= 0.0 && std < f32::INFINITY) {
             panic!("`noise(std)` takes a standard deviation: a finite number of at least 0");
         }
-        let mut s = self.after(5, "noise");
+        let mut s = in_order!(self, 5, "noise");
         s.noise = std;
         s
     }
@@ -223,7 +229,7 @@ impl Steps {
             }
             i += 1;
         }
-        let mut s = self.after(6, "normalize");
+        let mut s = in_order!(self, 6, "normalize");
         s.normalize = Some((mean, std));
         s
     }
@@ -236,7 +242,7 @@ impl Steps {
                 "`cutout(size, p)` takes a square of at least 1 pixel and a probability in 0.0..=1.0"
             );
         }
-        let mut s = self.after(7, "cutout");
+        let mut s = in_order!(self, 7, "cutout");
         s.cutout = Some((size, p));
         s
     }
@@ -249,7 +255,7 @@ impl Steps {
         if !(alpha > 0.0 && alpha < f32::INFINITY) {
             panic!("`mixup(alpha)` takes a positive, finite alpha");
         }
-        let mut s = self.after(8, "mixup");
+        let mut s = in_order!(self, 8, "mixup");
         s.mix = Some(Mix::Mixup(alpha));
         s
     }
@@ -260,7 +266,7 @@ impl Steps {
         if !(alpha > 0.0 && alpha < f32::INFINITY) {
             panic!("`cutmix(alpha)` takes a positive, finite alpha");
         }
-        let mut s = self.after(8, "cutmix");
+        let mut s = in_order!(self, 8, "cutmix");
         s.mix = Some(Mix::CutMix(alpha));
         s
     }

@@ -1,0 +1,25 @@
+use batchspec::prelude::*;
+use batchspec::augment::{Augmentation, Steps};
+
+#[derive(DataSpec)]
+struct Record {
+    #[spec(source = "image")]
+    image: Batch<image![32, 32, 3; BHWC, u8]>,
+    #[spec(source = "label")]
+    label: Batch<Index<10>>,
+}
+
+struct Train;
+impl Augmentation for Train {
+    type Input = image![32, 32, 3; BHWC, u8];
+    const STEPS: Steps = Steps::new().pad(4).random_crop(48, 48);
+}
+
+// A 48×48 crop of a 32×32 image padded by 4 (40×40) does not fit.
+#[derive(DataSpec)]
+struct Request {
+    #[spec(source = "image", augment = Train)]
+    image: Batch<image![48, 48, 3; BCHW, u8]>,
+}
+
+fn main() {}
