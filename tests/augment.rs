@@ -208,6 +208,89 @@ exact_case!(reflect_simd_rows: [8, 17, 3; BHWC, u8] => [8, 16; BCHW, f32],
 exact_case!(no_step: [4, 4, 3; BHWC, u8] => [4, 4; CHWB, f32],
     pad = 0, reflect = false, crop = None, normalize = None, Steps::new());
 
+// ---- every layout, in and out ----
+
+macro_rules! layout_cases {
+    ($name:ident: $($case:ident: $lin:ty => $lout:ty;)*) => {
+        $(
+            mod $case {
+                use super::*;
+                pub struct Aug;
+                impl Augmentation for Aug {
+                    type Input = image![5, 6, 3; $lin, u8];
+                    const STEPS: Steps = Steps::new().pad(1).random_crop(4, 7).flip_h(0.5).flip_v(0.5);
+                }
+                #[allow(dead_code)]
+                #[derive(DataSpec)]
+                pub struct Rec {
+                    #[spec(source = "image")]
+                    pub image: Batch<image![5, 6, 3; $lin, u8]>,
+                    #[spec(source = "id")]
+                    pub id: Batch<Labels<100000>>,
+                }
+                #[allow(dead_code)]
+                #[derive(DataSpec)]
+                pub struct Req {
+                    #[spec(source = "image", augment = Aug)]
+                    pub image: Batch<image![4, 7, 3; $lout, f32]>,
+                    #[spec(source = "id")]
+                    pub id: Batch<Labels<100000>>,
+                }
+                pub fn check(seed: u64) {
+                    let n = 7;
+                    let ds = Dataset::new(Rec {
+                        image: images::<image![5, 6, 3; $lin, u8]>(n, seed, |v| v as u8),
+                        id: Batch::new(ndarray::Array1::from_iter(0..n as i64)).unwrap(),
+                    })
+                    .unwrap();
+                    let schedule = Schedule::builder(n).batch_size(3).order(Order::Shuffled).seed(seed).build().unwrap();
+                    let mut p = Provider::<Rec, Req>::new(&ds, schedule).unwrap();
+                    while let Some(b) = p.next_batch() {
+                        let out = logical(&b.batch.image);
+                        for j in 0..b.info.count_samples {
+                            let row = b.batch.id.array()[j] as usize;
+                            let ch = Aug::STEPS.choices(5, 6, Draws::new(seed, 0), row);
+                            let x = Array3::from_shape_fn((5, 6, 3), |(i, jj, k)| value(seed, row, i, jj, k));
+                            let want = reference_sample(&x, 1, false, Some((4, 7)), None, &ch, false);
+                            let got = out.index_axis(Axis(0), j).mapv(f64::from);
+                            assert_eq!(got, want, "{} -> {}, row {row}", stringify!($lin), stringify!($lout));
+                        }
+                    }
+                }
+            }
+        )*
+        #[test]
+        fn $name() {
+            for seed in 0..4 {
+                $( $case::check(seed); )*
+            }
+        }
+    };
+}
+
+// Every one of the 24 image layouts as the batch's, from `bhwc`, and as the record's, into
+// `bchw` (strided samples when the batch axis is not first: the plain loops).
+layout_cases!(every_output_layout:
+    o_bhwc: BHWC => (B, H, W, C); o_bhcw: BHWC => (B, H, C, W); o_bwhc: BHWC => (B, W, H, C);
+    o_bwch: BHWC => (B, W, C, H); o_bchw: BHWC => (B, C, H, W); o_bcwh: BHWC => (B, C, W, H);
+    o_hbwc: BHWC => (H, B, W, C); o_hbcw: BHWC => (H, B, C, W); o_hwbc: BHWC => (H, W, B, C);
+    o_hwcb: BHWC => (H, W, C, B); o_hcbw: BHWC => (H, C, B, W); o_hcwb: BHWC => (H, C, W, B);
+    o_wbhc: BHWC => (W, B, H, C); o_wbch: BHWC => (W, B, C, H); o_whbc: BHWC => (W, H, B, C);
+    o_whcb: BHWC => (W, H, C, B); o_wcbh: BHWC => (W, C, B, H); o_wchb: BHWC => (W, C, H, B);
+    o_cbhw: BHWC => (C, B, H, W); o_cbwh: BHWC => (C, B, W, H); o_chbw: BHWC => (C, H, B, W);
+    o_chwb: BHWC => (C, H, W, B); o_cwbh: BHWC => (C, W, B, H); o_cwhb: BHWC => (C, W, H, B);
+);
+layout_cases!(every_input_layout:
+    i_bhwc: (B, H, W, C) => BCHW; i_bhcw: (B, H, C, W) => BCHW; i_bwhc: (B, W, H, C) => BCHW;
+    i_bwch: (B, W, C, H) => BCHW; i_bchw: (B, C, H, W) => BCHW; i_bcwh: (B, C, W, H) => BCHW;
+    i_hbwc: (H, B, W, C) => BCHW; i_hbcw: (H, B, C, W) => BCHW; i_hwbc: (H, W, B, C) => BCHW;
+    i_hwcb: (H, W, C, B) => BCHW; i_hcbw: (H, C, B, W) => BCHW; i_hcwb: (H, C, W, B) => BCHW;
+    i_wbhc: (W, B, H, C) => BCHW; i_wbch: (W, B, C, H) => BCHW; i_whbc: (W, H, B, C) => BCHW;
+    i_whcb: (W, H, C, B) => BCHW; i_wcbh: (W, C, B, H) => BCHW; i_wchb: (W, C, H, B) => BCHW;
+    i_cbhw: (C, B, H, W) => BCHW; i_cbwh: (C, B, W, H) => BCHW; i_chbw: (C, H, B, W) => BCHW;
+    i_chwb: (C, H, W, B) => BCHW; i_cwbh: (C, W, B, H) => BCHW; i_cwhb: (C, W, H, B) => BCHW;
+);
+
 // ---- determinism across threads, prefetch and ranks; validation by type ----
 
 struct Train;
