@@ -347,7 +347,11 @@ impl Steps {
             flip_h,
             flip_v,
             cutout,
-            noise_key: draws.key(row, STEP_NOISE),
+            noise_key: if self.noise > 0.0 {
+                draws.key(row, STEP_NOISE)
+            } else {
+                0
+            },
             noise: self.noise,
         }
     }

@@ -713,8 +713,10 @@ unsafe fn load8_u8_f32(p: *const u8) -> __m256 {
 }
 
 /// Pixels of three interleaved `u8` channels into three `f32` rows, channel `k` as
-/// `(v - mean[k]) / std[k]`, in reverse pixel order when `reverse`: the pixels
-/// `0..n - n % 8` (returned); the rest is the caller's.
+/// `(v - mean[k]) / std[k]`, in reverse pixel order when `reverse`: every pixel of a row of at
+/// least 8 (steps of 8, and one more over the last 8 when `n` is not a multiple: its first
+/// pixels are written twice, with the same values), none of a shorter one. Returns how many
+/// pixels it wrote (`n` or 0); the rest is the caller's.
 ///
 /// # Safety
 /// AVX2 is available; `src..src + 3n` is readable; each of `rows` has `n` writable `f32`.
@@ -727,7 +729,9 @@ pub(crate) unsafe fn deinterleave3_u8_affine(
     std: [f32; 3],
     reverse: bool,
 ) -> usize {
-    let full = n - n % 8;
+    if n < 8 {
+        return 0;
+    }
     let m = [
         _mm256_set1_ps(mean[0]),
         _mm256_set1_ps(mean[1]),
@@ -740,8 +744,8 @@ pub(crate) unsafe fn deinterleave3_u8_affine(
     ];
     let rev = _mm256_setr_epi32(7, 6, 5, 4, 3, 2, 1, 0);
     let mut j = 0;
-    while j < full {
-        // SAFETY: pixels `j..j + 8` are 24 readable bytes from `src + 3j` (j + 8 <= n), and
+    loop {
+        // SAFETY: `j + 8 <= n`: pixels `j..j + 8` are 24 readable bytes from `src + 3j`, and
         // the 8 floats written to each row at `j` (or `n - j - 8`) are inside its `n`.
         unsafe {
             let p = src.add(3 * j);
@@ -759,7 +763,10 @@ pub(crate) unsafe fn deinterleave3_u8_affine(
                 }
             }
         }
-        j += 8;
+        if j + 8 == n {
+            return n;
+        }
+        // The next step, or the last 8 pixels.
+        j = (j + 8).min(n - 8);
     }
-    full
 }
