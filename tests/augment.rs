@@ -619,3 +619,43 @@ fn cutmix_swaps_a_box_and_weights_labels_by_the_area_kept() {
         }
     }
 }
+
+#[test]
+fn a_stream_augments_each_sample_by_its_place_in_the_epoch() {
+    use batchspec::stream::Stream;
+    // Records of one sample each; the id says which.
+    let one = |i: usize| Rec {
+        image: images::<image![9, 9, 3; BHWC, u8]>(1, 100 + i as u64, |v| v as u8),
+        id: Batch::new(ndarray::Array1::from_elem(1, i as i64)).unwrap(),
+    };
+    let run = |epoch: u64| {
+        let mut s = Stream::<Rec, TrainReq>::new(move |_| (0..10).map(one), 4).shuffle(0, 5);
+        s.start_epoch(epoch);
+        let mut got = Samples::new();
+        while let Some(b) = s.next_batch() {
+            let (b, info) = b.unwrap();
+            collect(b, info.count_samples, &mut got);
+        }
+        got
+    };
+    let a = run(1);
+    assert_eq!(a.len(), 10);
+    assert_eq!(a, run(1), "the same seed and epoch draw the same");
+    assert_ne!(a, run(2), "another epoch draws others");
+    // In stream order (no shuffle buffer), sample i has the choices of global index i.
+    let ch = Train::STEPS.choices(9, 9, Draws::new(5, 1), 3);
+    let x = Array3::from_shape_fn((9, 9, 3), |(i, j, k)| value(103, 0, i, j, k));
+    let want = reference_sample(
+        &x,
+        2,
+        false,
+        Some((8, 8)),
+        Some((&[128.0, 128.0, 128.0][..], &[64.0, 64.0, 64.0][..])),
+        &ch,
+        true,
+    );
+    let got =
+        ndarray::Array3::from_shape_vec((8, 8, 3), a[&3].iter().map(|&v| f64::from(v)).collect())
+            .unwrap();
+    assert_eq!(got, want);
+}
