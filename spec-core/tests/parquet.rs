@@ -928,3 +928,72 @@ fn a_ray_tensors_shape_must_fit_the_space() {
     assert!(matches!(reason, LoadReason::Tensor(_)), "{text}");
     assert!(text.contains("shape (2, 2)"), "{text}");
 }
+
+// Augmentations on a stream draw by each row's file and place in it, so a sample gets the same
+// choices on any rank of any number of ranks, with any window and batch size.
+
+mod augmented {
+    use super::*;
+    use batchspec::augment::{Augmentation, Steps};
+    use batchspec::load::ParquetStream;
+    use std::collections::BTreeMap;
+
+    /// The id column read as a 1×1 grey image.
+    #[derive(DataSpec)]
+    pub struct IdImage {
+        #[spec(source = "id")]
+        pub id: Batch<image![1, 1, 1; BHWC, i64]>,
+    }
+
+    pub struct Noisy;
+    impl Augmentation for Noisy {
+        type Input = image![1, 1, 1; BHWC, i64];
+        const STEPS: Steps = Steps::new().noise(10.0);
+    }
+
+    #[derive(DataSpec)]
+    pub struct Request {
+        #[spec(source = "id", augment = Noisy)]
+        pub noisy: Batch<image![1, 1, 1; BHWC, f64]>,
+        #[spec(source = "id")]
+        pub id: Batch<image![1, 1, 1; BHWC, i64]>,
+    }
+
+    /// Each id served with the noise it got, over all ranks of `world`.
+    fn noise_by_id(world: usize, batch: usize, window: usize) -> BTreeMap<i64, f64> {
+        let files = ParquetFiles::open(data("uneven.parquet")).unwrap();
+        let mut out = BTreeMap::new();
+        for plan in plans(world, Tail::Uneven, Some(5)) {
+            let mut s = ParquetStream::<IdImage>::new(&files, &plan, 1, batch, window);
+            let mut req = Request {
+                noisy: Batch::zeros(batch, 0),
+                id: Batch::zeros(batch, 0),
+            };
+            while let Some(n) = s.fill_next(&mut req) {
+                let n = n.unwrap();
+                for r in 0..n {
+                    let id = req.id.array()[[r, 0, 0, 0]];
+                    let noise = req.noisy.array()[[r, 0, 0, 0]] - id as f64;
+                    assert!(out.insert(id, noise).is_none(), "id {id} twice");
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn a_sample_gets_the_same_noise_on_any_number_of_ranks() {
+        let one = noise_by_id(1, 4, 2);
+        assert!(one.len() > 10);
+        // The noise is noise (not all equal, not zero).
+        assert!(one.values().any(|&v| v.abs() > 1.0));
+        assert!(one.values().any(|&v| (v - one[&0]).abs() > 1e-3));
+        for (world, batch, window) in [(2, 3, 1), (3, 5, 2), (1, 7, 3)] {
+            assert_eq!(
+                noise_by_id(world, batch, window),
+                one,
+                "{world} ranks, batch {batch}, window {window}"
+            );
+        }
+    }
+}

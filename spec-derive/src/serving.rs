@@ -383,7 +383,7 @@ pub fn expand(cont: &Container<'_>, krate: &syn::Path, preds: &[TokenStream]) ->
                                 rows: &[usize],
                                 zero: #p::core::ops::Range<usize>,
                                 target: #p::LeafTarget<'_, To>,
-                                draws: #p::Draws,
+                                draws: #p::Draws<'_>,
                             )
                             where
                                 From: #p::Space,
@@ -401,7 +401,7 @@ pub fn expand(cont: &Container<'_>, krate: &syn::Path, preds: &[TokenStream]) ->
                                 rows: &[usize],
                                 zero: #p::core::ops::Range<usize>,
                                 target: #p::LeafTarget<'_, To>,
-                                draws: #p::Draws,
+                                draws: #p::Draws<'_>,
                             ) {
                                 #p::gather_augmented::<#aug_ty, To>(from, rows, zero, target, draws)
                             }
@@ -491,12 +491,12 @@ pub fn expand(cont: &Container<'_>, krate: &syn::Path, preds: &[TokenStream]) ->
                             ));
                             checks.push(quote! {
                                 pub trait #mix_trait<R, L: #p::Space> {
-                                    fn mix(labels: #p::LeafTarget<'_, L>, rows: &[usize], draws: #p::Draws);
+                                    fn mix(labels: #p::LeafTarget<'_, L>, rows: &[usize], draws: #p::Draws<'_>);
                                 }
                                 #[diagnostic::do_not_recommend]
                                 impl<R, L: #p::MixLabels> #mix_trait<R, L> for () {
                                     #[inline]
-                                    fn mix(labels: #p::LeafTarget<'_, L>, rows: &[usize], draws: #p::Draws) {
+                                    fn mix(labels: #p::LeafTarget<'_, L>, rows: &[usize], draws: #p::Draws<'_>) {
                                         #p::mix_labels::<#aug_ty, L>(labels, rows, draws)
                                     }
                                 }
@@ -821,7 +821,7 @@ pub fn expand(cont: &Container<'_>, krate: &syn::Path, preds: &[TokenStream]) ->
                 __spec_record: &#r,
                 __spec_rows: &[usize],
                 __spec_zero: #p::core::ops::Range<usize>,
-                __spec_draws: #p::Draws,
+                __spec_draws: #p::Draws<'_>,
             ) -> #p::core::result::Result<(), #p::DataError> {
                 let _ = (&__spec_out, &__spec_record, &__spec_rows, &__spec_zero, &__spec_draws);
                 #(#gather_steps)*
@@ -893,7 +893,7 @@ pub fn expand(cont: &Container<'_>, krate: &syn::Path, preds: &[TokenStream]) ->
                 __spec_record: &#r,
                 __spec_rows: &[usize],
                 __spec_zero: #p::core::ops::Range<usize>,
-                __spec_draws: #p::Draws,
+                __spec_draws: #p::Draws<'_>,
             ) -> #p::core::result::Result<(), #p::DataError> {
                 <Self as #p::GatherFrom<#r>>::gather_from(self, __spec_record, __spec_rows, __spec_zero, __spec_draws)
             }
@@ -921,7 +921,7 @@ pub fn stubs(input: &syn::DeriveInput, p: &TokenStream) -> TokenStream {
             }
         }
         impl #r_impl #p::GatherFrom<__SpecR> for #ident #ty_generics #where_clause {
-            fn gather_from(_: &mut Self, _: &__SpecR, _: &[usize], _: #p::core::ops::Range<usize>, _: #p::Draws) -> #p::core::result::Result<(), #p::DataError> {
+            fn gather_from(_: &mut Self, _: &__SpecR, _: &[usize], _: #p::core::ops::Range<usize>, _: #p::Draws<'_>) -> #p::core::result::Result<(), #p::DataError> {
                 #p::core::unreachable!()
             }
             fn check_fits(_: &__SpecR) -> #p::core::result::Result<(), #p::DataError> {

@@ -17,10 +17,11 @@ pub(crate) const fn mix64(mut z: u64) -> u64 {
 const GOLDEN: u64 = 0x9e37_79b9_7f4a_7c15;
 
 /// What the random choices of a batch depend on besides the sample and the step: the seed of
-/// the run and the epoch. A provider passes its schedule's seed and the epoch it serves; a
-/// selection outside a provider uses `Draws::default()` (seed 0, epoch 0).
+/// the run and the epoch, and how a row of the record being gathered becomes a global sample
+/// index. A provider passes its schedule's seed and the epoch it serves (its rows are the
+/// dataset's); a selection outside a provider uses `Draws::default()` (seed 0, epoch 0).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Draws {
+pub struct Draws<'a> {
     /// The seed of the run.
     pub seed: u64,
     /// The epoch.
@@ -28,24 +29,45 @@ pub struct Draws {
     /// Added to a sample's row to make its global index: 0 for a provider (its rows are the
     /// dataset's); for a stream, the samples it served before the batch this epoch.
     pub first: u64,
+    /// The global index of each row of the record gathered from, when its rows are not the
+    /// dataset's (a `ParquetStream`'s window: the row's file and place in it); `first` is
+    /// added to it.
+    pub globals: Option<&'a [u64]>,
 }
 
-impl Draws {
+impl Draws<'_> {
     /// The draws of epoch `epoch` of a run seeded with `seed`.
-    pub const fn new(seed: u64, epoch: u64) -> Self {
+    pub const fn new(seed: u64, epoch: u64) -> Draws<'static> {
         Draws {
             seed,
             epoch,
             first: 0,
+            globals: None,
         }
     }
 
-    /// The key of the choices of step `step` for the sample of global index `row`.
+    /// The global sample index of row `row` of the record gathered from.
     #[inline]
-    pub(crate) const fn key(&self, row: u64, step: u64) -> u64 {
+    pub fn global(&self, row: usize) -> u64 {
+        let g = match self.globals {
+            Some(g) => g.get(row).copied().unwrap_or(row as u64),
+            None => row as u64,
+        };
+        g.wrapping_add(self.first)
+    }
+
+    /// The key of the choices of step `step` for row `row` of the record gathered from.
+    #[inline]
+    pub(crate) fn key(&self, row: u64, step: u64) -> u64 {
+        self.key_of(self.global(row as usize), step)
+    }
+
+    /// The key of the choices of step `step` for the sample of global index `global`.
+    #[inline]
+    pub(crate) const fn key_of(&self, global: u64, step: u64) -> u64 {
         let a = mix64(self.seed ^ GOLDEN);
         let b = mix64(a ^ self.epoch.wrapping_mul(GOLDEN));
-        let c = mix64(b ^ row.wrapping_add(self.first));
+        let c = mix64(b ^ global);
         mix64(c ^ step.wrapping_add(1).wrapping_mul(GOLDEN))
     }
 }

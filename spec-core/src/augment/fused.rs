@@ -454,7 +454,7 @@ pub fn gather_augmented<P: Augmentation, To: ImageSpace>(
     rows: &[usize],
     zero: Range<usize>,
     out: ArrayViewMut<'_, To::Elem, To::Dim>,
-    draws: Draws,
+    draws: Draws<'_>,
 ) where
     <P::Input as Space>::Elem: CastInto<To::Elem>,
 {
@@ -500,7 +500,7 @@ pub fn gather_augmented<P: Augmentation, To: ImageSpace>(
 fn mix_images<E: Element>(
     steps: &Steps,
     hwc: [usize; 3],
-    draws: Draws,
+    draws: Draws<'_>,
     rows: &[usize],
     mut dst: ArrayViewMut<'_, E, Ix4>,
 ) {
@@ -533,7 +533,7 @@ fn mix_images<E: Element>(
 pub fn mix_labels<P: Augmentation, L: MixLabels>(
     labels: ArrayViewMut<'_, L::Elem, L::Dim>,
     rows: &[usize],
-    draws: Draws,
+    draws: Draws<'_>,
 ) {
     let [h, w, _] = <P::Input as ImageSpace>::HWC;
     let batch = Axis(L::BATCH_AXIS);

@@ -305,7 +305,7 @@ impl Steps {
     /// The random choices for the sample of global index `row` of an `h × w` input: where it is
     /// cropped, whether it is flipped, where its cutout is. What the fused gather does, exposed
     /// for logging and for tests against plain implementations.
-    pub fn choices(&self, h: usize, w: usize, draws: Draws, row: usize) -> SampleChoices {
+    pub fn choices(&self, h: usize, w: usize, draws: Draws<'_>, row: usize) -> SampleChoices {
         let row = row as u64;
         let (ph, pw) = (h + 2 * self.pad, w + 2 * self.pad);
         let (ho, wo) = self.output_size(h, w);
@@ -359,7 +359,7 @@ impl Steps {
     /// The pairs of a batch of `rows` (global sample indices, in batch order) and their mixing,
     /// for images of `h × w`: what [`mixup`](Steps::mixup) and [`cutmix`](Steps::cutmix) do.
     /// Exposed for tests and logging; the gather computes the same without allocating.
-    pub fn pairs(&self, h: usize, w: usize, draws: Draws, rows: &[usize]) -> Vec<Pair> {
+    pub fn pairs(&self, h: usize, w: usize, draws: Draws<'_>, rows: &[usize]) -> Vec<Pair> {
         let mut out = Vec::new();
         for_each_pair(self, h, w, draws, rows, |p| out.push(p));
         out
@@ -423,7 +423,7 @@ pub(super) fn for_each_pair(
     steps: &Steps,
     h: usize,
     w: usize,
-    draws: Draws,
+    draws: Draws<'_>,
     rows: &[usize],
     mut f: impl FnMut(Pair),
 ) {
@@ -438,7 +438,10 @@ pub(super) fn for_each_pair(
         if j <= i {
             continue;
         }
-        let key = draws.key(rows[i].min(rows[j]) as u64, STEP_MIX + 1);
+        let key = draws.key_of(
+            draws.global(rows[i]).min(draws.global(rows[j])),
+            STEP_MIX + 1,
+        );
         let (lambda, cut) = match mix {
             Mix::Mixup(alpha) => (beta(key, f64::from(alpha)), None),
             Mix::CutMix(alpha) => {

@@ -569,7 +569,7 @@ pub trait GatherFrom<R>: Reads<R> {
         record: &R,
         rows: &[usize],
         zero: Range<usize>,
-        draws: Draws,
+        draws: Draws<'_>,
     ) -> Result<(), DataError>;
 
     /// Checks once that every sample of `record` can be gathered under the request's collate
@@ -596,7 +596,7 @@ pub trait GatherField<R, K>: ReadField<R, K> {
         record: &R,
         rows: &[usize],
         zero: Range<usize>,
-        draws: Draws,
+        draws: Draws<'_>,
     ) -> Result<(), DataError>;
 
     /// As [`GatherFrom::check_fits`] (a leaf of a tuple field has the default policy, which
@@ -623,7 +623,7 @@ where
         record: &R,
         rows: &[usize],
         zero: Range<usize>,
-        _: Draws,
+        _: Draws<'_>,
     ) -> Result<(), DataError> {
         self.gather_into::<R::Space>(record.source_view(), rows, zero, &Collate::DEFAULT, K::NAME)
     }
@@ -641,7 +641,7 @@ where
         record: &R,
         rows: &[usize],
         zero: Range<usize>,
-        _: Draws,
+        _: Draws<'_>,
     ) -> Result<(), DataError> {
         self.gather_into::<R::Space>(record.source_view(), rows, zero, &Collate::DEFAULT, K::NAME)
     }
@@ -653,7 +653,7 @@ impl<R, K> GatherField<R, K> for Null {
         _: &R,
         _: &[usize],
         _: Range<usize>,
-        _: Draws,
+        _: Draws<'_>,
     ) -> Result<(), DataError> {
         Ok(())
     }
@@ -722,7 +722,7 @@ macro_rules! gather_tuples {
                 record: &R,
                 rows: &[usize],
                 zero: Range<usize>,
-                draws: Draws,
+                draws: Draws<'_>,
             ) -> Result<(), DataError> {
                 $( $t::gather_from(&mut out.$i, record, rows, zero.clone(), draws)?; )+
                 Ok(())
@@ -738,7 +738,7 @@ macro_rules! gather_tuples {
                 record: &R,
                 rows: &[usize],
                 zero: Range<usize>,
-                draws: Draws,
+                draws: Draws<'_>,
             ) -> Result<(), DataError> {
                 $( self.$i.gather_field(record, rows, zero.clone(), draws)?; )+
                 Ok(())

@@ -35,7 +35,7 @@ pub struct Provided<'a, Q> {
 }
 
 /// A request's gather from a record ([`GatherFrom::gather_from`]).
-type GatherFn<Q, R> = fn(&mut Q, &R, &[usize], Range<usize>, Draws) -> Result<(), DataError>;
+type GatherFn<Q, R> = fn(&mut Q, &R, &[usize], Range<usize>, Draws<'_>) -> Result<(), DataError>;
 
 /// Serves batches of the request `Q` from a dataset of the record `R`.
 ///
@@ -127,7 +127,7 @@ impl<'d, R: DataSpec, Q: DataSpec> Provider<'d, R, Q> {
 
     /// What the random choices of augmented fields are drawn from: the schedule's seed and the
     /// epoch being served.
-    pub fn draws(&self) -> Draws {
+    pub fn draws(&self) -> Draws<'static> {
         Draws::new(self.schedule.seed(), self.epoch.index())
     }
 

@@ -458,6 +458,7 @@ where
             seed: self.seed,
             epoch: self.epoch,
             first: self.served,
+            globals: None,
         };
         self.served += filled as u64;
         match Q::gather_from(
@@ -492,6 +493,7 @@ where
             seed: self.seed,
             epoch: self.epoch,
             first: self.served,
+            globals: None,
         };
         self.served += filled as u64;
         Some(Q::gather_from(out, staging, &self.rows[..filled], filled..size, draws).map(|()| info))

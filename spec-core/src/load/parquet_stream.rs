@@ -80,6 +80,10 @@ pub struct ParquetStream<R> {
     // `batch_size` rows, with the identity row list to serve it by.
     span: Option<(R, Vec<usize>)>,
     carried: usize,
+    // The global index of each row of the window (its file and row there, `file << 40 | row`)
+    // and of each row of the span: what augmentations draw by, the same on any rank.
+    globals: Vec<u64>,
+    span_globals: Vec<u64>,
 }
 
 type Pending<R> = std::thread::JoinHandle<Result<Dataset<R>, LoadError>>;
@@ -205,6 +209,8 @@ where
             drop_last: false,
             span: None,
             carried: 0,
+            globals: Vec::new(),
+            span_globals: Vec::new(),
         }
     }
 
@@ -289,6 +295,7 @@ where
             self.cursor, self.buffered,
             "rows left in the window are carried first"
         );
+        let start = self.next_group;
         let read = match self.ahead.take() {
             Some((pending, end)) => {
                 self.next_group = end;
@@ -304,6 +311,12 @@ where
             }
         };
         let n = read.len();
+        self.globals.clear();
+        for g in &self.groups[start..self.next_group] {
+            let file = (g.file as u64) << 40;
+            self.globals
+                .extend((g.first_row..g.first_row + g.rows).map(|r| file | r as u64));
+        }
         self.order = match self.seed {
             Some(seed) => permutation(
                 n,
@@ -350,18 +363,23 @@ where
             &self.order[self.cursor..self.buffered],
             self.carried,
         );
+        self.span_globals.resize(batch, 0);
+        for (k, &r) in self.order[self.cursor..self.buffered].iter().enumerate() {
+            self.span_globals[self.carried + k] = self.globals.get(r).copied().unwrap_or(0);
+        }
         self.carried += left;
         self.cursor = self.buffered;
     }
 
-    /// The record and the rows of the next batch of `n` rows (counted as served): the window's
-    /// own rows, or the span completed from the window when rows were carried.
-    fn take(&mut self, n: usize) -> Option<(&R, &[usize])> {
+    /// The record and the rows of the next batch of `n` rows (counted as served), with the
+    /// global index of each row of that record: the window's own rows, or the span completed
+    /// from the window when rows were carried.
+    fn take(&mut self, n: usize) -> Option<(&R, &[usize], &[u64])> {
         self.remaining -= n;
         if self.carried == 0 {
             let rows = &self.order[self.cursor..self.cursor + n];
             self.cursor += n;
-            return Some((self.buffer.as_ref()?, rows));
+            return Some((self.buffer.as_ref()?, rows, &self.globals));
         }
         let from_window = n.saturating_sub(self.carried);
         let (span, identity) = self.span.as_mut()?;
@@ -369,10 +387,14 @@ where
             let buffer = self.buffer.as_ref()?;
             let rows = &self.order[self.cursor..self.cursor + from_window];
             R::gather_same(span, buffer, rows, self.carried);
+            self.span_globals.resize(self.batch_size, 0);
+            for (k, &r) in rows.iter().enumerate() {
+                self.span_globals[self.carried + k] = self.globals.get(r).copied().unwrap_or(0);
+            }
         }
         self.cursor += from_window;
         self.carried = 0;
-        Some((span, &identity[..n]))
+        Some((span, &identity[..n], &self.span_globals))
     }
 
     /// Gives the memory of a served window back, for the next ones to be read into.
@@ -417,7 +439,7 @@ where
             Err(e) => return Some(Err(e)),
         };
         let mut out = R::nest(FlatOf::<R>::alloc(n, 0));
-        let (from, rows) = self.take(n)?;
+        let (from, rows, _) = self.take(n)?;
         R::gather_same(&mut out, from, rows, 0);
         Some(Ok(out))
     }
@@ -449,13 +471,15 @@ where
         }
         // Straight from the window into the request: one copy, converted, per row (two for the
         // rows of a batch that spans windows).
-        // Augmentations draw from the row's place in this rank's windows of the epoch.
+        // Augmentations draw by each row's file and place in it: the same on any rank.
+        let (seed, epoch) = (self.seed.unwrap_or(0), self.epoch);
+        let (from, rows, globals) = self.take(n)?;
         let draws = crate::augment::Draws {
-            seed: self.seed.unwrap_or(0),
-            epoch: self.epoch,
-            first: self.windows_read << 32,
+            seed,
+            epoch,
+            first: 0,
+            globals: Some(globals),
         };
-        let (from, rows) = self.take(n)?;
         if let Err(e) = Q::gather_from(out, from, rows, n..capacity, draws) {
             return Some(Err(LoadError::Data(e)));
         }
