@@ -33,19 +33,20 @@ trait Write3<E> {
 }
 
 /// A sample in one slice of memory with non-negative strides: the fast path.
-struct Flat<T> {
+struct Flat<'a, T> {
     data: T,
     strides: [usize; 3],
+    _p: core::marker::PhantomData<&'a ()>,
 }
 
-impl<E: Copy> Read3<E> for Flat<&[E]> {
+impl<E: Copy> Read3<E> for Flat<'_, &[E]> {
     #[inline(always)]
     fn at(&self, y: usize, x: usize, c: usize) -> E {
         self.data[y * self.strides[0] + x * self.strides[1] + c * self.strides[2]]
     }
 }
 
-impl<E> Write3<E> for Flat<&mut [E]> {
+impl<E> Write3<E> for Flat<'_, &mut [E]> {
     #[inline(always)]
     fn put(&mut self, y: usize, x: usize, c: usize, v: E) {
         self.data[y * self.strides[0] + x * self.strides[1] + c * self.strides[2]] = v;
@@ -252,10 +253,7 @@ fn fast_sample<Ei: Element, Eo: Element, V: Values<Ei, Eo>>(
     let three = c == 3 && ss[2] == 1 && ss[1] == 3 && ds[1] == 1 && ds[2] >= wo;
     for y in 0..ho {
         let sy = source_index(y, ho, ch.flip_v, ch.crop_y, steps.pad, h, steps.reflect);
-        // The interior of the three rows, written together; the edges below, channel by channel.
-        let mut interior_done = false;
         if three && let (Some(sy), Some((xa, xb, lo, hi))) = (sy, inner) {
-            interior_done = true;
             let s0 = sy * ss[0];
             let run = &src[s0 + lo * 3..s0 + hi * 3 + 3];
             let base = y * ds[0];
@@ -298,6 +296,27 @@ fn fast_sample<Ei: Element, Eo: Element, V: Values<Ei, Eo>>(
                     *d = f2(p[2]);
                 }
             }
+            // The edges, channel by channel.
+            for k in 0..3 {
+                let value = values.channel(k);
+                let pad_value = value(Ei::ZERO);
+                let row = &mut dst[base + k * ds[2]..base + k * ds[2] + wo];
+                for x in (0..xa).chain(xb..wo) {
+                    row[x] = match source_index(
+                        x,
+                        wo,
+                        ch.flip_h,
+                        ch.crop_x,
+                        steps.pad,
+                        w,
+                        steps.reflect,
+                    ) {
+                        Some(sx) => value(src[s0 + sx * 3 + k]),
+                        None => pad_value,
+                    };
+                }
+            }
+            continue;
         }
         for k in 0..c {
             let value = values.channel(k);
@@ -329,9 +348,6 @@ fn fast_sample<Ei: Element, Eo: Element, V: Values<Ei, Eo>>(
             };
             for x in (0..xa).chain(xb..wo) {
                 row[x * ds[1]] = edge(x);
-            }
-            if interior_done {
-                continue;
             }
             let run = &src[s0 + lo * ss[1]..=s0 + hi * ss[1]];
             let n = xb - xa;
@@ -394,12 +410,14 @@ fn sample_into<Ei: Element, Eo: Element, V: Values<Ei, Eo>>(
                     .to_slice_memory_order()
                     .unwrap_or_else(|| unreachable!("checked to be one slice")),
                 strides: ss,
+                _p: core::marker::PhantomData,
             };
             let mut dst_flat = Flat {
                 data: dst
                     .as_slice_memory_order_mut()
                     .unwrap_or_else(|| unreachable!("checked to be one slice")),
                 strides: ds,
+                _p: core::marker::PhantomData,
             };
             one_sample(&src_flat, &mut dst_flat, steps, hwc, out_hw, ch, values);
         }
