@@ -111,6 +111,82 @@ fn mxnet_fifteen_samples_batch_four_and_shuffled_labels_are_a_permutation() {
     assert_eq!(labels, (1..=15).collect::<Vec<i64>>());
 }
 
+/// MXNet's `data_padding` / `label_padding`: the padding rows of the last batch hold a value
+/// declared on each field (`#[spec(pad = ..)]`), here through a conversion (labels to one-hot).
+#[derive(DataSpec)]
+struct MxPadded {
+    #[spec(source = "data", pad = -1.5)]
+    data: Batch<Vector<2, f64>>,
+    #[spec(source = "softmax_label", pad = 99)]
+    label: Batch<Labels<100>>,
+}
+
+#[test]
+fn mxnet_data_padding_and_label_padding() {
+    let ds = mx(10);
+    let schedule = || {
+        Schedule::builder(10)
+            .batch_size(4)
+            .last_batch(LastBatch::Pad)
+            .build()
+            .unwrap()
+    };
+    let expect_last = (
+        array![[90f64, 91.], [100., 101.], [-1.5, -1.5], [-1.5, -1.5]],
+        array![9i64, 10, 99, 99],
+    );
+    // Two epochs through one buffer: the padding rows are written again each time, not left
+    // from the full batch before them.
+    let mut p = Provider::<Mx, MxPadded>::new(&ds, schedule()).unwrap();
+    for epoch in 0..2 {
+        let mut last = None;
+        while let Some(b) = p.next_batch() {
+            last = Some((
+                b.info,
+                b.batch.data.array().clone(),
+                b.batch.label.array().clone(),
+            ));
+        }
+        let (info, data, label) = last.unwrap();
+        assert_eq!((info.count_samples, info.pad), (2, 2), "epoch {epoch}");
+        assert_eq!((data, label), expect_last, "epoch {epoch}");
+        p.start_epoch(epoch + 1);
+    }
+    // The same from a prefetching provider, which fills buffers of its own.
+    let mut pre = Prefetch::<MxPadded>::provider::<Mx>(Arc::new(mx(10)), schedule(), 0..2, 2);
+    let mut last = None;
+    while let Some(b) = pre.next_batch() {
+        let b = b.unwrap();
+        last = Some((b.data.array().clone(), b.label.array().clone()));
+    }
+    assert_eq!(last.unwrap(), expect_last);
+    // Without `pad`, padding rows are zeros (the test above).
+}
+
+/// A pad value that is not a label: refused where the provider is made (a literal one against a
+/// literal label count is refused by the compiler: `trybuild/collate/pad-rows-not-a-label.rs`).
+#[derive(DataSpec)]
+struct MxBadPad {
+    #[spec(source = "softmax_label", pad = 100)]
+    label: Batch<Labels<{ 50 + 50 }>>,
+}
+
+#[test]
+fn pad_value_not_a_label_is_refused() {
+    let ds = mx(10);
+    let schedule = Schedule::builder(10)
+        .batch_size(4)
+        .last_batch(LastBatch::Pad)
+        .build()
+        .unwrap();
+    let err = Provider::<Mx, MxBadPad>::new(&ds, schedule).err().unwrap();
+    assert!(matches!(err, DataError::PadLabel { .. }), "{err:?}");
+    assert_eq!(
+        err.to_string(),
+        "source `softmax_label`: the pad value 100 is not a label in 0..100"
+    );
+}
+
 #[test]
 fn mxnet_round_batch_epochs() {
     let ds = mx(4);

@@ -70,6 +70,11 @@ pub struct Collate {
 }
 
 impl Collate {
+    /// The span of the first key that only a sequence field takes (`pad_to`, `truncate`).
+    pub fn sequence_span(&self) -> Option<Span> {
+        self.pad_to.map(|p| p.0).or(self.truncate)
+    }
+
     /// The span of the first key given, if any.
     pub fn span(&self) -> Option<Span> {
         self.pad
@@ -323,7 +328,7 @@ impl FieldAttrs {
         }
         if let Some((span, _)) = &augment {
             if collate.span().is_some() || steps_of.is_some() {
-                cx.syn_error(syn::Error::new(*span, "`augment` goes on an image field; `pad`, `pad_to`, `truncate`, `lengths_of` and `mask_of` on sequence fields: a field takes one or the other"));
+                cx.syn_error(syn::Error::new(*span, "`augment` makes a field's values itself (its padding rows are zeros); `pad`, `pad_to`, `truncate`, `lengths_of` and `mask_of` go on fields gathered as they are: a field takes one or the other"));
             } else if mixed_with.is_some() {
                 cx.syn_error(syn::Error::new(*span, "a field is either augmented (`augment`) or labels mixed with an augmented source (`mixed_with`), not both"));
             }

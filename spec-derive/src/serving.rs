@@ -587,9 +587,9 @@ pub fn expand(cont: &Container<'_>, krate: &syn::Path, preds: &[TokenStream]) ->
                     },
                     member.span(),
                 );
-                // A collate policy applies to a sequence space only: the bound sits at the
-                // attribute.
-                let check = match f.collate.span() {
+                // `pad_to` and `truncate` apply to a sequence space only (`pad` also gives the
+                // value of padding rows, for any field): the bound sits at the attribute.
+                let check = match f.collate.sequence_span() {
                     // A struct without generics is checked where it is defined, once.
                     Some(at) if cont.generics.params.is_empty() => {
                         let padded = respan(quote!(#to: #p::Padded), at);
@@ -1004,9 +1004,9 @@ fn not_served(
     )
 }
 
-/// The number of labels `M` of a field written `Batch<IndexSeq<M, ..>>` (or `Ragged<..>`,
-/// `ArcBatch<..>`) with `M` a literal.
-fn index_seq_labels(ty: &syn::Type) -> Option<u128> {
+/// The space and number of labels `M` of a field written `Batch<IndexSeq<M, ..>>` or
+/// `Batch<Labels<M, ..>>` (or `Ragged<..>`, `ArcBatch<..>`) with `M` a literal.
+fn index_seq_labels(ty: &syn::Type) -> Option<(String, u128)> {
     fn first_type(seg: &syn::PathSegment) -> Option<&syn::Type> {
         let syn::PathArguments::AngleBracketed(args) = &seg.arguments else {
             return None;
@@ -1024,7 +1024,7 @@ fn index_seq_labels(ty: &syn::Type) -> Option<u128> {
         return None;
     };
     let seg = space.path.segments.last()?;
-    if seg.ident != "IndexSeq" {
+    if seg.ident != "IndexSeq" && seg.ident != "Labels" {
         return None;
     }
     let syn::PathArguments::AngleBracketed(args) = &seg.arguments else {
@@ -1034,7 +1034,7 @@ fn index_seq_labels(ty: &syn::Type) -> Option<u128> {
         syn::GenericArgument::Const(syn::Expr::Lit(syn::ExprLit {
             lit: syn::Lit::Int(n),
             ..
-        })) => n.base10_parse().ok(),
+        })) => Some((seg.ident.to_string(), n.base10_parse().ok()?)),
         syn::GenericArgument::Type(syn::Type::Path(t)) => {
             // A literal parses as a type path only if it is an identifier: not a number.
             let _ = t;
@@ -1044,11 +1044,11 @@ fn index_seq_labels(ty: &syn::Type) -> Option<u128> {
     }
 }
 
-/// The error of a pad value that is not a label of the field's index sequence, when both are
-/// literals.
+/// The error of a pad value that is not a label of the field's index space (`IndexSeq<N>` or
+/// `Labels<N>`), when both are literals.
 fn pad_label_error(f: &crate::ast::Field<'_>) -> Option<String> {
     let (_, expr) = f.collate.pad.as_ref()?;
-    let labels = index_seq_labels(f.ty)?;
+    let (space, labels) = index_seq_labels(f.ty)?;
     let (negative, lit) = match expr {
         syn::Expr::Unary(u) if matches!(u.op, syn::UnOp::Neg(_)) => (true, &*u.expr),
         e => (false, e),
@@ -1063,7 +1063,7 @@ fn pad_label_error(f: &crate::ast::Field<'_>) -> Option<String> {
     let value: u128 = n.base10_parse().ok()?;
     (negative && value > 0 || value >= labels).then(|| {
         format!(
-            "pad value {}{value} is not a label of `IndexSeq<{labels}>`: its labels are 0..{labels}",
+            "pad value {}{value} is not a label of `{space}<{labels}>`: its labels are 0..{labels}",
             if negative { "-" } else { "" }
         )
     })

@@ -119,6 +119,11 @@ impl<E: Element> OwnedData for OwnedArcRepr<E> {}
 /// How the samples of a sequence field become a batch, declared on the request's field
 /// (`#[spec(pad = -1, pad_to = 128, truncate)]`; the derive builds it). The default pads with
 /// zeros to the longest sample of each batch and refuses nothing an owned buffer can hold.
+///
+/// `pad` alone goes on any batch field: the value of its padding rows, those after the real
+/// samples of a batch padded to the full batch size
+/// ([`LastBatch::Pad`](crate::data::iteration::LastBatch::Pad)), as MXNet's `data_padding` and
+/// `label_padding`. In an index space it must be a label.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Collate<E> {
     /// The value of every step that is not a sample's (padding), and of padding rows.
@@ -238,12 +243,11 @@ pub fn check_fits<From: Space, To: Space>(
     collate: &Collate<To::Elem>,
     source: &'static str,
 ) -> Result<(), DataError> {
-    if To::TIME_AXIS.is_none() {
-        return Ok(());
-    }
-    collate.steps(longest_of_all(from), source)?;
     if collate.pad != To::Elem::ZERO {
         collate.check_pad::<To>(source)?;
+    }
+    if To::TIME_AXIS.is_some() {
+        collate.steps(longest_of_all(from), source)?;
     }
     Ok(())
 }
@@ -267,6 +271,17 @@ fn gather_into_batch<From: FormatAs<To>, To: Space, D: Regrow<Elem = To::Elem>>(
 ) -> Result<(), DataError> {
     let (Some(ta), Some(need)) = (To::TIME_AXIS, longest(&from, rows)) else {
         match from {
+            SourceView::Dense(view) if collate.pad != To::Elem::ZERO => {
+                // Padding rows hold the field's pad value (MXNet's `data_padding`).
+                collate.check_pad::<To>(source)?;
+                let mut target = out.leaf_mut();
+                if zero.start < zero.end {
+                    target
+                        .slice_axis_mut(Axis(To::BATCH_AXIS), zero.into())
+                        .fill(collate.pad);
+                }
+                gather_leaf::<From, To>(view, rows, 0..0, target);
+            }
             SourceView::Dense(view) => gather_leaf::<From, To>(view, rows, zero, out.leaf_mut()),
             SourceView::Ragged(_) => {
                 unreachable!("a ragged leaf is of a sequence space, which formats only as one")
@@ -757,11 +772,11 @@ macro_rules! gather_tuples {
 }
 for_tuples!(gather_tuples);
 
-/// A space that a collate policy (`pad`, `pad_to`, `truncate`) applies to: one with a time axis.
+/// A space that `pad_to` and `truncate` apply to: one with a time axis.
 #[diagnostic::on_unimplemented(
-    message = "`{Self}` has no time axis: `pad`, `pad_to` and `truncate` apply to sequence fields",
+    message = "`{Self}` has no time axis: `pad_to` and `truncate` apply to sequence fields",
     label = "not a sequence space",
-    note = "the collate attributes say how samples of different lengths become a batch: they go on `VectorSeq`, `IndexSeq` and `VolumeSeq` fields"
+    note = "`pad_to` and `truncate` say how samples of different lengths become a batch: they go on `VectorSeq`, `IndexSeq` and `VolumeSeq` fields (`pad` alone, the value of padding, goes on any field)"
 )]
 pub trait Padded: Space {}
 

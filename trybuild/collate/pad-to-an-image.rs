@@ -6,10 +6,10 @@ struct Record {
     x: Batch<image![8, 8, 1; BHWC, u8]>,
 }
 
-// An image has no time axis: there is nothing to pad.
+// An image has no time axis: there are no steps to pad to.
 #[derive(DataSpec)]
 struct Request {
-    #[spec(source = "features", pad = 0)]
+    #[spec(source = "features", pad_to = 4)]
     x: Batch<image![8, 8, 1; BHWC, u8]>,
 }
 
