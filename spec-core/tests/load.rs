@@ -445,6 +445,87 @@ fn csv_unknown_source_and_missing_file() {
     ));
 }
 
+/// MXNet's `CSVIter`: data and labels in two CSV files (`data_csv`, `label_csv`); without a
+/// label file, labels of 0.
+#[test]
+fn csv_data_and_label_files() {
+    #[derive(DataSpec)]
+    struct Iter {
+        #[spec(source = "features")]
+        data: Batch<image![2, 2, 1; BHWC, u8]>,
+        #[spec(source = "targets")]
+        label: Batch<Vector<2>>,
+    }
+    let dir = TempDir::new("csv-label-file");
+    let data = dir.write("data.csv", "1,2,3,4\r\n5,6,7,8\r\n\r\n9,10,11,12\r\n");
+    let labels = dir.write("label.csv", "0.5,1\n2,3\n4,-5.25\n");
+    let ds = Dataset::<Iter>::load(&mut CsvFile::new(&data).label_file(&labels)).unwrap();
+    let r = ds.fields();
+    assert_eq!(
+        r.data.array().as_slice().unwrap(),
+        (1..=12).collect::<Vec<u8>>()
+    );
+    assert_eq!(
+        r.label.array(),
+        &array![[0.5f32, 1.], [2., 3.], [4., -5.25]]
+    );
+    // With headers: both files have one, read alike.
+    let data_h = dir.write("data_h.csv", "a,b,c,d\n1,2,3,4\n");
+    let labels_h = dir.write("label_h.csv", "y0,y1\n7,8\n");
+    let ds =
+        Dataset::<Iter>::load(&mut CsvFile::new(&data_h).has_header(true).label_file(&labels_h))
+            .unwrap();
+    assert_eq!(ds.fields().label.array(), &array![[7f32, 8.]]);
+
+    // No label file: labels of 0, one per row of the data (the blank line is not a row).
+    let ds = Dataset::<Iter>::load(&mut CsvFile::new(&data).zero_labels()).unwrap();
+    assert_eq!(ds.len(), 3);
+    assert_eq!(ds.fields().label.array(), &Array2::<f32>::zeros((3, 2)));
+    // ...which is never implied: without it a label leaf is an error.
+    let err = Dataset::<Iter>::load(&mut CsvFile::new(&data))
+        .err()
+        .unwrap();
+    assert_eq!(load_parts(&err).3, &LoadReason::NoLabelColumn);
+
+    // A bad value in the label file names the label file, its line and column.
+    let bad = dir.write("bad.csv", "1,2\n3,x\n5,6\n");
+    let err = Dataset::<Iter>::load(&mut CsvFile::new(&data).label_file(&bad))
+        .err()
+        .unwrap();
+    assert_eq!(
+        err.to_string(),
+        format!(
+            "{} line 2, column 2 (source `targets`): `x` is not a number",
+            bad.display()
+        )
+    );
+    // A label file of another width names the label file.
+    let wide = dir.write("wide.csv", "1,2,3\n");
+    let err = Dataset::<Iter>::load(&mut CsvFile::new(&data).label_file(&wide))
+        .err()
+        .unwrap();
+    assert_eq!(load_parts(&err).0, wide.as_path());
+    // Files of different numbers of rows: both named.
+    let short = dir.write("short.csv", "1,2\n3,4\n");
+    let err = Dataset::<Iter>::load(&mut CsvFile::new(&data).label_file(&short))
+        .err()
+        .unwrap();
+    assert_eq!(
+        err.to_string(),
+        format!(
+            "the leaves read disagree on the number of samples: field `data` (source `features`, file {}) holds 3, but field `label` (source `targets`, file {}) holds 2",
+            data.display(),
+            short.display()
+        )
+    );
+    // A missing label file is an error naming it, not zeros.
+    let missing = dir.path("missing.csv");
+    let err = Dataset::<Iter>::load(&mut CsvFile::new(&data).label_file(&missing))
+        .err()
+        .unwrap();
+    assert_eq!(load_parts(&err).0, missing.as_path());
+}
+
 // ---------------------------------------------------------------------------------------------
 // IDX
 

@@ -49,7 +49,9 @@ impl From<String> for Column {
 
 /// A CSV file as a [`LeafSource`]: one sample per row; the label column feeds the leaves of the
 /// label source (`"targets"` unless set), every other column, in order, the leaves of the
-/// feature source (`"features"` unless set).
+/// feature source (`"features"` unless set). The labels can instead come from a second file
+/// ([`CsvFile::label_file`], MXNet's `CSVIter` with `label_csv`) or be zeros
+/// ([`CsvFile::zero_labels`], `CSVIter` without it).
 ///
 /// Fields are trimmed of ASCII white space and parsed as numbers, then converted exactly to the
 /// element type of the leaf's space; the feature columns of a row are one sample in the space's
@@ -92,9 +94,22 @@ pub struct CsvFile {
     path: PathBuf,
     has_header: bool,
     delimiter: u8,
-    label_column: Option<Column>,
+    labels: Labels,
     label_source: String,
     feature_source: String,
+}
+
+/// Where the label source's values come from.
+#[derive(Debug, Clone)]
+enum Labels {
+    /// Nowhere: a leaf of the label source is an error.
+    None,
+    /// A column of the file.
+    Column(Column),
+    /// Every column of a second CSV file, row by row.
+    File(PathBuf),
+    /// Zeros, one row per row of the file.
+    Zeros,
 }
 
 /// The start of the file: its header, its number of fields and the line they were read from.
@@ -119,7 +134,7 @@ impl CsvFile {
             path: path.as_ref().to_path_buf(),
             has_header: false,
             delimiter: b',',
-            label_column: None,
+            labels: Labels::None,
             label_source: "targets".to_owned(),
             feature_source: "features".to_owned(),
         }
@@ -138,10 +153,87 @@ impl CsvFile {
     }
 
     /// The column of the labels: an index from 0, a name in the header, or [`Column::Last`].
-    /// Without one, every column is a feature and a leaf of the label source is an error.
+    /// Without one (nor [`label_file`](Self::label_file) or [`zero_labels`](Self::zero_labels)),
+    /// every column is a feature and a leaf of the label source is an error. The last of these
+    /// three calls decides.
     pub fn label_column(mut self, column: impl Into<Column>) -> Self {
-        self.label_column = Some(column.into());
+        self.labels = Labels::Column(column.into());
         self
+    }
+
+    /// The labels come from a second CSV file, row by row, every column of it a value of the
+    /// label source (MXNet's `CSVIter` with `data_csv` and `label_csv`); every column of this
+    /// file is then a feature. The label file is read with this file's header setting and
+    /// delimiter, its errors name it, and two files of different numbers of rows are an error
+    /// naming both.
+    ///
+    /// ```
+    /// use batchspec::prelude::*;
+    /// use batchspec::dataset::Dataset;
+    /// use batchspec::load::CsvFile;
+    ///
+    /// #[derive(DataSpec)]
+    /// struct Record {
+    ///     #[spec(source = "features")]
+    ///     x: Batch<Vector<3>>,
+    ///     #[spec(source = "targets")]
+    ///     y: Batch<Labels<10>>,
+    /// }
+    ///
+    /// let dir = std::env::temp_dir().join(format!("batchspec-doc-labels-{}", std::process::id()));
+    /// std::fs::create_dir_all(&dir)?;
+    /// std::fs::write(dir.join("data.csv"), "1,2,3\n4,5,6\n")?;
+    /// std::fs::write(dir.join("label.csv"), "7\n9\n")?;
+    /// let ds = Dataset::<Record>::load(&mut CsvFile::new(dir.join("data.csv")).label_file(dir.join("label.csv")))?;
+    /// assert_eq!(ds.fields().y.array(), &ndarray::array![7i64, 9]);
+    ///
+    /// // Without a label file, MXNet's `CSVIter` gives labels of 0: asked for by name here.
+    /// let ds = Dataset::<Record>::load(&mut CsvFile::new(dir.join("data.csv")).zero_labels())?;
+    /// assert_eq!(ds.fields().y.array(), &ndarray::array![0i64, 0]);
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn label_file(mut self, path: impl AsRef<Path>) -> Self {
+        self.labels = Labels::File(path.as_ref().to_path_buf());
+        self
+    }
+
+    /// Every leaf of the label source is zeros, one sample per row of the file, and every column
+    /// is a feature: MXNet's `CSVIter` without `label_csv` ("all labels will be returned as 0"),
+    /// for data without labels read by a spec that has them. Never implied: without it, a label
+    /// leaf with no label column or file is an error.
+    pub fn zero_labels(mut self) -> Self {
+        self.labels = Labels::Zeros;
+        self
+    }
+
+    /// The label file as a CSV file of its own: every column feeds the label source.
+    fn label_csv(&self, path: &Path) -> CsvFile {
+        CsvFile {
+            path: path.to_path_buf(),
+            has_header: self.has_header,
+            delimiter: self.delimiter,
+            labels: Labels::None,
+            label_source: String::new(),
+            feature_source: self.label_source.clone(),
+        }
+    }
+
+    /// The number of rows of the file (its header not counted), read for zero labels.
+    fn count_rows(&self, leaf: &Described) -> Result<usize, LoadError> {
+        let (mut reader, lines, _) = self.open(leaf)?;
+        let mut record = ByteRecord::new();
+        let Some((_, first_row)) = self.read_head(&mut reader, &lines, &mut record, leaf)? else {
+            return Ok(0);
+        };
+        let mut rows = usize::from(first_row);
+        while self
+            .next_record(&mut reader, &lines, &mut record, leaf)?
+            .is_some()
+        {
+            rows += 1;
+        }
+        Ok(rows)
     }
 
     /// The source the label column feeds (default `"targets"`).
@@ -247,11 +339,13 @@ impl CsvFile {
             line: head.first_line,
             column: None,
         };
-        let index = match &self.label_column {
-            None => return Ok(None),
-            Some(Column::Index(i)) => *i,
-            Some(Column::Last) => width.saturating_sub(1),
-            Some(Column::Name(name)) => {
+        let Labels::Column(column) = &self.labels else {
+            return Ok(None);
+        };
+        let index = match column {
+            Column::Index(i) => *i,
+            Column::Last => width.saturating_sub(1),
+            Column::Name(name) => {
                 let Some((line, header)) = &head.header else {
                     return Err(self.fail(
                         leaf,
@@ -395,11 +489,24 @@ impl ForScalar for ParseColumns<'_> {
 impl LeafSource for CsvFile {
     type Error = LoadError;
 
+    /// With a label file, which of the two files a leaf is read from.
+    fn origin(&self, leaf: &Described) -> Option<String> {
+        let Labels::File(labels) = &self.labels else {
+            return None;
+        };
+        let file = if leaf.source == self.label_source {
+            labels
+        } else {
+            &self.path
+        };
+        Some(format!("file {}", file.display()))
+    }
+
     fn read_leaf<S: Space>(&mut self, leaf: &Described) -> Result<Batch<S>, LoadError> {
         let is_label = leaf.source == self.label_source;
         if !is_label && leaf.source != self.feature_source {
             let mut serves = vec![self.feature_source.clone()];
-            if self.label_column.is_some() {
+            if !matches!(self.labels, Labels::None) {
                 serves.push(self.label_source.clone());
             }
             return Err(LoadError::NoSource {
@@ -409,11 +516,33 @@ impl LeafSource for CsvFile {
                 serves,
             });
         }
-        if is_label && self.label_column.is_none() {
-            return Err(self.fail(leaf, Place::File, LoadReason::NoLabelColumn));
-        }
         let dims = sample_dims::<S>().map_err(|r| self.fail(leaf, Place::File, r))?;
         let per_sample: usize = dims.iter().product();
+        if is_label {
+            match &self.labels {
+                Labels::None => {
+                    return Err(self.fail(leaf, Place::File, LoadReason::NoLabelColumn));
+                }
+                Labels::Column(_) => {}
+                Labels::File(path) => return self.label_csv(path).read_leaf::<S>(leaf),
+                Labels::Zeros => {
+                    // As many values as the rows of a file can justify: the file's length bounds
+                    // `rows`, a space's static size bounds `per_sample`.
+                    let rows = self.count_rows(leaf)?;
+                    let values = rows
+                        .checked_mul(per_sample)
+                        .map(|n| vec![<S::Elem as crate::types::elem::Element>::ZERO; n])
+                        .ok_or_else(|| {
+                            let mut shape = vec![rows];
+                            shape.extend_from_slice(&dims);
+                            let shape = crate::types::error::Shape(shape);
+                            self.fail(leaf, Place::File, LoadReason::Overflow { shape })
+                        })?;
+                    return batch_from_samples::<S>(rows, values)
+                        .map_err(|r| self.fail(leaf, Place::File, r));
+                }
+            }
+        }
         // Each leaf streams the file once: rows go straight into the leaf's values, so memory
         // holds the values and a buffer, never the file or its records.
         let (mut reader, lines, file_len) = self.open(leaf)?;

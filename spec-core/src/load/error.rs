@@ -161,7 +161,9 @@ pub enum LoadReason {
         columns: usize,
     },
     /// A leaf of the label source, but no label column is chosen.
-    #[error("no label column is chosen (see `CsvFile::label_column`)")]
+    #[error(
+        "no label column or label file is chosen (see `CsvFile::label_column`, `CsvFile::label_file` and `CsvFile::zero_labels`)"
+    )]
     NoLabelColumn,
     /// The CSV file has another number of columns for a leaf than its space holds per sample.
     #[error("{space} holds {expected} values per sample, but the file has {actual} {what}")]

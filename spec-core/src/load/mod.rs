@@ -12,7 +12,7 @@
 //!
 //! | loader | sources | shape rule |
 //! | --- | --- | --- |
-//! | [`CsvFile`] | one label column for the label source (default `"targets"`), every other column in order for the feature source (default `"features"`) | the number of columns is the values per sample of the space, reshaped in its memory order |
+//! | [`CsvFile`] | one label column (or every column of a second file, or zeros) for the label source (default `"targets"`), every other column in order for the feature source (default `"features"`) | the number of columns is the values per sample of the space, reshaped in its memory order |
 //! | [`IdxFiles`] | one IDX file per source ([`IdxFiles::mnist`]: images for `"features"`, labels for `"targets"`) | the first axis holds the samples; the rest must fit the space (see below) |
 //! | [`NpyFiles`] | one `.npy` file per source | the array's shape in the space's memory order, or samples first and fitting the space |
 //! | [`NpzFile`] | one member per source, named after the source unless mapped | as for `.npy` |
