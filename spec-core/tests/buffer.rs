@@ -2,7 +2,7 @@
 //! Brainstorm's test network (IDSIA/brainstorm tests/conftest.py and test_layout.py).
 
 use batchspec_core::buffer::{
-    BufferError, BufferKind, BufferLayout, BufferManager, LayoutSpec, SequenceData,
+    BufferError, BufferKind, BufferLayout, BufferManager, Dim, LayoutSpec, SequenceData,
     SequenceLengths, ShapeTemplate, contiguous_order,
 };
 use ndarray::{Array, Array3, ArrayD, s};
@@ -547,6 +547,159 @@ fn clear_backward_zeroes_gradients_and_deltas_only() {
             .unwrap()
             .iter()
             .all(|&x| x == 0.0)
+    );
+}
+
+/// Brainstorm's `'F'` placeholder: "if the feature size is also unknown (e.g. when specifying the
+/// input and output shapes of a layer) then 'F' can be used as a placeholder". The test network
+/// written with the weights' fan-in as `F`, plus sigmoid layers whose output is `('T', 'B', 'F')`
+/// (one of them declared before what feeds it), lays out exactly as written with every size.
+#[test]
+fn feature_placeholder_is_inferred_from_the_connections() {
+    use Dim::F;
+    let sigmoid = |spec: &mut LayoutSpec, name: &str, input: &str, template: ShapeTemplate| {
+        spec.layer(name)
+            .input("default", [input])
+            .internal("state", template.clone())
+            .output("default", template);
+    };
+    let mut inferred = LayoutSpec::new();
+    // Declared before the layer it reads: resolved in a later round.
+    sigmoid(
+        &mut inferred,
+        "S2",
+        "S1",
+        ShapeTemplate::with_dims(BufferKind::TimeSized, [F]),
+    );
+    inferred
+        .layer("Input")
+        .output("default", ShapeTemplate::time_sized([2]));
+    for (name, size, inputs) in [
+        ("A", 3, &["Input"][..]),
+        ("B", 5, &["Input"][..]),
+        ("C", 7, &["A", "B"][..]),
+        ("D", 11, &["B", "C"][..]),
+    ] {
+        inferred
+            .layer(name)
+            .input("default", inputs.iter().copied())
+            .parameter(
+                "W",
+                ShapeTemplate::with_dims(BufferKind::Constant, [Dim::Size(size), F]),
+            )
+            .parameter("bias", ShapeTemplate::constant([size]))
+            .output("default", ShapeTemplate::time_sized([size]));
+    }
+    sigmoid(
+        &mut inferred,
+        "S1",
+        "D",
+        ShapeTemplate::with_dims(BufferKind::TimeSized, [F]),
+    );
+    // The same with every size written, in the same order.
+    let mut explicit = LayoutSpec::new();
+    sigmoid(&mut explicit, "S2", "S1", ShapeTemplate::time_sized([11]));
+    explicit
+        .layer("Input")
+        .output("default", ShapeTemplate::time_sized([2]));
+    for (name, size, fan_in, inputs) in [
+        ("A", 3, 2, &["Input"][..]),
+        ("B", 5, 2, &["Input"][..]),
+        ("C", 7, 8, &["A", "B"][..]),
+        ("D", 11, 12, &["B", "C"][..]),
+    ] {
+        explicit
+            .layer(name)
+            .input("default", inputs.iter().copied())
+            .parameter("W", ShapeTemplate::constant([size, fan_in]))
+            .parameter("bias", ShapeTemplate::constant([size]))
+            .output("default", ShapeTemplate::time_sized([size]));
+    }
+    sigmoid(&mut explicit, "S1", "D", ShapeTemplate::time_sized([11]));
+    let (inferred, explicit) = (inferred.build().unwrap(), explicit.build().unwrap());
+    assert_eq!(inferred.to_string(), explicit.to_string());
+    let w = inferred.node("C.parameters.W").unwrap();
+    assert_eq!(w.template().unwrap(), &ShapeTemplate::constant([7, 8]));
+    // The description keeps the placeholder; the layout's templates never hold one.
+    assert_eq!(
+        ShapeTemplate::with_dims(BufferKind::Constant, [Dim::Size(3), F]).to_string(),
+        "(3, F)"
+    );
+    assert_eq!(
+        ShapeTemplate::with_dims(BufferKind::Constant, [F]).to_string(),
+        "(F,)"
+    );
+
+    // Several feature axes: F takes them all (28×28 images through a sigmoid).
+    let mut spec = LayoutSpec::new();
+    spec.layer("Input")
+        .output("default", ShapeTemplate::time_sized([28, 28]));
+    spec.layer("S").input("default", ["Input"]).output(
+        "default",
+        ShapeTemplate::with_dims(BufferKind::BatchSized, [F, Dim::Size(2)]),
+    );
+    let layout = spec.build().unwrap();
+    assert_eq!(
+        layout
+            .node("S.outputs.default")
+            .unwrap()
+            .template()
+            .unwrap()
+            .to_string(),
+        "(B, 28, 28, 2)"
+    );
+}
+
+#[test]
+fn feature_placeholder_errors_name_the_leaf() {
+    use Dim::F;
+    let f = || ShapeTemplate::with_dims(BufferKind::TimeSized, [F]);
+    let build = |spec: LayoutSpec| spec.build().unwrap_err().to_string();
+    let mut spec = LayoutSpec::new();
+    spec.layer("A").output("default", f());
+    assert_eq!(
+        build(spec),
+        "`A.outputs.default` has the feature placeholder F, but layer `A` has no input to take it from"
+    );
+    let mut spec = LayoutSpec::new();
+    spec.layer("In")
+        .output("default", ShapeTemplate::time_sized([2]));
+    spec.layer("A")
+        .input("x", ["In"])
+        .input("y", ["In"])
+        .parameter("W", ShapeTemplate::with_dims(BufferKind::Constant, [F]));
+    assert_eq!(
+        build(spec),
+        "`A.parameters.W` has the feature placeholder F, but layer `A` has several inputs and none named `default` to take it from"
+    );
+    let mut spec = LayoutSpec::new();
+    spec.layer("A")
+        .input("default", ["B"])
+        .output("default", f());
+    spec.layer("B")
+        .input("default", ["A"])
+        .output("default", f());
+    assert_eq!(
+        build(spec),
+        "`A.outputs.default` has the feature placeholder F, but its input reads outputs whose features are placeholders themselves, in a cycle"
+    );
+    let mut spec = LayoutSpec::new();
+    spec.layer("In")
+        .output("default", ShapeTemplate::time_sized([2]));
+    spec.layer("A").input("default", ["In"]).output(
+        "default",
+        ShapeTemplate::with_dims(BufferKind::TimeSized, [F, F]),
+    );
+    assert_eq!(
+        build(spec),
+        "`A.outputs.default` has the feature placeholder F, but written 2 times: a template takes at most one"
+    );
+    let mut spec = LayoutSpec::new();
+    spec.layer("A")
+        .input("default", ["Nope"])
+        .output("default", f());
+    assert!(
+        build(spec).starts_with("input `A.inputs.default` reads `Nope`, which is not an output")
     );
 }
 

@@ -79,6 +79,14 @@ pub enum BufferError {
         /// What a source must be.
         expected: &'static str,
     },
+    /// A template's feature placeholder `F` has nothing to stand for.
+    #[error("`{path}` has the feature placeholder F, but {reason}")]
+    Placeholder {
+        /// The leaf's path.
+        path: String,
+        /// Why it cannot be resolved, in words.
+        reason: String,
+    },
     /// An input declared without sources.
     #[error("input `{input}` reads no source")]
     EmptyInput {

@@ -3,7 +3,9 @@
 //!
 //! Describe what needs memory with a [`LayoutSpec`]: layers with named outputs, parameters and
 //! internals, each with a [`ShapeTemplate`] (`(T, B, F...)`, `(B, F...)` or `(F...)`), and
-//! inputs that read one or more outputs concatenated along the feature axis.
+//! inputs that read one or more outputs concatenated along the feature axis. A feature size left
+//! open as Brainstorm's placeholder `'F'` ([`Dim::F`]) is inferred from what the layer's input
+//! reads (a sigmoid's output, a weight matrix's fan-in).
 //! [`LayoutSpec::build`] groups the leaves into *hubs*, contiguous buffers of one
 //! [`BufferKind`], and orders each hub so that every input is one contiguous slice, which makes
 //! the concatenation a plain view. The result is a [`BufferLayout`]: the hubs and a tree of
@@ -77,5 +79,5 @@ pub use hubs::{BufferLayout, Hub, HubSlice, HubSource, LayoutNode, ViewId, ViewK
 pub use layers::{LayerSpec, LayoutSpec};
 pub use manager::{BufferManager, SavedContext};
 pub use sequences::{Minibatch, Minibatches, SequenceData, SequenceLengths};
-pub use template::{BufferKind, ShapeTemplate};
+pub use template::{BufferKind, Dim, ShapeTemplate};
 pub use typed::Template;

@@ -67,8 +67,49 @@ impl fmt::Display for BufferKind {
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct ShapeTemplate {
     kind: BufferKind,
+    /// The feature dimensions given as sizes (around the placeholder, if any).
     features: Vec<usize>,
+    /// Where Brainstorm's placeholder `F` stands among the features, and how many were written
+    /// (a layout refuses more than one).
+    placeholder: Option<(usize, usize)>,
     context_size: usize,
+}
+
+/// A feature dimension of a [`ShapeTemplate`]: a size, or Brainstorm's placeholder `'F'`.
+///
+/// `F` stands for the feature dimensions of the layer's input (its input `default`, or its only
+/// input), which the layout reads off the outputs connected to it; a template has at most one.
+/// In Brainstorm's words, "if the feature size is also unknown (e.g. when specifying the input
+/// and output shapes of a layer) then `'F'` can be used as a placeholder": a sigmoid layer's
+/// output `('T', 'B', 'F')` has the shape of whatever feeds it, and a fully connected layer's
+/// weights `(3, 'F')` take their fan-in from it.
+///
+/// ```
+/// use batchspec_core::buffer::{BufferKind, Dim::F, LayoutSpec, ShapeTemplate};
+///
+/// let mut spec = LayoutSpec::new();
+/// spec.layer("Input").output("default", ShapeTemplate::time_sized([28, 28]));
+/// spec.layer("Sigmoid")
+///     .input("default", ["Input"])
+///     .output("default", ShapeTemplate::with_dims(BufferKind::TimeSized, [F]));
+/// let layout = spec.build()?;
+/// let out = layout.node("Sigmoid.outputs.default")?;
+/// assert_eq!(out.template().unwrap().to_string(), "(T, B, 28, 28)");
+/// assert_eq!(ShapeTemplate::with_dims(BufferKind::TimeSized, [F]).to_string(), "(T, B, F)");
+/// # Ok::<(), batchspec_core::buffer::BufferError>(())
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Dim {
+    /// A static size.
+    Size(usize),
+    /// The feature dimensions of the layer's input, inferred from its connections.
+    F,
+}
+
+impl From<usize> for Dim {
+    fn from(size: usize) -> Self {
+        Dim::Size(size)
+    }
 }
 
 impl ShapeTemplate {
@@ -80,7 +121,57 @@ impl ShapeTemplate {
         ShapeTemplate {
             kind,
             features: features.into(),
+            placeholder: None,
             context_size: 0,
+        }
+    }
+
+    /// A template of the given kind whose feature dimensions may hold the placeholder
+    /// [`Dim::F`], resolved when a layout is built (see [`Dim`]).
+    pub fn with_dims(kind: BufferKind, dims: impl IntoIterator<Item = Dim>) -> Self {
+        let mut features = Vec::new();
+        let mut placeholder: Option<(usize, usize)> = None;
+        for d in dims {
+            match d {
+                Dim::Size(n) => features.push(n),
+                Dim::F => {
+                    let at = placeholder.map_or(features.len(), |p| p.0);
+                    placeholder = Some((at, placeholder.map_or(1, |p| p.1 + 1)));
+                }
+            }
+        }
+        ShapeTemplate {
+            kind,
+            features,
+            placeholder,
+            context_size: 0,
+        }
+    }
+
+    /// Whether the template holds the placeholder `F` (a layout's templates never do: it
+    /// resolves them).
+    pub fn has_placeholder(&self) -> bool {
+        self.placeholder.is_some()
+    }
+
+    /// The number of placeholders written (a layout refuses more than one).
+    pub(crate) fn placeholders(&self) -> usize {
+        self.placeholder.map_or(0, |p| p.1)
+    }
+
+    /// The template with its placeholder replaced by `features`.
+    pub(crate) fn resolved(&self, features: &[usize]) -> ShapeTemplate {
+        let Some((at, _)) = self.placeholder else {
+            return self.clone();
+        };
+        let mut all = self.features[..at].to_vec();
+        all.extend_from_slice(features);
+        all.extend_from_slice(&self.features[at..]);
+        ShapeTemplate {
+            kind: self.kind,
+            features: all,
+            placeholder: None,
+            context_size: self.context_size,
         }
     }
 
@@ -111,7 +202,8 @@ impl ShapeTemplate {
         self.kind
     }
 
-    /// The static feature dimensions, after any T and B axes.
+    /// The static feature dimensions, after any T and B axes (for a template holding the
+    /// placeholder `F`, the sizes written around it: a layout resolves it).
     pub fn features(&self) -> &[usize] {
         &self.features
     }
@@ -185,10 +277,17 @@ impl fmt::Display for ShapeTemplate {
                 item(f, &"B")?;
             }
         }
-        for d in &self.features {
+        for (i, d) in self.features.iter().enumerate() {
+            if self.placeholder.is_some_and(|p| p.0 == i) {
+                item(f, &"F")?;
+            }
             item(f, d)?;
         }
-        if self.kind == BufferKind::Constant && self.features.len() == 1 {
+        if self.placeholder.is_some_and(|p| p.0 == self.features.len()) {
+            item(f, &"F")?;
+        }
+        let written = self.features.len() + self.placeholders().min(1);
+        if self.kind == BufferKind::Constant && written == 1 {
             f.write_str(",")?;
         }
         f.write_str(")")
