@@ -101,14 +101,14 @@ pub use batchspec_derive::{DataSpec, layout, source};
 /// The single-letter axis markers (`B`, `H`, `W`, ...) stay in [`axis`]: in a glob import they
 /// would clash with const parameters named `D` or `K`. The prelude has the layout aliases.
 pub mod prelude {
-    pub use batchspec_core::axis::{BCHW, BF, BHWC, BK, BT, BTF, CHWB, TB, TBF};
+    pub use batchspec_core::axis::{BCHW, BCW, BF, BHWC, BK, BT, BTF, BWC, CHWB, TB, TBF};
     pub use batchspec_core::space::{BCDHW, BDHWC, BTDHWC};
     pub use batchspec_core::{
         ArcBatch, Batch, BatchView, DataSpec, Features, FormatAs, Image, Index, IndexSeq, Labels,
-        Lengths, Mask, Null, OneHot, Ragged, Serves, Source, Space, Targets, Vector, VectorSeq,
-        Volume, VolumeSeq,
+        Lengths, Mask, Null, OneHot, Ragged, Scalar, Serves, Source, Space, Targets, Vector,
+        VectorSeq, Volume, VolumeSeq, Window,
     };
-    pub use batchspec_core::{image, volume};
+    pub use batchspec_core::{image, volume, window};
     pub use batchspec_derive::{DataSpec, layout, source};
 }
 

@@ -30,15 +30,15 @@ pub use error::{Error, Result};
 pub use format::{FormatAs, assert_formats};
 pub use mapping::matching::{Reads, Serves, Specs, assert_serves};
 pub use types::axis::{
-    Axis, B, BCHW, BF, BHWC, BK, BT, BTF, C, CHWB, D, F, H, K, Layout, T, TB, TBF, W,
+    Axis, B, BCHW, BCW, BF, BHWC, BK, BT, BTF, BWC, C, CHWB, D, F, H, K, Layout, T, TB, TBF, W,
 };
 pub use types::batch::{ArcBatch, Batch, BatchView};
 pub use types::elem::{CastInto, Element, IndexElement, LossyCast};
 pub use types::ragged::{Ragged, RaggedView, SequenceSpace, SourceView};
 pub use types::source::{Features, Source, Src, Targets};
 pub use types::space::{
-    Image, Index, IndexSeq, Labels, Lengths, Mask, Null, OneHot, Space, Vector, VectorSeq, Volume,
-    VolumeSeq,
+    Image, Index, IndexSeq, Labels, Lengths, Mask, Null, OneHot, Scalar, Space, Vector, VectorSeq,
+    Volume, VolumeSeq, Window,
 };
 pub use types::spec::{
     DataSpec, Described, FlatOf, LeavesOf, MappedOf, Node, SourcesOf, SpacesOf, ViewsOf,

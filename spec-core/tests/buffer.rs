@@ -556,7 +556,7 @@ fn clear_backward_zeroes_gradients_and_deltas_only() {
 /// (one of them declared before what feeds it), lays out exactly as written with every size.
 #[test]
 fn feature_placeholder_is_inferred_from_the_connections() {
-    use Dim::F;
+    const F: Dim = Dim::FromInput;
     let sigmoid = |spec: &mut LayoutSpec, name: &str, input: &str, template: ShapeTemplate| {
         spec.layer(name)
             .input("default", [input])
@@ -652,7 +652,7 @@ fn feature_placeholder_is_inferred_from_the_connections() {
 
 #[test]
 fn feature_placeholder_errors_name_the_leaf() {
-    use Dim::F;
+    const F: Dim = Dim::FromInput;
     let f = || ShapeTemplate::with_dims(BufferKind::TimeSized, [F]);
     let build = |spec: LayoutSpec| spec.build().unwrap_err().to_string();
     let mut spec = LayoutSpec::new();

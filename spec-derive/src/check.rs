@@ -154,8 +154,9 @@ fn check_total(
 
 /// The spaces that take a layout: the position of the layout among their generic arguments and
 /// its axes (upper case), as the core defines them.
-const LAYOUT_SPACES: [(&str, usize, &str); 5] = [
+const LAYOUT_SPACES: [(&str, usize, &str); 6] = [
     ("Image", 4, "BHWC"),
+    ("Window", 3, "BWC"),
     ("VectorSeq", 1, "BTF"),
     ("IndexSeq", 1, "BT"),
     ("Volume", 5, "BDHWC"),

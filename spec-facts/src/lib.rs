@@ -129,5 +129,13 @@ pub const VOLUME: SizedSpaceFact = SizedSpaceFact {
     noun: "a volume",
 };
 
+/// `Window<W, C, N, ..>`: steps, channels, then the total `N`.
+pub const WINDOW: SizedSpaceFact = SizedSpaceFact {
+    name: "Window",
+    macro_name: "window",
+    sizes: &["steps", "channels"],
+    noun: "a window",
+};
+
 /// The spaces that carry their total.
-pub const SIZED_SPACES: [SizedSpaceFact; 2] = [IMAGE, VOLUME];
+pub const SIZED_SPACES: [SizedSpaceFact; 3] = [IMAGE, VOLUME, WINDOW];

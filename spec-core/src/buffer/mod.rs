@@ -4,7 +4,7 @@
 //! Describe what needs memory with a [`LayoutSpec`]: layers with named outputs, parameters and
 //! internals, each with a [`ShapeTemplate`] (`(T, B, F...)`, `(B, F...)` or `(F...)`), and
 //! inputs that read one or more outputs concatenated along the feature axis. A feature size left
-//! open as Brainstorm's placeholder `'F'` ([`Dim::F`]) is inferred from what the layer's input
+//! open as Brainstorm's placeholder `'F'` ([`Dim::FromInput`]) is inferred from what the layer's input
 //! reads (a sigmoid's output, a weight matrix's fan-in).
 //! [`LayoutSpec::build`] groups the leaves into *hubs*, contiguous buffers of one
 //! [`BufferKind`], and orders each hub so that every input is one contiguous slice, which makes

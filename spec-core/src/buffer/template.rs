@@ -75,7 +75,8 @@ pub struct ShapeTemplate {
     context_size: usize,
 }
 
-/// A feature dimension of a [`ShapeTemplate`]: a size, or Brainstorm's placeholder `'F'`.
+/// A feature dimension of a [`ShapeTemplate`]: a size, or Brainstorm's placeholder `'F'`
+/// ([`Dim::FromInput`], printed `F`).
 ///
 /// `F` stands for the feature dimensions of the layer's input (its input `default`, or its only
 /// input), which the layout reads off the outputs connected to it; a template has at most one.
@@ -85,25 +86,27 @@ pub struct ShapeTemplate {
 /// weights `(3, 'F')` take their fan-in from it.
 ///
 /// ```
-/// use batchspec_core::buffer::{BufferKind, Dim::F, LayoutSpec, ShapeTemplate};
+/// use batchspec_core::buffer::{BufferKind, Dim, LayoutSpec, ShapeTemplate};
 ///
 /// let mut spec = LayoutSpec::new();
 /// spec.layer("Input").output("default", ShapeTemplate::time_sized([28, 28]));
 /// spec.layer("Sigmoid")
 ///     .input("default", ["Input"])
-///     .output("default", ShapeTemplate::with_dims(BufferKind::TimeSized, [F]));
+///     .output("default", ShapeTemplate::with_dims(BufferKind::TimeSized, [Dim::FromInput]));
 /// let layout = spec.build()?;
 /// let out = layout.node("Sigmoid.outputs.default")?;
 /// assert_eq!(out.template().unwrap().to_string(), "(T, B, 28, 28)");
-/// assert_eq!(ShapeTemplate::with_dims(BufferKind::TimeSized, [F]).to_string(), "(T, B, F)");
+/// let sigmoid = ShapeTemplate::with_dims(BufferKind::TimeSized, [Dim::FromInput]);
+/// assert_eq!(sigmoid.to_string(), "(T, B, F)");
 /// # Ok::<(), batchspec_core::buffer::BufferError>(())
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Dim {
     /// A static size.
     Size(usize),
-    /// The feature dimensions of the layer's input, inferred from its connections.
-    F,
+    /// The feature dimensions of the layer's input, inferred from its connections (Brainstorm's
+    /// `'F'`).
+    FromInput,
 }
 
 impl From<usize> for Dim {
@@ -127,14 +130,14 @@ impl ShapeTemplate {
     }
 
     /// A template of the given kind whose feature dimensions may hold the placeholder
-    /// [`Dim::F`], resolved when a layout is built (see [`Dim`]).
+    /// [`Dim::FromInput`], resolved when a layout is built (see [`Dim`]).
     pub fn with_dims(kind: BufferKind, dims: impl IntoIterator<Item = Dim>) -> Self {
         let mut features = Vec::new();
         let mut placeholder: Option<(usize, usize)> = None;
         for d in dims {
             match d {
                 Dim::Size(n) => features.push(n),
-                Dim::F => {
+                Dim::FromInput => {
                     let at = placeholder.map_or(features.len(), |p| p.0);
                     placeholder = Some((at, placeholder.map_or(1, |p| p.1 + 1)));
                 }

@@ -598,3 +598,82 @@ mod tests {
         SpareBuffers::new(0).put(vec![1i64; 8]);
     }
 }
+
+/// A [`SpecView`](crate::view::SpecView)'s rows (dp's `index` and `sub`): they gather with the
+/// dataset's gathers, so they are written here.
+impl<R: DataSpec + GatherSame, G: Element> crate::view::SpecView<R, G>
+where
+    FlatOf<R>: AllocFlat,
+{
+    /// A view of the samples `indices` of the record (any order, repeats allowed), put into
+    /// `out` (dp's `index`).
+    ///
+    /// ```
+    /// use batchspec::prelude::*;
+    /// use batchspec::view::SpecView;
+    ///
+    /// #[derive(DataSpec)]
+    /// struct Pair {
+    ///     #[spec(source = "x")]
+    ///     x: Batch<Vector<2>>,
+    ///     #[spec(source = "y")]
+    ///     y: Batch<Labels<10>>,
+    /// }
+    /// let mut view = SpecView::<Pair>::new();
+    /// view.put(Pair {
+    ///     x: Batch::new(ndarray::array![[0f32, 1.], [2., 3.], [4., 5.]])?,
+    ///     y: Batch::new(ndarray::array![7i64, 8, 9])?,
+    /// });
+    /// let mut picked = SpecView::<Pair>::new();
+    /// view.index_into(&[2, 0], &mut picked)?;
+    /// assert_eq!(picked.base()?.y.array(), &ndarray::array![9i64, 7]);
+    /// view.sub_into(1, 3, &mut picked)?;
+    /// assert_eq!(picked.base()?.x.array(), &ndarray::array![[2f32, 3.], [4., 5.]]);
+    /// # Ok::<(), batchspec::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`ViewError::ViewEmpty`](crate::view::ViewError::ViewEmpty) before the first put;
+    /// [`SpecError::Row`] for an index past the end.
+    pub fn index_into(
+        &self,
+        indices: &[usize],
+        out: &mut crate::view::SpecView<R, G>,
+    ) -> Result<(), crate::view::ViewError> {
+        let base = self
+            .base
+            .as_ref()
+            .ok_or(crate::view::ViewError::ViewEmpty)?;
+        let len = base.validate()?;
+        if let Some(p) = indices.iter().position(|&r| r >= len) {
+            return Err(SpecError::Row {
+                row: indices[p],
+                position: p,
+                len,
+            }
+            .into());
+        }
+        let mut record = R::nest(FlatOf::<R>::alloc(indices.len(), 0));
+        R::gather_same(&mut record, base, indices, 0);
+        out.put(record);
+        Ok(())
+    }
+
+    /// A view of the samples `start..stop` of the record, put into `out` (dp's `sub`).
+    ///
+    /// # Errors
+    /// As [`SpecView::index_into`](crate::view::SpecView::index_into); [`SpecError::Reversed`]
+    /// when `start > stop`.
+    pub fn sub_into(
+        &self,
+        start: usize,
+        stop: usize,
+        out: &mut crate::view::SpecView<R, G>,
+    ) -> Result<(), crate::view::ViewError> {
+        if start > stop {
+            return Err(SpecError::Reversed { start, end: stop }.into());
+        }
+        let rows: Vec<usize> = (start..stop).collect();
+        self.index_into(&rows, out)
+    }
+}

@@ -2,7 +2,7 @@
 
 use super::plan::Plan;
 use crate::types::axis::Layout;
-use crate::types::elem::{Element, IndexElement};
+use crate::types::elem::Element;
 use crate::types::space::Space;
 use ndarray::{ArrayView, ArrayViewMut, Dimension, IntoDimension, IxDyn};
 
@@ -145,7 +145,7 @@ pub(crate) fn one_hot<S: Space, T: Space>(
 }
 
 /// The first label of each sample (`Index<M, DIM>` -> `Labels<M>`).
-pub(crate) fn first_label<A: IndexElement, B: Element, D1: Dimension, D2: Dimension>(
+pub(crate) fn first_label<A: Element, B: Element, D1: Dimension, D2: Dimension>(
     src: ArrayView<'_, A, D1>,
     dst: ArrayViewMut<'_, B, D2>,
     cast: impl Fn(A) -> B,
@@ -160,7 +160,7 @@ pub(crate) fn first_label<A: IndexElement, B: Element, D1: Dimension, D2: Dimens
 }
 
 /// One label per sample as a column of one (`Labels<M>` -> `Index<M, 1>`).
-pub(crate) fn label_column<A: IndexElement, B: Element, D1: Dimension, D2: Dimension>(
+pub(crate) fn label_column<A: Element, B: Element, D1: Dimension, D2: Dimension>(
     src: ArrayView<'_, A, D1>,
     dst: ArrayViewMut<'_, B, D2>,
     cast: impl Fn(A) -> B,

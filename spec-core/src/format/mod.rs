@@ -34,8 +34,9 @@ pub use error::FormatError;
 pub use flip::{FlipH, FlipW};
 pub use plan::{Plan, Split};
 pub use rules::{
-    ImageFromVector, OneHotWidth, OneLabel, SameImage, SameIndexDim, SameLabels, SameVolume,
-    VectorHoldsImage, VectorHoldsVolume, VectorWidth,
+    ImageFromVector, OneFeature, OneHotWidth, OneLabel, SameImage, SameIndexDim, SameLabels,
+    SameVolume, SameWindow, VectorHoldsImage, VectorHoldsVolume, VectorHoldsWindow, VectorWidth,
+    WindowFromVector,
 };
 pub use step::{Step, Through};
 

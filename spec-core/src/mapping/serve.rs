@@ -61,6 +61,12 @@ impl ServeCache {
         self.produced
     }
 
+    /// Whether the leaf of the source `Src` in the space `QS` was converted since the last
+    /// [`ServeCache::clear`].
+    pub fn holds<Src: Source, QS: Space>(&self) -> bool {
+        self.leaves.contains_key(&TypeId::of::<(Src, QS)>())
+    }
+
     /// The leaf of the source `Src` in the space `QS`, converted from `from` the first time it
     /// is asked for (the derive's code calls it; keyed by `(Src, QS)`).
     #[doc(hidden)]

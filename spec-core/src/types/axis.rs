@@ -167,4 +167,6 @@ aliases! {
     TBF = (T, B, F);
     BFT = (B, F, T);
     TB = (T, B);
+    BWC = (B, W, C);
+    BCW = (B, C, W);
 }

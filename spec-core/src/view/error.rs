@@ -18,6 +18,24 @@ pub enum ViewError {
         form: String,
     },
 
+    /// Class names for a space that has no labels, or not one name per label.
+    #[error("{given} class names for a view of {space}: give one name per label of an index space")]
+    Classes {
+        /// The base's space, in words.
+        space: String,
+        /// The number of names given.
+        given: usize,
+    },
+
+    /// A record put as a replacement holds another number of samples than the view's.
+    #[error("the replacement holds {given} samples, the view {expected}")]
+    ReplacementLength {
+        /// The view's samples.
+        expected: usize,
+        /// The replacement's.
+        given: usize,
+    },
+
     /// A row past the end of the viewed batch.
     #[error(transparent)]
     Spec(#[from] SpecError),

@@ -52,6 +52,8 @@ pub struct View<S: Space, G: Element = f64> {
     /// The summed gradient, a `Batch<S::With<G>>` for spaces that have gradients.
     gradient: Option<Box<dyn Any + Send + Sync>>,
     gradients_put: usize,
+    /// The names of the labels of an index base (dp's `ClassView:setClasses`).
+    classes: Option<Vec<String>>,
     _g: core::marker::PhantomData<fn() -> G>,
 }
 
@@ -69,8 +71,83 @@ impl<S: Space, G: Element> View<S, G> {
             forms: HashMap::new(),
             gradient: None,
             gradients_put: 0,
+            classes: None,
             _g: core::marker::PhantomData,
         }
+    }
+
+    /// Names the classes of an index base, one name per label in label order (dp's
+    /// `ClassView:setClasses`); they stay across puts.
+    ///
+    /// ```
+    /// use batchspec::prelude::*;
+    /// use batchspec::view::View;
+    ///
+    /// // dp: `dv = dp.ClassView('b', torch.IntTensor{4,1,3,4,1,2,3,1}); dv:setClasses({0,1,2,3})`,
+    /// // here with names, and labels 0..5.
+    /// let mut view = View::<Labels<5>>::new();
+    /// view.set_classes(["zero", "one", "two", "three", "four"])?;
+    /// view.put(Batch::new(ndarray::array![4i64, 1, 3, 4, 1, 2, 3, 1])?)?;
+    /// assert_eq!(view.class_names()?, ["four", "one", "three", "four", "one", "two", "three", "one"]);
+    /// assert_eq!(view.class_name(2), Some("two"));
+    /// // One name per label, and only for labels.
+    /// assert!(view.set_classes(["a", "b"]).is_err());
+    /// assert!(View::<Vector<3>>::new().set_classes(["a", "b", "c"]).is_err());
+    /// # Ok::<(), batchspec::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`ViewError::Classes`] when the base's space is not an index space, or the number of
+    /// names is not its number of labels.
+    pub fn set_classes<I, N>(&mut self, names: I) -> Result<(), ViewError>
+    where
+        I: IntoIterator<Item = N>,
+        N: Into<String>,
+    {
+        let names: Vec<String> = names.into_iter().map(Into::into).collect();
+        if S::MAX_LABELS != Some(names.len()) {
+            return Err(ViewError::Classes {
+                space: S::describe(),
+                given: names.len(),
+            });
+        }
+        self.classes = Some(names);
+        Ok(())
+    }
+
+    /// The class names, if set.
+    pub fn classes(&self) -> Option<&[String]> {
+        self.classes.as_deref()
+    }
+
+    /// The name of the label `label`, if the classes are set and it is one of them.
+    pub fn class_name(&self, label: usize) -> Option<&str> {
+        self.classes.as_ref()?.get(label).map(String::as_str)
+    }
+
+    /// The class name of every value of the base, in memory order (one per sample for
+    /// `Labels`, `DIM` per sample for an `Index`).
+    ///
+    /// # Errors
+    /// [`ViewError::ViewEmpty`] before the first put; [`ViewError::Classes`] when no classes
+    /// are set.
+    pub fn class_names(&self) -> Result<Vec<&str>, ViewError> {
+        let base = self.base.as_ref().ok_or(ViewError::ViewEmpty)?;
+        let classes = self.classes.as_ref().ok_or_else(|| ViewError::Classes {
+            space: S::describe(),
+            given: 0,
+        })?;
+        // Every label of a batch is below the space's labels (checked when it was built), and
+        // there is one name per label.
+        Ok(base
+            .array()
+            .iter()
+            .map(|v| {
+                v.to_label()
+                    .and_then(|l| classes.get(l))
+                    .map_or("", String::as_str)
+            })
+            .collect())
     }
 
     /// Puts a new base batch (dp's `forwardPut`): every cached form is marked stale and will
@@ -303,7 +380,7 @@ pub type LeafGradient<R, Src, G> = <<R as HasSource<Src>>::Space as Recast<G>>::
 /// # Ok::<(), batchspec::Error>(())
 /// ```
 pub struct SpecView<R, G: Element = f64> {
-    base: Option<R>,
+    pub(crate) base: Option<R>,
     cache: crate::mapping::serve::ServeCache,
     gradients: HashMap<TypeId, Box<dyn Any + Send + Sync>>,
     _g: core::marker::PhantomData<fn() -> G>,
@@ -333,6 +410,35 @@ impl<R: crate::types::spec::DataSpec, G: Element> SpecView<R, G> {
         self.gradients.clear();
     }
 
+    /// Drops every converted leaf (dp's `flush`): the next get converts again, and a gradient
+    /// needs a get after it.
+    pub fn flush(&mut self) {
+        self.cache.clear();
+    }
+
+    /// Replaces the record by a consumer's output `output`, each of the record's sources
+    /// converted back from the output's leaf of that source (dp's `replace`, for
+    /// preprocessing); cached leaves and gradients are dropped, as by a put.
+    ///
+    /// # Errors
+    /// [`ViewError::ViewEmpty`] before the first put; [`ViewError::ReplacementLength`] when the
+    /// output holds another number of samples; a [`SpecError`](crate::types::error::SpecError)
+    /// when its leaves disagree.
+    pub fn replace<Q>(&mut self, output: &Q) -> Result<(), ViewError>
+    where
+        Q: crate::types::spec::DataSpec,
+        R: ServeFrom<Q>,
+    {
+        let expected = self.base.as_ref().ok_or(ViewError::ViewEmpty)?.validate()?;
+        let given = output.validate()?;
+        if given != expected {
+            return Err(ViewError::ReplacementLength { expected, given });
+        }
+        let record = R::serve_from(output, &mut crate::mapping::serve::ServeCache::new());
+        self.put(record);
+        Ok(())
+    }
+
     /// The record.
     ///
     /// # Errors
@@ -355,7 +461,8 @@ impl<R: crate::types::spec::DataSpec, G: Element> SpecView<R, G> {
     /// gradient in the record's layout with elements `G`.
     ///
     /// # Errors
-    /// [`ViewError::ViewEmpty`] before the first put.
+    /// [`ViewError::ViewEmpty`] before the first put; [`ViewError::GradientWithoutGet`] when no
+    /// request got the source `Src` as `T` since the last put or flush.
     pub fn put_leaf_gradient<Src, T>(&mut self, gradient: &Batch<T>) -> Result<(), ViewError>
     where
         Src: crate::types::source::Source,
@@ -365,6 +472,11 @@ impl<R: crate::types::spec::DataSpec, G: Element> SpecView<R, G> {
         T: FormatAs<LeafGradient<R, Src, G>>,
     {
         self.base.as_ref().ok_or(ViewError::ViewEmpty)?;
+        if !self.cache.holds::<Src, T>() {
+            return Err(ViewError::GradientWithoutGet {
+                form: format!("{} of source `{}`", T::describe(), Src::NAME),
+            });
+        }
         let back = gradient.format_as::<LeafGradient<R, Src, G>>();
         let slot = self
             .gradients

@@ -40,13 +40,17 @@ pub(crate) const BHWC_LETTERS: &[char] = &['b', 'h', 'w', 'c'];
 
 pub(crate) const BDHWC_LETTERS: &[char] = &['b', 'd', 'h', 'w', 'c'];
 
+pub(crate) const BWC_LETTERS: &[char] = &['b', 'w', 'c'];
+
 mod image;
 mod index;
 mod sequence;
 mod vector;
 mod volume;
+mod window;
 
 pub use image::{ImageFromVector, SameImage, VectorHoldsImage};
 pub use index::{OneHotWidth, OneLabel, SameIndexDim, SameLabels};
 pub use vector::VectorWidth;
 pub use volume::{SameVolume, VectorHoldsVolume};
+pub use window::{OneFeature, SameWindow, VectorHoldsWindow, WindowFromVector};

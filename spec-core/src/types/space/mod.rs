@@ -4,7 +4,9 @@
 //! but the batch axis (and the time axis of sequences), the memory order of the axes and the
 //! element type. The spaces of Pylearn2 are here: [`Vector`], [`Image`] (Pylearn2's
 //! `Conv2DSpace`), [`Index`], [`VectorSeq`], [`IndexSeq`] and [`Null`], plus [`Labels`] for
-//! one class label per sample (dp's class view `b`, MXNet's `softmax_label`).
+//! one class label per sample (dp's class view `b`, MXNet's `softmax_label`), [`Scalar`] for one
+//! real value per sample (dp's `b`), and [`Window`] for sequences of a static length (dp's
+//! `SequenceView`: `bwc`, `bcw`, and `bf` through a vector).
 //!
 //! Sizes are const generics, so a user writes any integer and the compiler prints it as written:
 //! `Vector<3072>`, `Image<32, 32, 3, 3072, BHWC, u8>`. An image also carries its total size
@@ -18,12 +20,14 @@ mod index;
 mod sequence;
 mod vector;
 mod volume;
+mod window;
 
 pub use image::{Image, ImageLayout};
 pub use index::{Index, Labels, OneHot};
 pub use sequence::{IndexSeq, IndexSeqLayout, Lengths, Mask, VectorSeq, VectorSeqLayout};
-pub use vector::Vector;
+pub use vector::{Scalar, Vector};
 pub use volume::{BCDHW, BDHWC, BTDHWC, Volume, VolumeLayout, VolumeSeq, VolumeSeqLayout};
+pub use window::{Window, WindowLayout};
 
 use crate::types::axis::Layout;
 use crate::types::elem::Element;
@@ -193,6 +197,14 @@ impl<
 }
 impl<const M: usize, const DIM: usize, E: Element, E2: Element> Recast<E2> for OneHot<M, DIM, E> {
     type With = OneHot<M, DIM, E2>;
+}
+impl<const W: usize, const C: usize, const N: usize, L: WindowLayout, E: Element, E2: Element>
+    Recast<E2> for Window<W, C, N, L, E>
+{
+    type With = Window<W, C, N, L, E2>;
+}
+impl<E: Element, E2: Element> Recast<E2> for Scalar<E> {
+    type With = Scalar<E2>;
 }
 
 /// The null space: a leaf that needs no data (Pylearn2's `NullSpace`), for example the data of an
