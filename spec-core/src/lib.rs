@@ -21,7 +21,7 @@ pub mod error;
 
 // The paths of the modules inside the parts, as users have always written them
 // (`batchspec::dataset::Dataset`, `batchspec::space::Vector`).
-pub use data::{dataset, iteration, provider, stream};
+pub use data::{dataset, iteration, provider, stream, training};
 pub use mapping::{consumer, matching, serve};
 pub use types::{axis, batch, elem, hlist, ragged, source, space, spec, tensors};
 

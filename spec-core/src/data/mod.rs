@@ -7,7 +7,9 @@
 //! - [`iteration`]: [`Schedule`](iteration::Schedule), which samples each batch holds;
 //! - [`provider`]: [`Provider`], [`Prefetch`] and [`Generator`], batches of a request;
 //! - [`stream`]: [`Stream`](stream::Stream), batches from an iterator without a length, and
-//!   [`BatchSource`](stream::BatchSource), the trait every source of batches implements.
+//!   [`BatchSource`](stream::BatchSource), the trait every source of batches implements;
+//! - [`training`]: [`Trainer`](training::Trainer), a training loop's data side: a model, its
+//!   costs and channels served from each batch's unique leaves.
 
 pub mod dataset;
 pub mod error;
@@ -15,6 +17,7 @@ pub mod gather;
 pub mod iteration;
 pub mod provider;
 pub mod stream;
+pub mod training;
 
 pub use dataset::Dataset;
 pub use error::{DataError, SourceError};

@@ -122,6 +122,9 @@ pub trait Serves<Q: DataSpec>: DataSpec {}
 
 impl<R: DataSpec, Q: Reads<R>> Serves<Q> for R {}
 
+/// [`Null`] reads nothing, from any record.
+impl<R> Reads<R> for Null {}
+
 macro_rules! read_tuples {
     ($($t:ident $i:tt),+) => {
         impl<R, $($t: Reads<R>),+> Reads<R> for ($($t,)+) {}

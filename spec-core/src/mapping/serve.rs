@@ -41,6 +41,9 @@ impl<S: Space> FromShared<S> for Batch<S> {
 pub struct ServeCache {
     leaves: HashMap<TypeId, Box<dyn Any + Send + Sync>>,
     produced: usize,
+    /// When set, only these samples of each source are served, gathered and converted in one
+    /// pass (the batch of a training step); otherwise whole sources.
+    rows: Option<Vec<usize>>,
 }
 
 impl ServeCache {
@@ -53,6 +56,17 @@ impl ServeCache {
     pub fn clear(&mut self) {
         self.leaves.clear();
         self.produced = 0;
+    }
+
+    /// Forgets the leaves, and serves from now on only the samples `rows` of each source (in
+    /// this order; every row below the sources' length: the caller checks), each (source, space)
+    /// gathered and converted in one pass: the batches of a training step
+    /// ([`Trainer`](crate::data::training::Trainer)).
+    pub fn serve_rows(&mut self, rows: &[usize]) {
+        self.clear();
+        let kept = self.rows.get_or_insert_with(Vec::new);
+        kept.clear();
+        kept.extend_from_slice(rows);
     }
 
     /// How many leaves were converted since the last [`ServeCache::clear`]: the unique
@@ -75,17 +89,57 @@ impl ServeCache {
         from: SourceView<'_, RS>,
     ) -> &ArcBatch<QS> {
         let key = TypeId::of::<(Src, QS)>();
+        let rows = self.rows.as_deref();
         let slot = self.leaves.entry(key).or_insert_with(|| {
             self.produced += 1;
-            // A ragged source is served whole padded with zeros to its longest sample.
-            Box::new(match from {
-                SourceView::Dense(b) => b.format_as::<QS>().to_shared(),
-                SourceView::Ragged(r) => r.to_padded().format_as::<QS>().to_shared(),
+            // A ragged source is served padded with zeros to its longest sample.
+            Box::new(match (rows, from) {
+                (None, SourceView::Dense(b)) => b.format_as::<QS>().to_shared(),
+                (None, SourceView::Ragged(r)) => r.to_padded().format_as::<QS>().to_shared(),
+                (Some(rows), from) => gather_rows::<RS, QS>(&from, rows).to_shared(),
             })
         });
         slot.downcast_ref::<ArcBatch<QS>>().unwrap_or_else(|| {
             unreachable!("the cache keys each batch by its own (source, space) type")
         })
+    }
+}
+
+/// The samples `rows` of `from` as a batch of `QS`, gathered and converted in one pass (a ragged
+/// source padded with zeros to the longest of them).
+fn gather_rows<RS: FormatAs<QS>, QS: Space>(
+    from: &SourceView<'_, RS>,
+    rows: &[usize],
+) -> Batch<QS> {
+    match from {
+        SourceView::Dense(b) => {
+            let mut out = Batch::<QS>::zeros(rows.len(), b.time_len().unwrap_or(0));
+            RS::gather_view_into(b.array_view(), rows, out.array_mut().view_mut());
+            out
+        }
+        SourceView::Ragged(r) => {
+            let longest = rows.iter().map(|&i| r.length(i)).max().unwrap_or(0);
+            let mut out = Batch::<QS>::zeros(rows.len(), longest);
+            let (Some(from_t), Some(to_t)) = (RS::TIME_AXIS, QS::TIME_AXIS) else {
+                unreachable!("a ragged leaf is of a sequence space, which formats only as one")
+            };
+            for (j, &i) in rows.iter().enumerate() {
+                let t = r.length(i);
+                if t == 0 {
+                    continue;
+                }
+                let dst = out
+                    .array_mut()
+                    .view_mut()
+                    .slice_axis_move(ndarray::Axis(QS::BATCH_AXIS), (j..j + 1).into())
+                    .slice_axis_move(ndarray::Axis(to_t), (0..t).into());
+                let one = r
+                    .sample_batch(i)
+                    .slice_axis_move(ndarray::Axis(from_t), (0..t).into());
+                RS::gather_view_into(one, &[0], dst);
+            }
+            out
+        }
     }
 }
 
@@ -100,6 +154,13 @@ impl ServeCache {
 pub trait ServeFrom<R>: Reads<R> {
     /// Looks up, converts and hands over every leaf.
     fn serve_from(record: &R, cache: &mut ServeCache) -> Self;
+}
+
+/// [`Null`] is served from any record: it holds nothing.
+impl<R> ServeFrom<R> for Null {
+    fn serve_from(_: &R, _: &mut ServeCache) -> Self {
+        Null
+    }
 }
 
 /// A field of a request built from the source `K` of the record `R` (see [`ReadField`]).

@@ -343,6 +343,10 @@ impl<Src> Node<Src> for Null {
     fn node_flatten_mapped<T, V: FnMut(T)>(_: (), _: &mut V) {}
 }
 
+/// The spec with no leaves: Pylearn2's `(NullSpace(), '')`, what a cost that needs no data (an
+/// L1 penalty) reads.
+impl DataSpec for Null {}
+
 /// What a derived struct's flat list holds after its first `I` fields: the derive implements
 /// it once per field, so each rest is named once (not part of the public API).
 #[doc(hidden)]

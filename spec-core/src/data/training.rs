@@ -1,0 +1,361 @@
+//! A training loop's data side, after Pylearn2's "big picture": the training algorithm asks the
+//! model, its costs and its monitoring channels for their data specs, "combines them in one nested
+//! data_specs, flattens it, requests iterators from the datasets, iterates over the dataset,
+//! converting back the flat version of the data so it can be correctly dispatched between all
+//! the objects requiring data".
+//!
+//! A [`Trainer`] does that with types: the combined request is the tuple
+//! `(M::Input, C::Data, H::Data)` of the model's input, the costs' data and the channels' data,
+//! checked against the record where the trainer is made. Each batch, every unique (source,
+//! space) leaf of it is gathered from the dataset once, converted in the same pass, and shared
+//! by every consumer that asks for it (`ArcBatch` fields share it without a copy): a source that
+//! the model and a cost both read in the same space is gathered once, where a [`Provider`] of
+//! the combined request would gather it twice. A cost that needs no data (Pylearn2's
+//! `(NullSpace(), '')`, an L1 penalty) reads [`Null`], the spec with no leaves.
+//!
+//! [`Provider`]: crate::data::provider::Provider
+//!
+//! ```
+//! use batchspec::prelude::*;
+//! use batchspec::consumer::{Channel, Cost, Model};
+//! use batchspec::dataset::Dataset;
+//! use batchspec::iteration::Schedule;
+//! use batchspec::training::Trainer;
+//!
+//! #[derive(DataSpec)]
+//! struct Record {
+//!     #[spec(source = "features")]
+//!     x: Batch<Vector<2>>,
+//!     #[spec(source = "targets")]
+//!     y: Batch<Vector<1>>,
+//! }
+//! #[derive(DataSpec)]
+//! struct Input {
+//!     #[spec(source = "features")]
+//!     x: ArcBatch<Vector<2>>,
+//! }
+//! #[derive(DataSpec)]
+//! struct Supervised {
+//!     input: Input,
+//!     #[spec(source = "targets")]
+//!     y: ArcBatch<Vector<1>>,
+//! }
+//! /// y = w·x, fitted by gradient steps.
+//! struct Linear([f32; 2]);
+//! impl Model for Linear {
+//!     type Input = Input;
+//!     type Output = Vector<1>;
+//! }
+//! impl Linear {
+//!     fn predict(&self, x: &Input) -> Vec<f32> {
+//!         x.x.array().rows().into_iter().map(|r| r[0] * self.0[0] + r[1] * self.0[1]).collect()
+//!     }
+//! }
+//! struct Mse;
+//! impl Cost<Linear> for Mse {
+//!     type Data = Supervised;
+//!     fn cost(&self, m: &Linear, d: &Supervised) -> f64 {
+//!         let p = m.predict(&d.input);
+//!         let y = d.y.array();
+//!         p.iter().zip(y.iter()).map(|(p, y)| f64::from(p - y).powi(2)).sum::<f64>() / p.len() as f64
+//!     }
+//! }
+//!
+//! let x = ndarray::Array2::from_shape_fn((8, 2), |(i, j)| if j == 0 { (i % 4) as f32 } else { (i / 4) as f32 });
+//! let y = x.map_axis(ndarray::Axis(1), |r| 2.0 * r[0] - r[1]).insert_axis(ndarray::Axis(1));
+//! let ds = Dataset::new(Record { x: Batch::new(x)?, y: Batch::new(y)? })?;
+//! let mut trainer = Trainer::<Record, Linear, (Mse,), ()>::new(&ds, Schedule::builder(8).batch_size(4).build()?, (Mse,), ())?;
+//! let mut model = Linear([0.0, 0.0]);
+//! for _ in 0..200 {
+//!     trainer.epoch(&mut model, |m, _, data| {
+//!         let (x, y) = (data.input.x.array(), data.costs.0.y.array());
+//!         let p = m.predict(&data.input);
+//!         for (i, r) in x.rows().into_iter().enumerate() {
+//!             let e = p[i] - y[[i, 0]];
+//!             m.0[0] -= 0.05 * e * r[0];
+//!             m.0[1] -= 0.05 * e * r[1];
+//!         }
+//!     });
+//! }
+//! assert!((model.0[0] - 2.0).abs() < 1e-2 && (model.0[1] + 1.0).abs() < 1e-2);
+//! # Ok::<(), batchspec::Error>(())
+//! ```
+
+use crate::data::dataset::Dataset;
+use crate::data::error::DataError;
+use crate::data::iteration::{Epoch, Schedule};
+use crate::mapping::consumer::{Channel, Cost, Model};
+use crate::mapping::dedup::Mapping;
+use crate::mapping::serve::{ServeCache, ServeFrom};
+use crate::types::space::Null;
+use crate::types::spec::DataSpec;
+use core::marker::PhantomData;
+
+/// The costs of a model `M`, each reported and summed by a training step: a tuple of
+/// [`Cost<M>`]s (`(Xent, L1)`), or `()` for none.
+pub trait Costs<M: Model> {
+    /// What the costs read: the tuple of their data.
+    type Data: DataSpec;
+    /// Appends the value of each cost on `data`, in order.
+    fn values(&self, model: &M, data: &Self::Data, out: &mut Vec<f64>);
+}
+
+/// The monitoring channels of a model `M`, each reported by a training step: a tuple of
+/// [`Channel<M>`]s, or `()` for none.
+pub trait Channels<M: Model> {
+    /// What the channels read: the tuple of their data.
+    type Data: DataSpec;
+    /// Appends the name and value of each channel on `data`, in order.
+    fn values(&self, model: &M, data: &Self::Data, out: &mut Vec<(String, f64)>);
+}
+
+/// No costs: they read nothing ([`Null`]).
+impl<M: Model> Costs<M> for () {
+    type Data = Null;
+    fn values(&self, _: &M, _: &Null, _: &mut Vec<f64>) {}
+}
+
+/// No channels: they read nothing ([`Null`]).
+impl<M: Model> Channels<M> for () {
+    type Data = Null;
+    fn values(&self, _: &M, _: &Null, _: &mut Vec<(String, f64)>) {}
+}
+
+macro_rules! consumer_tuples {
+    ($($t:ident $i:tt),+) => {
+        impl<M: Model, $($t: Cost<M>),+> Costs<M> for ($($t,)+) {
+            type Data = ($($t::Data,)+);
+            fn values(&self, model: &M, data: &Self::Data, out: &mut Vec<f64>) {
+                $( out.push(self.$i.cost(model, &data.$i)); )+
+            }
+        }
+        impl<M: Model, $($t: Channel<M>),+> Channels<M> for ($($t,)+) {
+            type Data = ($($t::Data,)+);
+            fn values(&self, model: &M, data: &Self::Data, out: &mut Vec<(String, f64)>) {
+                $( out.push((self.$i.name().to_owned(), self.$i.value(model, &data.$i))); )+
+            }
+        }
+    };
+}
+crate::types::for_tuples!(consumer_tuples);
+
+/// What every consumer of one training step reads, nested back from the batch's unique leaves.
+pub struct StepData<M: Model, C: Costs<M>, H: Channels<M>> {
+    /// The model's input.
+    pub input: M::Input,
+    /// Each cost's data, in the order of the costs.
+    pub costs: C::Data,
+    /// Each channel's data, in the order of the channels.
+    pub channels: H::Data,
+}
+
+/// What one training step reports, for the model as it was before its update.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StepReport {
+    /// The samples of the batch.
+    pub samples: usize,
+    /// Each cost's value, in order.
+    pub costs: Vec<f64>,
+    /// Each channel's name and value, in order.
+    pub channels: Vec<(String, f64)>,
+    /// The leaves gathered for the batch: the unique (source, space) pairs of the combined
+    /// request, each gathered once.
+    pub leaves_gathered: usize,
+}
+
+impl StepReport {
+    /// The sum of the costs (what a training algorithm minimizes).
+    pub fn cost(&self) -> f64 {
+        self.costs.iter().sum()
+    }
+}
+
+/// What an epoch reports: each cost and channel averaged over the epoch's samples (each step's
+/// value weighted by its samples).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct EpochReport {
+    /// The steps taken.
+    pub steps: usize,
+    /// The samples served.
+    pub samples: usize,
+    /// Each cost's mean, in order.
+    pub costs: Vec<f64>,
+    /// Each channel's name and mean, in order.
+    pub channels: Vec<(String, f64)>,
+}
+
+impl EpochReport {
+    /// The sum of the mean costs.
+    pub fn cost(&self) -> f64 {
+        self.costs.iter().sum()
+    }
+}
+
+/// The combined request of a model `M`, its costs `C` and its channels `H`.
+pub type Combined<M, C, H> = (
+    <M as Model>::Input,
+    <C as Costs<M>>::Data,
+    <H as Channels<M>>::Data,
+);
+
+/// A training loop's data side over a dataset of the record `R`: the batches of a [`Schedule`],
+/// each served to the model `M`, its costs `C` and its channels `H` from its unique leaves.
+pub struct Trainer<'d, R, M: Model, C: Costs<M>, H: Channels<M>> {
+    dataset: &'d Dataset<R>,
+    epoch: Epoch,
+    rows: Vec<usize>,
+    cache: ServeCache,
+    costs: C,
+    channels: H,
+    unique: usize,
+    leaves: usize,
+    /// The samples of the last batch served.
+    served: usize,
+    _model: PhantomData<fn() -> M>,
+}
+
+impl<'d, R, M, C, H> Trainer<'d, R, M, C, H>
+where
+    R: DataSpec,
+    M: Model,
+    C: Costs<M>,
+    H: Channels<M>,
+    Combined<M, C, H>: ServeFrom<R>,
+{
+    /// A trainer of `dataset` by `schedule`, from epoch 0. The combined request is checked
+    /// against the record here, at compile time: every source any consumer reads must be in
+    /// the record, in a space that formats as the one asked for.
+    ///
+    /// # Errors
+    /// [`DataError::ScheduleMismatch`] when the schedule is for another number of samples.
+    pub fn new(
+        dataset: &'d Dataset<R>,
+        schedule: Schedule,
+        costs: C,
+        channels: H,
+    ) -> Result<Self, DataError> {
+        if schedule.num_samples() != dataset.len() {
+            return Err(DataError::ScheduleMismatch {
+                schedule: schedule.num_samples(),
+                dataset: dataset.len(),
+            });
+        }
+        let mapping = Mapping::<Combined<M, C, H>>::new();
+        Ok(Trainer {
+            dataset,
+            epoch: schedule.epoch(0),
+            rows: Vec::with_capacity(schedule.batch_size()),
+            cache: ServeCache::new(),
+            costs,
+            channels,
+            unique: mapping.len(),
+            leaves: <Combined<M, C, H> as DataSpec>::LEAVES,
+            served: 0,
+            _model: PhantomData,
+        })
+    }
+
+    /// The unique (source, space) leaves of the combined request: what each batch gathers.
+    pub fn unique_leaves(&self) -> usize {
+        self.unique
+    }
+
+    /// The leaves of the combined request, counting each consumer's own.
+    pub fn leaves(&self) -> usize {
+        self.leaves
+    }
+
+    /// The costs.
+    pub fn costs(&self) -> &C {
+        &self.costs
+    }
+
+    /// The channels.
+    pub fn channels(&self) -> &H {
+        &self.channels
+    }
+
+    /// Starts epoch `epoch` (its order, for shuffled schedules, depends on the seed and `epoch`).
+    pub fn start_epoch(&mut self, epoch: u64) {
+        self.epoch.restart(epoch);
+    }
+
+    /// The next batch of the epoch, served to every consumer; `None` at the end of the epoch.
+    /// A batch holds its samples only: a padded last batch is served short, a rolled-over one
+    /// with its wrapped samples.
+    pub fn next_data(&mut self) -> Option<StepData<M, C, H>> {
+        let batch = self.epoch.next_into(&mut self.rows)?;
+        let filled = batch.indices().len();
+        drop(batch);
+        self.served = filled;
+        self.cache.serve_rows(&self.rows[..filled]);
+        let (input, costs, channels) =
+            <Combined<M, C, H> as ServeFrom<R>>::serve_from(self.dataset.fields(), &mut self.cache);
+        Some(StepData {
+            input,
+            costs,
+            channels,
+        })
+    }
+
+    /// One step: the next batch served, the costs and channels computed on it with `model` as
+    /// it is, then `update(model, costs, data)` (the gradient step the caller writes); `None` at
+    /// the end of the epoch.
+    pub fn step(
+        &mut self,
+        model: &mut M,
+        update: impl FnOnce(&mut M, &C, &StepData<M, C, H>),
+    ) -> Option<StepReport> {
+        let data = self.next_data()?;
+        let leaves_gathered = self.cache.produced();
+        let mut costs = Vec::new();
+        self.costs.values(model, &data.costs, &mut costs);
+        let mut channels = Vec::new();
+        self.channels.values(model, &data.channels, &mut channels);
+        let samples = self.served;
+        update(model, &self.costs, &data);
+        Some(StepReport {
+            samples,
+            costs,
+            channels,
+            leaves_gathered,
+        })
+    }
+
+    /// The rest of the epoch, step by step, then the next epoch started: each cost and channel
+    /// averaged over the samples.
+    pub fn epoch(
+        &mut self,
+        model: &mut M,
+        mut update: impl FnMut(&mut M, &C, &StepData<M, C, H>),
+    ) -> EpochReport {
+        let mut report = EpochReport::default();
+        while let Some(step) = self.step(model, &mut update) {
+            let w = step.samples as f64;
+            if report.steps == 0 {
+                report.costs = vec![0.0; step.costs.len()];
+                report.channels = step
+                    .channels
+                    .iter()
+                    .map(|(n, _)| (n.clone(), 0.0))
+                    .collect();
+            }
+            for (sum, v) in report.costs.iter_mut().zip(&step.costs) {
+                *sum += w * v;
+            }
+            for ((_, sum), (_, v)) in report.channels.iter_mut().zip(&step.channels) {
+                *sum += w * v;
+            }
+            report.steps += 1;
+            report.samples += step.samples;
+        }
+        if report.samples > 0 {
+            let n = report.samples as f64;
+            report.costs.iter_mut().for_each(|c| *c /= n);
+            report.channels.iter_mut().for_each(|(_, c)| *c /= n);
+        }
+        let next = self.epoch.index() + 1;
+        self.epoch.restart(next);
+        report
+    }
+}

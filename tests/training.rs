@@ -1,0 +1,334 @@
+//! Pylearn2's "big picture": a training algorithm combines the data specs of a model, its costs
+//! and its monitoring channels, flattens them with de-duplication, iterates over the dataset and
+//! nests each batch back for every consumer. Checked with the traits: what each consumer gets
+//! against a provider of its own request (an independent gather), how many leaves each batch
+//! gathers, and a model trained through it.
+
+use batchspec::consumer::{Channel, Cost, Model};
+use batchspec::dataset::Dataset;
+use batchspec::iteration::{LastBatch, Schedule};
+use batchspec::prelude::*;
+use batchspec::provider::Provider;
+use batchspec::training::Trainer;
+use ndarray::{Array1, Array2, Array4};
+
+/// 4×4 grey images whose bright quadrant is the label, and a source no consumer reads.
+#[derive(DataSpec)]
+struct Record {
+    #[spec(source = "features")]
+    image: Batch<image![4, 4, 1; BHWC, u8]>,
+    #[spec(source = "targets")]
+    label: Batch<Labels<4, u8>>,
+    #[spec(source = "weights")]
+    weight: Batch<Vector<1>>,
+}
+
+fn record(n: usize) -> Record {
+    let labels: Vec<u8> = (0..n).map(|i| (i * 7 % 4) as u8).collect();
+    let image = Array4::from_shape_fn((n, 4, 4, 1), |(i, h, w, _)| {
+        let q = (h / 2) * 2 + w / 2;
+        let noise = ((i * 31 + h * 7 + w * 3) % 17) as u8;
+        if q == usize::from(labels[i]) {
+            200 + noise
+        } else {
+            20 + noise
+        }
+    });
+    Record {
+        image: Batch::new(image).unwrap(),
+        label: Batch::new(Array1::from(labels)).unwrap(),
+        weight: Batch::new(Array2::ones((n, 1))).unwrap(),
+    }
+}
+
+#[derive(DataSpec)]
+struct Input {
+    #[spec(source = "features")]
+    x: ArcBatch<Vector<16>>,
+}
+
+/// The model's input and the targets in the model's output space (Pylearn2's example 3).
+#[derive(DataSpec)]
+struct Supervised {
+    input: Input,
+    #[spec(source = "targets")]
+    targets: ArcBatch<Vector<4>>,
+}
+
+/// The targets as labels: another space of the same source.
+#[derive(DataSpec)]
+struct TargetLabels {
+    #[spec(source = "targets")]
+    labels: ArcBatch<Labels<4>>,
+}
+
+struct Linear {
+    w: Array2<f32>,
+}
+
+impl Model for Linear {
+    type Input = Input;
+    type Output = Vector<4>;
+}
+
+impl Linear {
+    fn scores(&self, input: &Input) -> Array2<f32> {
+        input.x.array().mapv(|v| v / 255.0).dot(&self.w)
+    }
+    fn probabilities(&self, input: &Input) -> Array2<f32> {
+        let mut z = self.scores(input);
+        for mut row in z.rows_mut() {
+            let max = row.fold(f32::MIN, |m, &v| m.max(v));
+            row.mapv_inplace(|v| (v - max).exp());
+            let sum = row.sum();
+            row /= sum;
+        }
+        z
+    }
+}
+
+struct CrossEntropy;
+impl Cost<Linear> for CrossEntropy {
+    type Data = Supervised;
+    fn cost(&self, model: &Linear, data: &Supervised) -> f64 {
+        let p = model.probabilities(&data.input);
+        let n = p.nrows().max(1) as f64;
+        -f64::from((p.mapv(|v| v.max(1e-12).ln()) * data.targets.array()).sum()) / n
+    }
+}
+
+/// An L1 penalty: Pylearn2's `(NullSpace(), '')`, no data.
+struct L1(f32);
+impl Cost<Linear> for L1 {
+    type Data = Null;
+    fn cost(&self, model: &Linear, _: &Null) -> f64 {
+        f64::from(self.0 * model.w.mapv(f32::abs).sum())
+    }
+}
+
+/// The share of samples whose highest score is their label.
+struct Accuracy;
+impl Channel<Linear> for Accuracy {
+    type Data = Supervised;
+    fn name(&self) -> &str {
+        "accuracy"
+    }
+    fn value(&self, model: &Linear, data: &Supervised) -> f64 {
+        accuracy(&model.scores(&data.input), data.targets.array().view())
+    }
+}
+
+/// The mean label, read as labels.
+struct MeanLabel;
+impl Channel<Linear> for MeanLabel {
+    type Data = TargetLabels;
+    fn name(&self) -> &str {
+        "mean label"
+    }
+    fn value(&self, _: &Linear, data: &TargetLabels) -> f64 {
+        data.labels.array().mapv(|l| l as f64).mean().unwrap_or(0.0)
+    }
+}
+
+fn accuracy(scores: &Array2<f32>, one_hot: ndarray::ArrayView2<f32>) -> f64 {
+    let argmax = |r: ndarray::ArrayView1<f32>| {
+        r.iter()
+            .enumerate()
+            .fold((0, f32::MIN), |b, (i, &v)| if v > b.1 { (i, v) } else { b })
+            .0
+    };
+    let hits = scores
+        .rows()
+        .into_iter()
+        .zip(one_hot.rows())
+        .filter(|(s, t)| argmax(*s) == argmax(*t))
+        .count();
+    hits as f64 / scores.nrows().max(1) as f64
+}
+
+type Costs = (CrossEntropy, L1);
+type Channels = (Accuracy, MeanLabel);
+
+fn schedule(n: usize, last: LastBatch) -> Schedule {
+    Schedule::builder(n)
+        .batch_size(16)
+        .shuffle(true)
+        .seed(3)
+        .last_batch(last)
+        .build()
+        .unwrap()
+}
+
+#[test]
+fn every_consumer_gets_its_data_from_the_unique_leaves_once() {
+    let ds = Dataset::new(record(40)).unwrap();
+    let mut trainer = Trainer::<Record, Linear, Costs, Channels>::new(
+        &ds,
+        schedule(40, LastBatch::Short),
+        (CrossEntropy, L1(0.0)),
+        (Accuracy, MeanLabel),
+    )
+    .unwrap();
+    // input.x, xent (x, targets), accuracy (x, targets), mean label (targets as labels): six
+    // leaves, three unique; the source `weights` is read by nobody and never gathered.
+    assert_eq!((trainer.leaves(), trainer.unique_leaves()), (6, 3));
+
+    // The same batches, gathered independently for each request by providers of the schedule.
+    let mut supervised =
+        Provider::<Record, Supervised>::new(&ds, schedule(40, LastBatch::Short)).unwrap();
+    let mut labels =
+        Provider::<Record, TargetLabels>::new(&ds, schedule(40, LastBatch::Short)).unwrap();
+    let model = Linear {
+        w: Array2::from_shape_fn((16, 4), |(i, k)| ((i * 5 + k * 3) % 7) as f32 - 3.0),
+    };
+    let mut sizes = vec![];
+    while let Some(data) = trainer.next_data() {
+        let want = supervised.next_batch().unwrap();
+        let want_labels = labels.next_batch().unwrap();
+        assert_eq!(data.input.x.array(), want.batch.input.x.array());
+        assert_eq!(data.costs.0.targets.array(), want.batch.targets.array());
+        assert_eq!(
+            data.channels.1.labels.array(),
+            want_labels.batch.labels.array()
+        );
+        // Nested back from one gather: the model, the cost and the channel share one buffer.
+        let x = data.input.x.array().as_ptr();
+        assert_eq!(data.costs.0.input.x.array().as_ptr(), x);
+        assert_eq!(data.channels.0.input.x.array().as_ptr(), x);
+        assert_eq!(
+            data.costs.0.targets.array().as_ptr(),
+            data.channels.0.targets.array().as_ptr()
+        );
+        // The channels' values are those computed on the independent gather.
+        assert_eq!(
+            Accuracy.value(&model, &data.channels.0),
+            accuracy(
+                &model.scores(&want.batch.input),
+                want.batch.targets.array().view()
+            )
+        );
+        sizes.push(data.input.x.len());
+    }
+    assert!(supervised.next_batch().is_none());
+    assert_eq!(sizes, [16, 16, 8]);
+}
+
+#[test]
+fn a_step_reports_costs_and_channels_and_gathers_each_leaf_once() {
+    let ds = Dataset::new(record(40)).unwrap();
+    let mut trainer = Trainer::<Record, Linear, Costs, Channels>::new(
+        &ds,
+        schedule(40, LastBatch::Pad),
+        (CrossEntropy, L1(0.5)),
+        (Accuracy, MeanLabel),
+    )
+    .unwrap();
+    let mut model = Linear {
+        w: Array2::from_elem((16, 4), 0.25),
+    };
+    let mut steps = vec![];
+    while let Some(report) = trainer.step(&mut model, |_, _, _| {}) {
+        steps.push(report);
+    }
+    // A padded last batch is served with its samples only.
+    assert_eq!(
+        steps.iter().map(|s| s.samples).collect::<Vec<_>>(),
+        [16, 16, 8]
+    );
+    for s in &steps {
+        assert_eq!(s.leaves_gathered, 3);
+        // A uniform model: cross-entropy ln 4, the L1 penalty 0.5 × 64 × 0.25, whatever the data.
+        assert!((s.costs[0] - 4f64.ln()).abs() < 1e-6, "{s:?}");
+        assert_eq!(s.costs[1], 8.0);
+        assert!((s.cost() - (4f64.ln() + 8.0)).abs() < 1e-6);
+        assert_eq!(s.channels[0].0, "accuracy");
+        assert_eq!(s.channels[1].0, "mean label");
+    }
+    // The mean label over the epoch, weighted by samples, is the dataset's.
+    trainer.start_epoch(0);
+    let epoch = trainer.epoch(&mut model, |_, _, _| {});
+    let mean = ds.fields().label.array().mapv(f64::from).mean().unwrap();
+    assert_eq!((epoch.steps, epoch.samples), (3, 40));
+    assert!((epoch.channels[1].1 - mean).abs() < 1e-12, "{epoch:?}");
+}
+
+#[test]
+fn training_through_the_trainer_learns() {
+    let ds = Dataset::new(record(64)).unwrap();
+    let mut trainer = Trainer::<Record, Linear, Costs, Channels>::new(
+        &ds,
+        schedule(64, LastBatch::Short),
+        (CrossEntropy, L1(1e-4)),
+        (Accuracy, MeanLabel),
+    )
+    .unwrap();
+    let mut model = Linear {
+        w: Array2::zeros((16, 4)),
+    };
+    let first = trainer.epoch(&mut model, |_, _, _| {});
+    let update = |m: &mut Linear,
+                  costs: &Costs,
+                  data: &batchspec::training::StepData<Linear, Costs, Channels>| {
+        let xent = &data.costs.0;
+        let p = m.probabilities(&xent.input);
+        let n = p.nrows().max(1) as f32;
+        let delta = (p - xent.targets.array()) / n;
+        let x = xent.input.x.array().mapv(|v| v / 255.0);
+        let grad = x.t().dot(&delta) + m.w.mapv(|w| costs.1.0 * w.signum());
+        m.w.scaled_add(-0.5, &grad);
+    };
+    let mut last = first.clone();
+    for _ in 0..30 {
+        last = trainer.epoch(&mut model, update);
+    }
+    assert!(last.cost() < first.cost() / 4.0, "{first:?} -> {last:?}");
+    assert!(last.channels[0].1 > 0.95, "{last:?}");
+}
+
+/// A ragged source served batch by batch: each batch padded to its own longest sample, as a
+/// provider pads it.
+#[test]
+fn ragged_sources_are_served_padded_per_batch() {
+    #[derive(DataSpec)]
+    struct Text {
+        #[spec(source = "tokens")]
+        tokens: Ragged<IndexSeq<30>>,
+    }
+    #[derive(DataSpec)]
+    struct Tokens {
+        #[spec(source = "tokens")]
+        tokens: ArcBatch<IndexSeq<30>>,
+    }
+    struct Bigram;
+    impl Model for Bigram {
+        type Input = Tokens;
+        type Output = Vector<30>;
+    }
+    let samples = [
+        vec![0i64],
+        vec![1, 2, 3, 4],
+        vec![5, 6, 7],
+        vec![7, 8, 9, 10, 11],
+        vec![13, 14],
+        vec![21, 22],
+    ];
+    let ds = Dataset::new(Text {
+        tokens: Ragged::from_flat_samples(&samples).unwrap(),
+    })
+    .unwrap();
+    let sched = || Schedule::builder(6).batch_size(2).build().unwrap();
+    let mut trainer = Trainer::<Text, Bigram, (), ()>::new(&ds, sched(), (), ()).unwrap();
+    #[derive(DataSpec)]
+    struct Padded {
+        #[spec(source = "tokens")]
+        tokens: Batch<IndexSeq<30>>,
+    }
+    let mut provider = Provider::<Text, Padded>::new(&ds, sched()).unwrap();
+    let mut shapes = vec![];
+    while let Some(data) = trainer.next_data() {
+        let want = provider.next_batch().unwrap();
+        assert_eq!(data.input.tokens.array(), want.batch.tokens.array());
+        shapes.push(data.input.tokens.shape().to_vec());
+    }
+    assert_eq!(shapes, [[2, 4], [2, 5], [2, 2]]);
+}
