@@ -577,28 +577,6 @@ impl<R: DataSpec> Dataset<R> {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::SpareBuffers;
-
-    #[test]
-    fn spare_buffers_keep_the_largest_up_to_their_limit_by_element_type() {
-        let mut spare = SpareBuffers::new(2);
-        spare.put(vec![1.0f32; 10]);
-        spare.put(vec![1u8; 1000]);
-        spare.put(vec![1.0f32; 100]);
-        // Three put, two kept: the 40-byte f32 vector is the smallest and freed.
-        assert_eq!(spare.bytes(), 1000 + 400);
-        assert!(spare.take::<f64>().is_none());
-        let v = spare.take::<f32>().unwrap();
-        assert!(v.is_empty() && v.capacity() >= 100);
-        assert!(spare.take::<f32>().is_none());
-        assert_eq!(spare.take::<u8>().unwrap().capacity(), 1000);
-        assert_eq!(spare.bytes(), 0);
-        SpareBuffers::new(0).put(vec![1i64; 8]);
-    }
-}
-
 /// A [`SpecView`](crate::view::SpecView)'s rows (dp's `index` and `sub`): they gather with the
 /// dataset's gathers, so they are written here.
 impl<R: DataSpec + GatherSame, G: Element> crate::view::SpecView<R, G>
@@ -675,5 +653,27 @@ where
         }
         let rows: Vec<usize> = (start..stop).collect();
         self.index_into(&rows, out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::SpareBuffers;
+
+    #[test]
+    fn spare_buffers_keep_the_largest_up_to_their_limit_by_element_type() {
+        let mut spare = SpareBuffers::new(2);
+        spare.put(vec![1.0f32; 10]);
+        spare.put(vec![1u8; 1000]);
+        spare.put(vec![1.0f32; 100]);
+        // Three put, two kept: the 40-byte f32 vector is the smallest and freed.
+        assert_eq!(spare.bytes(), 1000 + 400);
+        assert!(spare.take::<f64>().is_none());
+        let v = spare.take::<f32>().unwrap();
+        assert!(v.is_empty() && v.capacity() >= 100);
+        assert!(spare.take::<f32>().is_none());
+        assert_eq!(spare.take::<u8>().unwrap().capacity(), 1000);
+        assert_eq!(spare.bytes(), 0);
+        SpareBuffers::new(0).put(vec![1i64; 8]);
     }
 }
