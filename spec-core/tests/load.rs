@@ -373,7 +373,7 @@ fn csv_columns_that_do_not_fit_the_space() {
     assert_eq!(
         err.to_string(),
         format!(
-            "{} (source `targets`): no label column is chosen (see `CsvFile::label_column`)",
+            "{} (source `targets`): no label column or label file is chosen (see `CsvFile::label_column`, `CsvFile::label_file` and `CsvFile::zero_labels`)",
             path.display()
         )
     );
