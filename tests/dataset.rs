@@ -1,5 +1,5 @@
-//! Datasets (the Pylearn dataset proposal): length, typed fields, selection, writes refused when
-//! read-only, iteration, minibatches, shuffling by a permutation.
+//! Datasets (the Pylearn dataset proposal): length, typed fields, selection, writes (fields,
+//! samples, selections, arithmetic), iteration, minibatches, shuffling by a permutation.
 
 use batchspec::data::DataError;
 use batchspec::dataset::Dataset;
@@ -58,20 +58,236 @@ fn fields_selection_and_slices() {
 }
 
 #[test]
-fn writes_and_in_place_arithmetic_unless_read_only() {
+fn writes_through_the_fields() {
     let mut ds = table(3);
-    ds.fields_mut()
-        .unwrap()
-        .x
-        .array_mut()
-        .mapv_inplace(|v| v + 0.5);
-    ds.fields_mut().unwrap().y.set_label(0, 4).unwrap();
+    ds.fields_mut().x.array_mut().mapv_inplace(|v| v + 0.5);
+    ds.fields_mut().y.set_label(0, 4).unwrap();
     assert_eq!(ds.fields().x.array()[[2, 0]], 20.5);
     assert_eq!(ds.fields().y.array()[0], 4);
     // A label write is still checked: 5 is not in 0..5.
-    assert!(ds.fields_mut().unwrap().y.set_label(0, 5).is_err());
-    ds.set_read_only(true);
-    assert!(matches!(ds.fields_mut(), Err(DataError::ReadOnly)));
+    assert!(ds.fields_mut().y.set_label(0, 5).is_err());
+    // Read-only by ownership: a shared dataset has no `fields_mut` (a compile error), which is
+    // how providers and prefetching hold it.
+    let shared = std::sync::Arc::new(table(3));
+    assert_eq!(shared.len(), 3);
+}
+
+/// Today's bug, fixed: a field replaced by a shorter one kept the old length and the next
+/// `select` panicked. Now every row operation refuses, naming the fields, until they agree.
+#[test]
+fn a_field_of_another_length_is_refused_until_the_fields_agree() {
+    let mut ds = table(4);
+    ds.fields_mut().x = Batch::new(Array2::zeros((2, 2))).unwrap();
+    let refused = |r: Result<Table, DataError>| match r {
+        Err(DataError::Invalidated(SpecError::BatchSize {
+            first: 2,
+            actual: 4,
+            ..
+        })) => {}
+        other => panic!("{:?}", other.map(|t| t.x.len())),
+    };
+    refused(ds.select(&[3]));
+    refused(ds.slice(0..1));
+    refused(ds.get(0));
+    assert!(ds.view(0..1).is_err());
+    assert!(ds.minibatches(2).next().unwrap().is_err());
+    assert!(ds.check().is_err());
+    let schedule = batchspec::iteration::Schedule::builder(4)
+        .batch_size(2)
+        .build()
+        .unwrap();
+    assert!(matches!(
+        batchspec::provider::Provider::<Table, Table>::new(&ds, schedule),
+        Err(DataError::Invalidated(_))
+    ));
+    let msg = ds.select(&[0]).err().unwrap().to_string();
+    assert!(msg.contains("`x` has 2 samples but `y` has 4"), "{msg}");
+    // Made to agree again: a dataset of 2.
+    ds.fields_mut().y = Batch::new(array![3i64, 4]).unwrap();
+    assert_eq!(ds.check().unwrap(), 2);
+    assert_eq!(ds.select(&[1]).unwrap().y.array(), &array![4i64]);
+}
+
+/// The proposal's `s = d[i]; s.input = val` and writes into a selection.
+#[test]
+fn writable_samples_and_selections() {
+    let mut ds = table(5);
+    let mut s = ds.sample_mut(2).unwrap();
+    assert_eq!(s.row(), 2);
+    s.x = Batch::new(array![[-1f32, -2.]]).unwrap();
+    s.y.set_label(0, 4).unwrap();
+    s.write().unwrap();
+    assert_eq!(ds.fields().x.array().row(2).to_vec(), [-1., -2.]);
+    assert_eq!(ds.fields().y.array()[2], 4);
+    // Dropped without `write`: nothing written.
+    {
+        let mut s = ds.sample_mut(0).unwrap();
+        s.x = Batch::new(array![[7f32, 7.]]).unwrap();
+    }
+    assert_eq!(ds.fields().x.array().row(0).to_vec(), [0., 1.]);
+    // A sample replaced by two samples is refused at `write`, nothing written.
+    let mut s = ds.sample_mut(1).unwrap();
+    s.x = Batch::new(Array2::zeros((2, 2))).unwrap();
+    s.y = Batch::new(array![0i64, 0]).unwrap();
+    assert!(matches!(
+        s.write(),
+        Err(DataError::WriteRows {
+            rows: 1,
+            samples: 2
+        })
+    ));
+    assert_eq!(ds.fields().x.array().row(1).to_vec(), [10., 11.]);
+
+    // Writes into a selection, in order: sample j into row rows[j].
+    let values = Table {
+        x: Batch::new(array![[100f32, 101.], [200., 201.]]).unwrap(),
+        y: Batch::new(array![1i64, 2]).unwrap(),
+    };
+    ds.write_rows(&[4, 0], &values).unwrap();
+    assert_eq!(ds.fields().x.array().row(4).to_vec(), [100., 101.]);
+    assert_eq!(ds.fields().x.array().row(0).to_vec(), [200., 201.]);
+    assert_eq!(ds.fields().y.array(), &array![2i64, 1, 4, 3, 1]);
+    // A row past the end, or another number of values: refused, nothing written.
+    assert!(matches!(
+        ds.write_rows(&[1, 5], &values),
+        Err(DataError::Spec(SpecError::Row { row: 5, .. }))
+    ));
+    assert!(matches!(
+        ds.write_rows(&[1], &values),
+        Err(DataError::WriteRows {
+            rows: 1,
+            samples: 2
+        })
+    ));
+    assert_eq!(ds.fields().x.array().row(1).to_vec(), [10., 11.]);
+}
+
+/// The proposal's `d -= numpy.mean(d())` and `s *= val`: explicit broadcasting (the same shape,
+/// or one sample for every sample), never a silent one, never a wrapped integer.
+#[test]
+fn in_place_arithmetic_with_explicit_broadcasting() {
+    use batchspec::elem::Arith;
+    #[derive(DataSpec)]
+    struct Pair {
+        #[spec(source = "features")]
+        x: Batch<Vector<2>>,
+        #[spec(source = "counts")]
+        n: Batch<Vector<1, u8>>,
+    }
+    let mut ds = Dataset::new(Pair {
+        x: Batch::new(array![[1f32, 2.], [3., 6.], [5., 10.]]).unwrap(),
+        n: Batch::new(array![[10u8], [20], [30]]).unwrap(),
+    })
+    .unwrap();
+    // d -= mean (one sample for every sample), against a plain loop.
+    let mean = Pair {
+        x: Batch::new(array![[3f32, 6.]]).unwrap(),
+        n: Batch::new(array![[10u8]]).unwrap(),
+    };
+    ds.apply(Arith::Sub, &mean).unwrap();
+    assert_eq!(
+        ds.fields().x.array(),
+        &array![[-2f32, -4.], [0., 0.], [2., 4.]]
+    );
+    assert_eq!(ds.fields().n.array(), &array![[0u8], [10], [20]]);
+    // Sample by sample with a record of the same length.
+    let scale = Pair {
+        x: Batch::new(array![[1f32, 1.], [2., 2.], [3., 3.]]).unwrap(),
+        n: Batch::new(array![[1u8], [2], [3]]).unwrap(),
+    };
+    ds.apply(Arith::Mul, &scale).unwrap();
+    assert_eq!(ds.fields().n.array(), &array![[0u8], [20], [60]]);
+    // Two samples against three: no broadcast; nothing written.
+    let two = Pair {
+        x: Batch::new(Array2::ones((2, 2))).unwrap(),
+        n: Batch::new(Array2::ones((2, 1))).unwrap(),
+    };
+    let before = ds.fields().x.array().clone();
+    let err = ds.apply(Arith::Add, &two).unwrap_err();
+    assert!(
+        matches!(err, DataError::Spec(SpecError::Broadcast { .. })),
+        "{err}"
+    );
+    assert_eq!(ds.fields().x.array(), &before);
+    // An integer that would overflow: refused, naming the value, and no field written (the
+    // float field comes first and would have been).
+    let big = Pair {
+        x: Batch::new(array![[1f32, 1.]]).unwrap(),
+        n: Batch::new(array![[200u8]]).unwrap(),
+    };
+    let err = ds.apply(Arith::Add, &big).unwrap_err();
+    assert!(err.to_string().contains("60 + 200 does not fit"), "{err}");
+    assert_eq!(ds.fields().x.array(), &before);
+    assert_eq!(ds.fields().n.array(), &array![[0u8], [20], [60]]);
+    // Integer division by zero: an error, not a panic.
+    let zero = Pair {
+        x: Batch::new(array![[1f32, 1.]]).unwrap(),
+        n: Batch::new(array![[0u8]]).unwrap(),
+    };
+    assert!(
+        ds.apply(Arith::Div, &zero)
+            .unwrap_err()
+            .to_string()
+            .contains("divides by zero")
+    );
+    // On a field (and on a sample: `sample_mut`'s example).
+    ds.fields_mut().x.apply_scalar(Arith::Mul, 0.5).unwrap();
+    assert_eq!(ds.fields().x.array().row(2).to_vec(), [3., 6.]);
+    // Labels are not quantities.
+    let mut t = table(2);
+    let one = Batch::<Labels<5>>::new(array![1i64]).unwrap();
+    assert!(matches!(
+        t.fields_mut().y.apply(Arith::Add, &one),
+        Err(SpecError::Arithmetic { .. })
+    ));
+}
+
+/// The proposal's `d[:, something]`: the dataset seen through a sub-spec of its fields, here
+/// converted on the way; `d[i, something] == d[i][something]`.
+#[test]
+fn a_projection_onto_a_sub_spec_of_the_fields() {
+    #[derive(DataSpec)]
+    struct OneHotTargets {
+        #[spec(source = "targets")]
+        y: Batch<Vector<5>>,
+    }
+    let ds = table(6);
+    let targets = ds.project::<OneHotTargets>();
+    assert_eq!(targets.len(), 6);
+    for i in 0..6 {
+        let whole = ds.get(i).unwrap().y.format_as::<Vector<5>>();
+        assert_eq!(targets.get(i).unwrap().y.array(), whole.array());
+    }
+    let picked = targets.select(&[5, 0, 5]).unwrap();
+    assert_eq!(
+        picked.y.array(),
+        ds.select(&[5, 0, 5])
+            .unwrap()
+            .y
+            .format_as::<Vector<5>>()
+            .array()
+    );
+    assert!(targets.get(6).is_err());
+}
+
+/// The proposal: `mb_dataset = d._minibatches(batch_size=5)`, `mb_dataset[0]() == d[0:5]()`.
+#[test]
+fn minibatches_are_indexable() {
+    let ds = table(12);
+    let mb = ds.minibatches(5);
+    assert_eq!(mb.len(), 3);
+    assert_eq!(
+        mb.get(0).unwrap().x.array(),
+        ds.slice(0..5).unwrap().x.array()
+    );
+    assert_eq!(
+        mb.get(2).unwrap().y.array(),
+        ds.slice(10..12).unwrap().y.array()
+    );
+    assert!(mb.get(3).is_err());
+    let lens: Vec<usize> = ds.minibatches(5).map(|m| m.unwrap().x.len()).collect();
+    assert_eq!(lens, [5, 5, 2]);
+    assert!(ds.minibatches(0).get(0).is_err());
 }
 
 #[test]

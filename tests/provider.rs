@@ -436,7 +436,7 @@ fn a_worker_error_reaches_the_consumer_and_dropping_stops_the_worker() {
             let k = c.fetch_add(1, Ordering::SeqCst);
             *out = k as u32;
             if k == 3 {
-                return Some(Err(DataError::ReadOnly));
+                return Some(Err(DataError::MinibatchSize));
             }
             Some(Ok(BatchInfo {
                 count_samples: 1,
@@ -449,7 +449,7 @@ fn a_worker_error_reaches_the_consumer_and_dropping_stops_the_worker() {
         match b {
             Ok(v) => got.push(*v),
             Err(e) => {
-                assert_eq!(e, DataError::ReadOnly);
+                assert_eq!(e, DataError::MinibatchSize);
                 break;
             }
         }

@@ -33,7 +33,7 @@ pub use types::axis::{
     Axis, B, BCHW, BCW, BF, BHWC, BK, BT, BTF, BWC, C, CHWB, D, F, H, K, Layout, T, TB, TBF, W,
 };
 pub use types::batch::{ArcBatch, Batch, BatchView};
-pub use types::elem::{CastInto, Element, IndexElement, LossyCast};
+pub use types::elem::{Arith, CastInto, Element, IndexElement, LossyCast};
 pub use types::ragged::{Ragged, RaggedView, SequenceSpace, SourceView};
 pub use types::source::{Features, Source, Src, Targets};
 pub use types::space::{

@@ -5,19 +5,23 @@
 //! [`Ragged`] leaf).
 //! Fields are the record's own fields, so access is typed and named by the struct:
 //! `dataset.fields().image`. Selection by range or by an index list gathers the rows into a new
-//! record; writes go through [`Dataset::fields_mut`], refused on a read-only dataset.
+//! record. Writes need `&mut Dataset` (the Pylearn dataset proposal's writes): values through
+//! [`Dataset::fields_mut`], a sample through [`Dataset::sample_mut`], a selection through
+//! [`Dataset::write_rows`], arithmetic with a sample or a record through [`Dataset::apply`].
+//! A dataset shared (`&Dataset`, `Arc<Dataset>`: what providers and prefetching take) is
+//! read-only by ownership: nobody holding it can write.
 
 use crate::data::error::DataError;
 use crate::data::gather::GatherSame;
 pub use crate::data::gather::{GatherFrom, LeafMut};
 use crate::types::batch::{ArcBatch, Batch};
-use crate::types::elem::Element;
+use crate::types::elem::{Arith, Element};
 use crate::types::error::SpecError;
 use crate::types::for_tuples;
 use crate::types::hlist::{HCons, HList, HNil};
 use crate::types::ragged::{Ragged, SequenceSpace};
 use crate::types::space::{Null, Space};
-use crate::types::spec::{DataSpec, Described, FlatOf};
+use crate::types::spec::{DataSpec, Described, FlatOf, Node};
 use std::ops::Range;
 
 /// Flat lists of owned leaves, allocated for a number of samples.
@@ -173,15 +177,287 @@ impl<S: Space, T: AllocFlat> AllocFlat for HCons<Ragged<S>, T> {
 /// assert_eq!(ds.fields().y.array()[2], 2);
 /// let picked = ds.select(&[2, 0])?;
 /// assert_eq!(picked.x.array(), &ndarray::array![[4., 5.], [0., 1.]]);
-/// ds.fields_mut()?.x.array_mut().mapv_inplace(|v| v * 2.0); // in-place arithmetic on a field
-/// ds.set_read_only(true);
-/// assert!(ds.fields_mut().is_err());
+/// ds.fields_mut().x.array_mut().mapv_inplace(|v| v * 2.0); // in-place arithmetic on a field
+/// assert_eq!(ds.fields().x.array()[[2, 1]], 10.0);
 /// # Ok::<(), batchspec::Error>(())
 /// ```
 pub struct Dataset<R> {
     record: R,
     len: usize,
-    read_only: bool,
+    /// Why the fields do not form a dataset, when a write through [`Dataset::fields_mut`] left
+    /// them holding different numbers of samples: every row operation refuses until they agree.
+    invalid: Option<SpecError>,
+}
+
+/// The fields of a dataset, writable (from [`Dataset::fields_mut`]). When it is dropped, the
+/// dataset checks its fields again: if a field was replaced by one of another number of
+/// samples, every row operation of the dataset is refused with
+/// [`DataError::Invalidated`] (naming the fields) until a later write makes them agree.
+pub struct FieldsMut<'a, R: DataSpec> {
+    dataset: &'a mut Dataset<R>,
+}
+
+impl<R: DataSpec> core::ops::Deref for FieldsMut<'_, R> {
+    type Target = R;
+    fn deref(&self) -> &R {
+        &self.dataset.record
+    }
+}
+
+impl<R: DataSpec> core::ops::DerefMut for FieldsMut<'_, R> {
+    fn deref_mut(&mut self) -> &mut R {
+        &mut self.dataset.record
+    }
+}
+
+impl<R: DataSpec> Drop for FieldsMut<'_, R> {
+    fn drop(&mut self) {
+        match self.dataset.record.validate() {
+            Ok(len) => {
+                self.dataset.len = len;
+                self.dataset.invalid = None;
+            }
+            Err(e) => self.dataset.invalid = Some(e),
+        }
+    }
+}
+
+/// One sample of a dataset, to write (from [`Dataset::sample_mut`]): a copy of the sample as a
+/// record of one sample, written back into its row by [`SampleMut::write`] (the proposal's
+/// `s._write`). Dropped without `write`, nothing is written.
+#[must_use = "a sample is written back by `write`; dropped, nothing is written"]
+pub struct SampleMut<'a, R: DataSpec + GatherSame> {
+    dataset: &'a mut Dataset<R>,
+    row: usize,
+    sample: R,
+}
+
+impl<R: DataSpec + GatherSame> SampleMut<'_, R> {
+    /// The row of the sample.
+    pub fn row(&self) -> usize {
+        self.row
+    }
+
+    /// Writes the sample back into its row.
+    ///
+    /// # Errors
+    /// [`DataError::WriteRows`] when a field of the sample was replaced by one of another
+    /// number of samples than 1 (nothing is written).
+    pub fn write(self) -> Result<(), DataError> {
+        self.dataset.write_rows(&[self.row], &self.sample)
+    }
+}
+
+impl<R: DataSpec + GatherSame> core::ops::Deref for SampleMut<'_, R> {
+    type Target = R;
+    fn deref(&self) -> &R {
+        &self.sample
+    }
+}
+
+impl<R: DataSpec + GatherSame> core::ops::DerefMut for SampleMut<'_, R> {
+    fn deref_mut(&mut self) -> &mut R {
+        &mut self.sample
+    }
+}
+
+/// A record whose every field takes arithmetic with the same field of another record
+/// ([`Dataset::apply`]): every record whose fields are batches (not ragged).
+#[diagnostic::on_unimplemented(
+    message = "arithmetic across a dataset of `{Self}` needs fields that are all batches",
+    label = "a ragged field has no arithmetic",
+    note = "change a ragged field through `fields_mut`, or apply arithmetic field by field with `Batch::apply`"
+)]
+pub trait ApplyRecord: DataSpec {
+    /// Checks every field against `other`'s, then writes every field.
+    ///
+    /// # Errors
+    /// As [`Batch::apply`], before anything is written.
+    fn apply_record(&mut self, op: Arith, other: &Self) -> Result<(), SpecError>;
+}
+
+#[diagnostic::do_not_recommend]
+impl<R: DataSpec> ApplyRecord for R
+where
+    for<'a, 'b> <R as Node<()>>::FlatMut<'a>: ApplyLeaves<<R as Node<()>>::FlatRef<'b>>,
+{
+    fn apply_record(&mut self, op: Arith, other: &Self) -> Result<(), SpecError> {
+        let mut leaves = self.flatten_mut();
+        let others = other.flatten_ref();
+        leaves.check_leaves(op, &others)?;
+        leaves.apply_leaves(op, &others)
+    }
+}
+
+/// The leaves of a record, written by arithmetic with another's leaves ([`ApplyRecord`]):
+/// implemented for the flat lists of batches.
+pub trait ApplyLeaves<Other> {
+    /// Checks every leaf against `other`'s (shapes, labels, integer results) without writing.
+    ///
+    /// # Errors
+    /// The first leaf's error.
+    fn check_leaves(&self, op: Arith, other: &Other) -> Result<(), SpecError>;
+    /// Writes every leaf (after [`ApplyLeaves::check_leaves`]).
+    ///
+    /// # Errors
+    /// As [`ApplyLeaves::check_leaves`].
+    fn apply_leaves(&mut self, op: Arith, other: &Other) -> Result<(), SpecError>;
+}
+
+impl ApplyLeaves<HNil> for HNil {
+    fn check_leaves(&self, _: Arith, _: &HNil) -> Result<(), SpecError> {
+        Ok(())
+    }
+    fn apply_leaves(&mut self, _: Arith, _: &HNil) -> Result<(), SpecError> {
+        Ok(())
+    }
+}
+
+impl<'b, S, D, D2, T, U> ApplyLeaves<HCons<&'b Batch<S, D2>, U>> for HCons<&mut Batch<S, D>, T>
+where
+    S: Space,
+    D: ndarray::DataMut<Elem = S::Elem>,
+    D2: ndarray::Data<Elem = S::Elem>,
+    T: ApplyLeaves<U>,
+{
+    fn check_leaves(&self, op: Arith, other: &HCons<&'b Batch<S, D2>, U>) -> Result<(), SpecError> {
+        self.head.check_apply(op, other.head)?;
+        self.tail.check_leaves(op, &other.tail)
+    }
+    fn apply_leaves(
+        &mut self,
+        op: Arith,
+        other: &HCons<&'b Batch<S, D2>, U>,
+    ) -> Result<(), SpecError> {
+        self.head.apply(op, other.head)?;
+        self.tail.apply_leaves(op, &other.tail)
+    }
+}
+
+/// A dataset seen through a sub-spec of its fields (the proposal's `d[:, something]`, from
+/// [`Dataset::project`]): nothing is copied when it is made; each access gathers only the
+/// projection's sources, each (source, space) once, converted in the same pass, so that
+/// `d.project::<Q>().get(i)` is `d[i]` seen as `Q`.
+pub struct Projection<'d, R, Q> {
+    dataset: &'d Dataset<R>,
+    request: core::marker::PhantomData<fn() -> Q>,
+}
+
+impl<R: DataSpec, Q: crate::mapping::serve::ServeFrom<R>> Projection<'_, R, Q> {
+    /// The number of samples (the dataset's).
+    pub fn len(&self) -> usize {
+        self.dataset.len
+    }
+
+    /// `true` when the dataset has no samples.
+    pub fn is_empty(&self) -> bool {
+        self.dataset.len == 0
+    }
+
+    /// The samples `rows` seen as `Q`.
+    ///
+    /// # Errors
+    /// [`SpecError::Row`] for a row not below [`Projection::len`]; [`DataError::Invalidated`].
+    pub fn select(&self, rows: &[usize]) -> Result<Q, DataError> {
+        self.dataset.check_rows(rows)?;
+        let mut cache = crate::mapping::serve::ServeCache::new();
+        cache.serve_rows(rows);
+        Ok(Q::serve_from(&self.dataset.record, &mut cache))
+    }
+
+    /// Sample `i` seen as `Q` (the proposal's `d[i, something]`).
+    ///
+    /// # Errors
+    /// As [`Projection::select`].
+    pub fn get(&self, i: usize) -> Result<Q, DataError> {
+        self.select(&[i])
+    }
+
+    /// The samples in `range` seen as `Q`.
+    ///
+    /// # Errors
+    /// As [`Projection::select`]; [`SpecError::Reversed`].
+    pub fn slice(&self, range: Range<usize>) -> Result<Q, DataError> {
+        if range.start > range.end {
+            return Err(SpecError::Reversed {
+                start: range.start,
+                end: range.end,
+            }
+            .into());
+        }
+        let rows: Vec<usize> = range.collect();
+        self.select(&rows)
+    }
+}
+
+/// A dataset's minibatches (the proposal's `d._minibatches(batch_size=5)`): consecutive
+/// samples, the last minibatch shorter; an iterator, and indexable (`mb.get(0)` is
+/// `d.slice(0..5)`).
+pub struct Minibatches<'d, R> {
+    dataset: &'d Dataset<R>,
+    size: usize,
+    next: usize,
+    /// A size of 0 is reported once by the iterator.
+    refused: bool,
+}
+
+impl<R: DataSpec + GatherSame> Minibatches<'_, R>
+where
+    FlatOf<R>: AllocFlat,
+{
+    /// The number of minibatches (0 for a size of 0).
+    pub fn len(&self) -> usize {
+        if self.size == 0 {
+            0
+        } else {
+            self.dataset.len.div_ceil(self.size)
+        }
+    }
+
+    /// `true` when there is no minibatch.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Minibatch `i`, as a new record.
+    ///
+    /// # Errors
+    /// [`DataError::MinibatchSize`] for a size of 0; [`SpecError::Row`] for `i` not below
+    /// [`Minibatches::len`].
+    pub fn get(&self, i: usize) -> Result<R, DataError> {
+        if self.size == 0 {
+            return Err(DataError::MinibatchSize);
+        }
+        let start = i.saturating_mul(self.size);
+        if i >= self.len() {
+            return Err(SpecError::Row {
+                row: i,
+                position: 0,
+                len: self.len(),
+            }
+            .into());
+        }
+        self.dataset
+            .slice(start..start.saturating_add(self.size).min(self.dataset.len))
+    }
+}
+
+impl<R: DataSpec + GatherSame> Iterator for Minibatches<'_, R>
+where
+    FlatOf<R>: AllocFlat,
+{
+    type Item = Result<R, DataError>;
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.size == 0 {
+            return (!std::mem::replace(&mut self.refused, true))
+                .then_some(Err(DataError::MinibatchSize));
+        }
+        if self.next >= self.len() {
+            return None;
+        }
+        self.next += 1;
+        Some(self.get(self.next - 1))
+    }
 }
 
 impl<R: DataSpec> Dataset<R> {
@@ -194,8 +470,20 @@ impl<R: DataSpec> Dataset<R> {
         Ok(Dataset {
             record,
             len,
-            read_only: false,
+            invalid: None,
         })
+    }
+
+    /// The number of samples, or why the fields do not form a dataset (after a write through
+    /// [`Dataset::fields_mut`] that left them holding different numbers of samples).
+    ///
+    /// # Errors
+    /// [`DataError::Invalidated`].
+    pub fn check(&self) -> Result<usize, DataError> {
+        match &self.invalid {
+            Some(e) => Err(DataError::Invalidated(e.clone())),
+            None => Ok(self.len),
+        }
     }
 
     /// The number of samples.
@@ -218,25 +506,143 @@ impl<R: DataSpec> Dataset<R> {
         self.record
     }
 
-    /// The fields, to write into or to change in place.
+    /// The fields, to write into or to change in place (the proposal's `d.input = val`). A field
+    /// replaced by one of another number of samples makes the dataset refuse every row
+    /// operation, naming the fields, until they agree again ([`FieldsMut`]); it never serves
+    /// rows that some field lacks.
+    ///
+    /// ```
+    /// use batchspec::prelude::*;
+    /// use batchspec::dataset::Dataset;
+    ///
+    /// #[derive(DataSpec)]
+    /// struct Record {
+    ///     #[spec(source = "features")]
+    ///     x: Batch<Vector<2>>,
+    ///     #[spec(source = "targets")]
+    ///     y: Batch<Labels<3>>,
+    /// }
+    /// let mut ds = Dataset::new(Record {
+    ///     x: Batch::new(ndarray::array![[0., 1.], [2., 3.], [4., 5.]])?,
+    ///     y: Batch::new(ndarray::array![0i64, 1, 2])?,
+    /// })?;
+    /// ds.fields_mut().x = Batch::new(ndarray::array![[9., 9.]])?; // 1 sample where 3 were
+    /// assert!(ds.select(&[2]).is_err());
+    /// ds.fields_mut().y = Batch::new(ndarray::array![2i64])?; // they agree again
+    /// assert_eq!(ds.len(), 1);
+    /// assert_eq!(ds.select(&[0])?.y.array(), &ndarray::array![2i64]);
+    /// # Ok::<(), batchspec::Error>(())
+    /// ```
+    pub fn fields_mut(&mut self) -> FieldsMut<'_, R> {
+        FieldsMut { dataset: self }
+    }
+
+    /// Sample `i`, to write (the proposal's `s = d[i]` then `s.input = val`): a copy of it as a
+    /// record of one sample, written back by [`SampleMut::write`].
+    ///
+    /// ```
+    /// use batchspec::prelude::*;
+    /// use batchspec::dataset::Dataset;
+    /// use batchspec::elem::Arith;
+    ///
+    /// #[derive(DataSpec)]
+    /// struct Record {
+    ///     #[spec(source = "features")]
+    ///     x: Batch<Vector<2>>,
+    /// }
+    /// let mut ds = Dataset::new(Record { x: Batch::new(ndarray::array![[0., 1.], [2., 3.]])? })?;
+    /// let mut s = ds.sample_mut(1)?;
+    /// s.x.apply_scalar(Arith::Mul, 10.0)?; // the proposal's `s *= val`, on a field
+    /// s.write()?;
+    /// assert_eq!(ds.fields().x.array(), &ndarray::array![[0., 1.], [20., 30.]]);
+    /// # Ok::<(), batchspec::Error>(())
+    /// ```
     ///
     /// # Errors
-    /// [`DataError::ReadOnly`] on a read-only dataset.
-    pub fn fields_mut(&mut self) -> Result<&mut R, DataError> {
-        if self.read_only {
-            return Err(DataError::ReadOnly);
+    /// [`SpecError::Row`] for `i` not below [`Dataset::len`]; [`DataError::Invalidated`].
+    pub fn sample_mut(&mut self, i: usize) -> Result<SampleMut<'_, R>, DataError>
+    where
+        FlatOf<R>: AllocFlat,
+        R: GatherSame,
+    {
+        let sample = self.get(i)?;
+        Ok(SampleMut {
+            dataset: self,
+            row: i,
+            sample,
+        })
+    }
+
+    /// Writes the samples of `values` into the rows `rows` (the proposal's writes into a
+    /// selection, `d[rows] = values`): sample `j` of `values` into row `rows[j]`, in order (a
+    /// row named twice keeps the last). A sequence field takes the time steps of what is
+    /// written, as a selection does.
+    ///
+    /// # Errors
+    /// [`SpecError::Row`] for a row not below [`Dataset::len`]; [`DataError::WriteRows`] when
+    /// `values` holds another number of samples than `rows`; [`DataError::Invalidated`].
+    /// Nothing is written then.
+    pub fn write_rows(&mut self, rows: &[usize], values: &R) -> Result<(), DataError>
+    where
+        R: GatherSame,
+    {
+        self.check_rows(rows)?;
+        let given = values.validate()?;
+        if given != rows.len() {
+            return Err(DataError::WriteRows {
+                rows: rows.len(),
+                samples: given,
+            });
         }
-        Ok(&mut self.record)
+        for (j, &row) in rows.iter().enumerate() {
+            R::gather_same(&mut self.record, values, &[j], row);
+        }
+        Ok(())
     }
 
-    /// Makes the dataset read-only (or writable again).
-    pub fn set_read_only(&mut self, read_only: bool) {
-        self.read_only = read_only;
-    }
-
-    /// `true` for a read-only dataset.
-    pub fn is_read_only(&self) -> bool {
-        self.read_only
+    /// `op` applied to every field with the same field of `other` (the proposal's
+    /// `d -= numpy.mean(d())`): sample by sample when `other` holds as many samples as the
+    /// dataset, or `other`'s one sample applied to every sample. Every field is checked before
+    /// any is written; see [`Batch::apply`] for the rules (no other broadcast, labels refused,
+    /// integers never wrapped).
+    ///
+    /// ```
+    /// use batchspec::prelude::*;
+    /// use batchspec::dataset::Dataset;
+    /// use batchspec::elem::Arith;
+    ///
+    /// #[derive(DataSpec)]
+    /// struct Record {
+    ///     #[spec(source = "features")]
+    ///     x: Batch<Vector<2>>,
+    ///     #[spec(source = "context")]
+    ///     c: Batch<Vector<1, f64>>,
+    /// }
+    /// let mut ds = Dataset::new(Record {
+    ///     x: Batch::new(ndarray::array![[1., 2.], [3., 6.]])?,
+    ///     c: Batch::new(ndarray::array![[10.0], [20.0]])?,
+    /// })?;
+    /// let mean = Record {
+    ///     x: Batch::new(ds.fields().x.array().mean_axis(ndarray::Axis(0)).unwrap().insert_axis(ndarray::Axis(0)))?,
+    ///     c: Batch::new(ds.fields().c.array().mean_axis(ndarray::Axis(0)).unwrap().insert_axis(ndarray::Axis(0)))?,
+    /// };
+    /// ds.apply(Arith::Sub, &mean)?; // centered
+    /// assert_eq!(ds.fields().x.array(), &ndarray::array![[-1., -2.], [1., 2.]]);
+    /// assert_eq!(ds.fields().c.array(), &ndarray::array![[-5.0], [5.0]]);
+    /// # Ok::<(), batchspec::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`SpecError::Broadcast`], [`SpecError::Arithmetic`] (naming the space and the value);
+    /// [`DataError::Invalidated`]. Nothing is written then.
+    pub fn apply(&mut self, op: Arith, other: &R) -> Result<(), DataError>
+    where
+        R: ApplyRecord,
+    {
+        self.check()?;
+        other.validate()?;
+        self.record.apply_record(op, other)?;
+        Ok(())
     }
 
     /// The record, giving up the dataset.
@@ -253,6 +659,7 @@ impl<R: DataSpec> Dataset<R> {
         &self,
         range: Range<usize>,
     ) -> Result<crate::types::spec::ViewsOf<'_, R>, DataError> {
+        self.check()?;
         if range.start > range.end {
             return Err(SpecError::Reversed {
                 start: range.start,
@@ -288,6 +695,7 @@ impl<R: DataSpec> Dataset<R> {
     }
 
     fn check_rows(&self, rows: &[usize]) -> Result<(), DataError> {
+        self.check()?;
         match rows.iter().position(|&r| r >= self.len) {
             Some(p) => Err(SpecError::Row {
                 row: rows[p],
@@ -323,6 +731,7 @@ impl<R: DataSpec> Dataset<R> {
         FlatOf<R>: AllocFlat,
         R: GatherSame,
     {
+        self.check()?;
         if range.start > range.end {
             return Err(SpecError::Reversed {
                 start: range.start,
@@ -365,6 +774,7 @@ impl<R: DataSpec> Dataset<R> {
         FlatOf<R>: AllocFlat,
         R: GatherSame,
     {
+        self.check()?;
         let mut seen = vec![false; self.len];
         let ok = permutation.len() == self.len
             && permutation
@@ -389,22 +799,57 @@ impl<R: DataSpec> Dataset<R> {
         (0..self.len).map(move |i| self.get(i))
     }
 
-    /// Consecutive minibatches of `size` samples (the last one shorter), as new records. A size
-    /// of 0 yields one error ([`DataError::MinibatchSize`]) and nothing else.
-    pub fn minibatches<'r>(&'r self, size: usize) -> impl Iterator<Item = Result<R, DataError>> + 'r
+    /// The dataset seen through the sub-spec `Q` of its fields (the proposal's
+    /// `d[:, something]`), without a copy: [`Projection`] gathers `Q`'s sources only, when a
+    /// sample or a selection is asked for. `Q` is checked against the record at compile time.
+    ///
+    /// ```
+    /// use batchspec::prelude::*;
+    /// use batchspec::dataset::Dataset;
+    ///
+    /// #[derive(DataSpec)]
+    /// struct Record {
+    ///     #[spec(source = "features")]
+    ///     x: Batch<Vector<2>>,
+    ///     #[spec(source = "targets")]
+    ///     y: Batch<Labels<3>>,
+    /// }
+    /// #[derive(DataSpec)]
+    /// struct Targets {
+    ///     #[spec(source = "targets")]
+    ///     y: Batch<Labels<3>>,
+    /// }
+    /// let ds = Dataset::new(Record {
+    ///     x: Batch::new(ndarray::array![[0., 1.], [2., 3.], [4., 5.]])?,
+    ///     y: Batch::new(ndarray::array![0i64, 1, 2])?,
+    /// })?;
+    /// let targets = ds.project::<Targets>();
+    /// assert_eq!(targets.get(2)?.y.array(), ds.get(2)?.y.array()); // d[i, something] == d[i][something]
+    /// assert_eq!(targets.slice(0..2)?.y.array(), &ndarray::array![0i64, 1]);
+    /// # Ok::<(), batchspec::Error>(())
+    /// ```
+    pub fn project<Q: crate::mapping::serve::ServeFrom<R>>(&self) -> Projection<'_, R, Q> {
+        Projection {
+            dataset: self,
+            request: core::marker::PhantomData,
+        }
+    }
+
+    /// Consecutive minibatches of `size` samples (the last one shorter), as new records: an
+    /// iterator, and indexable ([`Minibatches::get`]; the proposal's
+    /// `mb_dataset[0]() == d[0:5]()`). A size of 0 yields one error
+    /// ([`DataError::MinibatchSize`]) and nothing else.
+    pub fn minibatches(&self, size: usize) -> Minibatches<'_, R>
     where
         FlatOf<R>: AllocFlat,
         R: GatherSame,
     {
-        let zero = (size == 0).then_some(Err(DataError::MinibatchSize));
-        let size = size.max(1);
-        let batches = if zero.is_some() {
-            0
-        } else {
-            self.len.div_ceil(size)
-        };
-        zero.into_iter()
-            .chain((0..batches).map(move |b| self.slice(b * size..((b + 1) * size).min(self.len))))
+        Minibatches {
+            dataset: self,
+            size,
+            next: 0,
+            refused: false,
+        }
     }
 }
 

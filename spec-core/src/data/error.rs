@@ -32,9 +32,19 @@ pub enum DataError {
     #[error("a minibatch holds at least 1 sample, 0 were asked for")]
     MinibatchSize,
 
-    /// A write to a read-only dataset.
-    #[error("the dataset is read-only")]
-    ReadOnly,
+    /// A dataset whose fields were left holding different numbers of samples by a write
+    /// through `fields_mut`: refused until they agree again.
+    #[error("the dataset's fields no longer agree (fix them through `fields_mut`): {0}")]
+    Invalidated(SpecError),
+
+    /// Values for a write into rows hold another number of samples than the rows.
+    #[error("{rows} rows are written but the values hold {samples} samples")]
+    WriteRows {
+        /// The rows named.
+        rows: usize,
+        /// The samples given.
+        samples: usize,
+    },
 
     /// Data that does not fit the record spec, or a row past the end.
     #[error(transparent)]

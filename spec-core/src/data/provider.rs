@@ -92,6 +92,7 @@ impl<'d, R: DataSpec, Q: DataSpec> Provider<'d, R, Q> {
     where
         Q: GatherFrom<R>,
     {
+        dataset.check()?;
         if schedule.num_samples() != dataset.len() {
             return Err(DataError::ScheduleMismatch {
                 schedule: schedule.num_samples(),

@@ -220,20 +220,26 @@ where
     M: Model,
     C: Costs<M>,
     H: Channels<M>,
-    Combined<M, C, H>: ServeFrom<R>,
 {
     /// A trainer of `dataset` by `schedule`, from epoch 0. The combined request is checked
     /// against the record here, at compile time: every source any consumer reads must be in
     /// the record, in a space that formats as the one asked for.
     ///
     /// # Errors
-    /// [`DataError::ScheduleMismatch`] when the schedule is for another number of samples.
+    /// [`DataError::ScheduleMismatch`] when the schedule is for another number of samples;
+    /// [`DataError::Invalidated`].
     pub fn new(
         dataset: &'d Dataset<R>,
         schedule: Schedule,
         costs: C,
         channels: H,
-    ) -> Result<Self, DataError> {
+    ) -> Result<Self, DataError>
+    where
+        M::Input: ServeFrom<R>,
+        C::Data: ServeFrom<R>,
+        H::Data: ServeFrom<R>,
+    {
+        dataset.check()?;
         if schedule.num_samples() != dataset.len() {
             return Err(DataError::ScheduleMismatch {
                 schedule: schedule.num_samples(),
@@ -283,7 +289,10 @@ where
     /// The next batch of the epoch, served to every consumer; `None` at the end of the epoch.
     /// A batch holds its samples only: a padded last batch is served short, a rolled-over one
     /// with its wrapped samples.
-    pub fn next_data(&mut self) -> Option<StepData<M, C, H>> {
+    pub fn next_data(&mut self) -> Option<StepData<M, C, H>>
+    where
+        Combined<M, C, H>: ServeFrom<R>,
+    {
         let batch = self.epoch.next_into(&mut self.rows)?;
         let filled = batch.indices().len();
         drop(batch);
@@ -305,7 +314,10 @@ where
         &mut self,
         model: &mut M,
         update: impl FnOnce(&mut M, &C, &StepData<M, C, H>),
-    ) -> Option<StepReport> {
+    ) -> Option<StepReport>
+    where
+        Combined<M, C, H>: ServeFrom<R>,
+    {
         let data = self.next_data()?;
         let leaves_gathered = self.cache.produced();
         let mut costs = Vec::new();
@@ -328,7 +340,10 @@ where
         &mut self,
         model: &mut M,
         mut update: impl FnMut(&mut M, &C, &StepData<M, C, H>),
-    ) -> EpochReport {
+    ) -> EpochReport
+    where
+        Combined<M, C, H>: ServeFrom<R>,
+    {
         let mut report = EpochReport::default();
         while let Some(step) = self.step(model, &mut update) {
             let w = step.samples as f64;

@@ -157,6 +157,7 @@ pub trait ServeFrom<R>: Reads<R> {
 }
 
 /// [`Null`] is served from any record: it holds nothing.
+#[diagnostic::do_not_recommend]
 impl<R> ServeFrom<R> for Null {
     fn serve_from(_: &R, _: &mut ServeCache) -> Self {
         Null

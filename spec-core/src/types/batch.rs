@@ -4,6 +4,7 @@
 //! and, for index spaces, every label is checked then. After that the batch's validity is a
 //! type fact and nothing checks it again.
 
+use crate::types::elem::{Arith, Element};
 use crate::types::error::{Shape, SpecError};
 use crate::types::space::Space;
 use core::fmt;
@@ -194,6 +195,147 @@ impl<S: Space, R: ndarray::DataMut<Elem = S::Elem>> Batch<S, R> {
     /// [`Batch::set_label`] for checked writes.
     pub fn array_mut(&mut self) -> &mut ArrayBase<R, S::Dim> {
         &mut self.data
+    }
+
+    /// `self op= other` in place (Pylearn's `d -= mean`): sample by sample when `other` has this
+    /// batch's shape, or with `other`'s one sample applied to every sample. Those are the only
+    /// two shapes taken (no other broadcast), every value is checked before any is written (an
+    /// integer that would overflow or divide by zero is an error, never wrapped), and index
+    /// batches are refused: labels are not quantities.
+    ///
+    /// ```
+    /// use batchspec::prelude::*;
+    /// use batchspec::elem::Arith;
+    ///
+    /// let mut x = Batch::<Vector<2>>::new(ndarray::array![[1.0, 2.0], [3.0, 6.0]])?;
+    /// let mean = Batch::<Vector<2>>::new(ndarray::array![[2.0, 4.0]])?;
+    /// x.apply(Arith::Sub, &mean)?;
+    /// assert_eq!(x.array(), &ndarray::array![[-1.0, -2.0], [1.0, 2.0]]);
+    /// // Two samples against three: an error, nothing written.
+    /// let other = Batch::<Vector<2>>::new(ndarray::Array2::ones((3, 2)))?;
+    /// assert!(x.apply(Arith::Mul, &other).is_err());
+    /// let mut bytes = Batch::<Vector<1, u8>>::new(ndarray::array![[200u8], [100]])?;
+    /// assert!(bytes.apply_scalar(Arith::Add, 100).is_err()); // 300 does not fit a u8
+    /// assert_eq!(bytes.array(), &ndarray::array![[200u8], [100]]);
+    /// # Ok::<(), batchspec::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`SpecError::Broadcast`] for another shape; [`SpecError::Arithmetic`] for an index
+    /// space, an integer overflow or an integer division by zero.
+    pub fn apply<R2: Data<Elem = S::Elem>>(
+        &mut self,
+        op: Arith,
+        other: &Batch<S, R2>,
+    ) -> Result<(), SpecError> {
+        let broadcast = self.check_apply(op, other)?;
+        ndarray::Zip::from(&mut self.data)
+            .and(&broadcast)
+            .for_each(|a, &b| *a = a.checked_arith(op, b).unwrap_or(*a));
+        Ok(())
+    }
+
+    /// What [`Batch::apply`] would refuse, checked without writing: `other` seen with this
+    /// batch's shape.
+    ///
+    /// # Errors
+    /// As [`Batch::apply`].
+    pub fn check_apply<'o, R2: Data<Elem = S::Elem>>(
+        &self,
+        op: Arith,
+        other: &'o Batch<S, R2>,
+    ) -> Result<ArrayView<'o, S::Elem, S::Dim>, SpecError> {
+        self.refuse_labels(op)?;
+        let same = other.shape() == self.shape();
+        let one = other.len() == 1 && {
+            let mut a = self.shape().to_vec();
+            let mut b = other.shape().to_vec();
+            a.remove(S::BATCH_AXIS);
+            b.remove(S::BATCH_AXIS);
+            a == b
+        };
+        let broadcast = match (same, one) {
+            (true, _) => other.data.view(),
+            (false, true) => match other.data.broadcast(self.data.raw_dim()) {
+                Some(view) => view,
+                None => unreachable!("one sample of the same shape broadcasts across samples"),
+            },
+            (false, false) => {
+                return Err(SpecError::Broadcast {
+                    space: S::describe(),
+                    op: op.symbol(),
+                    shape: Shape(self.shape().to_vec()),
+                    other: Shape(other.shape().to_vec()),
+                });
+            }
+        };
+        if !<S::Elem as Element>::FLOAT {
+            let bad = self
+                .data
+                .indexed_iter()
+                .zip(broadcast.iter())
+                .find(|&((_, &a), &b)| a.checked_arith(op, b).is_none());
+            if let Some(((at, &a), &b)) = bad {
+                return Err(arithmetic_error::<S>(op, at.into_dimension().slice(), a, b));
+            }
+        }
+        Ok(broadcast)
+    }
+
+    /// `self op= value` for every value (Pylearn's `s *= val`), with the checks of
+    /// [`Batch::apply`].
+    ///
+    /// # Errors
+    /// As [`Batch::apply`].
+    pub fn apply_scalar(&mut self, op: Arith, value: S::Elem) -> Result<(), SpecError> {
+        self.refuse_labels(op)?;
+        if !<S::Elem as Element>::FLOAT
+            && let Some((at, &a)) = self
+                .data
+                .indexed_iter()
+                .find(|(_, a)| a.checked_arith(op, value).is_none())
+        {
+            return Err(arithmetic_error::<S>(
+                op,
+                at.into_dimension().slice(),
+                a,
+                value,
+            ));
+        }
+        self.data
+            .mapv_inplace(|a| a.checked_arith(op, value).unwrap_or(a));
+        Ok(())
+    }
+
+    fn refuse_labels(&self, op: Arith) -> Result<(), SpecError> {
+        match S::MAX_LABELS {
+            Some(m) => Err(SpecError::Arithmetic {
+                space: S::describe(),
+                op: op.symbol(),
+                reason: format!(
+                    "on labels in 0..{m}: they name classes, they are not quantities (write a label with `set_label`)"
+                ),
+            }),
+            None => Ok(()),
+        }
+    }
+}
+
+/// The error of `a op b` at `at`, an integer result that does not exist.
+fn arithmetic_error<S: Space>(op: Arith, at: &[usize], a: S::Elem, b: S::Elem) -> SpecError {
+    let why = if op == Arith::Div && b == <S::Elem as Element>::ZERO {
+        "divides by zero"
+    } else {
+        "does not fit the element type"
+    };
+    SpecError::Arithmetic {
+        space: S::describe(),
+        op: op.symbol(),
+        reason: format!(
+            "at {}: {a} {} {b} {why}; nothing was written",
+            crate::types::error::Position(at.to_vec()),
+            &op.symbol()[..1]
+        ),
     }
 }
 

@@ -39,6 +39,36 @@ pub trait Element:
     /// computed values of augmentations, whose fields the derive checks to be floats.
     #[doc(hidden)]
     fn cast_from_f64(v: f64) -> Self;
+    /// `self op other`, or `None` where an integer would overflow or divide by zero (floats
+    /// follow IEEE 754: never `None`).
+    #[doc(hidden)]
+    fn checked_arith(self, op: Arith, other: Self) -> Option<Self>;
+}
+
+/// An arithmetic operation in place (Pylearn's `d -= mean`, `s *= val`): see
+/// [`Batch::apply`](crate::Batch::apply).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Arith {
+    /// `+=`
+    Add,
+    /// `-=`
+    Sub,
+    /// `*=`
+    Mul,
+    /// `/=`
+    Div,
+}
+
+impl Arith {
+    /// The operator as written: `+=`, `-=`, `*=`, `/=`.
+    pub const fn symbol(self) -> &'static str {
+        match self {
+            Arith::Add => "+=",
+            Arith::Sub => "-=",
+            Arith::Mul => "*=",
+            Arith::Div => "/=",
+        }
+    }
 }
 
 /// An element type whose values can be labels of an index space: the integer types.
@@ -59,6 +89,15 @@ macro_rules! int_elements {
             fn to_f64(self) -> f64 { self as f64 }
             #[inline]
             fn cast_from_f64(v: f64) -> Self { v as $t }
+            #[inline]
+            fn checked_arith(self, op: Arith, other: Self) -> Option<Self> {
+                match op {
+                    Arith::Add => self.checked_add(other),
+                    Arith::Sub => self.checked_sub(other),
+                    Arith::Mul => self.checked_mul(other),
+                    Arith::Div => self.checked_div(other),
+                }
+            }
         }
         impl IndexElement for $t {
             #[inline]
@@ -87,6 +126,15 @@ macro_rules! float_elements {
             const FLOAT: bool = true;
             #[inline]
             fn cast_from_f64(v: f64) -> Self { v as $t }
+            #[inline]
+            fn checked_arith(self, op: Arith, other: Self) -> Option<Self> {
+                Some(match op {
+                    Arith::Add => self + other,
+                    Arith::Sub => self - other,
+                    Arith::Mul => self * other,
+                    Arith::Div => self / other,
+                })
+            }
         }
     )*};
 }

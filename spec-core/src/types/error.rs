@@ -179,6 +179,33 @@ pub enum SpecError {
         step: Shape,
     },
 
+    /// Arithmetic between batches whose shapes neither agree nor broadcast across samples.
+    #[error(
+        "{space}: `{op}` with a batch of shape {other} on one of shape {shape}: give the same shape, or one sample to apply to every sample"
+    )]
+    Broadcast {
+        /// The space, in words.
+        space: String,
+        /// The operator.
+        op: &'static str,
+        /// The shape written into.
+        shape: Shape,
+        /// The other operand's shape.
+        other: Shape,
+    },
+
+    /// Arithmetic that would not give a value of the space (labels, an integer overflow, an
+    /// integer division by zero); nothing is written.
+    #[error("{space}: `{op}` {reason}")]
+    Arithmetic {
+        /// The space, in words.
+        space: String,
+        /// The operator.
+        op: &'static str,
+        /// Why, in words.
+        reason: String,
+    },
+
     /// An error in the data of one field of a spec.
     #[error("field `{field}` (source `{source_name}`): {error}")]
     Field {
