@@ -265,7 +265,7 @@ impl<S: Space, R: ndarray::DataMut<Elem = S::Elem>> Batch<S, R> {
                     space: S::describe(),
                     op: op.symbol(),
                     shape: Shape(self.shape().to_vec()),
-                    other: Shape(other.shape().to_vec()),
+                    other: Box::new(Shape(other.shape().to_vec())),
                 });
             }
         };

@@ -190,8 +190,8 @@ pub enum SpecError {
         op: &'static str,
         /// The shape written into.
         shape: Shape,
-        /// The other operand's shape.
-        other: Shape,
+        /// The other operand's shape (boxed: the error stays small).
+        other: Box<Shape>,
     },
 
     /// Arithmetic that would not give a value of the space (labels, an integer overflow, an
