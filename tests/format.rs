@@ -193,3 +193,135 @@ proptest::proptest! {
         proptest::prop_assert_eq!(flat.format_as::<image![3, 5, 2; BHWC]>(), batch);
     }
 }
+
+/// The layout algebra: a chain of conversions planned as one. Each case is checked against the
+/// same conversion done step by step (an independent path), and by what it cost: the passes
+/// over the data and the bytes written, counted by `format::moved`.
+mod composed {
+    use batchspec::format::moved;
+    use batchspec::prelude::*;
+    use ndarray::Array4;
+
+    type Bhwc = image![6, 5, 3; BHWC, u8];
+    type Bchw = image![6, 5, 3; BCHW, u8];
+    type Chwb = image![6, 5, 3; CHWB, u8];
+    type Cbhw = image![6, 5, 3; layout!(cbhw), u8];
+
+    fn batch() -> Batch<Bhwc> {
+        Batch::new(Array4::from_shape_fn((4, 6, 5, 3), |(b, h, w, c)| {
+            (b * 90 + h * 15 + w * 3 + c) as u8
+        }))
+        .unwrap()
+    }
+
+    #[test]
+    fn a_round_trip_costs_no_copy() {
+        let x = batch();
+        let before = moved();
+        let same = x.view_through::<(Bchw, Bhwc)>().unwrap();
+        assert_eq!(same.array().as_ptr(), x.array().as_ptr());
+        assert_eq!(same.array(), x.array());
+        // Through a vector and back: the flatten and the split cancel.
+        let again = x.view_through::<(Vector<90, u8>, Bhwc)>().unwrap();
+        assert_eq!(again.array().as_ptr(), x.array().as_ptr());
+        let back = x
+            .view_through::<(Bchw, Vector<90, u8>, Bchw, Bhwc)>()
+            .unwrap();
+        assert_eq!(back.array().as_ptr(), x.array().as_ptr());
+        assert_eq!(moved().since(before).passes, 0);
+        // Step by step, the same round trip copies four times.
+        let before = moved();
+        let stepwise = x
+            .format_as::<Bchw>()
+            .format_as::<Vector<90, u8>>()
+            .format_as::<Bchw>()
+            .format_as::<Bhwc>();
+        assert_eq!(stepwise.array(), x.array());
+        assert_eq!(moved().since(before).passes, 4);
+    }
+
+    #[test]
+    fn a_chain_of_transposes_is_one_transpose() {
+        let x = batch();
+        let before = moved();
+        let y = x.format_through::<(Bchw, Chwb, Cbhw)>();
+        let cost = moved().since(before);
+        assert_eq!((cost.passes, cost.bytes), (1, 4 * 90));
+        assert_eq!(y.array(), x.format_as::<Cbhw>().array());
+        // Through a vector on the way (a flatten that a strided view cannot express, then its
+        // split): still one pass.
+        let before = moved();
+        let z = x.format_through::<(Bchw, Vector<90, u8>, Chwb)>();
+        assert_eq!(moved().since(before).passes, 1);
+        assert_eq!(
+            z.array(),
+            x.format_as::<Bchw>()
+                .format_as::<Vector<90, u8>>()
+                .format_as::<Chwb>()
+                .array()
+        );
+    }
+
+    #[test]
+    fn a_transpose_and_a_cast_are_one_pass() {
+        let x = batch();
+        let before = moved();
+        let y =
+            x.format_through::<(Bchw, image![6, 5, 3; CHWB, f32], image![6, 5, 3; CHWB, f64])>();
+        let cost = moved().since(before);
+        assert_eq!((cost.passes, cost.bytes), (1, 4 * 90 * 8));
+        let reference = x
+            .format_as::<Bchw>()
+            .format_as::<image![6, 5, 3; CHWB, f32]>()
+            .format_as::<image![6, 5, 3; CHWB, f64]>();
+        assert_eq!(y.array(), reference.array());
+        // No view through another element type, even one that comes back.
+        let f = Batch::<Vector<4, f32>>::new(ndarray::Array2::from_elem((2, 4), 0.1)).unwrap();
+        assert!(
+            f.view_through::<(Vector<4, f64>, Vector<4, f32>)>()
+                .is_none()
+        );
+        assert_eq!(
+            f.format_through::<(Vector<4, f64>, Vector<4, f32>)>()
+                .array(),
+            f.array()
+        );
+        // bhwc -> bchw -> vector: the vector is bhwc's order, so the two transposes cancel and
+        // the flatten is a view: the one pass is the cast.
+        let before = moved();
+        let v = x.format_through::<(Bchw, Vector<90, f32>)>();
+        assert_eq!(moved().since(before).passes, 1);
+        assert_eq!(v.array(), x.format_as::<Vector<90, f32>>().array());
+        // From bchw data, the flatten needs the data in bhwc order: the copy made there, cast
+        // on the way, is the result.
+        let b = x.format_as::<Bchw>();
+        let before = moved();
+        let v = b.format_through::<(Vector<90, f32>, Vector<90, f64>)>();
+        let cost = moved().since(before);
+        assert_eq!((cost.passes, cost.bytes), (1, 4 * 90 * 8));
+        assert_eq!(
+            v.array(),
+            b.format_as::<Vector<90, f32>>()
+                .format_as::<Vector<90, f64>>()
+                .array()
+        );
+    }
+
+    /// Against the stepwise path on random chains of the image layouts.
+    #[test]
+    fn any_chain_of_layouts_equals_the_steps() {
+        let x = batch();
+        type L1 = image![6, 5, 3; layout!(bwch), u8];
+        type L2 = image![6, 5, 3; layout!(hcbw), u16];
+        type L3 = image![6, 5, 3; layout!(cwbh), f32];
+        let before = moved();
+        let y = x.format_through::<(L1, Vector<90, u8>, L2, L3)>();
+        assert_eq!(moved().since(before).passes, 1);
+        let stepwise = x
+            .format_as::<L1>()
+            .format_as::<Vector<90, u8>>()
+            .format_as::<L2>()
+            .format_as::<L3>();
+        assert_eq!(y.array(), stepwise.array());
+    }
+}

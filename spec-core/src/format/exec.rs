@@ -45,6 +45,7 @@ pub(crate) fn permute_cast<A: Element, B: Element, D1: Dimension, D2: Dimension,
     let src = src.view();
     let perm = &perm[..rank];
     let mut dst = dst.into_dyn();
+    super::chain::count_pass(dst.len().saturating_mul(core::mem::size_of::<B>()));
     let contiguous = dst.is_standard_layout();
     match (flatten, contiguous, dst.as_slice_mut()) {
         (_, true, Some(slice)) => run_permute(src, perm, slice, cast),
@@ -65,6 +66,25 @@ pub(crate) fn permute_cast<A: Element, B: Element, D1: Dimension, D2: Dimension,
                 .unwrap_or_else(|_| unreachable!("the permuted shape has the target's size"));
             dst.assign(&tmp);
         }
+    }
+}
+
+/// Copies `src` into `dst` (of the same shape, in memory order), casting each element, with
+/// the kernels: one pass, counted in [`moved`](super::chain::moved).
+pub(crate) fn copy_cast<A: Element, B: Element, F>(
+    src: ArrayView<'_, A, IxDyn>,
+    mut dst: ndarray::ArrayViewMut<'_, B, IxDyn>,
+    cast: F,
+) where
+    F: Fn(A) -> B + Sync,
+{
+    let perm: Vec<usize> = (0..src.ndim()).collect();
+    match dst.as_slice_mut() {
+        Some(slice) => {
+            super::chain::count_pass(core::mem::size_of_val(slice));
+            run_permute(src, &perm, slice, cast);
+        }
+        None => unreachable!("the chain's copies are made in memory order"),
     }
 }
 

@@ -23,6 +23,7 @@
 //! line of the error says why in numbers: `a vector of 10 cannot hold an image of 32×32×3 = 3072`.
 
 mod batch;
+pub mod chain;
 pub mod error;
 mod exec;
 mod flip;
@@ -30,6 +31,7 @@ mod plan;
 mod rules;
 mod step;
 
+pub use chain::{Chain, Moved, moved};
 pub use error::FormatError;
 pub use flip::{FlipH, FlipW};
 pub use plan::{Plan, Split};
