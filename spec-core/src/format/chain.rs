@@ -37,49 +37,9 @@ use super::plan::Plan;
 use crate::types::batch::{Batch, BatchView};
 use crate::types::elem::{CastInto, Element};
 use crate::types::space::Space;
-use core::cell::Cell;
 use ndarray::{ArrayViewD, Data, Dimension, IxDyn};
 
-/// What the conversions of this thread have moved: passes over the data and bytes written.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct Moved {
-    /// Passes over the data: each copy of a whole batch (a transpose, a cast, a materialized
-    /// step of a chain).
-    pub passes: usize,
-    /// Bytes written by those passes.
-    pub bytes: usize,
-}
-
-impl Moved {
-    /// What was moved between `earlier` and `self`.
-    pub fn since(self, earlier: Moved) -> Moved {
-        Moved {
-            passes: self.passes - earlier.passes,
-            bytes: self.bytes - earlier.bytes,
-        }
-    }
-}
-
-thread_local! {
-    static MOVED: Cell<Moved> = const { Cell::new(Moved { passes: 0, bytes: 0 }) };
-}
-
-/// The passes and bytes the conversions of this thread have moved so far (a running count:
-/// take the difference of two readings with [`Moved::since`]).
-pub fn moved() -> Moved {
-    MOVED.with(Cell::get)
-}
-
-/// Counts one pass that wrote `bytes`.
-pub(crate) fn count_pass(bytes: usize) {
-    MOVED.with(|m| {
-        let now = m.get();
-        m.set(Moved {
-            passes: now.passes.saturating_add(1),
-            bytes: now.bytes.saturating_add(bytes),
-        });
-    });
-}
+pub use super::exec::{Moved, moved};
 
 /// A chain of spaces a batch of `S` goes through, each formatting as the next: a tuple
 /// `(B, C, ..)` of up to four spaces, ending in [`Chain::Out`].

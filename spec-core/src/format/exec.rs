@@ -4,7 +4,49 @@ use super::plan::Plan;
 use crate::types::axis::Layout;
 use crate::types::elem::Element;
 use crate::types::space::Space;
+use core::cell::Cell;
 use ndarray::{ArrayView, ArrayViewMut, Dimension, IntoDimension, IxDyn};
+
+/// What the conversions of this thread have moved: passes over the data and bytes written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Moved {
+    /// Passes over the data: each copy of a whole batch (a transpose, a cast, a materialized
+    /// step of a chain).
+    pub passes: usize,
+    /// Bytes written by those passes.
+    pub bytes: usize,
+}
+
+impl Moved {
+    /// What was moved between `earlier` and `self`.
+    pub fn since(self, earlier: Moved) -> Moved {
+        Moved {
+            passes: self.passes - earlier.passes,
+            bytes: self.bytes - earlier.bytes,
+        }
+    }
+}
+
+thread_local! {
+    static MOVED: Cell<Moved> = const { Cell::new(Moved { passes: 0, bytes: 0 }) };
+}
+
+/// The passes and bytes the conversions of this thread have moved so far (a running count:
+/// take the difference of two readings with [`Moved::since`]).
+pub fn moved() -> Moved {
+    MOVED.with(Cell::get)
+}
+
+/// Counts one pass that wrote `bytes`.
+pub(crate) fn count_pass(bytes: usize) {
+    MOVED.with(|m| {
+        let now = m.get();
+        m.set(Moved {
+            passes: now.passes.saturating_add(1),
+            bytes: now.bytes.saturating_add(bytes),
+        });
+    });
+}
 
 /// A `Permute` plan: split the source's feature axis (vector -> image), permute, cast, and
 /// write into `dst` (flattening it for image -> vector).
@@ -45,7 +87,7 @@ pub(crate) fn permute_cast<A: Element, B: Element, D1: Dimension, D2: Dimension,
     let src = src.view();
     let perm = &perm[..rank];
     let mut dst = dst.into_dyn();
-    super::chain::count_pass(dst.len().saturating_mul(core::mem::size_of::<B>()));
+    count_pass(dst.len().saturating_mul(core::mem::size_of::<B>()));
     let contiguous = dst.is_standard_layout();
     match (flatten, contiguous, dst.as_slice_mut()) {
         (_, true, Some(slice)) => run_permute(src, perm, slice, cast),
@@ -70,7 +112,7 @@ pub(crate) fn permute_cast<A: Element, B: Element, D1: Dimension, D2: Dimension,
 }
 
 /// Copies `src` into `dst` (of the same shape, in memory order), casting each element, with
-/// the kernels: one pass, counted in [`moved`](super::chain::moved).
+/// the kernels: one pass, counted in [`moved`].
 pub(crate) fn copy_cast<A: Element, B: Element, F>(
     src: ArrayView<'_, A, IxDyn>,
     mut dst: ndarray::ArrayViewMut<'_, B, IxDyn>,
@@ -81,7 +123,7 @@ pub(crate) fn copy_cast<A: Element, B: Element, F>(
     let perm: Vec<usize> = (0..src.ndim()).collect();
     match dst.as_slice_mut() {
         Some(slice) => {
-            super::chain::count_pass(core::mem::size_of_val(slice));
+            count_pass(core::mem::size_of_val(slice));
             run_permute(src, &perm, slice, cast);
         }
         None => unreachable!("the chain's copies are made in memory order"),

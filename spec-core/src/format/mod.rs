@@ -31,8 +31,9 @@ mod plan;
 mod rules;
 mod step;
 
-pub use chain::{Chain, Moved, moved};
+pub use chain::Chain;
 pub use error::FormatError;
+pub use exec::{Moved, moved};
 pub use flip::{FlipH, FlipW};
 pub use plan::{Plan, Split};
 pub use rules::{
