@@ -7,8 +7,9 @@
 //! function), and a round trip (`bhwc → bchw → bhwc`) is the identity, which
 //! [`Batch::view_through`] gives without a copy. A step that a view cannot express (flattening
 //! data that a transpose before it left strided) is where the one physical transpose happens:
-//! the data is copied there once, in the source's element type, and the rest of the chain stays
-//! views. A chain with a step that is not a permutation (one-hot labels, a [`Step`]) runs step
+//! the data is copied there once, cast to the result's element type on the way, and the rest
+//! of the chain stays views of that copy (which is the result when they end in memory order;
+//! one more pass otherwise). A chain with a step that is not a permutation (one-hot labels, a [`Step`]) runs step
 //! by step.
 //!
 //! [`moved`] counts, per thread, the passes over the data that conversions made and the bytes
