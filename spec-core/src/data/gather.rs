@@ -9,6 +9,7 @@
 use crate::augment::Draws;
 use crate::data::error::DataError;
 use crate::format::FormatAs;
+use crate::format::exec::ragged_rows_into;
 use crate::mapping::matching::{HasSource, ReadField, Reads};
 use crate::types::batch::{Batch, BatchView};
 use crate::types::elem::Element;
@@ -327,22 +328,7 @@ fn gather_into_batch<From: FormatAs<To>, To: Space, D: Regrow<Elem = To::Elem>>(
             let dst = target_view.slice_axis_move(Axis(ta), (0..written).into());
             gather_leaf::<From, To>(BatchView::<From>::from_checked(steps), rows, 0..0, dst);
         }
-        SourceView::Ragged(r) => {
-            for (j, &i) in rows.iter().enumerate() {
-                let t = r.length(i).min(written);
-                if t == 0 {
-                    continue;
-                }
-                let dst = target_view
-                    .view_mut()
-                    .slice_axis_move(Axis(To::BATCH_AXIS), (j..j + 1).into())
-                    .slice_axis_move(Axis(ta), (0..t).into());
-                let one = r
-                    .sample_batch(i)
-                    .slice_axis_move(Axis(From::TIME_AXIS.unwrap_or(0)), (0..t).into());
-                <From as FormatAs<To>>::gather_view_into(one, &[0], dst);
-            }
-        }
+        SourceView::Ragged(r) => ragged_rows_into::<From, To>(&r, rows, target_view, written),
     }
     Ok(())
 }

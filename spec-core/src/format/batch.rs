@@ -3,7 +3,6 @@
 
 use super::FormatAs;
 use super::error::FormatError;
-use super::plan::Plan;
 use crate::types::batch::{Batch, BatchView};
 use crate::types::elem::Element;
 use crate::types::error::{Shape, SpecError};
@@ -65,30 +64,12 @@ impl<S: Space, R: Data<Elem = S::Elem>> Batch<S, R> {
     where
         S: FormatAs<T>,
     {
-        let Plan::Permute {
-            split,
-            flatten,
-            perm,
-            rank,
-        } = <S as FormatAs<T>>::PLAN
-        else {
-            return None;
-        };
-        let mut v = self.array_view().into_dyn();
-        if let Some(split) = split {
-            let shape = split.shape(v.shape()[0]);
-            v = v.into_shape_with_order(shape).ok()?;
-        }
-        let v = v.permuted_axes(IxDyn(&perm[..rank]));
         let shape = T::shape(self.len(), self.time_len().unwrap_or(0));
-        let v = if flatten {
-            if !v.is_standard_layout() {
-                return None;
-            }
-            v.into_shape_with_order(IxDyn(&shape)).ok()?
-        } else {
-            v
-        };
+        let v = super::chain::step_view(
+            self.array_view().into_dyn(),
+            <S as FormatAs<T>>::PLAN,
+            &shape,
+        )?;
         let v = v.into_dimensionality::<T::Dim>().ok()?;
         Some(Batch::from_checked(v))
     }

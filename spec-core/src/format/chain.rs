@@ -57,7 +57,7 @@ pub trait Chain<S: Space> {
     /// The element casts of the steps, composed.
     fn cast(x: S::Elem) -> <Self::Out as Space>::Elem;
     /// `true` when every step keeps the element type (the chain can be a view).
-    const SAME_ELEM: bool;
+    fn same_elem() -> bool;
     /// The chain run step by step (for chains with a step that is not a permutation).
     fn stepwise<R: Data<Elem = S::Elem>>(batch: &Batch<S, R>) -> Batch<Self::Out>;
 }
@@ -75,7 +75,9 @@ where
     fn cast(x: S::Elem) -> B::Elem {
         <S::Elem as CastInto<B::Elem>>::cast(x)
     }
-    const SAME_ELEM: bool = same_elem::<S::Elem, B::Elem>();
+    fn same_elem() -> bool {
+        same_elem::<S::Elem, B::Elem>()
+    }
     fn stepwise<R: Data<Elem = S::Elem>>(batch: &Batch<S, R>) -> Batch<B> {
         batch.format_as::<B>()
     }
@@ -99,7 +101,9 @@ where
     fn cast(x: S::Elem) -> C::Elem {
         <B::Elem as CastInto<C::Elem>>::cast(<S::Elem as CastInto<B::Elem>>::cast(x))
     }
-    const SAME_ELEM: bool = same_elem::<S::Elem, B::Elem>() && same_elem::<B::Elem, C::Elem>();
+    fn same_elem() -> bool {
+        same_elem::<S::Elem, B::Elem>() && same_elem::<B::Elem, C::Elem>()
+    }
     fn stepwise<R: Data<Elem = S::Elem>>(batch: &Batch<S, R>) -> Batch<C> {
         batch.format_as::<B>().format_as::<C>()
     }
@@ -128,9 +132,11 @@ where
             <S::Elem as CastInto<B::Elem>>::cast(x),
         ))
     }
-    const SAME_ELEM: bool = same_elem::<S::Elem, B::Elem>()
-        && same_elem::<B::Elem, C::Elem>()
-        && same_elem::<C::Elem, D::Elem>();
+    fn same_elem() -> bool {
+        same_elem::<S::Elem, B::Elem>()
+            && same_elem::<B::Elem, C::Elem>()
+            && same_elem::<C::Elem, D::Elem>()
+    }
     fn stepwise<R: Data<Elem = S::Elem>>(batch: &Batch<S, R>) -> Batch<D> {
         batch.format_as::<B>().format_as::<C>().format_as::<D>()
     }
@@ -162,10 +168,12 @@ where
             <B::Elem as CastInto<C::Elem>>::cast(<S::Elem as CastInto<B::Elem>>::cast(x)),
         ))
     }
-    const SAME_ELEM: bool = same_elem::<S::Elem, B::Elem>()
-        && same_elem::<B::Elem, C::Elem>()
-        && same_elem::<C::Elem, D::Elem>()
-        && same_elem::<D::Elem, E::Elem>();
+    fn same_elem() -> bool {
+        same_elem::<S::Elem, B::Elem>()
+            && same_elem::<B::Elem, C::Elem>()
+            && same_elem::<C::Elem, D::Elem>()
+            && same_elem::<D::Elem, E::Elem>()
+    }
     fn stepwise<R: Data<Elem = S::Elem>>(batch: &Batch<S, R>) -> Batch<E> {
         batch
             .format_as::<B>()
@@ -175,43 +183,22 @@ where
     }
 }
 
-/// Whether two element types are the same (by name: the element types are the primitives).
-const fn same_elem<A: Element, B: Element>() -> bool {
-    let (a, b) = (A::NAME.as_bytes(), B::NAME.as_bytes());
-    if a.len() != b.len() {
-        return false;
-    }
-    let mut i = 0;
-    while i < a.len() {
-        if a[i] != b[i] {
-            return false;
-        }
-        i += 1;
-    }
-    true
+/// Whether two element types are the same.
+fn same_elem<A: Element, B: Element>() -> bool {
+    core::any::TypeId::of::<A>() == core::any::TypeId::of::<B>()
 }
 
-/// One `Permute` step applied to a view: `None` where strides cannot express it.
-fn step_view<'a, A>(
+/// One `Permute` step applied to a view: `None` where strides cannot express it (or the plan
+/// is not a permutation). [`Batch::view_as`] is one step.
+pub(crate) fn step_view<'a, A>(
     v: ArrayViewD<'a, A>,
     plan: Plan,
     out_shape: &[usize],
 ) -> Option<ArrayViewD<'a, A>> {
-    let Plan::Permute {
-        split,
-        flatten,
-        perm,
-        rank,
-    } = plan
-    else {
+    let Plan::Permute { flatten, .. } = plan else {
         return None;
     };
-    let mut v = v;
-    if let Some(split) = split {
-        let shape = split.shape(v.shape()[0]);
-        v = v.into_shape_with_order(shape).ok()?;
-    }
-    let v = v.permuted_axes(IxDyn(&perm[..rank]));
+    let v = pre_flatten(v, plan)?;
     if flatten {
         if !v.is_standard_layout() {
             return None;
@@ -372,7 +359,7 @@ impl<S: Space, R: Data<Elem = S::Elem>> Batch<S, R> {
     where
         C::Out: Space<Elem = S::Elem>,
     {
-        if !C::SAME_ELEM {
+        if !C::same_elem() {
             return None;
         }
         let (n, t) = (self.len(), self.time_len().unwrap_or(0));

@@ -11,7 +11,7 @@ use ndarray::{ArrayView, ArrayViewMut, Dimension, IntoDimension, IxDyn};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Moved {
     /// Passes over the data: each copy of a whole batch (a transpose, a cast, a materialized
-    /// step of a chain).
+    /// step of a chain). A gather's copies of its samples are not counted.
     pub passes: usize,
     /// Bytes written by those passes.
     pub bytes: usize,
@@ -50,7 +50,22 @@ pub(crate) fn count_pass(bytes: usize) {
 
 /// A `Permute` plan: split the source's feature axis (vector -> image), permute, cast, and
 /// write into `dst` (flattening it for image -> vector).
+/// One pass over a whole batch, counted in [`moved`] (a gather's per-sample calls go to
+/// [`permute_cast_uncounted`]: they are not passes).
 pub(crate) fn permute_cast<A: Element, B: Element, D1: Dimension, D2: Dimension, F>(
+    src: ArrayView<'_, A, D1>,
+    dst: ArrayViewMut<'_, B, D2>,
+    plan: Plan,
+    cast: F,
+) where
+    F: Fn(A) -> B + Copy + Sync,
+{
+    count_pass(dst.len().saturating_mul(core::mem::size_of::<B>()));
+    permute_cast_uncounted(src, dst, plan, cast);
+}
+
+/// [`permute_cast`] without the count.
+fn permute_cast_uncounted<A: Element, B: Element, D1: Dimension, D2: Dimension, F>(
     src: ArrayView<'_, A, D1>,
     dst: ArrayViewMut<'_, B, D2>,
     plan: Plan,
@@ -87,7 +102,6 @@ pub(crate) fn permute_cast<A: Element, B: Element, D1: Dimension, D2: Dimension,
     let src = src.view();
     let perm = &perm[..rank];
     let mut dst = dst.into_dyn();
-    count_pass(dst.len().saturating_mul(core::mem::size_of::<B>()));
     let contiguous = dst.is_standard_layout();
     match (flatten, contiguous, dst.as_slice_mut()) {
         (_, true, Some(slice)) => run_permute(src, perm, slice, cast),
@@ -301,6 +315,34 @@ fn per_sample<S: Space, T: Space, F>(
     for (j, &i) in rows.iter().enumerate() {
         let one = src.slice_axis(ndarray::Axis(S::BATCH_AXIS), (i..i + 1).into());
         let out = dst.slice_axis_mut(ndarray::Axis(T::BATCH_AXIS), (j..j + 1).into());
-        permute_cast(one, out, plan, cast);
+        permute_cast_uncounted(one, out, plan, cast);
+    }
+}
+
+/// The samples `rows` of a ragged leaf, formatted as `T`, into the samples `0..rows.len()` of
+/// `dst`, each cut at `limit` steps; the steps of `dst` after a sample's are left as they are.
+/// `dst`'s time axis holds at least `limit` steps or the longest sample (the callers size it).
+pub(crate) fn ragged_rows_into<S: super::FormatAs<T>, T: Space>(
+    r: &crate::types::ragged::RaggedView<'_, S>,
+    rows: &[usize],
+    mut dst: ArrayViewMut<'_, T::Elem, T::Dim>,
+    limit: usize,
+) {
+    let (Some(from_t), Some(to_t)) = (S::TIME_AXIS, T::TIME_AXIS) else {
+        unreachable!("a ragged leaf is of a sequence space, which formats only as one")
+    };
+    for (j, &i) in rows.iter().enumerate() {
+        let t = r.length(i).min(limit);
+        if t == 0 {
+            continue;
+        }
+        let out = dst
+            .view_mut()
+            .slice_axis_move(ndarray::Axis(T::BATCH_AXIS), (j..j + 1).into())
+            .slice_axis_move(ndarray::Axis(to_t), (0..t).into());
+        let one = r
+            .sample_batch(i)
+            .slice_axis_move(ndarray::Axis(from_t), (0..t).into());
+        S::gather_view_into(one, &[0], out);
     }
 }

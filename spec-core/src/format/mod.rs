@@ -25,7 +25,7 @@
 mod batch;
 pub mod chain;
 pub mod error;
-mod exec;
+pub(crate) mod exec;
 mod flip;
 mod plan;
 mod rules;

@@ -3,6 +3,7 @@
 //! request or by several consumers, is produced once.
 
 use crate::format::FormatAs;
+use crate::format::exec::ragged_rows_into;
 use crate::mapping::matching::{HasSource, ReadField, Reads};
 use crate::types::batch::{ArcBatch, Batch};
 use crate::types::for_tuples;
@@ -120,24 +121,7 @@ fn gather_rows<RS: FormatAs<QS>, QS: Space>(
         SourceView::Ragged(r) => {
             let longest = rows.iter().map(|&i| r.length(i)).max().unwrap_or(0);
             let mut out = Batch::<QS>::zeros(rows.len(), longest);
-            let (Some(from_t), Some(to_t)) = (RS::TIME_AXIS, QS::TIME_AXIS) else {
-                unreachable!("a ragged leaf is of a sequence space, which formats only as one")
-            };
-            for (j, &i) in rows.iter().enumerate() {
-                let t = r.length(i);
-                if t == 0 {
-                    continue;
-                }
-                let dst = out
-                    .array_mut()
-                    .view_mut()
-                    .slice_axis_move(ndarray::Axis(QS::BATCH_AXIS), (j..j + 1).into())
-                    .slice_axis_move(ndarray::Axis(to_t), (0..t).into());
-                let one = r
-                    .sample_batch(i)
-                    .slice_axis_move(ndarray::Axis(from_t), (0..t).into());
-                RS::gather_view_into(one, &[0], dst);
-            }
+            ragged_rows_into::<RS, QS>(r, rows, out.array_mut().view_mut(), longest);
             out
         }
     }
