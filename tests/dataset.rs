@@ -426,3 +426,63 @@ fn a_label_written_outside_the_batch_names_the_position() {
     b.set_label(2, 9).unwrap();
     assert_eq!(b.array()[2], 9);
 }
+
+/// Labels are written only through checked writes: `array_mut` is for spaces whose every value
+/// is valid (a label batch asking for it does not compile: `trybuild/entry/labels-written-unchecked`),
+/// and `update` keeps an edit only when every label is still below the number of labels. Before,
+/// a label 12 written through `array_mut` into `Labels<10>` became an all-zero one-hot row.
+#[test]
+fn labels_are_changed_only_through_checked_writes() {
+    let mut ds = table(4);
+    // Every label moved by one: kept.
+    ds.fields_mut()
+        .y
+        .update(|a| a.mapv_inplace(|l| (l + 1) % 5))
+        .unwrap();
+    assert_eq!(ds.fields().y.array(), &array![1i64, 2, 3, 4]);
+    // One label past the end: refused, named, and nothing written.
+    let err = ds.fields_mut().y.update(|a| a[2] = 12).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "labels of 5 labels b i64: label 12 at [2] is not in 0..5"
+    );
+    let err = ds.fields_mut().y.update(|a| a.fill(-1)).unwrap_err();
+    assert!(
+        matches!(err, SpecError::Label { ref value, .. } if value == "-1"),
+        "{err}"
+    );
+    assert_eq!(ds.fields().y.array(), &array![1i64, 2, 3, 4]);
+    // An edit that replaces the array by one of another length is refused as well.
+    let err = ds
+        .fields_mut()
+        .y
+        .update(|a| *a = Array1::zeros(2))
+        .unwrap_err();
+    assert!(
+        matches!(
+            err,
+            SpecError::Size {
+                expected: 4,
+                actual: 2,
+                ..
+            }
+        ),
+        "{err}"
+    );
+    assert_eq!(ds.fields().y.array(), &array![1i64, 2, 3, 4]);
+    // The checked labels format as one-hot rows, each with its one.
+    let one_hot = ds.fields().y.format_as::<Vector<5>>();
+    for (row, &label) in one_hot
+        .array()
+        .rows()
+        .into_iter()
+        .zip(ds.fields().y.array())
+    {
+        let hot: Vec<usize> = (0..5).filter(|&k| row[k] == 1.0).collect();
+        assert_eq!(hot, vec![label as usize]);
+    }
+    // A space of free values changes through `update` too (no check but the shape).
+    let mut x = Batch::<Vector<2>>::new(array![[1f32, 2.], [3., 4.]]).unwrap();
+    x.update(|a| a.mapv_inplace(|v| -v)).unwrap();
+    assert_eq!(x.array(), &array![[-1f32, -2.], [-3., -4.]]);
+}

@@ -355,7 +355,7 @@ fn a_borrowed_buffer_too_short_for_a_sample_is_an_error_naming_the_source() {
     let mut buffer = Batch::<IndexSeq<10>>::zeros(1, 2);
     {
         let mut out = Borrowed {
-            x: Batch::new(buffer.array_mut().view_mut()).unwrap(),
+            x: buffer.view_mut(),
         };
         provider.fill_next(&mut out).unwrap().unwrap();
         // A sample shorter than the buffer: zeros after it.

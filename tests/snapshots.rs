@@ -39,10 +39,6 @@ const KNOWN: &[(&str, &str)] = &[
         "attr/field-not-a-spec.stderr",
         "a field of a type of the user's own that is not a spec: 2 errors (at the derive and at the field), the help names `Node<Src<..>>` and rustc lists the impls of `Node`",
     ),
-    (
-        "layout/not-a-volume-layout.stderr",
-        "rustc lists the layout impls",
-    ),
     ("elem/lossy-cast.stderr", "rustc lists the `CastInto` impls"),
     (
         "entry/trainer-missing-source.stderr",

@@ -37,8 +37,8 @@ pub use types::elem::{Arith, CastInto, Element, IndexElement, LossyCast};
 pub use types::ragged::{Ragged, RaggedView, SequenceSpace, SourceView};
 pub use types::source::{Features, Source, Src, Targets};
 pub use types::space::{
-    Image, Index, IndexSeq, Labels, Lengths, Mask, Null, OneHot, Scalar, Space, Vector, VectorSeq,
-    Volume, VolumeSeq, Window,
+    FreeValues, Image, Index, IndexSeq, Labels, Lengths, Mask, Null, OneHot, Scalar, Space, Vector,
+    VectorSeq, Volume, VolumeSeq, Window,
 };
 pub use types::spec::{
     DataSpec, Described, FlatOf, LeavesOf, MappedOf, Node, SourcesOf, SpacesOf, ViewsOf,

@@ -34,7 +34,7 @@ pub trait LeafMut<S: Space> {
 
 impl<S: Space, D: DataMut<Elem = S::Elem>> LeafMut<S> for Batch<S, D> {
     fn leaf_mut(&mut self) -> ndarray::ArrayViewMut<'_, S::Elem, S::Dim> {
-        self.array_mut().view_mut()
+        self.array_mut_unchecked().view_mut()
     }
     fn leaf_len(&self) -> usize {
         self.len()
@@ -43,7 +43,7 @@ impl<S: Space, D: DataMut<Elem = S::Elem>> LeafMut<S> for Batch<S, D> {
 
 impl<S: Space, D: DataMut<Elem = S::Elem>> LeafMut<S> for &mut Batch<S, D> {
     fn leaf_mut(&mut self) -> ndarray::ArrayViewMut<'_, S::Elem, S::Dim> {
-        self.array_mut().view_mut()
+        self.array_mut_unchecked().view_mut()
     }
     fn leaf_len(&self) -> usize {
         self.len()
@@ -297,7 +297,8 @@ fn gather_into_batch<From: FormatAs<To>, To: Space, D: Regrow<Elem = To::Elem>>(
     let batch = out.len();
     // The steps of the batch: `pad_to`, else the longest sample (an owned buffer takes them).
     let target = collate.steps(need, source)?;
-    let regrown = target != have && D::regrow(out.array_mut(), dim_of::<To>(batch, target));
+    let regrown =
+        target != have && D::regrow(out.array_mut_unchecked(), dim_of::<To>(batch, target));
     let mut target_view = out.leaf_mut();
     let room = target_view.shape()[ta];
     if room < target && !(collate.truncate && collate.steps.is_none()) {
@@ -689,8 +690,8 @@ impl<S: Space + FormatAs<S>, D: OwnedData<Elem = S::Elem>> GatherSame for Batch<
             // Grow, keeping the samples already there.
             let kept = out.array().to_owned();
             let batch = out.len();
-            D::regrow(out.array_mut(), dim_of::<S>(batch, need));
-            out.array_mut()
+            D::regrow(out.array_mut_unchecked(), dim_of::<S>(batch, need));
+            out.array_mut_unchecked()
                 .slice_axis_mut(Axis(ta), (0..have).into())
                 .assign(&kept);
         }

@@ -53,7 +53,7 @@ impl<S: Space, R: Data<Elem = S::Elem>> Batch<S, R> {
                 actual: Shape(out.shape().to_vec()),
             });
         }
-        S::format_view_into(self.array_view(), out.array_mut().view_mut());
+        S::format_view_into(self.array_view(), out.array_mut_unchecked().view_mut());
         Ok(())
     }
 
@@ -103,7 +103,11 @@ impl<S: Space, R: Data<Elem = S::Elem>> Batch<S, R> {
                 actual: Shape(out.shape().to_vec()),
             });
         }
-        S::gather_view_into(self.array_view(), rows, out.array_mut().view_mut());
+        S::gather_view_into(
+            self.array_view(),
+            rows,
+            out.array_mut_unchecked().view_mut(),
+        );
         Ok(())
     }
 }

@@ -115,13 +115,13 @@ fn gather_rows<RS: FormatAs<QS>, QS: Space>(
     match from {
         SourceView::Dense(b) => {
             let mut out = Batch::<QS>::zeros(rows.len(), b.time_len().unwrap_or(0));
-            RS::gather_view_into(b.array_view(), rows, out.array_mut().view_mut());
+            RS::gather_view_into(b.array_view(), rows, out.array_mut_unchecked().view_mut());
             out
         }
         SourceView::Ragged(r) => {
             let longest = rows.iter().map(|&i| r.length(i)).max().unwrap_or(0);
             let mut out = Batch::<QS>::zeros(rows.len(), longest);
-            ragged_rows_into::<RS, QS>(r, rows, out.array_mut().view_mut(), longest);
+            ragged_rows_into::<RS, QS>(r, rows, out.array_mut_unchecked().view_mut(), longest);
             out
         }
     }

@@ -190,11 +190,80 @@ impl<S: Space, R: Data<Elem = S::Elem>> Batch<S, R> {
 }
 
 impl<S: Space, R: ndarray::DataMut<Elem = S::Elem>> Batch<S, R> {
-    /// The data, mutably. Writing can break no shape rule, but writing a label outside
-    /// `0..max_labels` into an index batch is the caller's responsibility: use
-    /// [`Batch::set_label`] for checked writes.
-    pub fn array_mut(&mut self) -> &mut ArrayBase<R, S::Dim> {
+    /// The data, mutably, for a space whose every value is valid ([`FreeValues`]: every space
+    /// but the label spaces). Writing through it can break no rule of the space: the shape
+    /// cannot change. A label batch is written through [`Batch::set_label`] or
+    /// [`Batch::update`], which check the labels; asking a label batch for `array_mut` does not
+    /// compile:
+    ///
+    /// ```compile_fail
+    /// use batchspec::prelude::*;
+    /// let mut y = Batch::<Labels<10>>::zeros(2, 0);
+    /// y.array_mut()[0] = 12; // `Labels<10>` holds labels: its data cannot be written unchecked
+    /// ```
+    ///
+    /// [`FreeValues`]: crate::space::FreeValues
+    pub fn array_mut(&mut self) -> &mut ArrayBase<R, S::Dim>
+    where
+        S: crate::types::space::FreeValues,
+    {
         &mut self.data
+    }
+
+    /// The batch as a mutably borrowed batch (a buffer a provider fills in place): a batch of
+    /// the same space, whose own writes keep the space's rules.
+    pub fn view_mut(&mut self) -> Batch<S, ViewRepr<&mut S::Elem>> {
+        Batch {
+            data: self.data.view_mut(),
+            space: PhantomData,
+        }
+    }
+
+    /// The data, mutably, whatever the space: for the library's own output buffers, whose
+    /// values are written by conversions and gathers of checked data.
+    #[doc(hidden)]
+    pub fn array_mut_unchecked(&mut self) -> &mut ArrayBase<R, S::Dim> {
+        &mut self.data
+    }
+
+    /// Changes the data with `edit` and keeps the change only if the result is a batch of `S`
+    /// (for a label space, every label below the number of labels); the batch is unchanged
+    /// otherwise. `edit` works on a copy, which is written back once it is checked.
+    ///
+    /// ```
+    /// use batchspec::prelude::*;
+    /// let mut y = Batch::<Labels<10>>::new(ndarray::array![1i64, 2, 3]).unwrap();
+    /// y.update(|a| a.mapv_inplace(|l| (l + 1) % 10)).unwrap();
+    /// assert_eq!(y.array().to_vec(), vec![2, 3, 4]);
+    /// let refused = y.update(|a| a[1] = 12);
+    /// assert!(refused.unwrap_err().to_string().contains("12"));
+    /// assert_eq!(y.array().to_vec(), vec![2, 3, 4]); // unchanged
+    /// ```
+    ///
+    /// # Errors
+    /// [`SpecError::Label`] naming the first label of the result outside `0..max_labels`;
+    /// [`SpecError::Size`] when `edit` replaced the array by one of another shape.
+    pub fn update<F>(&mut self, edit: F) -> Result<(), SpecError>
+    where
+        F: FnOnce(&mut ndarray::Array<S::Elem, S::Dim>),
+    {
+        let mut copy = self.data.to_owned();
+        edit(&mut copy);
+        // The edit may have replaced the array: it must keep the batch's shape.
+        if let Some(axis) = (0..copy.ndim()).find(|&a| copy.shape()[a] != self.data.shape()[a]) {
+            let letters = <S::Layout as crate::types::axis::Layout>::LETTERS;
+            return Err(SpecError::Size {
+                space: S::describe(),
+                axis,
+                axis_name: letters.get(axis).map_or("axis", |&l| axis_name(l)),
+                expected: self.data.shape()[axis],
+                actual: copy.shape()[axis],
+                shape: Shape(copy.shape().to_vec()),
+            });
+        }
+        S::check_values(&copy.view())?;
+        self.data.assign(&copy);
+        Ok(())
     }
 
     /// `self op= other` in place (Pylearn's `d -= mean`): sample by sample when `other` has this

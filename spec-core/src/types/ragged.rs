@@ -528,7 +528,7 @@ impl<'a, S: Space> RaggedView<'a, S> {
         if let Some(ta) = S::TIME_AXIS {
             for i in 0..self.len() {
                 let mut dst = out
-                    .array_mut()
+                    .array_mut_unchecked()
                     .slice_axis_mut(ndarray::Axis(S::BATCH_AXIS), (i..i + 1).into())
                     .slice_axis_move(ndarray::Axis(ta), (0..self.length(i)).into());
                 dst.assign(&self.sample_batch(i));

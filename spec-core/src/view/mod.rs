@@ -173,7 +173,7 @@ impl<S: Space, G: Element> View<S, G> {
     pub fn put_view(&mut self, batch: BatchView<'_, S>) -> Result<(), ViewError> {
         match &mut self.base {
             Some(base) if base.shape() == batch.shape() => {
-                base.array_mut().assign(batch.array());
+                base.array_mut_unchecked().assign(batch.array());
                 let owned = self
                     .base
                     .take()
@@ -325,7 +325,7 @@ impl<S: Space + Recast<G>, G: Element> View<S, G> {
             .into());
         }
         let sum = self.gradient_slot(back.len(), back.time_len().unwrap_or(0));
-        sum.array_mut()
+        sum.array_mut_unchecked()
             .zip_mut_with(back.array(), |s, &g| *s = *s + g);
         self.gradients_put += 1;
         Ok(())
@@ -498,7 +498,7 @@ impl<R: crate::types::spec::DataSpec, G: Element> SpecView<R, G> {
             }
             .into());
         }
-        sum.array_mut()
+        sum.array_mut_unchecked()
             .zip_mut_with(back.array(), |s, &g| *s = *s + g);
         Ok(())
     }

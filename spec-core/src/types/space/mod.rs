@@ -207,6 +207,58 @@ impl<E: Element, E2: Element> Recast<E2> for Scalar<E> {
     type With = Scalar<E2>;
 }
 
+/// A space every value of whose element type is a value of the space: every space but the label
+/// spaces ([`Index`], [`Labels`], [`IndexSeq`]), whose values must stay below their number of
+/// labels. [`Batch::array_mut`](crate::Batch::array_mut) asks for it: a label batch is written
+/// through [`Batch::set_label`](crate::Batch::set_label) or
+/// [`Batch::update`](crate::Batch::update), which check what they write.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` holds labels: its data cannot be written unchecked",
+    label = "a label written here could be outside the space's labels",
+    note = "write one label with `Batch::set_label`, or change many with `Batch::update`: both refuse a label that is not below the number of labels"
+)]
+pub trait FreeValues: Space {}
+
+#[diagnostic::do_not_recommend]
+impl<const D: usize, E: Element> FreeValues for Vector<D, E> {}
+#[diagnostic::do_not_recommend]
+impl<E: Element> FreeValues for Scalar<E> {}
+#[diagnostic::do_not_recommend]
+impl<const H: usize, const W: usize, const C: usize, const N: usize, L: ImageLayout, E: Element>
+    FreeValues for Image<H, W, C, N, L, E>
+{
+}
+#[diagnostic::do_not_recommend]
+impl<
+    const D: usize,
+    const H: usize,
+    const W: usize,
+    const C: usize,
+    const N: usize,
+    L: VolumeLayout,
+    E: Element,
+> FreeValues for Volume<D, H, W, C, N, L, E>
+{
+}
+#[diagnostic::do_not_recommend]
+impl<const D: usize, const H: usize, const W: usize, const C: usize, L: VolumeSeqLayout, E: Element>
+    FreeValues for VolumeSeq<D, H, W, C, L, E>
+{
+}
+#[diagnostic::do_not_recommend]
+impl<const W: usize, const C: usize, const N: usize, L: WindowLayout, E: Element> FreeValues
+    for Window<W, C, N, L, E>
+{
+}
+#[diagnostic::do_not_recommend]
+impl<const D: usize, L: VectorSeqLayout, E: Element> FreeValues for VectorSeq<D, L, E> {}
+#[diagnostic::do_not_recommend]
+impl<const M: usize, const DIM: usize, E: Element> FreeValues for OneHot<M, DIM, E> {}
+#[diagnostic::do_not_recommend]
+impl<L: IndexSeqLayout, E: Element> FreeValues for Mask<L, E> {}
+#[diagnostic::do_not_recommend]
+impl<E: crate::types::elem::IndexElement> FreeValues for Lengths<E> {}
+
 /// The null space: a leaf that needs no data (Pylearn2's `NullSpace`), for example the data of an
 /// L1 penalty. A field of type `Null` takes no source and no slot in the flat form of a spec.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]

@@ -62,12 +62,18 @@ impl<const E: usize> VolumeSeqLayout for crate::types::axis::NotALayout<E> {}
 
 macro_rules! layouts {
     ($tr:ident: $(($($a:ident),+)),* $(,)?) => {$(
+        // Not listed as "other types that implement" the trait when a layout is refused: rustc
+        // names the one order written out below instead (a list would name 120).
+        #[diagnostic::do_not_recommend]
         impl $tr for ($($a,)+) {}
     )*};
 }
 
+/// The order a refused volume layout is shown (`BDHWC`).
+impl VolumeLayout for (B, D, H, W, C) {}
+
 layouts!(VolumeLayout:
-    (B, D, H, W, C), (B, D, H, C, W), (B, D, W, H, C), (B, D, W, C, H), (B, D, C, H, W), (B, D, C, W, H),
+    (B, D, H, C, W), (B, D, W, H, C), (B, D, W, C, H), (B, D, C, H, W), (B, D, C, W, H),
     (B, H, D, W, C), (B, H, D, C, W), (B, H, W, D, C), (B, H, W, C, D), (B, H, C, D, W), (B, H, C, W, D),
     (B, W, D, H, C), (B, W, D, C, H), (B, W, H, D, C), (B, W, H, C, D), (B, W, C, D, H), (B, W, C, H, D),
     (B, C, D, H, W), (B, C, D, W, H), (B, C, H, D, W), (B, C, H, W, D), (B, C, W, D, H), (B, C, W, H, D),
@@ -89,8 +95,11 @@ layouts!(VolumeLayout:
     (C, W, B, D, H), (C, W, B, H, D), (C, W, D, B, H), (C, W, D, H, B), (C, W, H, B, D), (C, W, H, D, B),
 );
 
+/// The order a refused volume-sequence layout is shown (`BTDHWC`).
+impl VolumeSeqLayout for (B, T, D, H, W, C) {}
+
 layouts!(VolumeSeqLayout:
-    (B, T, D, H, W, C), (B, T, D, H, C, W), (B, T, D, W, H, C), (B, T, D, W, C, H), (B, T, D, C, H, W), (B, T, D, C, W, H),
+    (B, T, D, H, C, W), (B, T, D, W, H, C), (B, T, D, W, C, H), (B, T, D, C, H, W), (B, T, D, C, W, H),
     (B, T, H, D, W, C), (B, T, H, D, C, W), (B, T, H, W, D, C), (B, T, H, W, C, D), (B, T, H, C, D, W), (B, T, H, C, W, D),
     (B, T, W, D, H, C), (B, T, W, D, C, H), (B, T, W, H, D, C), (B, T, W, H, C, D), (B, T, W, C, D, H), (B, T, W, C, H, D),
     (B, T, C, D, H, W), (B, T, C, D, W, H), (B, T, C, H, D, W), (B, T, C, H, W, D), (B, T, C, W, D, H), (B, T, C, W, H, D),
