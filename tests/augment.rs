@@ -659,3 +659,46 @@ fn a_stream_augments_each_sample_by_its_place_in_the_epoch() {
             .unwrap();
     assert_eq!(got, want);
 }
+
+// ---- the portable rows ----
+
+/// The SIMD rows of `kernel::deinterleave3_affine` and the plain loops that write the same pixels
+/// without them give the same images: the two cases above that go through the SIMD rows run again
+/// in a child process with `BATCHSPEC_DISABLE_SIMD=1`, where no SIMD row is written.
+#[test]
+fn the_portable_rows_give_the_same_images() {
+    let simd_rows = || {
+        let src = [7u8; 48];
+        let (mut a, mut b, mut c) = ([0f32; 16], [0f32; 16], [0f32; 16]);
+        let done = batchspec::kernel::deinterleave3_affine(
+            &src,
+            [&mut a[..], &mut b[..], &mut c[..]],
+            [1.0; 3],
+            [2.0; 3],
+            false,
+        );
+        (done, a[15], b[0], c[7])
+    };
+    if std::env::var_os("BATCHSPEC_DISABLE_SIMD").is_some() {
+        // The child: the kernels are portable, the caller writes every pixel.
+        assert!(!batchspec::kernel::simd_enabled());
+        assert_eq!(simd_rows().0, 0);
+        return;
+    }
+    #[cfg(target_arch = "x86_64")]
+    if std::is_x86_feature_detected!("avx2") {
+        // Here the SIMD rows run, and write (7 - 1) / 2 for every pixel.
+        assert_eq!(simd_rows(), (16, 3.0, 3.0, 3.0));
+    }
+    let exe = std::env::current_exe().expect("the test binary");
+    let out = std::process::Command::new(exe)
+        .args(["simd_rows", "the_portable_rows", "--test-threads=2"])
+        .env("BATCHSPEC_DISABLE_SIMD", "1")
+        .output()
+        .expect("the test binary runs again");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stdout}\n{stderr}");
+    // Both SIMD-row cases and the child's check ran, and passed.
+    assert!(stdout.contains("test result: ok. 3 passed"), "{stdout}");
+}
