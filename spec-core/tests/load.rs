@@ -1620,3 +1620,57 @@ fn a_header_announcing_more_empty_samples_than_bytes_is_refused_before_allocatin
         "{err}"
     );
 }
+
+/// The member count of an archive's directory is checked against the bytes the directory takes
+/// before the zip reader reserves room for the members: the fuzzer's largest allocation was a
+/// 594-byte `.npz` whose damaged directory claimed 16,768 members (3.5 MB reserved).
+#[test]
+fn npz_directory_counts_the_file_cannot_hold_are_refused_before_allocation() {
+    let dir = TempDir::new("npz-directory");
+    let path = dir.path("d.npz");
+    write_npz(
+        &path,
+        ("features", &Array3::<u8>::zeros((2, 28, 28))),
+        ("targets", &array![1i64, 2]),
+    );
+    let good = std::fs::read(&path).unwrap();
+    let record = good.len() - 22;
+    assert_eq!(good[record..record + 4], [0x50, 0x4B, 0x05, 0x06]);
+    // Both counts of the record (this disk's and the total) claim 16,768 members.
+    let mut bad = good.clone();
+    for at in [record + 8, record + 10] {
+        bad[at..at + 2].copy_from_slice(&16_768u16.to_le_bytes());
+    }
+    std::fs::write(&path, &bad).unwrap();
+    let err = Dataset::<Mnist>::load(&mut NpzFile::new(&path))
+        .err()
+        .unwrap();
+    let size = u32::from_le_bytes(good[record + 12..record + 16].try_into().unwrap());
+    assert_eq!(
+        err.to_string(),
+        format!(
+            "{} byte {record} (source `features`): malformed .npz archive: the central directory claims 16768 members in {size} bytes (each takes at least 46)",
+            path.display()
+        )
+    );
+    // A directory larger than the file.
+    let mut bad = good.clone();
+    bad[record + 12..record + 16].copy_from_slice(&u32::MAX.to_le_bytes());
+    std::fs::write(&path, &bad).unwrap();
+    let err = Dataset::<Mnist>::load(&mut NpzFile::new(&path))
+        .err()
+        .unwrap();
+    assert!(
+        err.to_string()
+            .contains("the central directory claims 4294967295 bytes in a file of"),
+        "{err}"
+    );
+    // A comment holding the record's signature is not taken for the record: the archive loads.
+    let mut commented = good.clone();
+    let comment = b"PK\x05\x06 and more";
+    commented[record + 20..record + 22].copy_from_slice(&(comment.len() as u16).to_le_bytes());
+    commented.extend_from_slice(comment);
+    std::fs::write(&path, &commented).unwrap();
+    let ds = Dataset::<Mnist>::load(&mut NpzFile::new(&path)).unwrap();
+    assert_eq!(ds.fields().label.array(), &array![1i64, 2]);
+}

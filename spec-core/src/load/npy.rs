@@ -198,8 +198,13 @@ impl LeafSource for NpzFile {
                 },
             )
         };
-        let mut archive = zip::ZipArchive::new(std::io::BufReader::new(file))
-            .map_err(|e| zip_error(Place::File, e))?;
+        let mut reader = std::io::BufReader::new(file);
+        // The directory's member count, checked against the bytes it takes before the zip
+        // reader reserves room for that many members.
+        check_directory(&mut reader).map_err(|(offset, message)| {
+            fail(Place::Offset(offset), LoadReason::Zip { message })
+        })?;
+        let mut archive = zip::ZipArchive::new(reader).map_err(|e| zip_error(Place::File, e))?;
         let stored = [name.clone(), format!("{name}.npy")]
             .into_iter()
             .find(|n| archive.index_for_name(n).is_some());
@@ -224,6 +229,77 @@ impl LeafSource for NpzFile {
             .map_err(|e| zip_error(at(None), e))?;
         parse::<S>(&member).map_err(|(offset, reason)| fail(at(offset), reason))
     }
+}
+
+/// The smallest central-directory entry of a zip archive: 46 bytes and a name.
+const MIN_DIRECTORY_ENTRY: u64 = 46;
+
+/// Checks the member count of a zip archive's end-of-directory record (and of its zip64 record)
+/// against the size of the directory it announces and the file's length: each member takes at
+/// least [`MIN_DIRECTORY_ENTRY`] bytes there, so a count that the directory cannot hold is
+/// refused before anything is allocated for it. A record that cannot be found or read is left
+/// to the zip reader, which reports it. Errors carry the record's offset.
+fn check_directory<F: Read + std::io::Seek>(file: &mut F) -> Result<(), (u64, String)> {
+    use std::io::SeekFrom;
+    let io = |e: std::io::Error| (0, e.to_string());
+    let len = file.seek(SeekFrom::End(0)).map_err(io)?;
+    // The record is 22 bytes and a comment of at most 65535 bytes at the end of the file.
+    let tail_len = len.min(22 + 65535);
+    let tail_start = len - tail_len;
+    file.seek(SeekFrom::Start(tail_start)).map_err(io)?;
+    let mut tail = vec![0u8; tail_len as usize];
+    file.read_exact(&mut tail).map_err(io)?;
+    file.seek(SeekFrom::Start(0)).map_err(io)?;
+    let u16_at = |b: &[u8], i: usize| u16::from_le_bytes([b[i], b[i + 1]]) as u64;
+    let u32_at =
+        |b: &[u8], i: usize| u32::from_le_bytes([b[i], b[i + 1], b[i + 2], b[i + 3]]) as u64;
+    let u64_at =
+        |b: &[u8], i: usize| u64::from_le_bytes(b[i..i + 8].try_into().unwrap_or([0xFF; 8]));
+    // The record whose comment ends exactly at the end of the file (a signature inside a
+    // comment does not count).
+    let Some(at) = (0..tail.len().saturating_sub(21)).rev().find(|&i| {
+        tail[i..i + 4] == [0x50, 0x4B, 0x05, 0x06]
+            && i + 22 + u16_at(&tail, i + 20) as usize == tail.len()
+    }) else {
+        return Ok(());
+    };
+    let record = tail_start + at as u64;
+    let (mut members, mut size) = (u16_at(&tail, at + 10), u32_at(&tail, at + 12));
+    let mut place = record;
+    // Counts that do not fit the record's fields are in the zip64 record, which a locator
+    // 20 bytes before this one points to.
+    if (members == 0xFFFF || size == 0xFFFF_FFFF)
+        && at >= 20
+        && tail[at - 20..at - 16] == [0x50, 0x4B, 0x06, 0x07]
+    {
+        let zip64 = u64_at(&tail, at - 12);
+        let mut head = [0u8; 56];
+        if zip64.checked_add(56).is_some_and(|end| end <= len)
+            && file.seek(SeekFrom::Start(zip64)).is_ok()
+            && file.read_exact(&mut head).is_ok()
+            && head[..4] == [0x50, 0x4B, 0x06, 0x06]
+        {
+            members = u64_at(&head, 32);
+            size = u64_at(&head, 40);
+            place = zip64;
+        }
+        file.seek(SeekFrom::Start(0)).map_err(io)?;
+    }
+    if size > len {
+        return Err((
+            place,
+            format!("the central directory claims {size} bytes in a file of {len}"),
+        ));
+    }
+    if members.saturating_mul(MIN_DIRECTORY_ENTRY) > size {
+        return Err((
+            place,
+            format!(
+                "the central directory claims {members} members in {size} bytes (each takes at least {MIN_DIRECTORY_ENTRY})"
+            ),
+        ));
+    }
+    Ok(())
 }
 
 /// An error of [`parse`]: the byte offset when there is one, and the reason.
