@@ -8,7 +8,7 @@
 use batchspec::dataset::Dataset;
 use batchspec::dataset::LeafSource;
 use batchspec::load::LoadError;
-use batchspec::load::{Column, CsvFile, IdxFiles, LoadReason, NpyFiles, NpzFile, Place};
+use batchspec::load::{Column, CsvFile, IdxFiles, LoadReason, NonFinite, NpyFiles, NpzFile, Place};
 use batchspec::prelude::*;
 use ndarray::{Array1, Array2, Array3, Array4, ArrayD, IxDyn, array};
 use ndarray_npy::{NpzWriter, WriteNpyExt};
@@ -1673,4 +1673,205 @@ fn npz_directory_counts_the_file_cannot_hold_are_refused_before_allocation() {
     std::fs::write(&path, &commented).unwrap();
     let ds = Dataset::<Mnist>::load(&mut NpzFile::new(&path)).unwrap();
     assert_eq!(ds.fields().label.array(), &array![1i64, 2]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// planted faults: every binary reader names the byte where the fault was put
+
+#[derive(DataSpec)]
+struct Pair {
+    #[spec(source = "features")]
+    x: Batch<Vector<3>>,
+    #[spec(source = "targets")]
+    y: Batch<Labels<5>>,
+}
+
+/// Where the data of an `.npy` file starts: after its header's closing line end.
+fn npy_data_start(bytes: &[u8]) -> usize {
+    bytes.iter().position(|&b| b == b'\n').unwrap() + 1
+}
+
+/// The fault to plant in the `k`-th value of a file.
+#[derive(Clone, Copy, Debug)]
+enum Fault {
+    /// A label of 5 or more in the labels.
+    Label(u8),
+    /// NaN or an infinity in the features, loaded with `NonFinite::Refuse`.
+    NonFinite(f32),
+}
+
+fn fault() -> impl Strategy<Value = Fault> {
+    prop_oneof![
+        (5u8..=255).prop_map(Fault::Label),
+        prop::sample::select(vec![f32::NAN, f32::INFINITY, f32::NEG_INFINITY])
+            .prop_map(Fault::NonFinite),
+    ]
+}
+
+/// The features and labels of `n` samples with `fault` planted at value `k` (of the features or
+/// of the labels): the values, and which file holds the fault (`true`: the labels).
+fn with_fault(n: usize, k: usize, fault: Fault) -> (Array2<f32>, Array1<u8>, bool) {
+    let mut x = Array2::from_shape_fn((n, 3), |(i, j)| (i * 3 + j) as f32 * 0.25);
+    let mut y = Array1::from_shape_fn(n, |i| (i % 5) as u8);
+    match fault {
+        Fault::Label(l) => {
+            y[k % n] = l;
+            (x, y, true)
+        }
+        Fault::NonFinite(v) => {
+            x[[(k % (3 * n)) / 3, k % 3]] = v;
+            (x, y, false)
+        }
+    }
+}
+
+/// The value index of the fault in its file.
+fn fault_index(n: usize, k: usize, labels: bool) -> usize {
+    if labels { k % n } else { k % (3 * n) }
+}
+
+fn expect_fault(err: &LoadError, fault: Fault, labels: bool) -> Result<(), TestCaseError> {
+    let (_, _, source, reason) = load_parts(err);
+    prop_assert_eq!(source, if labels { "targets" } else { "features" });
+    match fault {
+        Fault::Label(l) => prop_assert!(
+            matches!(reason, LoadReason::Label { value, max_labels: 5 } if *value == l.to_string()),
+            "{reason:?}"
+        ),
+        Fault::NonFinite(_) => {
+            prop_assert!(matches!(reason, LoadReason::NonFinite { .. }), "{reason:?}")
+        }
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+    /// IDX: features as big-endian f32 (type 0x0D), labels as u8 (0x08); the error's offset is
+    /// the header's length plus the value's index times its size.
+    #[test]
+    fn an_idx_fault_is_named_at_its_byte(n in 1usize..12, k in 0usize..64, fault in fault()) {
+        let dir = TempDir::new("planted-idx");
+        let (x, y, labels) = with_fault(n, k, fault);
+        let xs: Vec<u8> = x.iter().flat_map(|v| v.to_be_bytes()).collect();
+        let i = dir.write("x.idx", idx(0x0D, &[n as u32, 3], &xs));
+        let l = dir.write("y.idx", idx(0x08, &[n as u32], y.as_slice().unwrap()));
+        let mut files = IdxFiles::mnist(&i, &l).non_finite(NonFinite::Refuse);
+        let err = Dataset::<Pair>::load(&mut files).err().expect("the fault is refused");
+        let at = fault_index(n, k, labels);
+        let expected = if labels { 8 + at } else { 12 + 4 * at };
+        prop_assert_eq!(load_parts(&err).1, &Place::Offset(expected as u64));
+        prop_assert_eq!(load_parts(&err).0, if labels { l.as_path() } else { i.as_path() });
+        expect_fault(&err, fault, labels)?;
+        // Kept by default: the NaN or infinity is loaded as it is.
+        if !labels {
+            let ds = Dataset::<Pair>::load(&mut IdxFiles::mnist(&i, &l)).unwrap();
+            let (a, b) = (ds.fields().x.array().as_slice().unwrap()[at], x.as_slice().unwrap()[at]);
+            prop_assert!(a == b || (a.is_nan() && b.is_nan()));
+        }
+    }
+
+    /// `.npy` in C or Fortran order, little- or big-endian: the offset is where the value is in
+    /// the file (Fortran order stores the columns one after the other).
+    #[test]
+    fn an_npy_fault_is_named_at_its_byte(
+        n in 1usize..12,
+        k in 0usize..64,
+        fault in fault(),
+        fortran in any::<bool>(),
+        big in any::<bool>(),
+    ) {
+        let dir = TempDir::new("planted-npy");
+        let (x, y, labels) = with_fault(n, k, fault);
+        let x = if fortran { x.reversed_axes().as_standard_layout().reversed_axes().to_owned() } else { x };
+        let mut xb = npy_bytes(&x);
+        let start = npy_data_start(&xb);
+        if big {
+            // The same values, stored big-endian and described so.
+            let mut head = xb[..start].to_vec();
+            let at = head.windows(5).position(|w| w == b"'<f4'").expect("a little-endian f32 header");
+            head[at + 1] = b'>';
+            let data: Vec<u8> = xb[start..].chunks_exact(4).flat_map(|c| {
+                f32::from_le_bytes([c[0], c[1], c[2], c[3]]).to_be_bytes()
+            }).collect();
+            xb = [head, data].concat();
+        }
+        let xp = dir.write("x.npy", &xb);
+        let yp = dir.write("y.npy", npy_bytes(&y.mapv(i64::from)));
+        let mut files = NpyFiles::new().file("features", &xp).file("targets", &yp).non_finite(NonFinite::Refuse);
+        let err = Dataset::<Pair>::load(&mut files).err().expect("the fault is refused");
+        let at = fault_index(n, k, labels);
+        let expected = if labels {
+            npy_data_start(&npy_bytes(&y.mapv(i64::from))) + 8 * at
+        } else {
+            // The value's place in the file's order.
+            let (r, c) = (at / 3, at % 3);
+            start + 4 * if fortran { c * n + r } else { at }
+        };
+        prop_assert_eq!(load_parts(&err).1, &Place::Offset(expected as u64));
+        expect_fault(&err, fault, labels)?;
+    }
+
+    /// `.npz`: the same, as the offset in the member.
+    #[test]
+    fn an_npz_fault_is_named_at_its_byte_in_the_member(n in 1usize..12, k in 0usize..64, fault in fault()) {
+        let dir = TempDir::new("planted-npz");
+        let (x, y, labels) = with_fault(n, k, fault);
+        let y = y.mapv(i64::from);
+        let path = dir.path("d.npz");
+        write_npz(&path, ("features", &x), ("targets", &y));
+        let err = Dataset::<Pair>::load(&mut NpzFile::new(&path).non_finite(NonFinite::Refuse))
+            .err()
+            .expect("the fault is refused");
+        let at = fault_index(n, k, labels);
+        let (name, offset) = if labels {
+            ("targets.npy", npy_data_start(&npy_bytes(&y)) + 8 * at)
+        } else {
+            ("features.npy", npy_data_start(&npy_bytes(&x)) + 4 * at)
+        };
+        prop_assert_eq!(
+            load_parts(&err).1,
+            &Place::Member { name: name.into(), offset: Some(offset as u64) }
+        );
+        expect_fault(&err, fault, labels)?;
+    }
+}
+
+/// CSV: `nan`, `inf` and `-inf` are kept by default and refused at their line and column with
+/// `NonFinite::Refuse`; a finite number beyond the type's range is refused either way.
+#[test]
+fn csv_non_finite_values_follow_the_policy() {
+    let dir = TempDir::new("csv-non-finite");
+    let path = dir.write("x.csv", "1,2,3,0\r\n\r\n4,NaN,6,1\n7,8,-inf,2\n");
+    let csv = || CsvFile::new(&path).label_column(Column::Last);
+    let ds = Dataset::<Pair>::load(&mut csv()).unwrap();
+    let x = ds.fields().x.array();
+    assert!(x[[1, 1]].is_nan());
+    assert_eq!(x[[2, 2]], f32::NEG_INFINITY);
+    let err = Dataset::<Pair>::load(&mut csv().non_finite(NonFinite::Refuse))
+        .err()
+        .unwrap();
+    assert_eq!(
+        err.to_string(),
+        format!(
+            "{} line 3, column 2 (source `features`): the value NaN is not finite, and the loader refuses values that are not (`NonFinite::Refuse`)",
+            path.display()
+        )
+    );
+    let path = dir.write("y.csv", "1,2,3,0\n4,5,1e39,1\n");
+    for policy in [NonFinite::Keep, NonFinite::Refuse] {
+        let err = Dataset::<Pair>::load(
+            &mut CsvFile::new(&path)
+                .label_column(Column::Last)
+                .non_finite(policy),
+        )
+        .err()
+        .unwrap();
+        assert_eq!(load_parts(&err).1, &line(2, 3));
+        assert!(
+            matches!(load_parts(&err).3, LoadReason::FloatRange { .. }),
+            "{err}"
+        );
+    }
 }

@@ -997,3 +997,78 @@ mod augmented {
         }
     }
 }
+
+/// NaN and infinities: kept by default, refused at their column and row with
+/// `NonFinite::Refuse`, in fixed-length columns and in list columns read as ragged sequences
+/// (`non_finite.parquet`, written by pyarrow: `make_non_finite_fixtures.py`; rows 4 and 5 are in
+/// the file's second row group).
+#[test]
+fn non_finite_values_follow_the_policy_at_their_row() {
+    use batchspec::load::NonFinite;
+    #[derive(DataSpec)]
+    struct Fixed {
+        x: Batch<Vector<4>>,
+        y: Batch<Labels<3>>,
+    }
+    #[derive(DataSpec)]
+    struct Sequences {
+        seq: Ragged<VectorSeq<1, BTF, f64>>,
+    }
+    let open = || ParquetFiles::open(data("non_finite.parquet")).unwrap();
+    let ds = Dataset::<Fixed>::load(&mut open()).unwrap();
+    assert!(ds.fields().x.array()[[4, 2]].is_nan());
+    assert_eq!(ds.fields().x.array()[[5, 3]], 23.0);
+    let ds = Dataset::<Sequences>::load(&mut open()).unwrap();
+    assert_eq!(
+        ds.fields().seq.sample(5).unwrap()[[5, 0]],
+        f64::NEG_INFINITY
+    );
+
+    let err = Dataset::<Fixed>::load(&mut open().non_finite(NonFinite::Refuse))
+        .map(|_| ())
+        .unwrap_err();
+    let LoadError::File { place, reason, .. } = &err else {
+        panic!("{err}")
+    };
+    assert_eq!(place, &column("x", Some(4)));
+    assert_eq!(
+        **reason,
+        LoadReason::NonFinite {
+            value: "NaN".into()
+        }
+    );
+    let err = Dataset::<Sequences>::load(&mut open().non_finite(NonFinite::Refuse))
+        .map(|_| ())
+        .unwrap_err();
+    let LoadError::File { place, reason, .. } = &err else {
+        panic!("{err}")
+    };
+    assert_eq!(place, &column("seq", Some(5)));
+    assert_eq!(
+        **reason,
+        LoadReason::NonFinite {
+            value: "-inf".into()
+        }
+    );
+    // The row groups read one by one (as a rank of a sharded run does) name the same rows.
+    let files = open().non_finite(NonFinite::Refuse);
+    let second = files.row_groups().unwrap()[1];
+    assert_eq!(second.first_row, 4);
+    let err = Dataset::<Fixed>::load(&mut files.select_row_groups(&[second]))
+        .map(|_| ())
+        .unwrap_err();
+    assert!(err.to_string().contains("column `x`, row 4"), "{err}");
+    // A stream of these files refuses it as it reaches the row group, as its batch's error.
+    let plan = ShardPlan::new(&files, Rank::new(0, 1).unwrap()).unwrap();
+    let mut stream = ParquetStream::<Fixed>::new(&files, &plan, 0, 2, 1);
+    let mut served = 0;
+    let err = loop {
+        match stream.next_batch() {
+            Some(Ok(b)) => served += b.x.len(),
+            Some(Err(e)) => break e,
+            None => panic!("the NaN of row 4 was served"),
+        }
+    };
+    assert!(served <= 4, "{served} rows before the refusal");
+    assert!(err.to_string().contains("column `x`, row 4"), "{err}");
+}

@@ -3,7 +3,7 @@
 
 use super::convert::{ForScalar, Num, Scalar, batch_from_samples, run_for, sample_dims};
 use super::error::LoadError;
-use super::{LoadReason, Place, load_error};
+use super::{LoadReason, NonFinite, Place, load_error};
 use crate::data::dataset::LeafSource;
 use crate::types::batch::Batch;
 use crate::types::space::Space;
@@ -97,6 +97,7 @@ pub struct CsvFile {
     labels: Labels,
     label_source: String,
     feature_source: String,
+    non_finite: NonFinite,
 }
 
 /// Where the label source's values come from.
@@ -137,7 +138,15 @@ impl CsvFile {
             labels: Labels::None,
             label_source: "targets".to_owned(),
             feature_source: "features".to_owned(),
+            non_finite: NonFinite::Keep,
         }
+    }
+
+    /// What to do with `nan`, `inf` and `-inf` in the file (default [`NonFinite::Keep`]);
+    /// [`NonFinite::Refuse`] makes the first one an error at its line and column.
+    pub fn non_finite(mut self, policy: NonFinite) -> Self {
+        self.non_finite = policy;
+        self
     }
 
     /// Whether the first line is a header (default `false`). Lines are counted with it.
@@ -216,6 +225,7 @@ impl CsvFile {
             labels: Labels::None,
             label_source: String::new(),
             feature_source: self.label_source.clone(),
+            non_finite: self.non_finite,
         }
     }
 
@@ -475,7 +485,9 @@ impl ForScalar for ParseColumns<'_> {
                         }));
                     }
                 }
-                out.push(T::parse_exact(text).map_err(fail)?);
+                let value = T::parse_exact(text).map_err(fail)?;
+                file.non_finite.check(value.as_f64()).map_err(fail)?;
+                out.push(value);
             }
             rows.set(rows.get() + 1);
         }

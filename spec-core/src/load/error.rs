@@ -124,6 +124,15 @@ pub enum LoadReason {
         /// What it would become: `"infinite"` or `"zero"`.
         becomes: &'static str,
     },
+    /// NaN or an infinity in float data, read by a loader told to refuse them
+    /// ([`NonFinite::Refuse`](crate::load::NonFinite::Refuse)).
+    #[error(
+        "the value {value} is not finite, and the loader refuses values that are not (`NonFinite::Refuse`)"
+    )]
+    NonFinite {
+        /// The value as written or stored (`NaN`, `inf`, `-inf`).
+        value: String,
+    },
     /// A label of an index space that is negative, fractional or not below `max_labels`.
     #[error("label {value} is not in 0..{max_labels}")]
     Label {

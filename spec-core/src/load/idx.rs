@@ -7,7 +7,7 @@ use super::convert::{
     Scalar, addressable, batch_from_samples, convert_values, justified, sample_dims, sample_fits,
 };
 use super::error::LoadError;
-use super::{LoadReason, Place, hex, load_error, path_for, set_path};
+use super::{LoadReason, NonFinite, Place, hex, load_error, path_for, set_path};
 use crate::data::dataset::LeafSource;
 use crate::types::batch::Batch;
 use crate::types::error::Shape;
@@ -67,6 +67,7 @@ use std::path::PathBuf;
 #[derive(Debug, Clone, Default)]
 pub struct IdxFiles {
     files: Vec<(String, PathBuf)>,
+    non_finite: NonFinite,
 }
 
 impl IdxFiles {
@@ -87,6 +88,14 @@ impl IdxFiles {
         set_path(&mut self.files, source.into(), path.into());
         self
     }
+
+    /// What to do with NaN and infinities in float files (types `0x0D` and `0x0E`; default
+    /// [`NonFinite::Keep`]); [`NonFinite::Refuse`] makes the first one an error at its byte
+    /// offset.
+    pub fn non_finite(mut self, policy: NonFinite) -> Self {
+        self.non_finite = policy;
+        self
+    }
 }
 
 impl LeafSource for IdxFiles {
@@ -96,7 +105,8 @@ impl LeafSource for IdxFiles {
         let path = path_for(&self.files, leaf, "the IDX loader")?;
         let bytes =
             std::fs::read(path).map_err(|e| load_error(path, Place::File, leaf, e.into()))?;
-        parse::<S>(&bytes).map_err(|(place, reason)| load_error(path, place, leaf, reason))
+        parse::<S>(&bytes, self.non_finite)
+            .map_err(|(place, reason)| load_error(path, place, leaf, reason))
     }
 
     fn origin(&self, leaf: &Described) -> Option<String> {
@@ -110,23 +120,28 @@ impl LeafSource for IdxFiles {
 fn decode<S: Space, T: Scalar>(
     payload: &[u8],
     header_len: usize,
+    non_finite: NonFinite,
 ) -> Result<Vec<S::Elem>, (Place, LoadReason)> {
     let values: Vec<T> = match super::convert::same_vec::<u8, T>(Vec::new()) {
         // Bytes are bytes: no decoding.
         Some(_) => super::convert::same_vec::<u8, T>(payload.to_vec()).unwrap_or_default(),
         None => payload.chunks_exact(T::SIZE).map(T::from_be).collect(),
     };
+    let at = |i: usize| {
+        Place::Offset((header_len as u64).saturating_add((i as u64).saturating_mul(T::SIZE as u64)))
+    };
+    if non_finite == NonFinite::Refuse && T::SIGNIFICAND.is_some() {
+        for (i, v) in values.iter().enumerate() {
+            non_finite.check(v.as_f64()).map_err(|r| (at(i), r))?;
+        }
+    }
     convert_values::<S, T>(values)
         .map_err(|r| (Place::File, r))?
-        .map_err(|(i, reason)| {
-            let offset =
-                (header_len as u64).saturating_add((i as u64).saturating_mul(T::SIZE as u64));
-            (Place::Offset(offset), reason)
-        })
+        .map_err(|(i, reason)| (at(i), reason))
 }
 
 /// Parses an IDX file against the space `S`.
-fn parse<S: Space>(bytes: &[u8]) -> Result<Batch<S>, (Place, LoadReason)> {
+fn parse<S: Space>(bytes: &[u8], non_finite: NonFinite) -> Result<Batch<S>, (Place, LoadReason)> {
     let len = bytes.len() as u64;
     let truncated = |expected: u64| {
         (
@@ -206,12 +221,12 @@ fn parse<S: Space>(bytes: &[u8]) -> Result<Batch<S>, (Place, LoadReason)> {
     }
     let payload = &bytes[header_len..];
     let values = match code {
-        0x08 => decode::<S, u8>(payload, header_len),
-        0x09 => decode::<S, i8>(payload, header_len),
-        0x0B => decode::<S, i16>(payload, header_len),
-        0x0C => decode::<S, i32>(payload, header_len),
-        0x0D => decode::<S, f32>(payload, header_len),
-        _ => decode::<S, f64>(payload, header_len),
+        0x08 => decode::<S, u8>(payload, header_len, non_finite),
+        0x09 => decode::<S, i8>(payload, header_len, non_finite),
+        0x0B => decode::<S, i16>(payload, header_len, non_finite),
+        0x0C => decode::<S, i32>(payload, header_len, non_finite),
+        0x0D => decode::<S, f32>(payload, header_len, non_finite),
+        _ => decode::<S, f64>(payload, header_len, non_finite),
     }?;
     batch_from_samples::<S>(shape[0], values).map_err(|r| (Place::File, r))
 }

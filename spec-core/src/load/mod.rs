@@ -64,6 +64,40 @@ pub use crate::data::dataset::LeafSource;
 use crate::types::spec::Described;
 use std::path::{Path, PathBuf};
 
+/// What a loader does with NaN and infinities in float data: keeps them (the default: they
+/// are values of the float types, and some datasets mark missing values with NaN) or refuses
+/// the file at the first one, naming its place (line and column, byte offset, or row).
+///
+/// Every loader takes it (`CsvFile::non_finite`, `IdxFiles::non_finite`,
+/// `NpyFiles::non_finite`, `NpzFile::non_finite`, and `ParquetFiles::non_finite` with the
+/// `parquet` feature). Finite numbers that a float type cannot hold (`1e309` into `f64`) are
+/// refused whatever the policy: they would become infinite without being written so.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum NonFinite {
+    /// NaN and infinities are loaded as they are.
+    #[default]
+    Keep,
+    /// The first NaN or infinity is an error ([`LoadReason::NonFinite`]) at its place.
+    Refuse,
+}
+
+impl NonFinite {
+    /// The error for `value` when it is not finite and the policy refuses it.
+    pub(crate) fn check(self, value: f64) -> Result<(), LoadReason> {
+        if self == NonFinite::Refuse && !value.is_finite() {
+            let value = if value.is_nan() {
+                "NaN".to_owned()
+            } else if value > 0.0 {
+                "inf".to_owned()
+            } else {
+                "-inf".to_owned()
+            };
+            return Err(LoadReason::NonFinite { value });
+        }
+        Ok(())
+    }
+}
+
 /// An [`LoadError::File`] about `file` at `place`, for the leaf `leaf`.
 pub(crate) fn load_error(
     file: &Path,

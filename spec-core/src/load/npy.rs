@@ -5,7 +5,7 @@ use super::convert::{
     Scalar, addressable, batch_from_samples, convert_values, justified, sample_dims, sample_fits,
 };
 use super::error::LoadError;
-use super::{LoadReason, Place, hex, load_error, path_for, set_path};
+use super::{LoadReason, NonFinite, Place, hex, load_error, path_for, set_path};
 use crate::data::dataset::LeafSource;
 use crate::types::batch::Batch;
 use crate::types::error::{Shape, SpecError};
@@ -62,6 +62,7 @@ use std::path::{Path, PathBuf};
 #[derive(Debug, Clone, Default)]
 pub struct NpyFiles {
     files: Vec<(String, PathBuf)>,
+    non_finite: NonFinite,
 }
 
 impl NpyFiles {
@@ -73,6 +74,13 @@ impl NpyFiles {
     /// The file of `source` (replacing an earlier one).
     pub fn file(mut self, source: impl Into<String>, path: impl Into<PathBuf>) -> Self {
         set_path(&mut self.files, source.into(), path.into());
+        self
+    }
+
+    /// What to do with NaN and infinities in float arrays (default [`NonFinite::Keep`]);
+    /// [`NonFinite::Refuse`] makes the first one an error at its byte offset.
+    pub fn non_finite(mut self, policy: NonFinite) -> Self {
+        self.non_finite = policy;
         self
     }
 }
@@ -90,7 +98,7 @@ impl LeafSource for NpyFiles {
         let path = path_for(&self.files, leaf, "the .npy loader")?;
         let bytes =
             std::fs::read(path).map_err(|e| load_error(path, Place::File, leaf, e.into()))?;
-        parse::<S>(&bytes).map_err(|(offset, reason)| {
+        parse::<S>(&bytes, self.non_finite).map_err(|(offset, reason)| {
             let place = offset.map_or(Place::File, Place::Offset);
             load_error(path, place, leaf, reason)
         })
@@ -140,6 +148,7 @@ impl LeafSource for NpyFiles {
 pub struct NpzFile {
     path: PathBuf,
     members: Vec<(String, String)>,
+    non_finite: NonFinite,
 }
 
 impl NpzFile {
@@ -149,7 +158,15 @@ impl NpzFile {
         NpzFile {
             path: path.as_ref().to_path_buf(),
             members: Vec::new(),
+            non_finite: NonFinite::Keep,
         }
+    }
+
+    /// What to do with NaN and infinities in float members (default [`NonFinite::Keep`]);
+    /// [`NonFinite::Refuse`] makes the first one an error at its offset in the member.
+    pub fn non_finite(mut self, policy: NonFinite) -> Self {
+        self.non_finite = policy;
+        self
     }
 
     /// Reads `source` from the member `name` (with or without its `.npy` suffix).
@@ -227,7 +244,7 @@ impl LeafSource for NpzFile {
             .by_name(&stored)
             .and_then(|mut f| f.read_to_end(&mut member).map_err(Into::into))
             .map_err(|e| zip_error(at(None), e))?;
-        parse::<S>(&member).map_err(|(offset, reason)| fail(at(offset), reason))
+        parse::<S>(&member, self.non_finite).map_err(|(offset, reason)| fail(at(offset), reason))
     }
 }
 
@@ -419,7 +436,7 @@ fn read_as<S: Space, T: Scalar + ndarray_npy::ReadableElement>(
 }
 
 /// Parses an `.npy` file against the space `S`.
-fn parse<S: Space>(bytes: &[u8]) -> Result<Batch<S>, Fail> {
+fn parse<S: Space>(bytes: &[u8], non_finite: NonFinite) -> Result<Batch<S>, Fail> {
     let (header_start, header_end) = check_preamble(bytes)?;
     // Errors of the header are placed at its start.
     let at_header = Some(header_start as u64);
@@ -502,6 +519,21 @@ fn parse<S: Space>(bytes: &[u8]) -> Result<Batch<S>, Fail> {
                 actual: len,
             },
         ));
+    }
+    if non_finite == NonFinite::Refuse && matches!(kind, "f32" | "f64") {
+        // In the file's own byte order, each value at its offset.
+        let big = descr.starts_with('>');
+        for (k, v) in bytes[header_end..].chunks_exact(size).enumerate() {
+            let value = match (size, big) {
+                (4, false) => f64::from(f32::from_le_bytes([v[0], v[1], v[2], v[3]])),
+                (4, true) => f64::from(f32::from_be_bytes([v[0], v[1], v[2], v[3]])),
+                (_, false) => f64::from_le_bytes(v.try_into().unwrap_or([0; 8])),
+                (_, true) => f64::from_be_bytes(v.try_into().unwrap_or([0; 8])),
+            };
+            non_finite
+                .check(value)
+                .map_err(|r| (Some((header_end + k * size) as u64), r))?;
+        }
     }
     let values = match kind {
         "u8" => read_as::<S, u8>(bytes, header_end, &shape, fortran),

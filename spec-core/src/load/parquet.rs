@@ -9,9 +9,10 @@
 use crate::data::dataset::{LeafSource, SpareBuffers};
 use crate::load::convert::{Scalar, batch_from_samples, convert_append, sample_dims, sample_fits};
 use crate::load::error::{LoadError, LoadReason, Place, TensorMismatch};
-use crate::load::{load_error, set_path};
+use crate::load::{NonFinite, load_error, set_path};
 use crate::types::axis::Layout as AxisLayout;
 use crate::types::batch::Batch;
+use crate::types::elem::Element;
 use crate::types::error::Shape;
 use crate::types::ragged::{Ragged, SequenceSpace};
 use crate::types::space::Space;
@@ -80,6 +81,7 @@ pub struct ParquetFiles {
     // Each file's footer, decoded once and shared by the copies (a stream reads every column of
     // every window through one).
     footers: Arc<[OnceLock<ArrowReaderMetadata>]>,
+    non_finite: NonFinite,
 }
 
 /// One row group of one of the files of a [`ParquetFiles`]: the unit of reading and of sharding.
@@ -137,7 +139,16 @@ impl ParquetFiles {
             spare: None,
             footers: files.iter().map(|_| OnceLock::new()).collect(),
             files,
+            non_finite: NonFinite::Keep,
         })
+    }
+
+    /// What to do with NaN and infinities in float columns (default [`NonFinite::Keep`]);
+    /// [`NonFinite::Refuse`] makes the first one an error naming its column and row (a
+    /// [`ParquetStream`](crate::load::ParquetStream) made from these files refuses them too).
+    pub fn non_finite(mut self, policy: NonFinite) -> Self {
+        self.non_finite = policy;
+        self
     }
 
     /// Reads the source `source` from the column `column` (by default the column of the
@@ -248,8 +259,9 @@ impl LeafSource for ParquetFiles {
             .and_then(|spare| spare.lock().ok()?.take())
             .unwrap_or_default();
         let mut rows = 0usize;
+        let non_finite = self.non_finite;
         self.each_read(leaf, |builder, group| {
-            rows += read_column::<S>(builder, &column, &dims, group, &mut values)?;
+            rows += read_column::<S>(builder, &column, &dims, group, &mut values, non_finite)?;
             Ok(())
         })?;
         batch_from_samples::<S>(rows, values)
@@ -352,8 +364,16 @@ impl ParquetFiles {
         let column = self.column_of(leaf.source);
         let mut values: Vec<S::Elem> = Vec::new();
         let mut offsets = vec![0usize];
+        let non_finite = self.non_finite;
         self.each_read(leaf, |builder, group| {
-            read_ragged_column::<S>(builder, &column, group, &mut values, &mut offsets)
+            read_ragged_column::<S>(
+                builder,
+                &column,
+                group,
+                &mut values,
+                &mut offsets,
+                non_finite,
+            )
         })?;
         Ragged::from_parts(values, offsets).map_err(|e| {
             load_error(
@@ -374,6 +394,7 @@ fn read_ragged_column<S: Space>(
     group: Option<RowGroup>,
     values: &mut Vec<S::Elem>,
     offsets: &mut Vec<usize>,
+    non_finite: NonFinite,
 ) -> Result<(), Fail> {
     let at = |row: Option<u64>| Place::Column {
         name: column.to_owned(),
@@ -440,7 +461,7 @@ fn read_ragged_column<S: Space>(
             row_offsets.first().copied().unwrap_or(0),
             row_offsets.last().copied().unwrap_or(0),
         );
-        if row_last > row_first && shape != step_shape {
+        if row_last > row_first && !sample_fits(&shape, &step_shape) {
             let found = shape.iter().product();
             return Err((
                 row_at(0),
@@ -454,6 +475,7 @@ fn read_ragged_column<S: Space>(
         let start = step_offsets.get(row_first).copied().unwrap_or(0);
         let end = step_offsets.get(row_last).copied().unwrap_or(start);
         let part = leaf.slice(start, end - start);
+        let before = values.len();
         if part.null_count() > 0
             && let Some(i) = (0..part.len()).find(|&i| part.is_null(i))
         {
@@ -473,6 +495,10 @@ fn read_ragged_column<S: Space>(
             UInt8 => UInt8Type, UInt16 => UInt16Type, UInt32 => UInt32Type, UInt64 => UInt64Type,
             Float32 => Float32Type, Float64 => Float64Type
         )
+        .and_then(|()| {
+            first_refused(&values[before..], non_finite)
+                .map_or(Ok(()), |(i, reason)| Err((i / step.max(1), reason)))
+        })
         .map_err(|(s, reason)| {
             // `s` is a step of this batch: name its row.
             let r = row_offsets.partition_point(|&o| o <= row_first + s);
@@ -556,6 +582,7 @@ fn read_column<S: Space>(
     dims: &[usize],
     group: Option<RowGroup>,
     values: &mut Vec<S::Elem>,
+    non_finite: NonFinite,
 ) -> Result<usize, Fail> {
     let at = |row: Option<u64>| Place::Column {
         name: column.to_owned(),
@@ -581,7 +608,12 @@ fn read_column<S: Space>(
         let batch = batch.map_err(|e| (at(Some((first + rows) as u64)), decode_error(e)))?;
         let array = batch.column(0);
         let n = array.len();
+        let before = values.len();
         batch_values::<S>(array, &layout, per, dims, values)
+            .and_then(|()| {
+                first_refused(&values[before..], non_finite)
+                    .map_or(Ok(()), |(i, reason)| Err((i / per.max(1), reason)))
+            })
             .map_err(|(row, reason)| (at(Some((first + rows + row) as u64)), reason))?;
         rows += n;
     }
@@ -1004,6 +1036,21 @@ fn list_offsets(array: &ArrayRef) -> (ArrayRef, Vec<usize>) {
         DataType::LargeList(_) => offsets::<i64>(array),
         _ => unreachable!("the column's type was checked when the file opened"),
     }
+}
+
+/// The first value of `values` that `policy` refuses (NaN or an infinity under
+/// [`NonFinite::Refuse`]), with its index. Values converted from a column are non-finite exactly
+/// when the column's are: a finite value that the element type cannot hold is refused by the
+/// conversion itself.
+fn first_refused<E: Element>(values: &[E], policy: NonFinite) -> Option<(usize, LoadReason)> {
+    if policy == NonFinite::Keep || !E::FLOAT {
+        return None;
+    }
+    let i = values.iter().position(|v| !v.to_f64().is_finite())?;
+    policy
+        .check(values[i].to_f64())
+        .err()
+        .map(|reason| (i, reason))
 }
 
 /// Appends the values of `part` (a slice of a primitive array), converted, to `out`: straight
