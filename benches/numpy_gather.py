@@ -1,12 +1,15 @@
 """NumPy's shuffled minibatch gather on the shapes of benches/gather.rs: X[idx], y[idx].
 
 python3 benches/numpy_gather.py  (needs numpy; unset OPENBLAS_CORETYPE for a fair run)
+
+Measured as the Rust bench measures: rounds that time a memcpy of X (np.copyto) and one epoch
+each, one after the other; the ratio is taken within a round, and its median and range printed.
 """
 import time
 
 import numpy as np
 
-N, F, BATCH, REPS = 60_000, 784, 128, 9
+N, F, BATCH, ROUNDS = 60_000, 784, 128, 15
 X = (np.arange(N * F, dtype=np.int64) % 16_777_213).astype(np.float32).reshape(N, F)
 y = (np.arange(N) % 10).astype(np.uint8)
 rng = np.random.default_rng(42)
@@ -26,19 +29,20 @@ def memcpy(dst):
     np.copyto(dst, X)
 
 
-def timed(f, *args):
+def secs(f, *args):
+    t = time.perf_counter()
     f(*args)
-    f(*args)
-    ts = []
-    for _ in range(REPS):
-        t = time.perf_counter()
-        f(*args)
-        ts.append(time.perf_counter() - t)
-    return sorted(ts)[len(ts) // 2]
+    return time.perf_counter() - t
 
 
 dst = np.empty_like(X)
-m = timed(memcpy, dst)
-g = timed(epoch)
-print(f"case=gather impl=numpy threads=1 samples_per_s={N / g:.0f} gbps={(X.nbytes + y.nbytes) / g / 1e9:.2f} "
-      f"ratio_memcpy={m / g:.2f} memcpy_gbps={X.nbytes / m / 1e9:.2f}")
+memcpy(dst)
+epoch()
+m, g = [], []
+for _ in range(ROUNDS):
+    m.append(secs(memcpy, dst))
+    g.append(secs(epoch))
+ratios = sorted(a / b for a, b in zip(m, g))
+med = lambda v: sorted(v)[len(v) // 2]
+print(f"case=gather impl=numpy threads=1 samples_per_s={N / med(g):.0f} gbps={(X.nbytes + y.nbytes) / med(g) / 1e9:.2f} "
+      f"ratio_memcpy={med(ratios):.2f} [{ratios[0]:.2f}-{ratios[-1]:.2f}] memcpy_gbps={X.nbytes / med(m) / 1e9:.2f}")

@@ -2,9 +2,15 @@
 //! by a `Provider` (1 thread) and by two prefetching providers over two shards (2 threads),
 //! each beside `copy_from_slice` of the same feature bytes measured in the same run.
 //!
+//! Beside them, a plain loop a person would write (a permutation, then `copy_from_slice` per row)
+//! and the same loop over the rows in file order (what reading rows at random places costs).
+//!
 //! `cargo bench -p batchspec-bench --bench gather` (set `BENCH_QUICK=1` for a short run).
-//! Each line: `case=gather threads=T samples_per_s=.. gbps=.. ratio_memcpy=..`; GB/s counts the
-//! bytes of the features and labels written per second, memcpy the feature matrix copied once.
+//! The variants run in interleaved rounds (each round times each of them once), and each ratio
+//! is the median, with its range, of the ratios within a round. Each line:
+//! `case=gather threads=T samples_per_s=.. gbps=.. ratio_memcpy=M [min-max] ..`; GB/s counts
+//! the bytes of the features and labels written per second, memcpy the feature matrix copied
+//! once.
 
 use batchspec::dataset::Dataset;
 use batchspec::iteration::{LastBatch, Schedule, Shard};
@@ -31,23 +37,8 @@ fn median(mut v: Vec<f64>) -> f64 {
     v[v.len() / 2]
 }
 
-fn time(reps: usize, mut f: impl FnMut()) -> f64 {
-    f();
-    f();
-    median(
-        (0..reps)
-            .map(|_| {
-                let t = Instant::now();
-                f();
-                t.elapsed().as_secs_f64()
-            })
-            .collect(),
-    )
-}
-
 fn main() {
     let quick = std::env::var_os("BENCH_QUICK").is_some();
-    let reps = if quick { 3 } else { 9 };
     let ds = Arc::new(
         Dataset::new(Mnist {
             x: Batch::new(Array2::from_shape_fn((N, 784), |(i, j)| {
@@ -64,19 +55,20 @@ fn main() {
     // memcpy of the feature matrix, 1 thread and two halves on 2 threads.
     let src = ds.fields().x.array().as_slice().unwrap().to_vec();
     let mut dst = vec![0f32; src.len()];
-    let memcpy1 = time(reps, || {
+    let mut memcpy1 = || {
         dst.copy_from_slice(&src);
         black_box(&dst);
-    });
-    let memcpy2 = time(reps, || {
-        let (a, b) = dst.split_at_mut(src.len() / 2);
+    };
+    let mut dst2 = vec![0f32; src.len()];
+    let mut memcpy2 = || {
+        let (a, b) = dst2.split_at_mut(src.len() / 2);
         let (sa, sb) = src.split_at(src.len() / 2);
         std::thread::scope(|s| {
             s.spawn(|| a.copy_from_slice(sa));
             b.copy_from_slice(sb);
         });
-        black_box(&dst);
-    });
+        black_box(&dst2);
+    };
 
     let schedule = |shard: Shard| {
         Schedule::builder(N)
@@ -92,7 +84,7 @@ fn main() {
     // 1 thread: the provider in the consumer's loop, a new shuffle every epoch.
     let mut provider = Provider::<Mnist, Mnist>::new(&ds, schedule(Shard::whole())).unwrap();
     let mut epoch = 0u64;
-    let one = time(reps, || {
+    let mut one = || {
         provider.start_epoch(epoch);
         epoch += 1;
         let mut sum = 0f32;
@@ -100,7 +92,7 @@ fn main() {
             sum += b.batch.x.array()[[0, 0]];
         }
         black_box(sum);
-    });
+    };
 
     // The plain loop a person would write: a Fisher-Yates order, then copy_from_slice per row.
     let x = ds.fields().x.array().as_slice().unwrap();
@@ -108,9 +100,7 @@ fn main() {
     let mut out_x = vec![0f32; BATCH * 784];
     let mut out_y = [0u8; BATCH];
     let mut plain_epoch = 0u64;
-    let plain = time(reps, || {
-        let order = batchspec::iteration::permutation(N, 42, plain_epoch);
-        plain_epoch += 1;
+    let rows_in = |order: &[usize], out_x: &mut [f32], out_y: &mut [u8]| {
         let mut sum = 0f32;
         for rows in order.chunks(BATCH) {
             for (j, &i) in rows.iter().enumerate() {
@@ -120,10 +110,22 @@ fn main() {
             sum += out_x[0] + f32::from(out_y[0]);
         }
         black_box(sum);
-    });
+    };
+    let mut plain = || {
+        let order = batchspec::iteration::permutation(N, 42, plain_epoch);
+        plain_epoch += 1;
+        rows_in(&order, &mut out_x, &mut out_y);
+    };
+    // The same row copies in file order: what the access pattern costs is the gap between this
+    // and the shuffled loop (the bandwidth of reading 3 KB rows at random places).
+    let in_order: Vec<usize> = (0..N).collect();
+    let mut out_x2 = vec![0f32; BATCH * 784];
+    let mut out_y2 = [0u8; BATCH];
+    let mut sequential = || rows_in(&in_order, &mut out_x2, &mut out_y2);
 
     // 2 threads: two prefetching providers over two shards, each gathering on its own thread.
-    let epochs = (reps + 2) as u64;
+    let rounds = if quick { 5 } else { 15 };
+    let epochs = (rounds + 2) as u64;
     let mut workers: Vec<_> = (0..2)
         .map(|k| {
             Prefetch::<Mnist>::provider::<Mnist>(
@@ -134,7 +136,7 @@ fn main() {
             )
         })
         .collect();
-    let two = time(reps, || {
+    let mut two = || {
         let mut sum = 0f32;
         let mut open = [true, true];
         while open.iter().any(|&o| o) {
@@ -154,23 +156,56 @@ fn main() {
             }
         }
         black_box(sum);
-    });
+    };
+
+    // Interleaved rounds: each round times every variant once, one after the other, so a slow
+    // phase of the shared machine falls on all of them; ratios are taken within a round and
+    // their median and spread reported.
+    let secs = |f: &mut dyn FnMut()| {
+        let t = Instant::now();
+        f();
+        t.elapsed().as_secs_f64()
+    };
+    for f in [&mut memcpy1 as &mut dyn FnMut(), &mut one, &mut plain, &mut sequential, &mut memcpy2, &mut two] {
+        f();
+    }
+    let mut t: [Vec<f64>; 6] = Default::default();
+    for _ in 0..rounds {
+        let fs: [&mut dyn FnMut(); 6] = [&mut memcpy1, &mut one, &mut plain, &mut sequential, &mut memcpy2, &mut two];
+        for (k, f) in fs.into_iter().enumerate() {
+            t[k].push(secs(f));
+        }
+    }
+    let [m1, p1, pl, sq, m2, p2] = &t;
+    // Median and range of a / b over the rounds.
+    let ratio = |a: &[f64], b: &[f64]| {
+        let r: Vec<f64> = a.iter().zip(b).map(|(a, b)| a / b).collect();
+        let (lo, hi) = r.iter().fold((f64::MAX, 0f64), |(l, h), &v| (l.min(v), h.max(v)));
+        format!("{:.2} [{lo:.2}-{hi:.2}]", median(r))
+    };
 
     println!(
-        "# one shuffled epoch, {N} x 784 f32 + u8 labels, batch {BATCH}; gbps = features+labels bytes / s; memcpy = features copied once"
+        "# one shuffled epoch, {N} x 784 f32 + u8 labels, batch {BATCH}; gbps = features+labels bytes / s; memcpy = features copied once; {rounds} interleaved rounds, ratios within a round: median [min-max]"
     );
     println!(
-        "peer plain_gather threads=1 samples_per_s={:.0} ratio_memcpy={:.2} (copy_from_slice per row, no provider)",
-        N as f64 / plain,
-        memcpy1 / plain
+        "pattern sequential_rows threads=1 samples_per_s={:.0} ratio_memcpy={} (the plain loop's copies in file order)",
+        N as f64 / median(sq.clone()),
+        ratio(m1, sq),
     );
-    for (threads, secs, memcpy) in [(1, one, memcpy1), (2, two, memcpy2)] {
+    println!(
+        "peer plain_gather threads=1 samples_per_s={:.0} ratio_memcpy={} ratio_sequential_rows={} (copy_from_slice per row, no provider)",
+        N as f64 / median(pl.clone()),
+        ratio(m1, pl),
+        ratio(sq, pl),
+    );
+    for (threads, secs, memcpy) in [(1, p1, m1), (2, p2, m2)] {
         println!(
-            "case=gather threads={threads} samples_per_s={:.0} gbps={:.2} ratio_memcpy={:.2} memcpy_gbps={:.2}",
-            N as f64 / secs,
-            epoch_bytes / secs / 1e9,
-            memcpy / secs,
-            feature_bytes / memcpy / 1e9,
+            "case=gather threads={threads} samples_per_s={:.0} gbps={:.2} ratio_memcpy={} ratio_plain_gather={} memcpy_gbps={:.2}",
+            N as f64 / median(secs.clone()),
+            epoch_bytes / median(secs.clone()) / 1e9,
+            ratio(memcpy, secs),
+            ratio(pl, secs),
+            feature_bytes / median(memcpy.clone()) / 1e9,
         );
     }
     let _ = Array4::<f32>::zeros((1, 1, 1, 1));

@@ -95,9 +95,13 @@ enum Variant {
     StridedCopyInto,
     StridedPermCopyInto,
     NdarrayStandardLayout,
+    /// Not a transposition: the memory access of one (64 source rows read a cache line each in
+    /// turn, the output written in order) with the values copied as they come, for case C at one
+    /// thread: the bandwidth this access pattern gets on the machine, which bounds the kernel.
+    Pattern,
 }
 
-const VARIANTS: [Variant; 7] = [
+const VARIANTS: [Variant; 8] = [
     Variant::Memcpy,
     Variant::Batchspec,
     Variant::NdarrayAssign,
@@ -105,6 +109,7 @@ const VARIANTS: [Variant; 7] = [
     Variant::StridedCopyInto,
     Variant::StridedPermCopyInto,
     Variant::NdarrayStandardLayout,
+    Variant::Pattern,
 ];
 
 impl Variant {
@@ -123,6 +128,11 @@ impl Variant {
         self != Variant::NdarrayStandardLayout
     }
 
+    /// Whether it is measured for `case` at `threads`.
+    fn runs(self, case: &Case, threads: usize) -> bool {
+        self != Variant::Pattern || (case.name == 'C' && threads == 1)
+    }
+
     fn name(self) -> &'static str {
         match self {
             Variant::Memcpy => "memcpy",
@@ -132,6 +142,7 @@ impl Variant {
             Variant::StridedCopyInto => "strided_rs_copy_into",
             Variant::StridedPermCopyInto => "strided_rs_perm_copy_into",
             Variant::NdarrayStandardLayout => "ndarray_as_standard_layout",
+            Variant::Pattern => "access_pattern_64_rows",
         }
     }
 
@@ -156,6 +167,9 @@ impl Variant {
             Variant::StridedPermCopyInto => "strided-rs(perm::copy_into)".into(),
             Variant::NdarrayStandardLayout => {
                 "ndarray(permuted_axes.as_standard_layout, allocates, single-threaded)".into()
+            }
+            Variant::Pattern => {
+                "not a transpose: 64 source rows read 64 bytes each in turn, output written in order".into()
             }
         }
     }
@@ -283,6 +297,21 @@ impl Bench<'_> {
                 };
                 r.expect("strided-rs accepts the case");
             }
+            Variant::Pattern => {
+                let (rows, cols) = (case.rows, case.cols);
+                let (src, out) = (self.src.as_slice(), self.out.as_mut_slice());
+                let mut at = 0;
+                for r0 in (0..rows).step_by(64) {
+                    let r1 = (r0 + 64).min(rows);
+                    for j in (0..cols).step_by(16) {
+                        let w = 16.min(cols - j);
+                        for r in r0..r1 {
+                            out[at..at + w].copy_from_slice(&src[r * cols + j..r * cols + j + w]);
+                            at += w;
+                        }
+                    }
+                }
+            }
             Variant::NdarrayStandardLayout => {
                 let owned = self
                     .src_view()
@@ -383,6 +412,7 @@ fn main() {
                 .iter()
                 .enumerate()
                 .partition(|(_, v)| v.writes_buffer());
+            let rounds: Vec<_> = rounds.into_iter().filter(|(_, v)| v.runs(case, t)).collect();
             for &(_, &v) in &rounds {
                 for _ in 0..warm {
                     bench.run(v, t);
@@ -407,7 +437,13 @@ fn main() {
             }
             let gbps: Vec<f64> = times
                 .into_iter()
-                .map(|ts| 2.0 * (n * 4) as f64 / median(ts).as_secs_f64() / 1e9)
+                .map(|ts| {
+                    if ts.is_empty() {
+                        f64::NAN
+                    } else {
+                        2.0 * (n * 4) as f64 / median(ts).as_secs_f64() / 1e9
+                    }
+                })
                 .collect();
             let at = |v: Variant| gbps[VARIANTS.iter().position(|&w| w == v).unwrap_or(0)];
             let ours = at(Variant::Batchspec);
@@ -424,8 +460,11 @@ fn main() {
                 ours / at(Variant::NdarrayAssign),
                 ours / best_peer
             );
-            for &v in &VARIANTS {
-                let ok = if matches!(v, Variant::Memcpy | Variant::NdarrayStandardLayout) {
+            for &v in VARIANTS.iter().filter(|v| v.runs(case, t)) {
+                let ok = if matches!(
+                    v,
+                    Variant::Memcpy | Variant::NdarrayStandardLayout | Variant::Pattern
+                ) {
                     "n/a"
                 } else {
                     bench.out.as_mut_slice().fill(f32::NAN);
