@@ -166,12 +166,26 @@ fn main() {
         f();
         t.elapsed().as_secs_f64()
     };
-    for f in [&mut memcpy1 as &mut dyn FnMut(), &mut one, &mut plain, &mut sequential, &mut memcpy2, &mut two] {
+    for f in [
+        &mut memcpy1 as &mut dyn FnMut(),
+        &mut one,
+        &mut plain,
+        &mut sequential,
+        &mut memcpy2,
+        &mut two,
+    ] {
         f();
     }
     let mut t: [Vec<f64>; 6] = Default::default();
     for _ in 0..rounds {
-        let fs: [&mut dyn FnMut(); 6] = [&mut memcpy1, &mut one, &mut plain, &mut sequential, &mut memcpy2, &mut two];
+        let fs: [&mut dyn FnMut(); 6] = [
+            &mut memcpy1,
+            &mut one,
+            &mut plain,
+            &mut sequential,
+            &mut memcpy2,
+            &mut two,
+        ];
         for (k, f) in fs.into_iter().enumerate() {
             t[k].push(secs(f));
         }
@@ -180,7 +194,9 @@ fn main() {
     // Median and range of a / b over the rounds.
     let ratio = |a: &[f64], b: &[f64]| {
         let r: Vec<f64> = a.iter().zip(b).map(|(a, b)| a / b).collect();
-        let (lo, hi) = r.iter().fold((f64::MAX, 0f64), |(l, h), &v| (l.min(v), h.max(v)));
+        let (lo, hi) = r
+            .iter()
+            .fold((f64::MAX, 0f64), |(l, h), &v| (l.min(v), h.max(v)));
         format!("{:.2} [{lo:.2}-{hi:.2}]", median(r))
     };
 

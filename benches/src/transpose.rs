@@ -95,9 +95,10 @@ enum Variant {
     StridedCopyInto,
     StridedPermCopyInto,
     NdarrayStandardLayout,
-    /// Not a transposition: the memory access of one (64 source rows read a cache line each in
-    /// turn, the output written in order) with the values copied as they come, for case C at one
-    /// thread: the bandwidth this access pattern gets on the machine, which bounds the kernel.
+    /// Not a transposition, at one thread: for case C the memory access of one (64 source rows
+    /// read a cache line each in turn, the output written in order) with the values copied as
+    /// they come; for case E the items (32 KB each) copied one by one. What the access pattern
+    /// alone gets on this machine, beside the kernel.
     Pattern,
 }
 
@@ -130,7 +131,7 @@ impl Variant {
 
     /// Whether it is measured for `case` at `threads`.
     fn runs(self, case: &Case, threads: usize) -> bool {
-        self != Variant::Pattern || (case.name == 'C' && threads == 1)
+        self != Variant::Pattern || (matches!(case.name, 'C' | 'E') && threads == 1)
     }
 
     fn name(self) -> &'static str {
@@ -142,7 +143,7 @@ impl Variant {
             Variant::StridedCopyInto => "strided_rs_copy_into",
             Variant::StridedPermCopyInto => "strided_rs_perm_copy_into",
             Variant::NdarrayStandardLayout => "ndarray_as_standard_layout",
-            Variant::Pattern => "access_pattern_64_rows",
+            Variant::Pattern => "access_pattern",
         }
     }
 
@@ -167,6 +168,9 @@ impl Variant {
             Variant::StridedPermCopyInto => "strided-rs(perm::copy_into)".into(),
             Variant::NdarrayStandardLayout => {
                 "ndarray(permuted_axes.as_standard_layout, allocates, single-threaded)".into()
+            }
+            Variant::Pattern if case.items > 1 => {
+                "not a transpose: the items copied one by one (copy_from_slice)".into()
             }
             Variant::Pattern => {
                 "not a transpose: 64 source rows read 64 bytes each in turn, output written in order".into()
@@ -297,6 +301,13 @@ impl Bench<'_> {
                 };
                 r.expect("strided-rs accepts the case");
             }
+            Variant::Pattern if case.items > 1 => {
+                let n = case.rows * case.cols;
+                let (src, out) = (self.src.as_slice(), self.out.as_mut_slice());
+                for (d, s) in out.chunks_exact_mut(n).zip(src.chunks_exact(n)) {
+                    d.copy_from_slice(s);
+                }
+            }
             Variant::Pattern => {
                 let (rows, cols) = (case.rows, case.cols);
                 let (src, out) = (self.src.as_slice(), self.out.as_mut_slice());
@@ -412,7 +423,10 @@ fn main() {
                 .iter()
                 .enumerate()
                 .partition(|(_, v)| v.writes_buffer());
-            let rounds: Vec<_> = rounds.into_iter().filter(|(_, v)| v.runs(case, t)).collect();
+            let rounds: Vec<_> = rounds
+                .into_iter()
+                .filter(|(_, v)| v.runs(case, t))
+                .collect();
             for &(_, &v) in &rounds {
                 for _ in 0..warm {
                     bench.run(v, t);
