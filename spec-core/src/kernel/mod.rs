@@ -39,6 +39,7 @@
 // each block with its `SAFETY:` comment.
 #![allow(unsafe_code)]
 
+mod cpu;
 mod exec;
 mod generic;
 mod loops;
@@ -53,6 +54,7 @@ use ndarray::{ArrayView, IxDyn};
 use exec::{Job, KernelFn, Opts};
 use loops::{LoopNest, Shape};
 
+pub use cpu::simd_enabled;
 pub use loops::MAX_RANK;
 
 /// How many threads a conversion may use.
@@ -162,18 +164,6 @@ where
     F: Fn(A) -> B + Sync,
 {
     permute_into_tuned(src, perm, dst, f, threads, &Tuning::default())
-}
-
-/// Whether the SIMD kernels may run at all: `false` when the environment variable
-/// `BATCHSPEC_DISABLE_SIMD` is set to anything but `0` or an empty string when first asked
-/// (read once per process, as NumPy reads `NPY_DISABLE_CPU_FEATURES`). Every kernel then takes
-/// its portable path, which gives the same values: a way to compare the two on a machine that
-/// has the SIMD instructions, or to rule them out when looking for a fault.
-pub fn simd_enabled() -> bool {
-    static ENABLED: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *ENABLED.get_or_init(|| {
-        std::env::var_os("BATCHSPEC_DISABLE_SIMD").is_none_or(|v| v.is_empty() || v == "0")
-    })
 }
 
 /// Writes pixels of three interleaved channels (`src` holds `3·n` values) into three rows of

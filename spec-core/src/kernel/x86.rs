@@ -26,9 +26,9 @@ use super::generic;
 use super::loops::Core;
 
 /// Whether the AVX2 kernels may run: the CPU has AVX2 (cached by std after the first call) and
-/// the SIMD kernels are not turned off by `BATCHSPEC_DISABLE_SIMD` (see [`super::simd_enabled`]).
+/// the SIMD kernels are not turned off by `BATCHSPEC_DISABLE_SIMD` (see [`super::cpu::simd_enabled`]).
 pub(crate) fn has_avx2() -> bool {
-    super::simd_enabled() && std::is_x86_feature_detected!("avx2")
+    super::cpu::simd_enabled() && std::is_x86_feature_detected!("avx2")
 }
 
 /// Loads 8 consecutive `A` from `p`, maps them and returns the bits as a vector.
