@@ -56,7 +56,7 @@ pub enum DataError {
     #[error(transparent)]
     Iteration(#[from] IterationError),
     /// The error of what a producer reads from (a file, in a
-    /// [`ParquetStream`](crate::load::ParquetStream) behind a [`Prefetch`](crate::provider::Prefetch)).
+    /// `ParquetStream` (feature `parquet`) behind a [`Prefetch`](crate::provider::Prefetch)).
     // Not `Source`/`Image`: rustc prints a name that two items of the crate graph share with its
     // whole path in compile errors (`batchspec::Source`), and the snapshots would show it.
     #[error(transparent)]
