@@ -61,6 +61,42 @@ fn pylearn2_index_one_hot_merge_and_concatenate() {
     );
 }
 
+/// Labels (one per sample) as one-hot rows: `OneHot<M>` holds the same data as `Vector<M>`, each
+/// row a single one at the label, through a conversion and through a provider's gather.
+#[test]
+fn labels_as_one_hot_rows() {
+    let labels = Batch::<Labels<4>>::new(array![2i64, 0, 3, 3, 1]).unwrap();
+    let hot = labels.format_as::<OneHot<4>>();
+    let want = Array2::from_shape_fn((5, 4), |(i, k)| {
+        f32::from(u8::from(k == [2, 0, 3, 3, 1][i]))
+    });
+    assert_eq!(hot.array(), &want);
+    assert_eq!(labels.format_as::<Vector<4>>().array(), &want);
+    batchspec::assert_formats::<Labels<4>, OneHot<4, 1, f64>>();
+
+    #[derive(DataSpec)]
+    struct Record {
+        #[spec(source = "targets")]
+        y: Batch<Labels<4>>,
+    }
+    #[derive(DataSpec)]
+    struct Request {
+        #[spec(source = "targets")]
+        y: Batch<OneHot<4>>,
+    }
+    let ds = batchspec::dataset::Dataset::new(Record { y: labels }).unwrap();
+    let picked: Request = batchspec::serve::Server::new(ds.fields()).get();
+    assert_eq!(picked.y.array(), &want);
+    let schedule = batchspec::iteration::Schedule::builder(5)
+        .batch_size(2)
+        .build()
+        .unwrap();
+    let mut provider =
+        batchspec::provider::Provider::<Record, Request>::new(&ds, schedule).unwrap();
+    let first = provider.next_batch().unwrap();
+    assert_eq!(first.batch.y.array(), &want.slice(s![0..2, ..]));
+}
+
 #[test]
 fn pylearn2_index_sequence_one_hot() {
     // IndexSequenceSpace(6) [[0],[1],[4],[3]] as VectorSequenceSpace(6): one sequence of 4 steps.

@@ -166,3 +166,24 @@ where
         one_hot::<Self, Vector<W, F>>(src, dst, <Self as FormatAs<Vector<W, F>>>::PLAN)
     }
 }
+
+/// Labels as their one-hot rows, the concatenated form of one label per sample
+/// (`OneHot<M>`, the same data as `Vector<M>`).
+impl<const M1: usize, const M2: usize, const D2: usize, E: IndexElement, F: Element>
+    FormatAs<OneHot<M2, D2, F>> for Labels<M1, E>
+where
+    (): SameLabels<M1, M2> + SameIndexDim<1, D2>,
+{
+    const PLAN: Plan = Plan::OneHot { concat: false };
+
+    fn format_view_into(
+        src: ArrayView<'_, Self::Elem, Self::Dim>,
+        dst: ArrayViewMut<
+            '_,
+            <OneHot<M2, D2, F> as Space>::Elem,
+            <OneHot<M2, D2, F> as Space>::Dim,
+        >,
+    ) {
+        one_hot::<Self, OneHot<M2, D2, F>>(src, dst, <Self as FormatAs<OneHot<M2, D2, F>>>::PLAN)
+    }
+}
