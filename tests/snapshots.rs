@@ -39,7 +39,6 @@ const KNOWN: &[(&str, &str)] = &[
         "attr/field-not-a-spec.stderr",
         "a field of a type of the user's own that is not a spec: 2 errors (at the derive and at the field), the help names `Node<Src<..>>` and rustc lists the impls of `Node`",
     ),
-    ("elem/lossy-cast.stderr", "rustc lists the `CastInto` impls"),
     (
         "entry/trainer-missing-source.stderr",
         "the first line names the field and the missing source, but rustc lists the tuple impls of `ServeFrom` (the costs' data is a tuple); hiding them with `do_not_recommend` moves the headline to the tuple",

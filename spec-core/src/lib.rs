@@ -33,7 +33,7 @@ pub use types::axis::{
     Axis, B, BCHW, BCW, BF, BHWC, BK, BT, BTF, BWC, C, CHWB, D, F, H, K, Layout, T, TB, TBF, W,
 };
 pub use types::batch::{ArcBatch, Batch, BatchView};
-pub use types::elem::{Arith, CastInto, Element, IndexElement, LossyCast};
+pub use types::elem::{Arith, Element, IndexElement, LosslessCast, LossyCast};
 pub use types::ragged::{Ragged, RaggedView, SequenceSpace, SourceView};
 pub use types::source::{Features, Source, Src, Targets};
 pub use types::space::{
@@ -62,8 +62,8 @@ pub mod __private {
     pub use crate::mapping::serve::{FromShared, ServeCache, ServeField, ServeFrom};
     pub use crate::types::axis::{B, C, D, F, H, K, NotALayout, T, W};
     pub use crate::types::batch::{ArcBatch, BatchView};
-    pub use crate::types::elem::CastInto;
     pub use crate::types::elem::Element;
+    pub use crate::types::elem::LosslessCast;
     pub use crate::types::error::SpecError;
     pub use crate::types::hlist::{HCons, HList, HNil};
     pub use crate::types::ragged::{SequenceSpace, SourceView};

@@ -393,7 +393,7 @@ pub fn expand(cont: &Container<'_>, krate: &syn::Path, preds: &[TokenStream]) ->
                         impl<R, To> #aug_trait<R, <#aug_ty as #p::Augmentation>::Input, To> for ()
                         where
                             To: #p::ImageSpace,
-                            <<#aug_ty as #p::Augmentation>::Input as #p::Space>::Elem: #p::CastInto<<To as #p::Space>::Elem>,
+                            <<#aug_ty as #p::Augmentation>::Input as #p::Space>::Elem: #p::LosslessCast<<To as #p::Space>::Elem>,
                         {
                             #[inline]
                             fn gather(

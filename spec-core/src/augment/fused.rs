@@ -4,7 +4,7 @@
 
 use super::draw::Draws;
 use super::steps::{Augmentation, ImageSpace, SampleChoices, Steps, for_each_pair};
-use crate::types::elem::{CastInto, Element};
+use crate::types::elem::{Element, LosslessCast};
 use crate::types::ragged::SourceView;
 use crate::types::space::{OneHot, Space};
 use ndarray::{ArrayView, ArrayView3, ArrayViewMut, ArrayViewMut3, Axis, Ix4};
@@ -91,7 +91,7 @@ trait Values<Ei, Eo> {
 
 /// Values cast, nothing computed.
 struct Cast;
-impl<Ei: CastInto<Eo>, Eo: Element> Values<Ei, Eo> for Cast {
+impl<Ei: LosslessCast<Eo>, Eo: Element> Values<Ei, Eo> for Cast {
     #[inline(always)]
     fn value(&self, v: Ei, _: usize, _: usize, _: &SampleChoices) -> Eo {
         v.cast()
@@ -456,7 +456,7 @@ pub fn gather_augmented<P: Augmentation, To: ImageSpace>(
     out: ArrayViewMut<'_, To::Elem, To::Dim>,
     draws: Draws<'_>,
 ) where
-    <P::Input as Space>::Elem: CastInto<To::Elem>,
+    <P::Input as Space>::Elem: LosslessCast<To::Elem>,
 {
     let steps = P::STEPS;
     let hwc = <P::Input as ImageSpace>::HWC;

@@ -36,7 +36,7 @@
 use super::FormatAs;
 use super::plan::Plan;
 use crate::types::batch::{Batch, BatchView};
-use crate::types::elem::{CastInto, Element};
+use crate::types::elem::{Element, LosslessCast};
 use crate::types::space::Space;
 use ndarray::{ArrayViewD, Data, Dimension, IxDyn};
 
@@ -65,7 +65,7 @@ pub trait Chain<S: Space> {
 impl<S: Space, B: Space> Chain<S> for (B,)
 where
     S: FormatAs<B>,
-    S::Elem: CastInto<B::Elem>,
+    S::Elem: LosslessCast<B::Elem>,
 {
     type Out = B;
     fn steps(batch: usize, time: usize) -> Vec<(Plan, Vec<usize>)> {
@@ -73,7 +73,7 @@ where
     }
     #[inline]
     fn cast(x: S::Elem) -> B::Elem {
-        <S::Elem as CastInto<B::Elem>>::cast(x)
+        <S::Elem as LosslessCast<B::Elem>>::cast(x)
     }
     fn same_elem() -> bool {
         same_elem::<S::Elem, B::Elem>()
@@ -86,9 +86,9 @@ where
 impl<S: Space, B: Space, C: Space> Chain<S> for (B, C)
 where
     S: FormatAs<B>,
-    S::Elem: CastInto<B::Elem>,
+    S::Elem: LosslessCast<B::Elem>,
     B: FormatAs<C>,
-    B::Elem: CastInto<C::Elem>,
+    B::Elem: LosslessCast<C::Elem>,
 {
     type Out = C;
     fn steps(batch: usize, time: usize) -> Vec<(Plan, Vec<usize>)> {
@@ -99,7 +99,7 @@ where
     }
     #[inline]
     fn cast(x: S::Elem) -> C::Elem {
-        <B::Elem as CastInto<C::Elem>>::cast(<S::Elem as CastInto<B::Elem>>::cast(x))
+        <B::Elem as LosslessCast<C::Elem>>::cast(<S::Elem as LosslessCast<B::Elem>>::cast(x))
     }
     fn same_elem() -> bool {
         same_elem::<S::Elem, B::Elem>() && same_elem::<B::Elem, C::Elem>()
@@ -112,11 +112,11 @@ where
 impl<S: Space, B: Space, C: Space, D: Space> Chain<S> for (B, C, D)
 where
     S: FormatAs<B>,
-    S::Elem: CastInto<B::Elem>,
+    S::Elem: LosslessCast<B::Elem>,
     B: FormatAs<C>,
-    B::Elem: CastInto<C::Elem>,
+    B::Elem: LosslessCast<C::Elem>,
     C: FormatAs<D>,
-    C::Elem: CastInto<D::Elem>,
+    C::Elem: LosslessCast<D::Elem>,
 {
     type Out = D;
     fn steps(batch: usize, time: usize) -> Vec<(Plan, Vec<usize>)> {
@@ -128,8 +128,8 @@ where
     }
     #[inline]
     fn cast(x: S::Elem) -> D::Elem {
-        <C::Elem as CastInto<D::Elem>>::cast(<B::Elem as CastInto<C::Elem>>::cast(
-            <S::Elem as CastInto<B::Elem>>::cast(x),
+        <C::Elem as LosslessCast<D::Elem>>::cast(<B::Elem as LosslessCast<C::Elem>>::cast(
+            <S::Elem as LosslessCast<B::Elem>>::cast(x),
         ))
     }
     fn same_elem() -> bool {
@@ -145,13 +145,13 @@ where
 impl<S: Space, B: Space, C: Space, D: Space, E: Space> Chain<S> for (B, C, D, E)
 where
     S: FormatAs<B>,
-    S::Elem: CastInto<B::Elem>,
+    S::Elem: LosslessCast<B::Elem>,
     B: FormatAs<C>,
-    B::Elem: CastInto<C::Elem>,
+    B::Elem: LosslessCast<C::Elem>,
     C: FormatAs<D>,
-    C::Elem: CastInto<D::Elem>,
+    C::Elem: LosslessCast<D::Elem>,
     D: FormatAs<E>,
-    D::Elem: CastInto<E::Elem>,
+    D::Elem: LosslessCast<E::Elem>,
 {
     type Out = E;
     fn steps(batch: usize, time: usize) -> Vec<(Plan, Vec<usize>)> {
@@ -164,8 +164,8 @@ where
     }
     #[inline]
     fn cast(x: S::Elem) -> E::Elem {
-        <D::Elem as CastInto<E::Elem>>::cast(<C::Elem as CastInto<D::Elem>>::cast(
-            <B::Elem as CastInto<C::Elem>>::cast(<S::Elem as CastInto<B::Elem>>::cast(x)),
+        <D::Elem as LosslessCast<E::Elem>>::cast(<C::Elem as LosslessCast<D::Elem>>::cast(
+            <B::Elem as LosslessCast<C::Elem>>::cast(<S::Elem as LosslessCast<B::Elem>>::cast(x)),
         ))
     }
     fn same_elem() -> bool {

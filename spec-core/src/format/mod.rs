@@ -19,7 +19,7 @@
 //! | `VolumeSeq<D, H, W, C, L1>` | `VolumeSeq<D, H, W, C, L2>` | transpose (rank 6) |
 //! | `IndexSeq<M, L1>` | `IndexSeq<M, L2>` / `VectorSeq<M, L2>` | transpose, cast, one-hot |
 //!
-//! Element casts are those of [`CastInto`](crate::types::elem::CastInto). Every other pair fails `cargo check`, and the first
+//! Element casts are those of [`LosslessCast`](crate::types::elem::LosslessCast). Every other pair fails `cargo check`, and the first
 //! line of the error says why in numbers: `a vector of 10 cannot hold an image of 32×32×3 = 3072`.
 
 mod batch;

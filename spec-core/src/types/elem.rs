@@ -1,6 +1,6 @@
 //! Element types of batches and the casts between them.
 //!
-//! [`Element`] is implemented for the numeric types a batch can hold. [`CastInto`] lists the
+//! [`Element`] is implemented for the numeric types a batch can hold. [`LosslessCast`] lists the
 //! casts a conversion may do on its own: those that keep every value (`u8 -> f32`, `i32 -> i64`),
 //! plus the two that machine-learning code asks for on purpose, `f64 -> f32` and integers to
 //! floats (as Pylearn2 allows). Every other cast (floats to integers, wide integers to narrow
@@ -146,7 +146,7 @@ float_elements!(f32, f64);
     label = "this conversion would cast `{Self}` to `{T}`",
     note = "conversions cast on their own only where no value is lost (and f64 -> f32, ints -> floats); use a `_lossy` method to cast `{Self}` to `{T}` on purpose"
 )]
-pub trait CastInto<T: Element>: Element {
+pub trait LosslessCast<T: Element>: Element {
     /// The cast.
     fn cast(self) -> T;
 
@@ -178,30 +178,94 @@ macro_rules! lossy_all {
 }
 lossy_all!(u8, i8, u16, i16, u32, i32, i64, u64, f32, f64);
 
+// The casts, hidden from the "other types implement" lists of a refused cast except for one per
+// source type (written out after the macro, outside it, so that rustc shows the impl's line): rustc then says "`LosslessCast<u8>` is not implemented
+// for `f32`, but `LosslessCast<f64>` is" instead of listing every cast of the library.
 macro_rules! casts {
     ($($from:ident => $($to:ident),*;)*) => {$($(
-        impl CastInto<$to> for $from {
+        #[diagnostic::do_not_recommend]
+        impl LosslessCast<$to> for $from {
             #[inline(always)]
             fn cast(self) -> $to { self as $to }
         }
     )*)*};
 }
 casts! {
-    u8 => u16, i16, u32, i32, u64, i64, f32, f64;
-    i8 => i16, i32, i64, f32, f64;
-    u16 => u32, i32, u64, i64, f32, f64;
-    i16 => i32, i64, f32, f64;
-    u32 => u64, i64, f32, f64;
-    i32 => i64, f32, f64;
-    u64 => f32, f64;
-    i64 => f32, f64;
-    f32 => f64;
-    f64 => f32;
+    u8 => u16, i16, u32, i32, u64, i64, f32;
+    i8 => i16, i32, i64, f32;
+    u16 => u32, i32, u64, i64, f32;
+    i16 => i32, i64, f32;
+    u32 => u64, i64, f32;
+    i32 => i64, f32;
+    u64 => f32;
+    i64 => f32;
+}
+
+impl LosslessCast<f64> for u8 {
+    #[inline(always)]
+    fn cast(self) -> f64 {
+        self as f64
+    }
+}
+impl LosslessCast<f64> for i8 {
+    #[inline(always)]
+    fn cast(self) -> f64 {
+        self as f64
+    }
+}
+impl LosslessCast<f64> for u16 {
+    #[inline(always)]
+    fn cast(self) -> f64 {
+        self as f64
+    }
+}
+impl LosslessCast<f64> for i16 {
+    #[inline(always)]
+    fn cast(self) -> f64 {
+        self as f64
+    }
+}
+impl LosslessCast<f64> for u32 {
+    #[inline(always)]
+    fn cast(self) -> f64 {
+        self as f64
+    }
+}
+impl LosslessCast<f64> for i32 {
+    #[inline(always)]
+    fn cast(self) -> f64 {
+        self as f64
+    }
+}
+impl LosslessCast<f64> for u64 {
+    #[inline(always)]
+    fn cast(self) -> f64 {
+        self as f64
+    }
+}
+impl LosslessCast<f64> for i64 {
+    #[inline(always)]
+    fn cast(self) -> f64 {
+        self as f64
+    }
+}
+impl LosslessCast<f64> for f32 {
+    #[inline(always)]
+    fn cast(self) -> f64 {
+        self as f64
+    }
+}
+impl LosslessCast<f32> for f64 {
+    #[inline(always)]
+    fn cast(self) -> f32 {
+        self as f32
+    }
 }
 
 macro_rules! identities {
     ($($t:ident),*) => {$(
-        impl CastInto<$t> for $t {
+        #[diagnostic::do_not_recommend]
+        impl LosslessCast<$t> for $t {
             #[inline(always)]
             fn cast(self) -> $t { self }
             #[inline]

@@ -4,7 +4,7 @@ use crate::format::FormatAs;
 use crate::format::exec::{gather_permute, permute_cast};
 use crate::format::plan::{Plan, Split};
 use crate::format::rules::{BHWC_LETTERS, perm_of};
-use crate::types::elem::{CastInto, Element};
+use crate::types::elem::{Element, LosslessCast};
 use crate::types::space::{Image, ImageLayout, Space, Vector};
 use ndarray::{ArrayView, ArrayViewMut};
 
@@ -74,7 +74,7 @@ impl<
     const N2: usize,
     L1: ImageLayout,
     L2: ImageLayout,
-    E1: CastInto<E2>,
+    E1: LosslessCast<E2>,
     E2: Element,
 > FormatAs<Image<H2, W2, C2, N2, L2, E2>> for Image<H1, W1, C1, N1, L1, E1>
 where
@@ -97,7 +97,7 @@ impl<
     const N: usize,
     const D: usize,
     L: ImageLayout,
-    E1: CastInto<E2>,
+    E1: LosslessCast<E2>,
     E2: Element,
 > FormatAs<Vector<D, E2>> for Image<H, W, C, N, L, E1>
 where
@@ -120,7 +120,7 @@ impl<
     const N: usize,
     const D: usize,
     L: ImageLayout,
-    E1: CastInto<E2>,
+    E1: LosslessCast<E2>,
     E2: Element,
 > FormatAs<Image<H, W, C, N, L, E2>> for Vector<D, E1>
 where

@@ -3,7 +3,7 @@
 use crate::format::FormatAs;
 use crate::format::exec::{first_label, gather_permute, label_column, one_hot, permute_cast};
 use crate::format::plan::Plan;
-use crate::types::elem::{CastInto, Element, IndexElement};
+use crate::types::elem::{Element, IndexElement, LosslessCast};
 use crate::types::space::{Index, Labels, OneHot, Space, Vector};
 use ndarray::{ArrayView, ArrayViewMut};
 
@@ -44,7 +44,7 @@ impl OneLabel<1> for () {}
 impl<const M1: usize, const D1: usize, const M2: usize, const D2: usize, E1, E2>
     FormatAs<Index<M2, D2, E2>> for Index<M1, D1, E1>
 where
-    E1: IndexElement + CastInto<E2>,
+    E1: IndexElement + LosslessCast<E2>,
     E2: IndexElement,
     (): SameLabels<M1, M2> + SameIndexDim<D1, D2>,
 {
@@ -101,7 +101,7 @@ where
 impl<const M1: usize, const DIM: usize, const M2: usize, E1, E2> FormatAs<Labels<M2, E2>>
     for Index<M1, DIM, E1>
 where
-    E1: IndexElement + CastInto<E2>,
+    E1: IndexElement + LosslessCast<E2>,
     E2: IndexElement,
     (): SameLabels<M1, M2>,
 {
@@ -111,13 +111,13 @@ where
         src: ArrayView<'_, Self::Elem, Self::Dim>,
         dst: ArrayViewMut<'_, <Labels<M2, E2> as Space>::Elem, <Labels<M2, E2> as Space>::Dim>,
     ) {
-        first_label(src, dst, CastInto::cast)
+        first_label(src, dst, LosslessCast::cast)
     }
 }
 
 impl<const M1: usize, const M2: usize, E1, E2> FormatAs<Labels<M2, E2>> for Labels<M1, E1>
 where
-    E1: IndexElement + CastInto<E2>,
+    E1: IndexElement + LosslessCast<E2>,
     E2: IndexElement,
     (): SameLabels<M1, M2>,
 {
@@ -134,7 +134,7 @@ where
 impl<const M1: usize, const M2: usize, const D2: usize, E1, E2> FormatAs<Index<M2, D2, E2>>
     for Labels<M1, E1>
 where
-    E1: IndexElement + CastInto<E2>,
+    E1: IndexElement + LosslessCast<E2>,
     E2: IndexElement,
     (): SameLabels<M1, M2> + OneLabel<D2>,
 {
@@ -148,7 +148,7 @@ where
             <Index<M2, D2, E2> as Space>::Dim,
         >,
     ) {
-        label_column(src, dst, CastInto::cast)
+        label_column(src, dst, LosslessCast::cast)
     }
 }
 

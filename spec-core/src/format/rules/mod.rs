@@ -9,7 +9,12 @@ macro_rules! permute_methods {
             src: ArrayView<'_, Self::Elem, Self::Dim>,
             dst: ArrayViewMut<'_, <$target as Space>::Elem, <$target as Space>::Dim>,
         ) {
-            permute_cast(src, dst, <Self as FormatAs<$target>>::PLAN, CastInto::cast)
+            permute_cast(
+                src,
+                dst,
+                <Self as FormatAs<$target>>::PLAN,
+                LosslessCast::cast,
+            )
         }
 
         fn gather_view_into(
@@ -22,8 +27,8 @@ macro_rules! permute_methods {
                 rows,
                 dst,
                 <Self as FormatAs<$target>>::PLAN,
-                CastInto::cast,
-                CastInto::cast_slice,
+                LosslessCast::cast,
+                LosslessCast::cast_slice,
             )
         }
     };

@@ -6,7 +6,7 @@ use crate::format::plan::Plan;
 use crate::format::rules::index::{OneHotWidth, SameLabels};
 use crate::format::rules::perm_of;
 use crate::format::rules::vector::VectorWidth;
-use crate::types::elem::{CastInto, Element, IndexElement};
+use crate::types::elem::{Element, IndexElement, LosslessCast};
 use crate::types::space::{IndexSeq, IndexSeqLayout, Space, VectorSeq, VectorSeqLayout};
 use ndarray::{ArrayView, ArrayViewMut};
 
@@ -15,7 +15,7 @@ impl<const D1: usize, const D2: usize, L1, L2, E1, E2> FormatAs<VectorSeq<D2, L2
 where
     L1: VectorSeqLayout,
     L2: VectorSeqLayout,
-    E1: CastInto<E2>,
+    E1: LosslessCast<E2>,
     E2: Element,
     (): VectorWidth<D1, D2>,
 {
@@ -34,7 +34,7 @@ impl<const M1: usize, const M2: usize, L1, L2, E1, E2> FormatAs<IndexSeq<M2, L2,
 where
     L1: IndexSeqLayout,
     L2: IndexSeqLayout,
-    E1: IndexElement + CastInto<E2>,
+    E1: IndexElement + LosslessCast<E2>,
     E2: IndexElement,
     (): SameLabels<M1, M2>,
 {

@@ -3,7 +3,7 @@
 use crate::format::FormatAs;
 use crate::format::exec::{gather_permute, permute_cast};
 use crate::format::plan::Plan;
-use crate::types::elem::{CastInto, Element};
+use crate::types::elem::{Element, LosslessCast};
 use crate::types::space::{Space, Vector};
 use ndarray::{ArrayView, ArrayViewMut};
 
@@ -15,7 +15,7 @@ use ndarray::{ArrayView, ArrayViewMut};
 pub trait VectorWidth<const FROM: usize, const TO: usize> {}
 impl<const N: usize> VectorWidth<N, N> for () {}
 
-impl<const D1: usize, const D2: usize, E1: CastInto<E2>, E2: Element> FormatAs<Vector<D2, E2>>
+impl<const D1: usize, const D2: usize, E1: LosslessCast<E2>, E2: Element> FormatAs<Vector<D2, E2>>
     for Vector<D1, E1>
 where
     (): VectorWidth<D1, D2>,

@@ -5,7 +5,7 @@ use crate::format::FormatAs;
 use crate::format::exec::{gather_permute, permute_cast};
 use crate::format::plan::{Plan, Split};
 use crate::format::rules::{BDHWC_LETTERS, perm_of};
-use crate::types::elem::{CastInto, Element};
+use crate::types::elem::{Element, LosslessCast};
 use crate::types::space::{Space, Vector, Volume, VolumeLayout, VolumeSeq, VolumeSeqLayout};
 use ndarray::{ArrayView, ArrayViewMut};
 
@@ -52,7 +52,7 @@ impl<
     const N2: usize,
     L1: VolumeLayout,
     L2: VolumeLayout,
-    E1: CastInto<E2>,
+    E1: LosslessCast<E2>,
     E2: Element,
 > FormatAs<Volume<D2, H2, W2, C2, N2, L2, E2>> for Volume<D1, H1, W1, C1, N1, L1, E1>
 where
@@ -80,7 +80,7 @@ impl<
 > FormatAs<Vector<V, E2>> for Volume<D, H, W, C, N, L, E1>
 where
     L: VolumeLayout,
-    E1: CastInto<E2>,
+    E1: LosslessCast<E2>,
     E2: Element,
     (): VectorHoldsVolume<V, N>,
 {
@@ -106,7 +106,7 @@ impl<
 > FormatAs<Volume<D, H, W, C, N, L, E2>> for Vector<V, E1>
 where
     L: VolumeLayout,
-    E1: CastInto<E2>,
+    E1: LosslessCast<E2>,
     E2: Element,
     (): VectorHoldsVolume<V, N>,
 {
@@ -130,7 +130,7 @@ impl<
     const C2: usize,
     L1: VolumeSeqLayout,
     L2: VolumeSeqLayout,
-    E1: CastInto<E2>,
+    E1: LosslessCast<E2>,
     E2: Element,
 > FormatAs<VolumeSeq<D2, H2, W2, C2, L2, E2>> for VolumeSeq<D1, H1, W1, C1, L1, E1>
 where

@@ -6,7 +6,7 @@ use crate::format::FormatAs;
 use crate::format::exec::{first_label, gather_permute, label_column, permute_cast};
 use crate::format::plan::{Plan, Split};
 use crate::format::rules::{BWC_LETTERS, perm_of};
-use crate::types::elem::{CastInto, Element};
+use crate::types::elem::{Element, LosslessCast};
 use crate::types::space::{Scalar, Space, Vector, Window, WindowLayout};
 use ndarray::{ArrayView, ArrayViewMut};
 
@@ -51,7 +51,7 @@ impl<
     const N2: usize,
     L1: WindowLayout,
     L2: WindowLayout,
-    E1: CastInto<E2>,
+    E1: LosslessCast<E2>,
     E2: Element,
 > FormatAs<Window<W2, C2, N2, L2, E2>> for Window<W1, C1, N1, L1, E1>
 where
@@ -73,7 +73,7 @@ impl<
     const N: usize,
     const D: usize,
     L: WindowLayout,
-    E1: CastInto<E2>,
+    E1: LosslessCast<E2>,
     E2: Element,
 > FormatAs<Vector<D, E2>> for Window<W, C, N, L, E1>
 where
@@ -95,7 +95,7 @@ impl<
     const N: usize,
     const D: usize,
     L: WindowLayout,
-    E1: CastInto<E2>,
+    E1: LosslessCast<E2>,
     E2: Element,
 > FormatAs<Window<W, C, N, L, E2>> for Vector<D, E1>
 where
@@ -111,7 +111,7 @@ where
     permute_methods!(Window<W, C, N, L, E2>);
 }
 
-impl<E1: CastInto<E2>, E2: Element> FormatAs<Scalar<E2>> for Scalar<E1> {
+impl<E1: LosslessCast<E2>, E2: Element> FormatAs<Scalar<E2>> for Scalar<E1> {
     const PLAN: Plan = Plan::Permute {
         split: None,
         flatten: false,
@@ -122,7 +122,7 @@ impl<E1: CastInto<E2>, E2: Element> FormatAs<Scalar<E2>> for Scalar<E1> {
     permute_methods!(Scalar<E2>);
 }
 
-impl<const D: usize, E1: CastInto<E2>, E2: Element> FormatAs<Scalar<E2>> for Vector<D, E1>
+impl<const D: usize, E1: LosslessCast<E2>, E2: Element> FormatAs<Scalar<E2>> for Vector<D, E1>
 where
     (): OneFeature<D>,
 {
@@ -132,11 +132,11 @@ where
         src: ArrayView<'_, Self::Elem, Self::Dim>,
         dst: ArrayViewMut<'_, E2, ndarray::Ix1>,
     ) {
-        first_label(src, dst, CastInto::cast)
+        first_label(src, dst, LosslessCast::cast)
     }
 }
 
-impl<const D: usize, E1: CastInto<E2>, E2: Element> FormatAs<Vector<D, E2>> for Scalar<E1>
+impl<const D: usize, E1: LosslessCast<E2>, E2: Element> FormatAs<Vector<D, E2>> for Scalar<E1>
 where
     (): OneFeature<D>,
 {
@@ -146,6 +146,6 @@ where
         src: ArrayView<'_, Self::Elem, Self::Dim>,
         dst: ArrayViewMut<'_, E2, ndarray::Ix2>,
     ) {
-        label_column(src, dst, CastInto::cast)
+        label_column(src, dst, LosslessCast::cast)
     }
 }
