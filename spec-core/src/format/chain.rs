@@ -62,126 +62,45 @@ pub trait Chain<S: Space> {
     fn stepwise<R: Data<Elem = S::Elem>>(batch: &Batch<S, R>) -> Batch<Self::Out>;
 }
 
-impl<S: Space, B: Space> Chain<S> for (B,)
-where
-    S: FormatAs<B>,
-    S::Elem: LosslessCast<B::Elem>,
-{
-    type Out = B;
-    fn steps(batch: usize, time: usize) -> Vec<(Plan, Vec<usize>)> {
-        vec![(<S as FormatAs<B>>::PLAN, B::shape(batch, time))]
-    }
-    #[inline]
-    fn cast(x: S::Elem) -> B::Elem {
-        <S::Elem as LosslessCast<B::Elem>>::cast(x)
-    }
-    fn same_elem() -> bool {
-        same_elem::<S::Elem, B::Elem>()
-    }
-    fn stepwise<R: Data<Elem = S::Elem>>(batch: &Batch<S, R>) -> Batch<B> {
-        batch.format_as::<B>()
-    }
+/// `Chain` for a tuple of spaces: `$out` is the last, `$from => $to` each step (the first from
+/// `S`, the batch's own space).
+macro_rules! chain {
+    ($out:ident: $($t:ident),+; $first:ident $(, $from:ident => $to:ident)*) => {
+        impl<S: Space, $($t: Space),+> Chain<S> for ($($t,)+)
+        where
+            S: FormatAs<$first>,
+            S::Elem: LosslessCast<$first::Elem>,
+            $($from: FormatAs<$to>, $from::Elem: LosslessCast<$to::Elem>,)*
+        {
+            type Out = $out;
+            fn steps(batch: usize, time: usize) -> Vec<(Plan, Vec<usize>)> {
+                vec![
+                    (<S as FormatAs<$first>>::PLAN, $first::shape(batch, time)),
+                    $((<$from as FormatAs<$to>>::PLAN, $to::shape(batch, time)),)*
+                ]
+            }
+            #[inline]
+            fn cast(x: S::Elem) -> $out::Elem {
+                let x = <S::Elem as LosslessCast<$first::Elem>>::cast(x);
+                $(let x = <$from::Elem as LosslessCast<$to::Elem>>::cast(x);)*
+                x
+            }
+            fn same_elem() -> bool {
+                same_elem::<S::Elem, $first::Elem>() $(&& same_elem::<$from::Elem, $to::Elem>())*
+            }
+            fn stepwise<R: Data<Elem = S::Elem>>(batch: &Batch<S, R>) -> Batch<$out> {
+                let out = batch.format_as::<$first>();
+                $(let out = out.format_as::<$to>();)*
+                out
+            }
+        }
+    };
 }
 
-impl<S: Space, B: Space, C: Space> Chain<S> for (B, C)
-where
-    S: FormatAs<B>,
-    S::Elem: LosslessCast<B::Elem>,
-    B: FormatAs<C>,
-    B::Elem: LosslessCast<C::Elem>,
-{
-    type Out = C;
-    fn steps(batch: usize, time: usize) -> Vec<(Plan, Vec<usize>)> {
-        vec![
-            (<S as FormatAs<B>>::PLAN, B::shape(batch, time)),
-            (<B as FormatAs<C>>::PLAN, C::shape(batch, time)),
-        ]
-    }
-    #[inline]
-    fn cast(x: S::Elem) -> C::Elem {
-        <B::Elem as LosslessCast<C::Elem>>::cast(<S::Elem as LosslessCast<B::Elem>>::cast(x))
-    }
-    fn same_elem() -> bool {
-        same_elem::<S::Elem, B::Elem>() && same_elem::<B::Elem, C::Elem>()
-    }
-    fn stepwise<R: Data<Elem = S::Elem>>(batch: &Batch<S, R>) -> Batch<C> {
-        batch.format_as::<B>().format_as::<C>()
-    }
-}
-
-impl<S: Space, B: Space, C: Space, D: Space> Chain<S> for (B, C, D)
-where
-    S: FormatAs<B>,
-    S::Elem: LosslessCast<B::Elem>,
-    B: FormatAs<C>,
-    B::Elem: LosslessCast<C::Elem>,
-    C: FormatAs<D>,
-    C::Elem: LosslessCast<D::Elem>,
-{
-    type Out = D;
-    fn steps(batch: usize, time: usize) -> Vec<(Plan, Vec<usize>)> {
-        vec![
-            (<S as FormatAs<B>>::PLAN, B::shape(batch, time)),
-            (<B as FormatAs<C>>::PLAN, C::shape(batch, time)),
-            (<C as FormatAs<D>>::PLAN, D::shape(batch, time)),
-        ]
-    }
-    #[inline]
-    fn cast(x: S::Elem) -> D::Elem {
-        <C::Elem as LosslessCast<D::Elem>>::cast(<B::Elem as LosslessCast<C::Elem>>::cast(
-            <S::Elem as LosslessCast<B::Elem>>::cast(x),
-        ))
-    }
-    fn same_elem() -> bool {
-        same_elem::<S::Elem, B::Elem>()
-            && same_elem::<B::Elem, C::Elem>()
-            && same_elem::<C::Elem, D::Elem>()
-    }
-    fn stepwise<R: Data<Elem = S::Elem>>(batch: &Batch<S, R>) -> Batch<D> {
-        batch.format_as::<B>().format_as::<C>().format_as::<D>()
-    }
-}
-
-impl<S: Space, B: Space, C: Space, D: Space, E: Space> Chain<S> for (B, C, D, E)
-where
-    S: FormatAs<B>,
-    S::Elem: LosslessCast<B::Elem>,
-    B: FormatAs<C>,
-    B::Elem: LosslessCast<C::Elem>,
-    C: FormatAs<D>,
-    C::Elem: LosslessCast<D::Elem>,
-    D: FormatAs<E>,
-    D::Elem: LosslessCast<E::Elem>,
-{
-    type Out = E;
-    fn steps(batch: usize, time: usize) -> Vec<(Plan, Vec<usize>)> {
-        vec![
-            (<S as FormatAs<B>>::PLAN, B::shape(batch, time)),
-            (<B as FormatAs<C>>::PLAN, C::shape(batch, time)),
-            (<C as FormatAs<D>>::PLAN, D::shape(batch, time)),
-            (<D as FormatAs<E>>::PLAN, E::shape(batch, time)),
-        ]
-    }
-    #[inline]
-    fn cast(x: S::Elem) -> E::Elem {
-        <D::Elem as LosslessCast<E::Elem>>::cast(<C::Elem as LosslessCast<D::Elem>>::cast(
-            <B::Elem as LosslessCast<C::Elem>>::cast(<S::Elem as LosslessCast<B::Elem>>::cast(x)),
-        ))
-    }
-    fn same_elem() -> bool {
-        same_elem::<S::Elem, B::Elem>()
-            && same_elem::<B::Elem, C::Elem>()
-            && same_elem::<C::Elem, D::Elem>()
-            && same_elem::<D::Elem, E::Elem>()
-    }
-    fn stepwise<R: Data<Elem = S::Elem>>(batch: &Batch<S, R>) -> Batch<E> {
-        batch
-            .format_as::<B>()
-            .format_as::<C>()
-            .format_as::<D>()
-            .format_as::<E>()
-    }
-}
+chain!(B: B; B);
+chain!(C: B, C; B, B => C);
+chain!(D: B, C, D; B, B => C, C => D);
+chain!(E: B, C, D, E; B, B => C, C => D, D => E);
 
 /// Whether two element types are the same.
 fn same_elem<A: Element, B: Element>() -> bool {
