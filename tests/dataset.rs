@@ -108,35 +108,66 @@ fn a_field_of_another_length_is_refused_until_the_fields_agree() {
     assert_eq!(ds.select(&[1]).unwrap().y.array(), &array![4i64]);
 }
 
-/// The proposal's `s = d[i]; s.input = val` and writes into a selection.
+/// The proposal's `s = d[i]; s.input = val` (writes through views of the dataset's own rows)
+/// and writes into a selection.
 #[test]
 fn writable_samples_and_selections() {
     let mut ds = table(5);
+    let x_row2 = ds.fields().x.array().row(2).as_ptr();
     let mut s = ds.sample_mut(2).unwrap();
-    assert_eq!(s.row(), 2);
-    s.x = Batch::new(array![[-1f32, -2.]]).unwrap();
+    // A view of the dataset's memory, not a copy.
+    assert_eq!(s.x.array().as_ptr(), x_row2);
+    assert_eq!(s.x.len(), 1);
+    s.x.assign(&Batch::new(array![[-1f32, -2.]]).unwrap())
+        .unwrap();
     s.y.set_label(0, 4).unwrap();
-    s.write().unwrap();
     assert_eq!(ds.fields().x.array().row(2).to_vec(), [-1., -2.]);
     assert_eq!(ds.fields().y.array()[2], 4);
-    // Dropped without `write`: nothing written.
-    {
-        let mut s = ds.sample_mut(0).unwrap();
-        s.x = Batch::new(array![[7f32, 7.]]).unwrap();
-    }
-    assert_eq!(ds.fields().x.array().row(0).to_vec(), [0., 1.]);
-    // A sample replaced by two samples is refused at `write`, nothing written.
+    // Refused writes through a view leave the row as it was: a label out of range, an edit of
+    // the labels that breaks one, values of two samples for one.
     let mut s = ds.sample_mut(1).unwrap();
-    s.x = Batch::new(Array2::zeros((2, 2))).unwrap();
-    s.y = Batch::new(array![0i64, 0]).unwrap();
+    assert!(s.y.set_label(0, 5).is_err());
+    assert!(s.y.update(|a| a[0] = -1).is_err());
+    let two = Batch::<Vector<2>>::new(Array2::zeros((2, 2))).unwrap();
     assert!(matches!(
-        s.write(),
-        Err(DataError::WriteRows {
-            rows: 1,
-            samples: 2
+        s.x.assign(&two),
+        Err(SpecError::Size {
+            axis: 0,
+            expected: 1,
+            actual: 2,
+            ..
         })
     ));
     assert_eq!(ds.fields().x.array().row(1).to_vec(), [10., 11.]);
+    assert_eq!(ds.fields().y.array()[1], 1);
+    // Rows in place: every leaf's rows, by the record's field names.
+    let mut rows = ds.rows_mut(3..5).unwrap();
+    rows.x.array_mut().mapv_inplace(|v| v + 0.5);
+    rows.y.update(|a| a.mapv_inplace(|l| (l + 1) % 5)).unwrap();
+    assert_eq!(
+        ds.fields().x.array().slice(ndarray::s![3.., ..]),
+        array![[30.5f32, 31.5], [40.5, 41.5]]
+    );
+    assert_eq!(ds.fields().y.array(), &array![0i64, 1, 4, 4, 0]);
+    // Past the end, reversed: refused.
+    assert!(matches!(
+        ds.sample_mut(5),
+        Err(DataError::Spec(SpecError::Row { row: 5, .. }))
+    ));
+    assert!(matches!(
+        ds.sample_mut(usize::MAX),
+        Err(DataError::Spec(SpecError::Row { .. }))
+    ));
+    #[allow(clippy::reversed_empty_ranges)]
+    let reversed = ds.rows_mut(3..1);
+    assert!(matches!(
+        reversed,
+        Err(DataError::Spec(SpecError::Reversed { start: 3, end: 1 }))
+    ));
+    // Restore the rows the selection test below expects.
+    let mut rows = ds.rows_mut(0..5).unwrap();
+    rows.x.assign(&table(5).fields().x).unwrap();
+    rows.y.assign(&table(5).fields().y).unwrap();
 
     // Writes into a selection, in order: sample j into row rows[j].
     let values = Table {
@@ -146,7 +177,7 @@ fn writable_samples_and_selections() {
     ds.write_rows(&[4, 0], &values).unwrap();
     assert_eq!(ds.fields().x.array().row(4).to_vec(), [100., 101.]);
     assert_eq!(ds.fields().x.array().row(0).to_vec(), [200., 201.]);
-    assert_eq!(ds.fields().y.array(), &array![2i64, 1, 4, 3, 1]);
+    assert_eq!(ds.fields().y.array(), &array![2i64, 1, 2, 3, 1]);
     // A row past the end, or another number of values: refused, nothing written.
     assert!(matches!(
         ds.write_rows(&[1, 5], &values),
@@ -485,4 +516,57 @@ fn labels_are_changed_only_through_checked_writes() {
     let mut x = Batch::<Vector<2>>::new(array![[1f32, 2.], [3., 4.]]).unwrap();
     x.update(|a| a.mapv_inplace(|v| -v)).unwrap();
     assert_eq!(x.array(), &array![[-1f32, -2.], [-3., -4.]]);
+}
+
+/// Rows in place through a nested record and ragged leaves: each view is the dataset's memory,
+/// by field name, and a sequence of labels keeps its rules.
+#[test]
+fn rows_in_place_through_nested_and_ragged_leaves() {
+    #[derive(DataSpec)]
+    struct Speech {
+        #[spec(source = "audio")]
+        audio: Ragged<VectorSeq<2>>,
+        text: Transcript,
+    }
+    #[derive(DataSpec)]
+    struct Transcript {
+        #[spec(source = "tokens")]
+        tokens: Ragged<IndexSeq<5>>,
+        #[spec(source = "speaker")]
+        speaker: Batch<Labels<3>>,
+    }
+    // Lengths 2, 0, 3 (audio) and 1, 2, 2 (tokens).
+    let mut ds = Dataset::new(Speech {
+        audio: Ragged::from_parts((0..10).map(|v| v as f32).collect(), vec![0, 2, 2, 5]).unwrap(),
+        text: Transcript {
+            tokens: Ragged::from_parts(vec![1, 2, 3, 4, 0], vec![0, 1, 3, 5]).unwrap(),
+            speaker: Batch::new(array![0i64, 1, 2]).unwrap(),
+        },
+    })
+    .unwrap();
+    let mut rows = ds.rows_mut(1..3).unwrap();
+    assert_eq!(rows.audio.len(), 2);
+    assert_eq!(rows.audio.lengths().collect::<Vec<_>>(), [0, 3]);
+    // Sample 1 of the view is row 2: its three steps of two values.
+    rows.audio.sample_mut(1).unwrap().mapv_inplace(|v| -v);
+    assert!(rows.audio.sample_mut(2).is_err());
+    // Labels: a checked edit; one out of range leaves the sample unchanged.
+    rows.text.tokens.update(0, |a| a.fill(4)).unwrap();
+    assert!(rows.text.tokens.update(1, |a| a.fill(5)).is_err());
+    // A length cannot change through a view.
+    assert!(
+        rows.text
+            .tokens
+            .update(1, |a| *a = ndarray::Array2::zeros((1, 3)))
+            .is_err()
+    );
+    rows.text.speaker.set_label(1, 0).unwrap();
+    let audio = ds.fields().audio.values().to_vec();
+    assert_eq!(
+        audio,
+        [0., 1., 2., 3., -4., -5., -6., -7., -8., -9.],
+        "only row 2's steps change"
+    );
+    assert_eq!(ds.fields().text.tokens.values(), [1, 4, 4, 4, 0]);
+    assert_eq!(ds.fields().text.speaker.array(), &array![0i64, 1, 0]);
 }

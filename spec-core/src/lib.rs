@@ -32,16 +32,17 @@ pub use mapping::matching::{Reads, Serves, Specs, assert_serves};
 pub use types::axis::{
     Axis, B, BCHW, BCW, BF, BHWC, BK, BT, BTF, BWC, C, CHWB, D, F, H, K, Layout, T, TB, TBF, W,
 };
-pub use types::batch::{ArcBatch, Batch, BatchView};
+pub use types::batch::{ArcBatch, Batch, BatchView, BatchViewMut};
 pub use types::elem::{Arith, Element, IndexElement, LosslessCast, LossyCast};
-pub use types::ragged::{Ragged, RaggedView, SequenceSpace, SourceView};
+pub use types::ragged::{Ragged, RaggedView, RaggedViewMut, SequenceSpace, SourceView};
 pub use types::source::{Features, Source, Src, Targets};
 pub use types::space::{
     FreeValues, Image, Index, IndexSeq, Labels, Lengths, Mask, Null, OneHot, Scalar, Space, Vector,
     VectorSeq, Volume, VolumeSeq, Window,
 };
 pub use types::spec::{
-    DataSpec, Described, FlatOf, LeavesOf, MappedOf, Node, SourcesOf, SpacesOf, ViewsOf,
+    DataSpec, Described, FlatOf, LeavesOf, MappedOf, Node, NodeMut, SourcesOf, SpacesOf,
+    ViewsMutOf, ViewsOf,
 };
 
 /// What the derive's output names; not part of the public API.
@@ -71,7 +72,7 @@ pub mod __private {
     pub use crate::types::space::Null;
     pub use crate::types::space::Space;
     pub use crate::types::spec::{
-        __add_features, Described, FlatRest, LeafList, Node, Path, SizeCheck,
+        __add_features, Described, FlatRest, LeafList, Node, NodeMut, Path, SizeCheck,
     };
     pub use crate::types::tensors::{LeafMapper, MapSpec};
     pub use crate::{DataSpec, Source};

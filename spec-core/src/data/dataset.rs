@@ -6,7 +6,8 @@
 //! Fields are the record's own fields, so access is typed and named by the struct:
 //! `dataset.fields().image`. Selection by range or by an index list gathers the rows into a new
 //! record. Writes need `&mut Dataset` (the Pylearn dataset proposal's writes): values through
-//! [`Dataset::fields_mut`], a sample through [`Dataset::sample_mut`], a selection through
+//! [`Dataset::fields_mut`], rows in place through [`Dataset::rows_mut`] and
+//! [`Dataset::sample_mut`], a selection through
 //! [`Dataset::write_rows`], arithmetic with a sample or a record through [`Dataset::apply`].
 //! A dataset shared (`&Dataset`, `Arc<Dataset>`: what providers and prefetching take) is
 //! read-only by ownership: nobody holding it can write.
@@ -219,45 +220,6 @@ impl<R: DataSpec> Drop for FieldsMut<'_, R> {
             }
             Err(e) => self.dataset.invalid = Some(e),
         }
-    }
-}
-
-/// One sample of a dataset, to write (from [`Dataset::sample_mut`]): a copy of the sample as a
-/// record of one sample, written back into its row by [`SampleMut::write`] (the proposal's
-/// `s._write`). Dropped without `write`, nothing is written.
-#[must_use = "a sample is written back by `write`; dropped, nothing is written"]
-pub struct SampleMut<'a, R: DataSpec + GatherSame> {
-    dataset: &'a mut Dataset<R>,
-    row: usize,
-    sample: R,
-}
-
-impl<R: DataSpec + GatherSame> SampleMut<'_, R> {
-    /// The row of the sample.
-    pub fn row(&self) -> usize {
-        self.row
-    }
-
-    /// Writes the sample back into its row.
-    ///
-    /// # Errors
-    /// [`DataError::WriteRows`] when a field of the sample was replaced by one of another
-    /// number of samples than 1 (nothing is written).
-    pub fn write(self) -> Result<(), DataError> {
-        self.dataset.write_rows(&[self.row], &self.sample)
-    }
-}
-
-impl<R: DataSpec + GatherSame> core::ops::Deref for SampleMut<'_, R> {
-    type Target = R;
-    fn deref(&self) -> &R {
-        &self.sample
-    }
-}
-
-impl<R: DataSpec + GatherSame> core::ops::DerefMut for SampleMut<'_, R> {
-    fn deref_mut(&mut self) -> &mut R {
-        &mut self.sample
     }
 }
 
@@ -537,8 +499,54 @@ impl<R: DataSpec> Dataset<R> {
         FieldsMut { dataset: self }
     }
 
-    /// Sample `i`, to write (the proposal's `s = d[i]` then `s.input = val`): a copy of it as a
-    /// record of one sample, written back by [`SampleMut::write`].
+    /// The samples in `range`, to write in place (the proposal's writable views): the record's
+    /// fields by name, each a mutable view of those rows of the dataset's own memory
+    /// ([`BatchViewMut`](crate::BatchViewMut), [`RaggedViewMut`](crate::RaggedViewMut), the
+    /// generated `<Record>Mapped` struct for the record and each nested spec). Writes go straight
+    /// into the dataset; a view keeps its space's rules (labels are written through
+    /// [`Batch::set_label`], [`Batch::update`] or [`Batch::assign`], all checked) and cannot
+    /// change the number of samples or a sample's length.
+    ///
+    /// ```
+    /// use batchspec::prelude::*;
+    /// use batchspec::dataset::Dataset;
+    ///
+    /// #[derive(DataSpec)]
+    /// struct Record {
+    ///     #[spec(source = "features")]
+    ///     x: Batch<Vector<2>>,
+    ///     #[spec(source = "targets")]
+    ///     y: Batch<Labels<3>>,
+    /// }
+    /// let mut ds = Dataset::new(Record {
+    ///     x: Batch::new(ndarray::array![[0., 1.], [2., 3.], [4., 5.]])?,
+    ///     y: Batch::new(ndarray::array![0i64, 1, 2])?,
+    /// })?;
+    /// let mut rows = ds.rows_mut(1..3)?;
+    /// rows.x.array_mut().fill(-1.0);
+    /// rows.y.assign(&Batch::new(ndarray::array![2i64, 0])?)?;
+    /// assert!(rows.y.set_label(0, 3).is_err()); // 3 is not a label of `Labels<3>`
+    /// assert_eq!(ds.fields().x.array(), &ndarray::array![[0., 1.], [-1., -1.], [-1., -1.]]);
+    /// assert_eq!(ds.fields().y.array(), &ndarray::array![0i64, 2, 0]);
+    /// # Ok::<(), batchspec::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`SpecError::Row`] for a range past the end; [`SpecError::Reversed`];
+    /// [`DataError::Invalidated`].
+    pub fn rows_mut(
+        &mut self,
+        range: Range<usize>,
+    ) -> Result<crate::types::spec::ViewsMutOf<'_, R>, DataError>
+    where
+        R: crate::types::spec::NodeMut,
+    {
+        self.check_range(&range)?;
+        Ok(self.record.node_views_mut(range))
+    }
+
+    /// Sample `i`, to write in place (the proposal's `s = d[i]` then `s.input = val` or
+    /// `s *= val`): [`Dataset::rows_mut`] of the one row.
     ///
     /// ```
     /// use batchspec::prelude::*;
@@ -553,24 +561,20 @@ impl<R: DataSpec> Dataset<R> {
     /// let mut ds = Dataset::new(Record { x: Batch::new(ndarray::array![[0., 1.], [2., 3.]])? })?;
     /// let mut s = ds.sample_mut(1)?;
     /// s.x.apply_scalar(Arith::Mul, 10.0)?; // the proposal's `s *= val`, on a field
-    /// s.write()?;
     /// assert_eq!(ds.fields().x.array(), &ndarray::array![[0., 1.], [20., 30.]]);
     /// # Ok::<(), batchspec::Error>(())
     /// ```
     ///
     /// # Errors
     /// [`SpecError::Row`] for `i` not below [`Dataset::len`]; [`DataError::Invalidated`].
-    pub fn sample_mut(&mut self, i: usize) -> Result<SampleMut<'_, R>, DataError>
+    pub fn sample_mut(
+        &mut self,
+        i: usize,
+    ) -> Result<crate::types::spec::ViewsMutOf<'_, R>, DataError>
     where
-        FlatOf<R>: AllocFlat,
-        R: GatherSame,
+        R: crate::types::spec::NodeMut,
     {
-        let sample = self.get(i)?;
-        Ok(SampleMut {
-            dataset: self,
-            row: i,
-            sample,
-        })
+        self.rows_mut(i..i.saturating_add(1))
     }
 
     /// Writes the samples of `values` into the rows `rows` (the proposal's writes into a
@@ -659,6 +663,26 @@ impl<R: DataSpec> Dataset<R> {
         &self,
         range: Range<usize>,
     ) -> Result<crate::types::spec::ViewsOf<'_, R>, DataError> {
+        self.check_range(&range)?;
+        Ok(self.record.node_views(range))
+    }
+
+    /// Sample `i` as views of one sample, without copying (see [`Dataset::view`]; [`Dataset::get`]
+    /// gives it as a record of one sample instead).
+    ///
+    /// # Errors
+    /// [`SpecError::Row`] for `i` not below [`Dataset::len`].
+    pub fn sample(&self, i: usize) -> Result<crate::types::spec::ViewsOf<'_, R>, DataError> {
+        // `usize::MAX..usize::MAX` is past the end like any other `i..i + 1` there.
+        self.view(i..i.saturating_add(1))
+    }
+
+    /// Every leaf with its source and its shape for the whole dataset.
+    pub fn describe(&self) -> Vec<Described> {
+        R::describe(self.len)
+    }
+
+    fn check_range(&self, range: &Range<usize>) -> Result<(), DataError> {
         self.check()?;
         if range.start > range.end {
             return Err(SpecError::Reversed {
@@ -676,22 +700,7 @@ impl<R: DataSpec> Dataset<R> {
             }
             .into());
         }
-        Ok(self.record.node_views(range))
-    }
-
-    /// Sample `i` as views of one sample, without copying (see [`Dataset::view`]; [`Dataset::get`]
-    /// gives it as a record of one sample instead).
-    ///
-    /// # Errors
-    /// [`SpecError::Row`] for `i` not below [`Dataset::len`].
-    pub fn sample(&self, i: usize) -> Result<crate::types::spec::ViewsOf<'_, R>, DataError> {
-        // `usize::MAX..usize::MAX` is past the end like any other `i..i + 1` there.
-        self.view(i..i.saturating_add(1))
-    }
-
-    /// Every leaf with its source and its shape for the whole dataset.
-    pub fn describe(&self) -> Vec<Described> {
-        R::describe(self.len)
+        Ok(())
     }
 
     fn check_rows(&self, rows: &[usize]) -> Result<(), DataError> {
@@ -731,23 +740,7 @@ impl<R: DataSpec> Dataset<R> {
         FlatOf<R>: AllocFlat,
         R: GatherSame,
     {
-        self.check()?;
-        if range.start > range.end {
-            return Err(SpecError::Reversed {
-                start: range.start,
-                end: range.end,
-            }
-            .into());
-        }
-        if range.end > self.len {
-            // The first row asked for that is not there.
-            return Err(SpecError::Row {
-                row: range.start.max(self.len),
-                position: range.start.max(self.len) - range.start,
-                len: self.len,
-            }
-            .into());
-        }
+        self.check_range(&range)?;
         let rows: Vec<usize> = range.collect();
         self.select(&rows)
     }

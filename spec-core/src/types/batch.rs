@@ -34,6 +34,9 @@ pub struct Batch<S: Space, R: RawData<Elem = S::Elem> = OwnedRepr<<S as Space>::
 
 /// A batch that borrows its data.
 pub type BatchView<'a, S> = Batch<S, ViewRepr<&'a <S as Space>::Elem>>;
+/// A batch that borrows its data mutably: a batch whose writes keep its space's rules (a
+/// label batch is written through [`Batch::set_label`], [`Batch::update`] or [`Batch::assign`]).
+pub type BatchViewMut<'a, S> = Batch<S, ViewRepr<&'a mut <S as Space>::Elem>>;
 /// A batch whose data is shared by reference counting: cloning it does not copy the data.
 pub type ArcBatch<S> = Batch<S, OwnedArcRepr<<S as Space>::Elem>>;
 
@@ -250,19 +253,49 @@ impl<S: Space, R: ndarray::DataMut<Elem = S::Elem>> Batch<S, R> {
         let mut copy = self.data.to_owned();
         edit(&mut copy);
         // The edit may have replaced the array: it must keep the batch's shape.
-        if let Some(axis) = (0..copy.ndim()).find(|&a| copy.shape()[a] != self.data.shape()[a]) {
+        self.check_same_shape(copy.shape())?;
+        S::check_values(&copy.view())?;
+        self.data.assign(&copy);
+        Ok(())
+    }
+
+    /// Writes `other`'s values over this batch's (the Pylearn dataset proposal's
+    /// `s.input = val`, through a view of the dataset's rows): `other` must have this batch's
+    /// shape, and its values are valid for `S` since it is a batch of `S`.
+    ///
+    /// ```
+    /// use batchspec::prelude::*;
+    /// let mut y = Batch::<Labels<10>>::new(ndarray::array![1i64, 2, 3])?;
+    /// y.assign(&Batch::new(ndarray::array![7i64, 8, 9])?)?;
+    /// assert_eq!(y.array().to_vec(), vec![7, 8, 9]);
+    /// assert!(y.assign(&Batch::new(ndarray::array![1i64])?).is_err()); // one sample for three
+    /// # Ok::<(), batchspec::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`SpecError::Size`] naming the first axis whose size differs; nothing is written then.
+    pub fn assign<R2: Data<Elem = S::Elem>>(
+        &mut self,
+        other: &Batch<S, R2>,
+    ) -> Result<(), SpecError> {
+        self.check_same_shape(other.data.shape())?;
+        self.data.assign(&other.data);
+        Ok(())
+    }
+
+    /// `shape` against this batch's: [`SpecError::Size`] naming the first axis that differs.
+    fn check_same_shape(&self, shape: &[usize]) -> Result<(), SpecError> {
+        if let Some(axis) = (0..shape.len()).find(|&a| shape[a] != self.data.shape()[a]) {
             let letters = <S::Layout as crate::types::axis::Layout>::LETTERS;
             return Err(SpecError::Size {
                 space: S::describe(),
                 axis,
                 axis_name: letters.get(axis).map_or("axis", |&l| axis_name(l)),
                 expected: self.data.shape()[axis],
-                actual: copy.shape()[axis],
-                shape: Shape(copy.shape().to_vec()),
+                actual: shape[axis],
+                shape: Shape(shape.to_vec()),
             });
         }
-        S::check_values(&copy.view())?;
-        self.data.assign(&copy);
         Ok(())
     }
 

@@ -139,6 +139,17 @@ pub struct RaggedView<'a, S: Space> {
     space: PhantomData<fn() -> S>,
 }
 
+/// Some samples of a [`Ragged`] leaf, borrowed mutably (from [`Dataset::rows_mut`]): the
+/// values of each sample can be written in place, its length cannot change.
+///
+/// [`Dataset::rows_mut`]: crate::dataset::Dataset::rows_mut
+pub struct RaggedViewMut<'a, S: Space> {
+    values: &'a mut [S::Elem],
+    // Into `values` (in steps), one more than the samples; not rebased.
+    offsets: &'a [usize],
+    space: PhantomData<fn() -> S>,
+}
+
 impl<S: Space> Clone for RaggedView<'_, S> {
     fn clone(&self) -> Self {
         *self
@@ -473,6 +484,77 @@ impl<S: Space> Ragged<S> {
     }
 }
 
+impl<S: Space> RaggedViewMut<'_, S> {
+    /// The samples, borrowed (for reading).
+    pub fn view(&self) -> RaggedView<'_, S> {
+        RaggedView {
+            values: self.values,
+            offsets: self.offsets,
+            space: PhantomData,
+        }
+    }
+
+    /// The number of samples.
+    pub fn len(&self) -> usize {
+        self.offsets.len() - 1
+    }
+
+    /// `true` for no samples.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The number of steps of every sample.
+    pub fn lengths(&self) -> impl Iterator<Item = usize> + '_ {
+        self.offsets.windows(2).map(|w| w[1] - w[0])
+    }
+
+    fn sample_range(&self, i: usize) -> Result<core::ops::Range<usize>, SpecError> {
+        if i >= self.len() {
+            return Err(SpecError::Row {
+                row: i,
+                position: 0,
+                len: self.len(),
+            });
+        }
+        let step = step_len::<S>();
+        Ok(self.offsets[i] * step..self.offsets[i + 1] * step)
+    }
+
+    /// Sample `i` as a batch of one sample of `S`, mutably, for a space whose every value is
+    /// valid ([`FreeValues`](crate::space::FreeValues)); a sequence of labels is written through
+    /// [`RaggedViewMut::update`].
+    ///
+    /// # Errors
+    /// [`SpecError::Row`] for `i` not below [`RaggedViewMut::len`].
+    pub fn sample_mut(&mut self, i: usize) -> Result<ArrayViewMut<'_, S::Elem, S::Dim>, SpecError>
+    where
+        S: crate::types::space::FreeValues,
+    {
+        let range = self.sample_range(i)?;
+        let t = self.offsets[i + 1] - self.offsets[i];
+        Ok(sample_view_mut::<S>(&mut self.values[range], t))
+    }
+
+    /// Changes sample `i` with `edit` (on a copy of it, as a batch of one sample of `S`) and
+    /// keeps the change only if it is a sample of `S` of the same length (for a label space,
+    /// every label below the number of labels).
+    ///
+    /// # Errors
+    /// [`SpecError::Row`] for `i` not below [`RaggedViewMut::len`]; as [`Batch::update`]
+    /// otherwise, and the sample is unchanged.
+    pub fn update<F>(&mut self, i: usize, edit: F) -> Result<(), SpecError>
+    where
+        F: FnOnce(&mut ndarray::Array<S::Elem, S::Dim>),
+    {
+        let range = self.sample_range(i)?;
+        let t = self.offsets[i + 1] - self.offsets[i];
+        let mut sample =
+            Batch::<S, _>::from_checked(sample_view_mut::<S>(&mut self.values[range], t));
+        sample.update(edit)
+    }
+}
+
 impl<'a, S: Space> RaggedView<'a, S> {
     /// The number of samples.
     pub fn len(&self) -> usize {
@@ -558,6 +640,20 @@ impl<'a, S: Space> SourceView<'a, S> {
     /// `true` for no samples.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
+    }
+}
+
+impl<S: Space> crate::types::spec::NodeMut for Ragged<S> {
+    type ViewsMut<'a>
+        = RaggedViewMut<'a, S>
+    where
+        Self: 'a;
+    fn node_views_mut(&mut self, rows: core::ops::Range<usize>) -> Self::ViewsMut<'_> {
+        RaggedViewMut {
+            values: &mut self.values,
+            offsets: &self.offsets[rows.start..=rows.end],
+            space: PhantomData,
+        }
     }
 }
 

@@ -343,6 +343,64 @@ impl<Src> Node<Src> for Null {
     fn node_flatten_mapped<T, V: FnMut(T)>(_: (), _: &mut V) {}
 }
 
+/// A node whose leaves lend some of their samples mutably, in place: the structure of the node
+/// with a [`BatchViewMut`](crate::BatchViewMut) (or a [`RaggedViewMut`](crate::RaggedViewMut))
+/// at each leaf. What [`Dataset::rows_mut`](crate::dataset::Dataset::rows_mut) and
+/// [`Dataset::sample_mut`](crate::dataset::Dataset::sample_mut) give.
+///
+/// The derive implements it for every struct whose fields all lend mutably (owned batches,
+/// ragged leaves, nested specs, tuples of them): the views come as the struct's generated
+/// `<Name>Mapped` struct, field by field, so that a view's fields have the record's names.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot lend its samples mutably",
+    label = "a field of it does not own its data",
+    note = "a record lends rows in place when its fields are owned batches (`Batch<S>`, `ArcBatch<S>`), `Ragged<S>` leaves, or specs and tuples of them"
+)]
+pub trait NodeMut {
+    /// The structure of the node with a mutable view of some samples at each leaf.
+    type ViewsMut<'a>
+    where
+        Self: 'a;
+    /// Mutable views of the samples `rows` of every leaf, without copying (`rows` is within the
+    /// batch: the callers check it).
+    fn node_views_mut(&mut self, rows: core::ops::Range<usize>) -> Self::ViewsMut<'_>;
+}
+
+/// The structure of a spec with a mutable view at each leaf.
+pub type ViewsMutOf<'a, S> = <S as NodeMut>::ViewsMut<'a>;
+
+impl<S: Space, R: ndarray::DataMut<Elem = S::Elem>> NodeMut for Batch<S, R> {
+    type ViewsMut<'a>
+        = crate::types::batch::BatchViewMut<'a, S>
+    where
+        Self: 'a;
+    fn node_views_mut(&mut self, rows: core::ops::Range<usize>) -> Self::ViewsMut<'_> {
+        crate::types::batch::BatchViewMut::<S>::from_checked(
+            self.array_mut_unchecked()
+                .slice_axis_mut(ndarray::Axis(S::BATCH_AXIS), rows.into()),
+        )
+    }
+}
+
+impl NodeMut for Null {
+    type ViewsMut<'a> = Null;
+    fn node_views_mut(&mut self, _: core::ops::Range<usize>) -> Null {
+        Null
+    }
+}
+
+macro_rules! tuples_mut {
+    ($($t:ident $i:tt),+) => {
+        impl<$($t: NodeMut),+> NodeMut for ($($t,)+) {
+            type ViewsMut<'a> = ($($t::ViewsMut<'a>,)+) where Self: 'a;
+            fn node_views_mut(&mut self, rows: core::ops::Range<usize>) -> Self::ViewsMut<'_> {
+                ($(self.$i.node_views_mut(rows.clone()),)+)
+            }
+        }
+    };
+}
+crate::types::for_tuples!(tuples_mut);
+
 /// The spec with no leaves: Pylearn2's `(NullSpace(), '')`, what a cost that needs no data (an
 /// L1 penalty) reads.
 impl DataSpec for Null {}
