@@ -570,3 +570,65 @@ fn rows_in_place_through_nested_and_ragged_leaves() {
     assert_eq!(ds.fields().text.tokens.values(), [1, 4, 4, 4, 0]);
     assert_eq!(ds.fields().text.speaker.array(), &array![0i64, 1, 0]);
 }
+
+/// The proposal's `d[:, something]` without a copy: a request in the record's own spaces is
+/// lent the record's leaves, by the request's field names and in its structure (here nested,
+/// with a `Null` and a ragged leaf), and sees writes made to the dataset since.
+#[test]
+fn a_projection_lends_the_record_leaves() {
+    #[derive(DataSpec)]
+    struct Record {
+        #[spec(source = "audio")]
+        audio: Ragged<VectorSeq<2>>,
+        #[spec(source = "features")]
+        x: Batch<Vector<2>>,
+        #[spec(source = "targets")]
+        y: Batch<Labels<3>>,
+    }
+    #[derive(DataSpec)]
+    struct Inner {
+        #[spec(source = "targets")]
+        label: Batch<Labels<3>>,
+        nothing: Null,
+    }
+    #[derive(DataSpec)]
+    struct Request {
+        #[spec(source = "audio")]
+        sound: Ragged<VectorSeq<2>>,
+        inner: Inner,
+    }
+    let mut ds = Dataset::new(Record {
+        audio: Ragged::from_parts((0..8).map(|v| v as f32).collect(), vec![0, 1, 1, 4]).unwrap(),
+        x: Batch::new(array![[0f32, 1.], [2., 3.], [4., 5.]]).unwrap(),
+        y: Batch::new(array![2i64, 0, 1]).unwrap(),
+    })
+    .unwrap();
+    ds.sample_mut(2).unwrap().y.set_label(0, 2).unwrap();
+    let projected = ds.project::<Request>();
+    let lent = projected.view(1..3).unwrap();
+    assert_eq!(lent.inner.label.array(), &array![0i64, 2]);
+    assert_eq!(
+        lent.inner.label.array().as_ptr(),
+        &ds.fields().y.array()[1] as *const i64
+    );
+    assert_eq!(lent.sound.lengths().collect::<Vec<_>>(), [0, 3]);
+    assert_eq!(
+        lent.sound.sample(1).unwrap().as_slice().unwrap(),
+        [2f32, 3., 4., 5., 6., 7.]
+    );
+    assert!(matches!(lent.inner.nothing, Null));
+    let one = projected.sample(0).unwrap();
+    assert_eq!(one.inner.label.array(), &array![2i64]);
+    assert_eq!(one.sound.sample(0).unwrap().as_slice().unwrap(), [0f32, 1.]);
+    // The same rules as the dataset's views: past the end, reversed.
+    assert!(matches!(
+        projected.view(2..4),
+        Err(DataError::Spec(SpecError::Row { row: 3, .. }))
+    ));
+    assert!(projected.sample(3).is_err());
+    // The copies a projection serves agree with what it lends.
+    assert_eq!(
+        ds.project::<Inner>().select(&[1, 2]).unwrap().label.array(),
+        lent.inner.label.array()
+    );
+}

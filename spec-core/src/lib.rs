@@ -59,7 +59,9 @@ pub mod __private {
         Padded, check_fits, gather_leaf,
     };
     pub use crate::format::FormatAs;
-    pub use crate::mapping::matching::{HasSource, LeafField, ReadField, Reads};
+    pub use crate::mapping::matching::{
+        HasSource, LeafField, LendsAs, ProjectAs, ProjectFrom, ReadField, Reads,
+    };
     pub use crate::mapping::serve::{FromShared, ServeCache, ServeField, ServeFrom};
     pub use crate::types::axis::{B, C, D, F, H, K, NotALayout, T, W};
     pub use crate::types::batch::{ArcBatch, BatchView};

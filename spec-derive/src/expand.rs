@@ -447,8 +447,11 @@ fn mapped_struct(
         )
     });
     let (plain_impl_generics, _, _) = cont.generics.split_for_impl();
+    // Not recommended: a record that cannot lend is reported as itself, in `NodeMut`'s words,
+    // without a list of the other records that can.
     let mut_impl = quote! {
         #[automatically_derived]
+        #[diagnostic::do_not_recommend]
         impl #plain_impl_generics #p::NodeMut for #ident #ty_generics
         where
             #(#preds,)*

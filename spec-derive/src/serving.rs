@@ -139,9 +139,14 @@ pub fn expand(cont: &Container<'_>, krate: &syn::Path, preds: &[TokenStream]) ->
                 #(#preds,)*
             {
                 type Space = #space;
+                type Field = #ty;
                 #[inline]
                 fn source_view(&self) -> #view_ty {
                     #view
+                }
+                #[inline]
+                fn source_field(&self) -> &Self::Field {
+                    &self.#member
                 }
             }
         });
@@ -160,6 +165,9 @@ pub fn expand(cont: &Container<'_>, krate: &syn::Path, preds: &[TokenStream]) ->
     let mut load_bounds = Vec::new();
     let mut load_values = Vec::new();
     let mut mix_steps = Vec::new();
+    // Zero-copy projection: the bounds, view types and values of `ProjectFrom`, field by field.
+    let (mut project_bounds, mut project_views, mut project_values) =
+        (Vec::new(), Vec::new(), Vec::new());
     for f in &cont.fields {
         let ty = f.ty;
         let member = f.member;
@@ -225,6 +233,99 @@ pub fn expand(cont: &Container<'_>, krate: &syn::Path, preds: &[TokenStream]) ->
             out.extend(syn::Error::new_spanned(expr, msg).to_compile_error());
         }
         match kind(ty) {
+            Kind::Leaf if f.steps_of.is_none() && f.augment.is_none() && f.mixed_with.is_none() => {
+                let (bounds, views, values) =
+                    (&mut project_bounds, &mut project_views, &mut project_values);
+                let source_trait = format_ident!("{}_{}_source", name, field);
+                let field_ty = quote!(<() as #source_trait<#r>>::Field);
+                let to = quote!(<#ty as #p::LeafField>::Space);
+                bounds.push(respan(
+                    quote! {
+                        (): #source_trait<#r>,
+                        <() as #source_trait<#r>>::Space: #p::LendsAs<#to>,
+                        for<'__spec_x> #field_ty: #p::ProjectAs<'__spec_x, #ty>
+                    },
+                    member.span(),
+                ));
+                views.push(respan(
+                    quote!(<#field_ty as #p::ProjectAs<'__spec_a, #ty>>::View),
+                    span,
+                ));
+                values.push(respan(
+                    quote!(#member: <#field_ty as #p::ProjectAs<'_, #ty>>::project(
+                        <() as #source_trait<#r>>::field(__spec_record),
+                        #p::core::clone::Clone::clone(&__spec_rows),
+                    )),
+                    span,
+                ));
+            }
+            Kind::Nested => {
+                let (bounds, views, values) =
+                    (&mut project_bounds, &mut project_views, &mut project_values);
+                bounds.push(quote_spanned!(span=> for<'__spec_x> #ty: #p::ProjectFrom<#r>));
+                views.push(respan(
+                    quote!(<#ty as #p::ProjectFrom<#r>>::Views<'__spec_a>),
+                    span,
+                ));
+                values.push(respan(
+                    quote!(#member: <#ty as #p::ProjectFrom<#r>>::project_rows(
+                        __spec_record,
+                        #p::core::clone::Clone::clone(&__spec_rows),
+                    )),
+                    span,
+                ));
+            }
+            Kind::Null => {
+                let (views, values) = (&mut project_views, &mut project_values);
+                views.push(quote!(#p::Null));
+                values.push(quote!(#member: #p::Null));
+            }
+            _ => {
+                // A field with nothing of the record's to lend: a bound that never holds, in
+                // the field's words.
+                {
+                    let (bounds, views, values) =
+                        (&mut project_bounds, &mut project_views, &mut project_values);
+                    let why = if kind(ty) == Kind::Tuple {
+                        "is a tuple of batches of one source"
+                    } else if f.steps_of.is_some() {
+                        "is computed batch by batch"
+                    } else if f.augment.is_some() {
+                        "is augmented batch by batch"
+                    } else {
+                        "is mixed batch by batch"
+                    };
+                    let lend_trait = format_ident!("{}_{}_lend", name, field);
+                    let msg = format!(
+                        "field `{}` of `{}` {why}: a projection has nothing of the record's to lend for it",
+                        escape(&field),
+                        escape(&name)
+                    );
+                    let note =
+                        "`Projection::get` and `select` build every field, as a provider does";
+                    checks.push(quote! {
+                        #[diagnostic::on_unimplemented(message = #msg, label = "nothing to lend for this field", note = #note)]
+                        pub trait #lend_trait<R> {
+                            type View;
+                            fn lend() -> Self::View;
+                        }
+                        // Never used: it only keeps rustc from calling the trait one without
+                        // implementations.
+                        #[diagnostic::do_not_recommend]
+                        impl<R> #lend_trait<R> for #p::Null {
+                            type View = #p::Null;
+                            fn lend() -> #p::Null {
+                                #p::Null
+                            }
+                        }
+                    });
+                    bounds.push(respan(quote!((): #lend_trait<#r>), member.span()));
+                    views.push(quote!(<() as #lend_trait<#r>>::View));
+                    values.push(quote!(#member: <() as #lend_trait<#r>>::lend()));
+                }
+            }
+        }
+        match kind(ty) {
             Kind::Leaf => {
                 let source_trait = format_ident!("{}_{}_source", name, field);
                 let space_trait = format_ident!("{}_{}_space", name, field);
@@ -249,14 +350,21 @@ pub fn expand(cont: &Container<'_>, krate: &syn::Path, preds: &[TokenStream]) ->
                     )]
                     pub trait #source_trait<R> {
                         type Space: #p::Space;
+                        type Field;
                         fn view(record: &R) -> #p::SourceView<'_, Self::Space>;
+                        fn field(record: &R) -> &Self::Field;
                     }
                     #[diagnostic::do_not_recommend]
                     impl<R: #p::HasSource<#key>> #source_trait<R> for () {
                         type Space = <R as #p::HasSource<#key>>::Space;
+                        type Field = <R as #p::HasSource<#key>>::Field;
                         #[inline]
                         fn view(record: &R) -> #p::SourceView<'_, Self::Space> {
                             #p::HasSource::<#key>::source_view(record)
+                        }
+                        #[inline]
+                        fn field(record: &R) -> &Self::Field {
+                            #p::HasSource::<#key>::source_field(record)
                         }
                     }
                 };
@@ -747,6 +855,30 @@ pub fn expand(cont: &Container<'_>, krate: &syn::Path, preds: &[TokenStream]) ->
     }
 
     out.extend(quote!(#(#checks)*));
+    {
+        let (bounds, views, values) = (project_bounds, project_views, project_values);
+        let mapped = format_ident!("{}Mapped", ident);
+        let h_project = respan(
+            quote!(impl #r_impl #p::ProjectFrom<#r> for #ident #ty_generics),
+            ident.span(),
+        );
+        out.extend(quote! {
+            #h_project
+            where
+                #(#preds,)*
+                #(#bounds,)*
+            {
+                type Views<'__spec_a> = #mapped<#(#views),*> where #r: '__spec_a;
+                fn project_rows(
+                    __spec_record: &#r,
+                    __spec_rows: #p::core::ops::Range<usize>,
+                ) -> Self::Views<'_> {
+                    let _ = (&__spec_record, &__spec_rows);
+                    #mapped { #(#values,)* }
+                }
+            }
+        });
+    }
     // The headers sit at the struct's name, not at the derive attribute: rustc then reports a
     // bound of these impls as the struct's own ("required for `Request` to implement
     // `Reads<Dataset>`"), without its hints for derived impls. Tokens that name a field's type sit

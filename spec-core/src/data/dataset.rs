@@ -297,12 +297,45 @@ where
 }
 
 /// A dataset seen through a sub-spec of its fields (the proposal's `d[:, something]`, from
-/// [`Dataset::project`]): nothing is copied when it is made; each access gathers only the
-/// projection's sources, each (source, space) once, converted in the same pass, so that
-/// `d.project::<Q>().get(i)` is `d[i]` seen as `Q`.
+/// [`Dataset::project`]). Nothing is copied when it is made. [`Projection::view`] and
+/// [`Projection::sample`] lend the record's own leaves, field by field in `Q`'s structure (no
+/// copy; `Q` must ask for each source in the space the record holds it in,
+/// [`ProjectFrom`](crate::matching::ProjectFrom)); [`Projection::get`], [`Projection::select`]
+/// and [`Projection::slice`] gather only `Q`'s sources, each (source, space) once, converted in
+/// the same pass, so that `d.project::<Q>().get(i)` is `d[i]` seen as `Q`.
 pub struct Projection<'d, R, Q> {
     dataset: &'d Dataset<R>,
     request: core::marker::PhantomData<fn() -> Q>,
+}
+
+impl<'d, R: DataSpec, Q> Projection<'d, R, Q> {
+    /// The samples in `range`, lent without a copy: `Q`'s structure (its generated
+    /// `<Q>Mapped` struct, by `Q`'s field names) with a view of the record's leaf of each
+    /// field's source at each leaf.
+    ///
+    /// # Errors
+    /// [`SpecError::Row`] for a range past the end; [`SpecError::Reversed`];
+    /// [`DataError::Invalidated`].
+    // The views' type is a parameter fixed by the bound, so that a request that cannot be lent
+    // is reported in the words of `ProjectFrom` at the call (see `Dataset::rows_mut`).
+    pub fn view<V>(&self, range: Range<usize>) -> Result<V, DataError>
+    where
+        Q: crate::mapping::matching::ProjectFrom<R, Views<'d> = V>,
+    {
+        self.dataset.check_range(&range)?;
+        Ok(Q::project_rows(&self.dataset.record, range))
+    }
+
+    /// Sample `i`, lent without a copy (see [`Projection::view`]).
+    ///
+    /// # Errors
+    /// As [`Projection::view`].
+    pub fn sample<V>(&self, i: usize) -> Result<V, DataError>
+    where
+        Q: crate::mapping::matching::ProjectFrom<R, Views<'d> = V>,
+    {
+        self.view(i..i.saturating_add(1))
+    }
 }
 
 impl<R: DataSpec, Q: crate::mapping::serve::ServeFrom<R>> Projection<'_, R, Q> {
@@ -534,12 +567,13 @@ impl<R: DataSpec> Dataset<R> {
     /// # Errors
     /// [`SpecError::Row`] for a range past the end; [`SpecError::Reversed`];
     /// [`DataError::Invalidated`].
-    pub fn rows_mut(
-        &mut self,
-        range: Range<usize>,
-    ) -> Result<crate::types::spec::ViewsMutOf<'_, R>, DataError>
+    // The views' type is a parameter fixed by the bound (not `ViewsMutOf<'_, R>` in the
+    // signature): a record that cannot lend its rows is then reported in the words of
+    // `NodeMut`, at the call, rather than as a method that "exists but its trait bounds were
+    // not satisfied".
+    pub fn rows_mut<'s, V>(&'s mut self, range: Range<usize>) -> Result<V, DataError>
     where
-        R: crate::types::spec::NodeMut,
+        R: crate::types::spec::NodeMut<ViewsMut<'s> = V>,
     {
         self.check_range(&range)?;
         Ok(self.record.node_views_mut(range))
@@ -567,12 +601,9 @@ impl<R: DataSpec> Dataset<R> {
     ///
     /// # Errors
     /// [`SpecError::Row`] for `i` not below [`Dataset::len`]; [`DataError::Invalidated`].
-    pub fn sample_mut(
-        &mut self,
-        i: usize,
-    ) -> Result<crate::types::spec::ViewsMutOf<'_, R>, DataError>
+    pub fn sample_mut<'s, V>(&'s mut self, i: usize) -> Result<V, DataError>
     where
-        R: crate::types::spec::NodeMut,
+        R: crate::types::spec::NodeMut<ViewsMut<'s> = V>,
     {
         self.rows_mut(i..i.saturating_add(1))
     }
@@ -793,8 +824,9 @@ impl<R: DataSpec> Dataset<R> {
     }
 
     /// The dataset seen through the sub-spec `Q` of its fields (the proposal's
-    /// `d[:, something]`), without a copy: [`Projection`] gathers `Q`'s sources only, when a
-    /// sample or a selection is asked for. `Q` is checked against the record at compile time.
+    /// `d[:, something]`), without a copy: [`Projection::view`] lends the record's leaves of
+    /// `Q`'s sources by `Q`'s field names; [`Projection::get`] and [`Projection::select`] gather
+    /// `Q`'s sources only, converted. `Q` is checked against the record at compile time.
     ///
     /// ```
     /// use batchspec::prelude::*;
@@ -817,11 +849,15 @@ impl<R: DataSpec> Dataset<R> {
     ///     y: Batch::new(ndarray::array![0i64, 1, 2])?,
     /// })?;
     /// let targets = ds.project::<Targets>();
+    /// // Lent: the record's own memory, by the request's field names.
+    /// let lent = targets.view(1..3)?;
+    /// assert_eq!(lent.y.array(), &ndarray::array![1i64, 2]);
+    /// assert_eq!(lent.y.array().as_ptr(), &ds.fields().y.array()[1] as *const i64);
     /// assert_eq!(targets.get(2)?.y.array(), ds.get(2)?.y.array()); // d[i, something] == d[i][something]
     /// assert_eq!(targets.slice(0..2)?.y.array(), &ndarray::array![0i64, 1]);
     /// # Ok::<(), batchspec::Error>(())
     /// ```
-    pub fn project<Q: crate::mapping::serve::ServeFrom<R>>(&self) -> Projection<'_, R, Q> {
+    pub fn project<Q: crate::mapping::matching::Reads<R>>(&self) -> Projection<'_, R, Q> {
         Projection {
             dataset: self,
             request: core::marker::PhantomData,

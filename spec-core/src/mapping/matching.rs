@@ -35,8 +35,88 @@ use ndarray::Data;
 pub trait HasSource<K: Source> {
     /// The record's space for `K`.
     type Space: Space;
+    /// The record's field of `K`, as declared (a batch of some storage, or a ragged leaf).
+    type Field;
     /// The record's leaf of `K`, borrowed.
     fn source_view(&self) -> SourceView<'_, Self::Space>;
+    /// The record's field of `K`.
+    fn source_field(&self) -> &Self::Field;
+}
+
+/// The record's space `Self` of a source lent to a request's field of the space `To`, without
+/// a copy: only the same space ([`ProjectFrom`]).
+#[diagnostic::on_unimplemented(
+    message = "a projection lends the record's leaves as they are stored: the record holds a source as `{Self}`, the request asks for it as `{To}`",
+    label = "a projection copies and converts nothing",
+    note = "ask for the record's own space, or get converted copies from `Projection::get`, `select` or a `Provider`"
+)]
+pub trait LendsAs<To> {}
+
+impl<S: Space> LendsAs<S> for S {}
+
+/// The record's field `Self` lent, as it is stored, for a request's field of type `T`: a batch
+/// for a batch (whatever either's storage), a ragged leaf for a ragged leaf; the spaces are
+/// checked by [`LendsAs`]. What a zero-copy projection ([`ProjectFrom`]) takes from each leaf.
+#[diagnostic::on_unimplemented(
+    message = "a projection lends a batch field as a batch and a ragged field as a `Ragged`: the record's field is `{Self}`, the request's is `{T}`",
+    label = "a projection copies and pads nothing",
+    note = "declare the request's field as the record's is (`Batch<..>` or `Ragged<..>`), or get padded copies from `Projection::get`, `select` or a `Provider`"
+)]
+pub trait ProjectAs<'a, T> {
+    /// The view of the record's rows.
+    type View;
+    /// The rows `rows` (within the leaf: the callers check), borrowed.
+    fn project(&'a self, rows: core::ops::Range<usize>) -> Self::View;
+}
+
+impl<'a, S: Space, D: Data<Elem = S::Elem>, S2: Space, D2: ndarray::RawData<Elem = S2::Elem>>
+    ProjectAs<'a, Batch<S2, D2>> for Batch<S, D>
+{
+    type View = crate::types::batch::BatchView<'a, S>;
+    fn project(&'a self, rows: core::ops::Range<usize>) -> Self::View {
+        crate::types::batch::BatchView::<S>::from_checked(
+            self.array()
+                .slice_axis(ndarray::Axis(S::BATCH_AXIS), rows.into()),
+        )
+    }
+}
+
+impl<'a, S: Space, S2: Space> ProjectAs<'a, Ragged<S2>> for Ragged<S> {
+    type View = crate::types::ragged::RaggedView<'a, S>;
+    fn project(&'a self, rows: core::ops::Range<usize>) -> Self::View {
+        self.view_rows(rows)
+    }
+}
+
+/// The request `Self` lent from the record `R` without a copy (the Pylearn dataset proposal's
+/// `d[:, something]`, from [`Projection::view`](crate::dataset::Projection::view)): each batch
+/// field of `Self` is a view of the record's leaf of its source, which must hold it in the same
+/// space. The derive implements it for every struct of batch fields, ragged fields, nested
+/// specs and `Null`s, as the struct's generated `<Name>Mapped` struct of views; a field that is
+/// computed (`lengths_of`, `mask_of`), augmented or mixed, or a tuple field, has nothing to lend.
+#[diagnostic::on_unimplemented(
+    message = "the request `{Self}` cannot be lent from the record `{R}` without a copy",
+    label = "not a `#[derive(DataSpec)]` request",
+    note = "a projection lends the record's leaves as they are stored; `Projection::get` and `select` serve any request the record can serve, converted"
+)]
+pub trait ProjectFrom<R> {
+    /// The request's structure with a view at each leaf.
+    type Views<'a>
+    where
+        R: 'a;
+    /// Views of the rows `rows` of the record's leaves (within the record: the callers check).
+    fn project_rows(record: &R, rows: core::ops::Range<usize>) -> Self::Views<'_>;
+}
+
+#[diagnostic::do_not_recommend]
+impl<R> ProjectFrom<R> for Null {
+    type Views<'a>
+        = Null
+    where
+        R: 'a;
+    fn project_rows(_: &R, _: core::ops::Range<usize>) -> Null {
+        Null
+    }
 }
 
 /// A field type that is one leaf: a batch of a space whatever its storage, or a ragged leaf.

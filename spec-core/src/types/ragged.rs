@@ -643,6 +643,7 @@ impl<'a, S: Space> SourceView<'a, S> {
     }
 }
 
+#[diagnostic::do_not_recommend]
 impl<S: Space> crate::types::spec::NodeMut for Ragged<S> {
     type ViewsMut<'a>
         = RaggedViewMut<'a, S>

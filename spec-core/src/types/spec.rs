@@ -352,8 +352,8 @@ impl<Src> Node<Src> for Null {
 /// ragged leaves, nested specs, tuples of them): the views come as the struct's generated
 /// `<Name>Mapped` struct, field by field, so that a view's fields have the record's names.
 #[diagnostic::on_unimplemented(
-    message = "`{Self}` cannot lend its samples mutably",
-    label = "a field of it does not own its data",
+    message = "`{Self}` cannot lend its samples to be written in place",
+    label = "it does not own its data, or has a field that does not",
     note = "a record lends rows in place when its fields are owned batches (`Batch<S>`, `ArcBatch<S>`), `Ragged<S>` leaves, or specs and tuples of them"
 )]
 pub trait NodeMut {
@@ -369,6 +369,7 @@ pub trait NodeMut {
 /// The structure of a spec with a mutable view at each leaf.
 pub type ViewsMutOf<'a, S> = <S as NodeMut>::ViewsMut<'a>;
 
+#[diagnostic::do_not_recommend]
 impl<S: Space, R: ndarray::DataMut<Elem = S::Elem>> NodeMut for Batch<S, R> {
     type ViewsMut<'a>
         = crate::types::batch::BatchViewMut<'a, S>
@@ -382,6 +383,7 @@ impl<S: Space, R: ndarray::DataMut<Elem = S::Elem>> NodeMut for Batch<S, R> {
     }
 }
 
+#[diagnostic::do_not_recommend]
 impl NodeMut for Null {
     type ViewsMut<'a> = Null;
     fn node_views_mut(&mut self, _: core::ops::Range<usize>) -> Null {
@@ -391,6 +393,7 @@ impl NodeMut for Null {
 
 macro_rules! tuples_mut {
     ($($t:ident $i:tt),+) => {
+        #[diagnostic::do_not_recommend]
         impl<$($t: NodeMut),+> NodeMut for ($($t,)+) {
             type ViewsMut<'a> = ($($t::ViewsMut<'a>,)+) where Self: 'a;
             fn node_views_mut(&mut self, rows: core::ops::Range<usize>) -> Self::ViewsMut<'_> {
