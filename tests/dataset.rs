@@ -39,12 +39,11 @@ fn fields_selection_and_slices() {
     assert_eq!(part.y.array(), &array![2i64, 3]);
     assert_eq!(ds.get(5).unwrap().x.array(), &array![[50f32, 51.]]);
     // Views borrow the dataset: no copy.
-    let (x, y) = ds.sample(5).unwrap();
-    assert_eq!(x.array(), &array![[50f32, 51.]]);
-    assert_eq!(x.array().as_ptr(), ds.fields().x.array().row(5).as_ptr());
-    assert_eq!(y.array(), &array![0i64]);
-    let (xs, _) = ds.view(2..5).unwrap();
-    assert_eq!(xs.len(), 3);
+    let s = ds.sample(5).unwrap();
+    assert_eq!(s.x.array(), &array![[50f32, 51.]]);
+    assert_eq!(s.x.array().as_ptr(), ds.fields().x.array().row(5).as_ptr());
+    assert_eq!(s.y.array(), &array![0i64]);
+    assert_eq!(ds.view(2..5).unwrap().x.len(), 3);
     assert!(ds.view(6..8).is_err());
     assert!(matches!(
         ds.select(&[7]),

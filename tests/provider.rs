@@ -287,7 +287,7 @@ fn per_device_loads_follow_mxnet() {
     assert_eq!(views.len(), 3);
     let firsts: Vec<(f32, i64, usize)> = views
         .iter()
-        .map(|(data, label)| (data.array()[[0, 0]], label.array()[0], label.len()))
+        .map(|v| (v.data.array()[[0, 0]], v.label.array()[0], v.label.len()))
         .collect();
     assert_eq!(firsts, [(10.0, 1, 4), (50.0, 5, 3), (80.0, 8, 3)]);
 

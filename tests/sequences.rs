@@ -187,14 +187,15 @@ fn every_dataset_method_takes_sequence_leaves() {
     assert_eq!(seen, (0..7).collect::<Vec<_>>());
 
     // Views borrow: a ragged leaf's view sees the samples of the range.
-    let (frames, tokens, audio, label) = ds.view(2..4).unwrap();
-    assert_eq!(frames.len(), 2);
-    assert_eq!(tokens.lengths().collect::<Vec<_>>(), [5, 1]);
-    assert_eq!(audio.lengths().collect::<Vec<_>>(), [2, 0]);
-    assert_eq!(label.len(), 2);
-    let (_, tokens, _, _) = ds.sample(5).unwrap();
+    let v = ds.view(2..4).unwrap();
+    assert_eq!(v.frames.len(), 2);
+    assert_eq!(v.tokens.lengths().collect::<Vec<_>>(), [5, 1]);
+    assert_eq!(v.audio.lengths().collect::<Vec<_>>(), [2, 0]);
+    assert_eq!(v.label.len(), 2);
     assert_eq!(
-        tokens
+        ds.sample(5)
+            .unwrap()
+            .tokens
             .sample(0)
             .unwrap()
             .iter()

@@ -221,9 +221,11 @@ pub fn expand(cont: &Container<'_>) -> TokenStream {
         .iter()
         .zip(&spans)
         .map(|(n, sp)| respan(quote!(#n::node_nest_mapped(__spec_next),), *sp));
+    // Views of some rows, field by field in the generated `<Name>Mapped` struct.
+    let mapped_name = quote::format_ident!("{}Mapped", ident);
     let node_views = nodes.iter().zip(&members).zip(&spans).map(|((n, m), sp)| {
         respan(
-            quote!(#n::node_views(&self.#m, #p::core::clone::Clone::clone(&__spec_rows)),),
+            quote!(#m: #n::node_views(&self.#m, #p::core::clone::Clone::clone(&__spec_rows)),),
             *sp,
         )
     });
@@ -259,7 +261,7 @@ pub fn expand(cont: &Container<'_>) -> TokenStream {
                 type FlatRef<'__spec_a> = #flat_ref where Self: '__spec_a;
                 type FlatMut<'__spec_a> = #flat_mut where Self: '__spec_a;
                 type Mapped<__SpecT> = (#(#mapped,)*);
-                type Views<'__spec_a> = (#(#views,)*) where Self: '__spec_a;
+                type Views<'__spec_a> = #mapped_name<#(#views),*> where Self: '__spec_a;
                 const LEAVES: usize = 0 #(#count)*;
                 const TOTAL: #p::core::option::Option<usize> = #total;
                 fn describe_node(
@@ -297,7 +299,7 @@ pub fn expand(cont: &Container<'_>) -> TokenStream {
                 }
                 fn node_views(&self, __spec_rows: #p::core::ops::Range<usize>) -> Self::Views<'_> {
                     let _ = &__spec_rows;
-                    (#(#node_views)*)
+                    #mapped_name { #(#node_views)* }
                 }
                 fn node_nest_mapped<__SpecT, __SpecN: #p::core::ops::FnMut() -> __SpecT>(
                     __spec_next: &mut __SpecN,

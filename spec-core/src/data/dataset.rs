@@ -685,8 +685,10 @@ impl<R: DataSpec> Dataset<R> {
         self.record
     }
 
-    /// The samples in `range` as views, without copying: the record's structure as tuples, a
-    /// [`BatchView`](crate::types::batch::BatchView) at each leaf (field `k` of a struct is element `k` of its tuple).
+    /// The samples in `range` as views, without copying: the record's fields by name (its
+    /// generated `<Record>Mapped` struct, and each nested spec's), a
+    /// [`BatchView`](crate::types::batch::BatchView) (or a [`RaggedView`](crate::RaggedView)) at
+    /// each leaf.
     ///
     /// # Errors
     /// [`SpecError::Row`] for a range past the end.

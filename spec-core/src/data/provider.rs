@@ -357,7 +357,8 @@ pub fn split_across<Q: DataSpec>(batch: &Q, devices: usize) -> Result<DeviceSpli
 
 /// The rows of each device of `batch` as views, without copying (MXNet.jl's data parallelism,
 /// `_split_inputs` then a slice per device): one [`ViewsOf`](crate::types::spec::ViewsOf) per
-/// device, the request's structure as tuples with a borrowed view at each leaf.
+/// device, the request's structure (its generated `<Request>Mapped` struct, by field name) with
+/// a borrowed view at each leaf.
 ///
 /// # Errors
 /// As [`split_across`].

@@ -214,7 +214,8 @@ pub trait Node<Src> {
     /// [`Mapping::nest`](crate::mapping::dedup::Mapping::nest) builds.
     type Mapped<T>;
     /// The structure of the node with a borrowed [`BatchView`](crate::BatchView) of some of its
-    /// samples at each leaf (and [`Null`] at each null leaf).
+    /// samples at each leaf (and [`Null`] at each null leaf): for a derived struct, its generated
+    /// `<Name>Mapped` struct, by the struct's field names; for a tuple, a tuple.
     type Views<'a>
     where
         Self: 'a;
