@@ -115,10 +115,25 @@ impl AllocFlat for HNil {
     }
 }
 
+/// Leaves of at least this many bytes are backed by 2 MB pages where the system allows
+/// ([`crate::kernel::advise_huge_pages`]; NumPy's threshold for the same advice).
+pub const HUGE_PAGE_LEAF: usize = 4 << 20;
+
+/// A zero-filled batch, its memory advised for 2 MB pages before anything is written to it when
+/// it is large: the zeros come from the system untouched, so the pages are 2 MB from the first
+/// write on.
+fn zeros_advised<S: Space>(batch: usize, time: usize) -> Batch<S> {
+    let out = Batch::<S>::zeros(batch, time);
+    if let Some(values) = out.array().as_slice_memory_order() {
+        advise_values(values, HUGE_PAGE_LEAF, false);
+    }
+    out
+}
+
 impl<S: Space, T: AllocFlat> AllocFlat for HCons<Batch<S>, T> {
     fn alloc(batch: usize, time: usize) -> Self {
         HCons {
-            head: Batch::zeros(batch, time),
+            head: zeros_advised(batch, time),
             tail: T::alloc(batch, time),
         }
     }
@@ -133,7 +148,9 @@ impl<S: Space, T: AllocFlat> AllocFlat for HCons<Batch<S>, T> {
 impl<S: Space, T: AllocFlat> AllocFlat for HCons<ArcBatch<S>, T> {
     fn alloc(batch: usize, time: usize) -> Self {
         HCons {
-            head: Batch::<S>::zeros(batch, time).to_shared(),
+            head: ArcBatch::<S>::from_checked(
+                zeros_advised::<S>(batch, time).into_array().into_shared(),
+            ),
             tail: T::alloc(batch, time),
         }
     }
@@ -220,6 +237,47 @@ impl<R: DataSpec> Drop for FieldsMut<'_, R> {
             }
             Err(e) => self.dataset.invalid = Some(e),
         }
+    }
+}
+
+/// The leaves of a record, as memory ([`Dataset::huge_pages`]): implemented for the flat lists
+/// of batches and ragged leaves.
+pub trait LeafMemory {
+    /// Advises the memory of every leaf of at least `min_bytes` held in one block for 2 MB pages
+    /// ([`crate::kernel::advise_huge_pages`]); returns the bytes advised.
+    fn advise_leaves(&self, min_bytes: usize, collapse: bool) -> usize;
+}
+
+impl LeafMemory for HNil {
+    fn advise_leaves(&self, _: usize, _: bool) -> usize {
+        0
+    }
+}
+
+fn advise_values<E>(values: &[E], min_bytes: usize, collapse: bool) -> usize {
+    if core::mem::size_of_val(values) < min_bytes {
+        return 0;
+    }
+    crate::kernel::advise_huge_pages(values, collapse)
+}
+
+impl<S: Space, D: ndarray::Data<Elem = S::Elem>, T: LeafMemory> LeafMemory
+    for HCons<&Batch<S, D>, T>
+{
+    fn advise_leaves(&self, min_bytes: usize, collapse: bool) -> usize {
+        let head = self
+            .head
+            .array()
+            .as_slice_memory_order()
+            .map_or(0, |v| advise_values(v, min_bytes, collapse));
+        head + self.tail.advise_leaves(min_bytes, collapse)
+    }
+}
+
+impl<S: Space, T: LeafMemory> LeafMemory for HCons<&Ragged<S>, T> {
+    fn advise_leaves(&self, min_bytes: usize, collapse: bool) -> usize {
+        advise_values(self.head.values(), min_bytes, collapse)
+            + self.tail.advise_leaves(min_bytes, collapse)
     }
 }
 
@@ -713,6 +771,40 @@ impl<R: DataSpec> Dataset<R> {
     /// Every leaf with its source and its shape for the whole dataset.
     pub fn describe(&self) -> Vec<Described> {
         R::describe(self.len)
+    }
+
+    /// Moves every leaf of 4 MB or more ([`HUGE_PAGE_LEAF`]) onto 2 MB pages, where the system
+    /// allows (Linux with transparent huge pages `madvise` or `always`; `MADV_HUGEPAGE` then
+    /// `MADV_COLLAPSE`), and returns the bytes advised (0 elsewhere). A shuffled gather reads
+    /// rows at random places; on 2 MB pages a leaf of hundreds of megabytes fits the processor's
+    /// address-translation cache, and a shuffled epoch ran about 20 % faster here
+    /// (`benches/src/gather.rs`). The kernel copies the pages once, about a millisecond or two
+    /// per megabyte on the machine measured; no value changes. Leaves the library allocates
+    /// (selections, permutations, a provider's and a stream's batches) are advised when they
+    /// are made, before anything is written to them, and need no collapse.
+    ///
+    /// ```
+    /// use batchspec::prelude::*;
+    /// use batchspec::dataset::Dataset;
+    ///
+    /// #[derive(DataSpec)]
+    /// struct Record {
+    ///     #[spec(source = "features")]
+    ///     x: Batch<Vector<784>>,
+    /// }
+    /// let ds = Dataset::new(Record { x: Batch::new(ndarray::Array2::ones((4096, 784)))? })?;
+    /// let advised = ds.huge_pages(); // 12.8 MB of features: at least 10 MB advised on Linux
+    /// assert_eq!(ds.fields().x.array()[[4095, 783]], 1.0);
+    /// # let _ = advised;
+    /// # Ok::<(), batchspec::Error>(())
+    /// ```
+    pub fn huge_pages(&self) -> usize
+    where
+        for<'a> <R as crate::types::spec::Node<()>>::FlatRef<'a>: LeafMemory,
+    {
+        self.record
+            .flatten_ref()
+            .advise_leaves(HUGE_PAGE_LEAF, true)
     }
 
     fn check_range(&self, range: &Range<usize>) -> Result<(), DataError> {

@@ -43,6 +43,7 @@ mod cpu;
 mod exec;
 mod generic;
 mod loops;
+mod pages;
 #[cfg(target_arch = "x86_64")]
 mod x86;
 
@@ -56,6 +57,7 @@ use loops::{LoopNest, Shape};
 
 pub use cpu::simd_enabled;
 pub use loops::MAX_RANK;
+pub use pages::{HUGE_PAGE, advise_huge_pages};
 
 /// How many threads a conversion may use.
 ///
