@@ -179,6 +179,12 @@ impl Variant {
     }
 }
 
+/// Whether the buffers are asked for 2 MB pages (`BATCHSPEC_BENCH_PAGES=2M`; NumPy asks for
+/// them on its arrays of 4 MB or more).
+fn huge_pages() -> bool {
+    std::env::var("BATCHSPEC_BENCH_PAGES").is_ok_and(|v| v == "2M")
+}
+
 /// A 64-byte aligned f32 buffer.
 struct Aligned {
     buf: Vec<f32>,
@@ -189,6 +195,10 @@ struct Aligned {
 impl Aligned {
     fn new(len: usize) -> Self {
         let buf = vec![0.0f32; len + 16];
+        if huge_pages() {
+            // Before anything is written: the pages are 2 MB from the first write on.
+            batchspec::kernel::advise_huge_pages(&buf, false);
+        }
         let off = (0..16)
             .find(|&o| (buf.as_ptr() as usize + 4 * o).is_multiple_of(64))
             .expect("an f32 buffer has a 64-byte aligned element among its first 16");
