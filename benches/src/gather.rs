@@ -36,6 +36,21 @@ struct Mnist {
     y: Batch<Labels<10, u8>>,
 }
 
+/// One epoch of a provider over `ds` per call, a new shuffle each time.
+fn epochs_of(ds: &Dataset<Mnist>, schedule: Schedule) -> impl FnMut() + '_ {
+    let mut provider = Provider::<Mnist, Mnist>::new(ds, schedule).unwrap();
+    let mut epoch = 0u64;
+    move || {
+        provider.start_epoch(epoch);
+        epoch += 1;
+        let mut sum = 0f32;
+        while let Some(b) = provider.next_batch() {
+            sum += b.batch.x.array()[[0, 0]];
+        }
+        black_box(sum);
+    }
+}
+
 fn median(mut v: Vec<f64>) -> f64 {
     v.sort_by(f64::total_cmp);
     v[v.len() / 2]
@@ -100,30 +115,10 @@ fn main() {
             .unwrap()
     };
 
-    // 1 thread: the provider in the consumer's loop, a new shuffle every epoch.
-    let mut provider = Provider::<Mnist, Mnist>::new(&ds, schedule(Shard::whole())).unwrap();
-    let mut epoch = 0u64;
-    let mut one = || {
-        provider.start_epoch(epoch);
-        epoch += 1;
-        let mut sum = 0f32;
-        while let Some(b) = provider.next_batch() {
-            sum += b.batch.x.array()[[0, 0]];
-        }
-        black_box(sum);
-    };
-
-    let mut provider_4k = Provider::<Mnist, Mnist>::new(&ds_4k, schedule(Shard::whole())).unwrap();
-    let mut epoch_4k = 0u64;
-    let mut one_4k = || {
-        provider_4k.start_epoch(epoch_4k);
-        epoch_4k += 1;
-        let mut sum = 0f32;
-        while let Some(b) = provider_4k.next_batch() {
-            sum += b.batch.x.array()[[0, 0]];
-        }
-        black_box(sum);
-    };
+    // 1 thread: the provider in the consumer's loop, a new shuffle every epoch (over the data on
+    // 2 MB pages, and over the same data on 4 KB pages).
+    let mut one = epochs_of(&ds, schedule(Shard::whole()));
+    let mut one_4k = epochs_of(&ds_4k, schedule(Shard::whole()));
 
     // The plain loop a person would write: a Fisher-Yates order, then copy_from_slice per row.
     let x = ds.fields().x.array().as_slice().unwrap();

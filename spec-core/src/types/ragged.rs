@@ -496,7 +496,7 @@ impl<S: Space> RaggedViewMut<'_, S> {
 
     /// The number of samples.
     pub fn len(&self) -> usize {
-        self.offsets.len() - 1
+        self.view().len()
     }
 
     /// `true` for no samples.
@@ -506,7 +506,7 @@ impl<S: Space> RaggedViewMut<'_, S> {
 
     /// The number of steps of every sample.
     pub fn lengths(&self) -> impl Iterator<Item = usize> + '_ {
-        self.offsets.windows(2).map(|w| w[1] - w[0])
+        self.view().lengths()
     }
 
     fn sample_range(&self, i: usize) -> Result<core::ops::Range<usize>, SpecError> {
@@ -572,7 +572,7 @@ impl<'a, S: Space> RaggedView<'a, S> {
     }
 
     /// The number of steps of every sample.
-    pub fn lengths(&self) -> impl Iterator<Item = usize> + 'a {
+    pub fn lengths(&self) -> impl Iterator<Item = usize> + use<'a, S> {
         self.offsets.windows(2).map(|w| w[1] - w[0])
     }
 
