@@ -361,3 +361,23 @@ mod composed {
         assert_eq!(y.array(), stepwise.array());
     }
 }
+
+/// A gather from a source larger than the caches (rows prefetched ahead of the copy) gives
+/// exactly the rows asked for, in order, repeats and the last rows included.
+#[test]
+fn a_gather_from_a_large_source_copies_the_rows_asked_for() {
+    let (n, d) = (2048, 1024); // 8 MB of f32
+    let src = Batch::<Vector<1024>>::new(ndarray::Array2::from_shape_fn((n, d), |(i, j)| {
+        (i * d + j) as f32
+    }))
+    .unwrap();
+    let rows: Vec<usize> = batchspec::iteration::permutation(n, 7, 0)
+        .into_iter()
+        .take(300)
+        .chain([n - 1, 0, n - 1])
+        .collect();
+    let mut out = Batch::<Vector<1024>>::zeros(rows.len(), 0);
+    src.gather_into(&rows, &mut out).unwrap();
+    let want = src.array().select(ndarray::Axis(0), &rows);
+    assert_eq!(out.array(), &want);
+}

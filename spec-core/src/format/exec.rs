@@ -251,6 +251,9 @@ pub(crate) fn label_column<A: Element, B: Element, D1: Dimension, D2: Dimension>
 /// source and the target (the batch axis first, the permutation the identity on the other
 /// axes, both in standard layout), rows are copied as runs with the cast inlined; otherwise each
 /// sample is formatted on its own.
+/// Sources of at least this many bytes have their rows prefetched by a gather.
+const PREFETCH_MIN_BYTES: usize = 4 << 20;
+
 pub(crate) fn gather_permute<S: Space, T: Space, F>(
     src: ArrayView<'_, S::Elem, S::Dim>,
     rows: &[usize],
@@ -271,8 +274,21 @@ pub(crate) fn gather_permute<S: Space, T: Space, F>(
             let n_src = src.shape()[0];
             let run = src.len().checked_div(n_src).unwrap_or(0);
             if let (Some(s), Some(d)) = (src.as_slice(), dst.as_slice_mut()) {
-                for (j, &i) in rows.iter().enumerate() {
-                    slice(&s[i * run..(i + 1) * run], &mut d[j * run..(j + 1) * run]);
+                // A source larger than the caches is read at random places: the row two ahead
+                // is prefetched while this one is copied (`kernel::prefetch_read`).
+                if core::mem::size_of_val(s) >= PREFETCH_MIN_BYTES {
+                    for (j, &i) in rows.iter().enumerate() {
+                        if let Some(&ahead) = rows.get(j + 2)
+                            && let Some(row) = s.get(ahead * run..(ahead + 1) * run)
+                        {
+                            crate::kernel::prefetch_read(row);
+                        }
+                        slice(&s[i * run..(i + 1) * run], &mut d[j * run..(j + 1) * run]);
+                    }
+                } else {
+                    for (j, &i) in rows.iter().enumerate() {
+                        slice(&s[i * run..(i + 1) * run], &mut d[j * run..(j + 1) * run]);
+                    }
                 }
                 return;
             }

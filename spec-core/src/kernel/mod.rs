@@ -57,7 +57,7 @@ use loops::{LoopNest, Shape};
 
 pub use cpu::simd_enabled;
 pub use loops::MAX_RANK;
-pub use pages::{HUGE_PAGE, advise_huge_pages};
+pub use pages::{HUGE_PAGE, advise_huge_pages, prefetch_read};
 
 /// How many threads a conversion may use.
 ///
