@@ -238,7 +238,7 @@ pub(crate) unsafe fn tile_b4<const AV: bool, A: Copy, B: Copy, F: Fn(A) -> B>(
             if js == jb && c.rows * c.cols * core::mem::size_of::<A>() <= SMALL_CORE_BYTES {
                 // A small core (one batch item of `bwc -> bcw`, say): its source stays in the
                 // caches, so the order of the writes is what counts.
-                bands_b4::<AV, A, B, F>(src, dst, c, f, r, jb, je);
+                bands_b4::<true, AV, A, B, F>(src, dst, c, f, r, jb, je);
             } else {
                 blocks_b4::<true, AV, A, B, F>(src, dst, c, f, w, r, js, je);
             }
@@ -340,21 +340,22 @@ unsafe fn blocks_b4<const NT: bool, const AV: bool, A: Copy, B: Copy, F: Fn(A) -
         i0 = i1;
     }
     if rows16 < rows8 {
-        let mut j = jb;
-        while j < je {
-            // SAFETY: rows `rows16..rows16 + 8` and columns `j..j + 16` are inside the core.
-            unsafe {
-                let s = src.offset(j as isize * ts).add(rows16);
-                let lo = block8::<AV, A, B, F>(s, ts, f);
-                let hi = block8::<AV, A, B, F>(s.offset(8 * ts), ts, f);
-                let di = dst.offset(rows16 as isize * ds).add(j).cast::<f32>();
-                for m in 0..8 {
-                    let p = di.offset(m as isize * ds);
-                    store_ps::<NT>(p, lo[m]);
-                    store_ps::<NT>(p.add(8), hi[m]);
-                }
-            }
-            j += 16;
+        // The last 8 rows: one band.
+        let sub = Core {
+            rows: rows8 - rows16,
+            ..*c
+        };
+        // SAFETY: rows `rows16..rows8` of the core, as a core of their own.
+        unsafe {
+            bands_b4::<NT, AV, A, B, F>(
+                src.add(rows16),
+                dst.offset(rows16 as isize * ds),
+                &sub,
+                f,
+                8,
+                jb,
+                je,
+            );
         }
     }
 }
@@ -362,17 +363,18 @@ unsafe fn blocks_b4<const NT: bool, const AV: bool, A: Copy, B: Copy, F: Fn(A) -
 /// Cores whose source is at most this many bytes go through [`bands_b4`] when they stream.
 const SMALL_CORE_BYTES: usize = 64 << 10;
 
-/// Streaming transposition of a small core in bands of 8 destination rows: each band written
+/// Transposition of a core in bands of 8 destination rows (streaming stores with `NT`; for small
+/// cores, and for the last 8 rows of [`blocks_b4`]'s tiles): each band written
 /// left to right, a whole 64-byte line of each of its 8 rows per step (two 8 x 8 blocks), so
 /// the writes form 8 sequential streams. With the 16 x 16 tiles of [`blocks_b4`], which walk
 /// down a column of lines, the same copy ran about 1.2 × slower on the `bwc -> bcw` items of
 /// the benchmark (32 KB each), whose source the caches hold anyway.
 ///
 /// # Safety
-/// As [`tile_b4`] with streaming stores (rows line aligned from `jb` on); `rows8 <= rows` is a
-/// multiple of 8, `jb..je` whole lines inside `cols`.
+/// As [`tile_b4`] (with `NT`, rows line aligned from `jb` on); `rows8 <= rows` is a multiple of
+/// 8, `jb..je` whole lines inside `cols`.
 #[target_feature(enable = "avx2")]
-unsafe fn bands_b4<const AV: bool, A: Copy, B: Copy, F: Fn(A) -> B>(
+unsafe fn bands_b4<const NT: bool, const AV: bool, A: Copy, B: Copy, F: Fn(A) -> B>(
     src: *const A,
     dst: *mut B,
     c: &Core,
@@ -386,8 +388,8 @@ unsafe fn bands_b4<const AV: bool, A: Copy, B: Copy, F: Fn(A) -> B>(
     while i < rows8 {
         let mut j = jb;
         while j < je {
-            // SAFETY: rows `i..i + 8` and columns `j..j + 16` are inside the core; the stores
-            // are 32-byte aligned because rows are line aligned from `jb` on.
+            // SAFETY: rows `i..i + 8` and columns `j..j + 16` are inside the core; streaming
+            // stores are 32-byte aligned because rows are line aligned from `jb` on.
             unsafe {
                 let s = src.offset(j as isize * ts).add(i);
                 let lo = block8::<AV, A, B, F>(s, ts, f);
@@ -395,8 +397,8 @@ unsafe fn bands_b4<const AV: bool, A: Copy, B: Copy, F: Fn(A) -> B>(
                 let di = dst.offset(i as isize * ds).add(j).cast::<f32>();
                 for m in 0..8 {
                     let p = di.offset(m as isize * ds);
-                    store_ps::<true>(p, lo[m]);
-                    store_ps::<true>(p.add(8), hi[m]);
+                    store_ps::<NT>(p, lo[m]);
+                    store_ps::<NT>(p.add(8), hi[m]);
                 }
             }
             j += 16;
