@@ -247,13 +247,13 @@ pub(crate) fn label_column<A: Element, B: Element, D1: Dimension, D2: Dimension>
     }
 }
 
+/// Sources of at least this many bytes have their rows prefetched by a gather.
+const PREFETCH_MIN_BYTES: usize = 4 << 20;
+
 /// A gather fused with a `Permute` plan. Where every sample is one contiguous run in both the
 /// source and the target (the batch axis first, the permutation the identity on the other
 /// axes, both in standard layout), rows are copied as runs with the cast inlined; otherwise each
 /// sample is formatted on its own.
-/// Sources of at least this many bytes have their rows prefetched by a gather.
-const PREFETCH_MIN_BYTES: usize = 4 << 20;
-
 pub(crate) fn gather_permute<S: Space, T: Space, F>(
     src: ArrayView<'_, S::Elem, S::Dim>,
     rows: &[usize],
