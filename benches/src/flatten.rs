@@ -1,7 +1,8 @@
 //! Generated `flatten` + `nest` of a three-level spec against the same moves written by hand.
 //!
 //! `cargo bench -p batchspec-bench --bench flatten`: one line,
-//! `case=flatten_nest generated_ns=.. hand_ns=.. ratio_hand=..` (ratio 1.00 = the same work).
+//! `case=flatten_nest generated_ns=.. hand_ns=.. ratio_hand=.. [min-max]` (ratio 1.00 = the same
+//! work), the median of the ratios of interleaved rounds and their range.
 
 use batchspec::hlist::{HCons, HNil};
 use batchspec::prelude::*;
@@ -108,36 +109,63 @@ fn spec() -> Level1 {
     }
 }
 
-fn measure(f: fn(Level1) -> Level1, iters: u32) -> f64 {
-    let mut s = spec();
-    for _ in 0..1000 {
-        s = f(s);
-    }
+/// Nanoseconds per round trip: the best of 3 timed loops of `iters`.
+fn measure(f: fn(Level1) -> Level1, s: &mut Option<Level1>, iters: u32) -> f64 {
+    let mut v = s
+        .take()
+        .expect("the spec is put back after each measurement");
     let mut best = f64::MAX;
-    for _ in 0..7 {
+    for _ in 0..3 {
         let t = Instant::now();
         for _ in 0..iters {
-            s = f(black_box(s));
+            v = f(black_box(v));
         }
         best = best.min(t.elapsed().as_secs_f64() * 1e9 / f64::from(iters));
     }
-    black_box(s);
+    *s = Some(v);
     best
 }
 
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}
+
 fn main() {
-    let iters = if std::env::var_os("BENCH_QUICK").is_some() {
-        100_000
+    let (iters, rounds) = if std::env::var_os("BENCH_QUICK").is_some() {
+        (50_000, 5)
     } else {
-        2_000_000
+        (500_000, 15)
     };
-    let generated = measure(generated_round_trip, iters);
-    let hand = measure(hand_round_trip, iters);
+    let mut s = Some(spec());
+    // Warm both paths, then time them in interleaved rounds (the order alternating from round
+    // to round, since the first loop after a pause runs slower on this VM), one ratio per round.
+    measure(generated_round_trip, &mut s, iters);
+    measure(hand_round_trip, &mut s, iters);
+    let (mut generated, mut hand, mut ratios) = (Vec::new(), Vec::new(), Vec::new());
+    for round in 0..rounds {
+        let (g, h) = if round % 2 == 0 {
+            let g = measure(generated_round_trip, &mut s, iters);
+            (g, measure(hand_round_trip, &mut s, iters))
+        } else {
+            let h = measure(hand_round_trip, &mut s, iters);
+            (measure(generated_round_trip, &mut s, iters), h)
+        };
+        generated.push(g);
+        hand.push(h);
+        ratios.push(h / g);
+    }
+    black_box(s);
+    let (lo, hi) = ratios
+        .iter()
+        .fold((f64::MAX, f64::MIN), |(lo, hi), &r| (lo.min(r), hi.max(r)));
     println!(
-        "# flatten then nest of a three-level spec of 4 leaves (moves of ndarray arrays), best of 7"
+        "# flatten then nest of a three-level spec of 4 leaves (moves of ndarray arrays); {rounds} interleaved rounds, ratio within a round: median [min-max]"
     );
     println!(
-        "case=flatten_nest generated_ns={generated:.2} hand_ns={hand:.2} ratio_hand={:.2}",
-        hand / generated
+        "case=flatten_nest generated_ns={:.2} hand_ns={:.2} ratio_hand={:.2} [{lo:.2}-{hi:.2}]",
+        median(generated),
+        median(hand),
+        median(ratios)
     );
 }

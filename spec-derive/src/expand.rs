@@ -114,7 +114,6 @@ pub fn expand(cont: &Container<'_>) -> TokenStream {
     let views = per_field(&|n| quote!(#n::Views<'__spec_a>));
     let count = per_field(&|n| quote!(+ #n::LEAVES));
     let leaves_of = per_field(&|n| quote!(#n::Leaves));
-    let flat_of = per_field(&|n| quote!(#n::Flat));
     let flat_ref_of = per_field(&|n| quote!(#n::FlatRef<'__spec_a>));
     let flat_mut_of = per_field(&|n| quote!(#n::FlatMut<'__spec_a>));
     let total_of = per_field(&|n| quote!(#n::TOTAL));
@@ -159,7 +158,32 @@ pub fn expand(cont: &Container<'_>) -> TokenStream {
                 *sp,
             )
         });
-    let flatten = fold_values(&members, &nodes, quote!(node_flatten), quote!(self.), &p);
+    // The flat form is built onto its rest, field by field from the right:
+    // `F0::FlatOnto<F1::FlatOnto<.. R>>`.
+    let flat_onto = nodes
+        .iter()
+        .rev()
+        .fold(quote!(__SpecR), |acc, n| quote!(#n::FlatOnto<#acc>));
+    // From the last field to the first, each field's leaves put in front of the list so far (in
+    // that order the compiler moves each value once, into its place in the list).
+    let flatten = members
+        .iter()
+        .zip(&nodes)
+        .zip(&spans)
+        .rev()
+        .map(|((m, n), sp)| {
+            let call = respan(quote!(#n::node_flatten_onto), *sp);
+            quote!(let __spec_rest = #call(self.#m, __spec_rest);)
+        });
+    // nest: each field takes its leaves from the front of the list and hands the rest on to the
+    // next field's closure; the last one builds the struct.
+    let nest = members.iter().zip(&nodes).zip(&spans).rev().fold(
+        quote!(__spec_k(Self { #(#members,)* }, __spec_flat)),
+        |acc, ((m, n), sp)| {
+            let call = respan(quote!(#n::node_nest_with), *sp);
+            quote!(#call(__spec_flat, |#m, __spec_flat| #acc))
+        },
+    );
     let flatten_ref = fold_values(
         &members,
         &nodes,
@@ -174,7 +198,6 @@ pub fn expand(cont: &Container<'_>) -> TokenStream {
         quote!(&mut self.),
         &p,
     );
-    // nest: split the flat list field by field.
     let where_all = quote!(where #(#preds,)*);
     // The field bounds are needed where the struct has generics. Without generics no impl
     // carries them: the compiler checks the impls' items against the concrete field types anyway
@@ -185,38 +208,6 @@ pub fn expand(cont: &Container<'_>) -> TokenStream {
     } else {
         where_all.clone()
     };
-    // nest: split the flat list field by field. The rest after field `i` is named once, as
-    // `<Self as FlatRest<{i + 1}>>::Rest`, so the expansion stays linear in the number of fields
-    // (spelling every rest out in full made `cargo check` of a 64-leaf struct 30% slower).
-    let mut nest_steps = Vec::new();
-    let mut rest_impls = Vec::new();
-    for (i, (member, n)) in members.iter().zip(&nodes).enumerate() {
-        let next = i + 1;
-        let head = &flat_of[i];
-        nest_steps.push(respan(
-            quote! {
-                let (__spec_head, __spec_flat) =
-                    <#head as #p::HList>::split::<<Self as #p::FlatRest<#next>>::Rest>(__spec_flat);
-                let #member = #n::node_nest(__spec_head);
-            },
-            spans[i],
-        ));
-    }
-    for i in 0..=members.len() {
-        let rest = match flat_of.get(i) {
-            Some(head) => {
-                let next = i + 1;
-                quote!(<#head as #p::HList>::Append<<Self as #p::FlatRest<#next>>::Rest>)
-            }
-            None => quote!(#p::HNil),
-        };
-        rest_impls.push(quote! {
-            #[automatically_derived]
-            impl #impl_generics #p::FlatRest<#i> for #ident #ty_generics #where_rest {
-                type Rest = #rest;
-            }
-        });
-    }
     let nest_mapped = nodes
         .iter()
         .zip(&spans)
@@ -257,7 +248,7 @@ pub fn expand(cont: &Container<'_>) -> TokenStream {
                 type Spaces = (#(#spaces,)*);
                 type Sources = (#(#sources,)*);
                 type Leaves = #leaves;
-                type Flat = <Self as #p::FlatRest<0usize>>::Rest;
+                type FlatOnto<__SpecR: #p::HList> = #flat_onto;
                 type FlatRef<'__spec_a> = #flat_ref where Self: '__spec_a;
                 type FlatMut<'__spec_a> = #flat_mut where Self: '__spec_a;
                 type Mapped<__SpecT> = (#(#mapped,)*);
@@ -280,14 +271,20 @@ pub fn expand(cont: &Container<'_>) -> TokenStream {
                     #p::core::result::Result::Ok(())
                 }
                 #[inline(always)]
-                fn node_flatten(self) -> Self::Flat {
-                    #flatten
+                fn node_flatten_onto<__SpecR: #p::HList>(self, __spec_rest: __SpecR) -> Self::FlatOnto<__SpecR> {
+                    #(#flatten)*
+                    __spec_rest
                 }
                 #[inline(always)]
-                fn node_nest(__spec_flat: Self::Flat) -> Self {
-                    #(#nest_steps)*
-                    let _ = __spec_flat;
-                    Self { #(#members,)* }
+                fn node_nest_with<
+                    __SpecR: #p::HList,
+                    __SpecO,
+                    __SpecK: #p::core::ops::FnOnce(Self, __SpecR) -> __SpecO,
+                >(
+                    __spec_flat: Self::FlatOnto<__SpecR>,
+                    __spec_k: __SpecK,
+                ) -> __SpecO {
+                    #nest
                 }
                 #[inline(always)]
                 fn node_flatten_ref(&self) -> Self::FlatRef<'_> {
@@ -319,7 +316,6 @@ pub fn expand(cont: &Container<'_>) -> TokenStream {
             #[automatically_derived]
             impl #impl_generics #p::DataSpec for #ident #ty_generics #where_rest {}
 
-            #(#rest_impls)*
 
             #serving
 
@@ -551,7 +547,7 @@ pub fn stubs(input: &syn::DeriveInput, krate: Option<syn::Path>) -> TokenStream 
                 type Spaces = ();
                 type Sources = ();
                 type Leaves = #p::HNil;
-                type Flat = #p::HNil;
+                type FlatOnto<__SpecR: #p::HList> = __SpecR;
                 type FlatRef<'__spec_a> = #p::HNil where Self: '__spec_a;
                 type FlatMut<'__spec_a> = #p::HNil where Self: '__spec_a;
                 type Mapped<__SpecT> = ();
@@ -564,8 +560,8 @@ pub fn stubs(input: &syn::DeriveInput, krate: Option<syn::Path>) -> TokenStream 
                 fn check_node(&self, _: &#p::Path<'_>, _: &mut #p::SizeCheck) -> #p::core::result::Result<(), #p::SpecError> {
                     #p::core::unreachable!()
                 }
-                fn node_flatten(self) -> #p::HNil { #p::core::unreachable!() }
-                fn node_nest(_: #p::HNil) -> Self { #p::core::unreachable!() }
+                fn node_flatten_onto<__SpecR: #p::HList>(self, _: __SpecR) -> __SpecR { #p::core::unreachable!() }
+                fn node_nest_with<__SpecR: #p::HList, __SpecO, __SpecK: #p::core::ops::FnOnce(Self, __SpecR) -> __SpecO>(_: __SpecR, _: __SpecK) -> __SpecO { #p::core::unreachable!() }
                 fn node_flatten_ref(&self) -> #p::HNil { #p::core::unreachable!() }
                 fn node_flatten_mut(&mut self) -> #p::HNil { #p::core::unreachable!() }
                 fn node_views(&self, _: #p::core::ops::Range<usize>) {}

@@ -663,7 +663,7 @@ impl<Src: crate::types::source::Source, S: Space> crate::types::spec::Node<Src> 
     type Sources = Src;
     type Leaves =
         crate::types::hlist::HCons<crate::types::spec::Leaf<Src, S>, crate::types::hlist::HNil>;
-    type Flat = crate::types::hlist::HCons<Self, crate::types::hlist::HNil>;
+    type FlatOnto<T: crate::types::hlist::HList> = crate::types::hlist::HCons<Self, T>;
     type FlatRef<'a>
         = crate::types::hlist::HCons<&'a Self, crate::types::hlist::HNil>
     where
@@ -694,12 +694,21 @@ impl<Src: crate::types::source::Source, S: Space> crate::types::spec::Node<Src> 
         sizes.see(path, self.len())
     }
     #[inline(always)]
-    fn node_flatten(self) -> Self::Flat {
-        crate::types::hlist::single(self)
+    fn node_flatten_onto<T: crate::types::hlist::HList>(
+        self,
+        rest: T,
+    ) -> crate::types::hlist::HCons<Self, T> {
+        crate::types::hlist::HCons {
+            head: self,
+            tail: rest,
+        }
     }
     #[inline(always)]
-    fn node_nest(flat: Self::Flat) -> Self {
-        flat.head
+    fn node_nest_with<T: crate::types::hlist::HList, O, K: FnOnce(Self, T) -> O>(
+        flat: crate::types::hlist::HCons<Self, T>,
+        k: K,
+    ) -> O {
+        k(flat.head, flat.tail)
     }
     #[inline(always)]
     fn node_flatten_ref(&self) -> Self::FlatRef<'_> {

@@ -200,8 +200,10 @@ pub trait Node<Src> {
     type Sources;
     /// The leaves, in order, as a type-level list of [`Leaf`].
     type Leaves: LeafList;
-    /// The leaf values in order (the flat form): an [`HList`] of batches.
-    type Flat: HList;
+    /// The leaf values in order followed by the list `R` (the flat form is `FlatOnto<HNil>`,
+    /// [`FlatOf`]): an [`HList`] of batches. Building the list onto its rest, rather than
+    /// appending the fields' lists, names a struct's flat form without a type per field.
+    type FlatOnto<R: HList>: HList;
     /// References to the leaf values in order.
     type FlatRef<'a>: HList
     where
@@ -228,10 +230,14 @@ pub trait Node<Src> {
     fn describe_node(batch: usize, path: &Path<'_>, out: &mut Vec<Described>);
     /// Records the batch size of every leaf.
     fn check_node(&self, path: &Path<'_>, sizes: &mut SizeCheck) -> Result<(), SpecError>;
-    /// The leaf values in order, by moves.
-    fn node_flatten(self) -> Self::Flat;
-    /// The node from its leaf values, by moves.
-    fn node_nest(flat: Self::Flat) -> Self;
+    /// The leaf values in order in front of `rest`, by moves.
+    fn node_flatten_onto<R: HList>(self, rest: R) -> Self::FlatOnto<R>;
+    /// The node from the front of `flat`, handed with the rest of the list to `k` (by moves:
+    /// handing the values on, rather than returning a pair at each level, lets the compiler
+    /// build the node where it ends up, as a hand-written destructuring does).
+    fn node_nest_with<R: HList, O, K: FnOnce(Self, R) -> O>(flat: Self::FlatOnto<R>, k: K) -> O
+    where
+        Self: Sized;
     /// References to the leaf values in order.
     fn node_flatten_ref(&self) -> Self::FlatRef<'_>;
     /// Mutable references to the leaf values in order.
@@ -249,7 +255,7 @@ impl<Src: Source, S: Space, R: Data<Elem = S::Elem>> Node<Src> for Batch<S, R> {
     type Spaces = S;
     type Sources = Src;
     type Leaves = HCons<Leaf<Src, S>, HNil>;
-    type Flat = HCons<Self, HNil>;
+    type FlatOnto<T: HList> = HCons<Self, T>;
     type FlatRef<'a>
         = HCons<&'a Self, HNil>
     where
@@ -281,12 +287,15 @@ impl<Src: Source, S: Space, R: Data<Elem = S::Elem>> Node<Src> for Batch<S, R> {
         sizes.see(path, self.len())
     }
     #[inline(always)]
-    fn node_flatten(self) -> Self::Flat {
-        crate::types::hlist::single(self)
+    fn node_flatten_onto<T: HList>(self, rest: T) -> HCons<Self, T> {
+        HCons {
+            head: self,
+            tail: rest,
+        }
     }
     #[inline(always)]
-    fn node_nest(flat: Self::Flat) -> Self {
-        flat.head
+    fn node_nest_with<T: HList, O, K: FnOnce(Self, T) -> O>(flat: HCons<Self, T>, k: K) -> O {
+        k(flat.head, flat.tail)
     }
     #[inline(always)]
     fn node_flatten_ref(&self) -> Self::FlatRef<'_> {
@@ -314,7 +323,7 @@ impl<Src> Node<Src> for Null {
     type Spaces = Null;
     type Sources = ();
     type Leaves = HNil;
-    type Flat = HNil;
+    type FlatOnto<T: HList> = T;
     type FlatRef<'a> = HNil;
     type FlatMut<'a> = HNil;
     type Mapped<T> = ();
@@ -325,11 +334,13 @@ impl<Src> Node<Src> for Null {
     fn check_node(&self, _: &Path<'_>, _: &mut SizeCheck) -> Result<(), SpecError> {
         Ok(())
     }
-    fn node_flatten(self) -> HNil {
-        HNil
+    #[inline(always)]
+    fn node_flatten_onto<T: HList>(self, rest: T) -> T {
+        rest
     }
-    fn node_nest(_: HNil) -> Self {
-        Null
+    #[inline(always)]
+    fn node_nest_with<T: HList, O, K: FnOnce(Self, T) -> O>(flat: T, k: K) -> O {
+        k(Null, flat)
     }
     fn node_flatten_ref(&self) -> HNil {
         HNil
@@ -409,14 +420,6 @@ crate::types::for_tuples!(tuples_mut);
 /// L1 penalty) reads.
 impl DataSpec for Null {}
 
-/// What a derived struct's flat list holds after its first `I` fields: the derive implements
-/// it once per field, so each rest is named once (not part of the public API).
-#[doc(hidden)]
-pub trait FlatRest<const I: usize> {
-    /// The leaves of the fields `I..`.
-    type Rest: HList;
-}
-
 /// The space tree of a spec.
 pub type SpacesOf<S> = <S as Node<()>>::Spaces;
 /// The source tree of a spec.
@@ -424,7 +427,7 @@ pub type SourcesOf<S> = <S as Node<()>>::Sources;
 /// The leaves of a spec, as a type-level list of [`Leaf`]`<Source, Space>`.
 pub type LeavesOf<S> = <S as Node<()>>::Leaves;
 /// The flat form of a spec: its leaf values in order.
-pub type FlatOf<S> = <S as Node<()>>::Flat;
+pub type FlatOf<S> = <S as Node<()>>::FlatOnto<HNil>;
 /// The structure of a spec with a `T` at each leaf.
 pub type MappedOf<S, T> = <S as Node<()>>::Mapped<T>;
 /// The structure of a spec with a borrowed view at each leaf.
@@ -486,13 +489,13 @@ pub trait DataSpec: Node<()> + Sized {
     /// The leaf values in order, as an [`HList`]: plain moves, no allocation.
     #[inline(always)]
     fn flatten(self) -> FlatOf<Self> {
-        self.node_flatten()
+        self.node_flatten_onto(HNil)
     }
 
     /// The spec from its leaf values in order: the inverse of [`DataSpec::flatten`].
     #[inline(always)]
     fn nest(flat: FlatOf<Self>) -> Self {
-        Self::node_nest(flat)
+        Self::node_nest_with(flat, |node, HNil| node)
     }
 
     /// References to the leaf values in order.
@@ -514,7 +517,7 @@ macro_rules! tuples {
             type Spaces = ($($t::Spaces,)+);
             type Sources = ($($t::Sources,)+);
             type Leaves = tuples!(@join $($t),+);
-            type Flat = tuples!(@concat Flat; $($t),+);
+            type FlatOnto<R: HList> = tuples!(@onto R; $($t),+);
             type FlatRef<'a> = tuples!(@concat_ref 'a; $($t),+) where Self: 'a;
             type FlatMut<'a> = tuples!(@concat_mut 'a; $($t),+) where Self: 'a;
             type Mapped<T> = ($($t::Mapped<T>,)+);
@@ -529,12 +532,14 @@ macro_rules! tuples {
                 Ok(())
             }
             #[inline(always)]
-            fn node_flatten(self) -> Self::Flat {
-                tuples!(@flatten self; $($t . $i),+)
+            fn node_flatten_onto<R: HList>(self, rest: R) -> Self::FlatOnto<R> {
+                tuples!(@flatten self rest; $($t . $i),+)
             }
+            // The closures' parameters are named after the element types (`A` holds the `A`).
+            #[allow(non_snake_case)]
             #[inline(always)]
-            fn node_nest(flat: Self::Flat) -> Self {
-                tuples!(@nest flat; (); $($t),+)
+            fn node_nest_with<R: HList, O, K: FnOnce(Self, R) -> O>(flat: Self::FlatOnto<R>, k: K) -> O {
+                tuples!(@nest flat k; (); $($t . $i),+)
             }
             #[inline(always)]
             fn node_flatten_ref(&self) -> Self::FlatRef<'_> {
@@ -557,9 +562,9 @@ macro_rules! tuples {
 
         impl<$($t: DataSpec),+> DataSpec for ($($t,)+) {}
     )*};
-    (@concat $a:ident; $t:ident) => { <$t as Node<Src>>::$a };
-    (@concat $a:ident; $t:ident, $($rest:ident),+) => {
-        <<$t as Node<Src>>::$a as HList>::Append<tuples!(@concat $a; $($rest),+)>
+    (@onto $r:ident; $t:ident) => { <$t as Node<Src>>::FlatOnto<$r> };
+    (@onto $r:ident; $t:ident, $($rest:ident),+) => {
+        <$t as Node<Src>>::FlatOnto<tuples!(@onto $r; $($rest),+)>
     };
     (@join $t:ident) => { <$t as Node<Src>>::Leaves };
     (@join $t:ident, $($rest:ident),+) => {
@@ -577,21 +582,22 @@ macro_rules! tuples {
     (@flatten_mut $s:ident; $t:ident . $i:tt, $($rt:ident . $ri:tt),+) => {
         $s.$i.node_flatten_mut().append(tuples!(@flatten_mut $s; $($rt . $ri),+))
     };
-    (@flatten $s:ident; $t:ident . $i:tt) => { $s.$i.node_flatten() };
-    (@flatten $s:ident; $t:ident . $i:tt, $($rt:ident . $ri:tt),+) => {
-        $s.$i.node_flatten().append(tuples!(@flatten $s; $($rt . $ri),+))
-    };
+    (@flatten $s:ident $r:ident; $t:ident . $i:tt) => { $s.$i.node_flatten_onto($r) };
+    (@flatten $s:ident $r:ident; $t:ident . $i:tt, $($rt:ident . $ri:tt),+) => {{
+        // The later elements first, so that each value is moved once, into its place.
+        let $r = tuples!(@flatten $s $r; $($rt . $ri),+);
+        $s.$i.node_flatten_onto($r)
+    }};
     (@flatten_ref $s:ident; $t:ident . $i:tt) => { $s.$i.node_flatten_ref() };
     (@flatten_ref $s:ident; $t:ident . $i:tt, $($rt:ident . $ri:tt),+) => {
         $s.$i.node_flatten_ref().append(tuples!(@flatten_ref $s; $($rt . $ri),+))
     };
-    (@nest $flat:ident; ($($done:expr,)*); $t:ident) => {
-        ($($done,)* $t::node_nest($flat),)
+    (@nest $flat:ident $k:ident; ($($done:ident,)*); $t:ident . $i:tt) => {
+        $t::node_nest_with($flat, |$t, rest| $k(($($done,)* $t,), rest))
     };
-    (@nest $flat:ident; ($($done:expr,)*); $t:ident, $($rest:ident),+) => {{
-        let (head, $flat) = <$t::Flat as HList>::split::<tuples!(@concat Flat; $($rest),+)>($flat);
-        tuples!(@nest $flat; ($($done,)* $t::node_nest(head),); $($rest),+)
-    }};
+    (@nest $flat:ident $k:ident; ($($done:ident,)*); $t:ident . $i:tt, $($rt:ident . $ri:tt),+) => {
+        $t::node_nest_with($flat, |$t, rest| tuples!(@nest rest $k; ($($done,)* $t,); $($rt . $ri),+))
+    };
     (@total $t:ident) => { <$t as Node<Src>>::TOTAL };
     (@total $t:ident, $($rest:ident),+) => { add_features(<$t as Node<Src>>::TOTAL, tuples!(@total $($rest),+)) };
 }
