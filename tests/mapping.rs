@@ -180,8 +180,12 @@ fn flatten_then_nest_is_the_identity_and_keeps_the_buffers() {
         spec.inner.deeper.m.array().as_ptr(),
     );
     let flat = spec.flatten();
-    assert_eq!(flat.head.array().as_ptr(), px);
-    assert_eq!(flat.tail.tail.head.array().as_ptr(), pm);
+    // The flat form is a balanced tree over the fields: `x`, then (`inner`'s `y` and `m`, and
+    // `nothing`'s no leaves).
+    assert_eq!(flat.first.array().as_ptr(), px);
+    assert_eq!(flat.second.first.first.array().as_ptr(), py);
+    assert_eq!(flat.second.first.second.array().as_ptr(), pm);
+    let batchspec::hlist::HNil = flat.second.second;
     let back = Level1::nest(flat);
     assert_eq!(back.x, level1(5, 0.5).x);
     assert_eq!(back.inner.y, level1(5, 0.5).inner.y);

@@ -4,7 +4,7 @@
 //! `case=flatten_nest generated_ns=.. hand_ns=.. ratio_hand=.. [min-max]` (ratio 1.00 = the same
 //! work), the median of the ratios of interleaved rounds and their range.
 
-use batchspec::hlist::{HCons, HNil};
+use batchspec::hlist::{HNil, Pair};
 use batchspec::prelude::*;
 use ndarray::Array2;
 use std::hint::black_box;
@@ -37,16 +37,16 @@ type Leaves = batchspec::FlatOf<Level1>;
 /// The moves a person would write to build the flat form by hand.
 #[inline(always)]
 fn hand_flatten(s: Level1) -> Leaves {
-    HCons {
-        head: s.x,
-        tail: HCons {
-            head: s.inner.y,
-            tail: HCons {
-                head: s.inner.deeper.m,
-                tail: HCons {
-                    head: s.pair.0.m,
-                    tail: HNil,
-                },
+    Pair {
+        first: s.x,
+        second: Pair {
+            first: Pair {
+                first: s.inner.y,
+                second: s.inner.deeper.m,
+            },
+            second: Pair {
+                first: s.pair.0.m,
+                second: HNil,
             },
         },
     }
@@ -55,19 +55,19 @@ fn hand_flatten(s: Level1) -> Leaves {
 /// And back.
 #[inline(always)]
 fn hand_nest(f: Leaves) -> Level1 {
-    let HCons {
-        head: x,
-        tail:
-            HCons {
-                head: y,
-                tail:
-                    HCons {
-                        head: m,
-                        tail:
-                            HCons {
-                                head: m2,
-                                tail: HNil,
-                            },
+    let Pair {
+        first: x,
+        second:
+            Pair {
+                first:
+                    Pair {
+                        first: y,
+                        second: m,
+                    },
+                second:
+                    Pair {
+                        first: m2,
+                        second: HNil,
                     },
             },
     } = f;

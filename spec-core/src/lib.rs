@@ -68,13 +68,13 @@ pub mod __private {
     pub use crate::types::elem::Element;
     pub use crate::types::elem::LosslessCast;
     pub use crate::types::error::SpecError;
-    pub use crate::types::hlist::{HCons, HList, HNil};
+    pub use crate::types::hlist::{HNil, Pair};
     pub use crate::types::ragged::{SequenceSpace, SourceView};
     pub use crate::types::source::{Features, Src, Targets};
     pub use crate::types::space::Null;
     pub use crate::types::space::Space;
     pub use crate::types::spec::{
-        __add_features, Described, LeafList, Node, NodeMut, Path, SizeCheck,
+        __add_features, Described, LeafList, LeafPair, Node, NodeMut, Path, SizeCheck,
     };
     pub use crate::types::tensors::{LeafMapper, MapSpec};
     pub use crate::{DataSpec, Source};

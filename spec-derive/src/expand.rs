@@ -114,20 +114,18 @@ pub fn expand(cont: &Container<'_>) -> TokenStream {
     let views = per_field(&|n| quote!(#n::Views<'__spec_a>));
     let count = per_field(&|n| quote!(+ #n::LEAVES));
     let leaves_of = per_field(&|n| quote!(#n::Leaves));
+    let flat_of = per_field(&|n| quote!(#n::Flat));
     let flat_ref_of = per_field(&|n| quote!(#n::FlatRef<'__spec_a>));
     let flat_mut_of = per_field(&|n| quote!(#n::FlatMut<'__spec_a>));
     let total_of = per_field(&|n| quote!(#n::TOTAL));
 
-    // `A ++ (B ++ (C ++ Nil))` over the fields, from the right.
-    let fold = |items: &[TokenStream], join: TokenStream, nil: TokenStream| -> TokenStream {
-        items
-            .iter()
-            .rev()
-            .fold(nil, |acc, head| quote!(<#head as #join>::Append<#acc>))
-    };
-    let leaves = items_join(&leaves_of, &p);
-    let flat_ref = fold(&flat_ref_of, quote!(#p::HList), quote!(#p::HNil));
-    let flat_mut = fold(&flat_mut_of, quote!(#p::HList), quote!(#p::HNil));
+    // The flat forms: balanced trees of `Pair`s over the fields.
+    let pair_type = |a: TokenStream, b: TokenStream| quote!(#p::Pair<#a, #b>);
+    let pair_value = |a: TokenStream, b: TokenStream| quote!(#p::Pair { first: #a, second: #b });
+    let flat = balanced(&flat_of, &pair_type, &p);
+    let flat_ref = balanced(&flat_ref_of, &pair_type, &p);
+    let flat_mut = balanced(&flat_mut_of, &pair_type, &p);
+    let leaves = balanced(&leaves_of, &|a, b| quote!(#p::LeafPair<#a, #b>), &p);
     let total = total_of.iter().rev().fold(
         quote!(#p::core::option::Option::Some(0usize)),
         |acc, head| quote!(#p::__add_features(#head, #acc)),
@@ -158,46 +156,40 @@ pub fn expand(cont: &Container<'_>) -> TokenStream {
                 *sp,
             )
         });
-    // The flat form is built onto its rest, field by field from the right:
-    // `F0::FlatOnto<F1::FlatOnto<.. R>>`.
-    let flat_onto = nodes
-        .iter()
-        .rev()
-        .fold(quote!(__SpecR), |acc, n| quote!(#n::FlatOnto<#acc>));
-    // From the last field to the first, each field's leaves put in front of the list so far (in
-    // that order the compiler moves each value once, into its place in the list).
-    let flatten = members
-        .iter()
-        .zip(&nodes)
-        .zip(&spans)
-        .rev()
-        .map(|((m, n), sp)| {
-            let call = respan(quote!(#n::node_flatten_onto), *sp);
-            quote!(let __spec_rest = #call(self.#m, __spec_rest);)
-        });
-    // nest: each field takes its leaves from the front of the list and hands the rest on to the
-    // next field's closure; the last one builds the struct.
-    let nest = members.iter().zip(&nodes).zip(&spans).rev().fold(
-        quote!(__spec_k(Self { #(#members,)* }, __spec_flat)),
-        |acc, ((m, n), sp)| {
-            let call = respan(quote!(#n::node_nest_with), *sp);
-            quote!(#call(__spec_flat, |#m, __spec_flat| #acc))
-        },
-    );
-    let flatten_ref = fold_values(
-        &members,
-        &nodes,
-        quote!(node_flatten_ref),
-        quote!(&self.),
+    let values = |method: TokenStream, this: TokenStream| -> TokenStream {
+        let leaves: Vec<TokenStream> = members
+            .iter()
+            .zip(&nodes)
+            .zip(&spans)
+            .map(|((m, n), sp)| {
+                let call = respan(quote!(#n::#method), *sp);
+                quote!(#call(#this #m))
+            })
+            .collect();
+        balanced(&leaves, &pair_value, &p)
+    };
+    let flatten = values(quote!(node_flatten), quote!(self.));
+    let flatten_ref = values(quote!(node_flatten_ref), quote!(&self.));
+    let flatten_mut = values(quote!(node_flatten_mut), quote!(&mut self.));
+    // nest: the tree taken apart by one pattern, each field nested from its part.
+    let parts: Vec<syn::Ident> = (0..members.len())
+        .map(|i| quote::format_ident!("__spec_part{}", i))
+        .collect();
+    let pattern = balanced(
+        &parts.iter().map(|x| quote!(#x)).collect::<Vec<_>>(),
+        &pair_value,
         &p,
     );
-    let flatten_mut = fold_values(
-        &members,
-        &nodes,
-        quote!(node_flatten_mut),
-        quote!(&mut self.),
-        &p,
-    );
+    let nest_fields =
+        members
+            .iter()
+            .zip(&nodes)
+            .zip(&spans)
+            .zip(&parts)
+            .map(|(((m, n), sp), x)| {
+                let call = respan(quote!(#n::node_nest), *sp);
+                quote!(#m: #call(#x))
+            });
     let where_all = quote!(where #(#preds,)*);
     // The field bounds are needed where the struct has generics. Without generics no impl
     // carries them: the compiler checks the impls' items against the concrete field types anyway
@@ -248,7 +240,7 @@ pub fn expand(cont: &Container<'_>) -> TokenStream {
                 type Spaces = (#(#spaces,)*);
                 type Sources = (#(#sources,)*);
                 type Leaves = #leaves;
-                type FlatOnto<__SpecR: #p::HList> = #flat_onto;
+                type Flat = #flat;
                 type FlatRef<'__spec_a> = #flat_ref where Self: '__spec_a;
                 type FlatMut<'__spec_a> = #flat_mut where Self: '__spec_a;
                 type Mapped<__SpecT> = (#(#mapped,)*);
@@ -271,20 +263,13 @@ pub fn expand(cont: &Container<'_>) -> TokenStream {
                     #p::core::result::Result::Ok(())
                 }
                 #[inline(always)]
-                fn node_flatten_onto<__SpecR: #p::HList>(self, __spec_rest: __SpecR) -> Self::FlatOnto<__SpecR> {
-                    #(#flatten)*
-                    __spec_rest
+                fn node_flatten(self) -> Self::Flat {
+                    #flatten
                 }
                 #[inline(always)]
-                fn node_nest_with<
-                    __SpecR: #p::HList,
-                    __SpecO,
-                    __SpecK: #p::core::ops::FnOnce(Self, __SpecR) -> __SpecO,
-                >(
-                    __spec_flat: Self::FlatOnto<__SpecR>,
-                    __spec_k: __SpecK,
-                ) -> __SpecO {
-                    #nest
+                fn node_nest(__spec_flat: Self::Flat) -> Self {
+                    let #pattern = __spec_flat;
+                    Self { #(#nest_fields,)* }
                 }
                 #[inline(always)]
                 fn node_flatten_ref(&self) -> Self::FlatRef<'_> {
@@ -508,26 +493,22 @@ fn with_src_param(generics: &syn::Generics) -> syn::Generics {
     g
 }
 
-/// `A join (B join (C join Nil))` of leaf lists.
-fn items_join(items: &[TokenStream], p: &TokenStream) -> TokenStream {
-    items.iter().rev().fold(
-        quote!(#p::HNil),
-        |acc, head| quote!(<#head as #p::LeafList>::Join<#acc>),
-    )
-}
-
-/// `self.a.f().append(self.b.f().append(HNil))`.
-fn fold_values(
-    members: &[&syn::Ident],
-    nodes: &[TokenStream],
-    method: TokenStream,
-    this: TokenStream,
+/// `items` as a balanced tree built by `pair` (`(A, B), (C, D)`): `HNil` for none, the item
+/// itself for one. A derived struct's flat form and its leaf list are shaped so, so that the
+/// compiler proves what it needs of them in a number of nested steps logarithmic in the fields.
+fn balanced(
+    items: &[TokenStream],
+    pair: &dyn Fn(TokenStream, TokenStream) -> TokenStream,
     p: &TokenStream,
 ) -> TokenStream {
-    members.iter().zip(nodes).rev().fold(
-        quote!(#p::HNil),
-        |acc, (m, n)| quote!(#p::HList::append(#n::#method(#this #m), #acc)),
-    )
+    match items {
+        [] => quote!(#p::HNil),
+        [one] => one.clone(),
+        _ => {
+            let (left, right) = items.split_at(items.len() / 2);
+            pair(balanced(left, pair, p), balanced(right, pair, p))
+        }
+    }
 }
 
 /// Stub impls emitted beside the errors, so that the errors are all the user sees.
@@ -547,7 +528,7 @@ pub fn stubs(input: &syn::DeriveInput, krate: Option<syn::Path>) -> TokenStream 
                 type Spaces = ();
                 type Sources = ();
                 type Leaves = #p::HNil;
-                type FlatOnto<__SpecR: #p::HList> = __SpecR;
+                type Flat = #p::HNil;
                 type FlatRef<'__spec_a> = #p::HNil where Self: '__spec_a;
                 type FlatMut<'__spec_a> = #p::HNil where Self: '__spec_a;
                 type Mapped<__SpecT> = ();
@@ -560,8 +541,8 @@ pub fn stubs(input: &syn::DeriveInput, krate: Option<syn::Path>) -> TokenStream 
                 fn check_node(&self, _: &#p::Path<'_>, _: &mut #p::SizeCheck) -> #p::core::result::Result<(), #p::SpecError> {
                     #p::core::unreachable!()
                 }
-                fn node_flatten_onto<__SpecR: #p::HList>(self, _: __SpecR) -> __SpecR { #p::core::unreachable!() }
-                fn node_nest_with<__SpecR: #p::HList, __SpecO, __SpecK: #p::core::ops::FnOnce(Self, __SpecR) -> __SpecO>(_: __SpecR, _: __SpecK) -> __SpecO { #p::core::unreachable!() }
+                fn node_flatten(self) -> #p::HNil { #p::core::unreachable!() }
+                fn node_nest(_: #p::HNil) -> Self { #p::core::unreachable!() }
                 fn node_flatten_ref(&self) -> #p::HNil { #p::core::unreachable!() }
                 fn node_flatten_mut(&mut self) -> #p::HNil { #p::core::unreachable!() }
                 fn node_views(&self, _: #p::core::ops::Range<usize>) {}

@@ -43,7 +43,7 @@
 use batchspec::data::DataError;
 use batchspec::data::gather::{GatherFrom, GatherSame};
 use batchspec::dataset::{AllocFlat, Dataset};
-use batchspec::hlist::{HCons, HNil};
+use batchspec::hlist::{HNil, Pair};
 use batchspec::iteration::Schedule;
 use batchspec::provider::{BatchInfo, Provider};
 use batchspec::serve::{ServeCache, ServeFrom, serve};
@@ -645,36 +645,38 @@ impl Stack for HNil {
     }
 }
 
-impl<S: Space, T: Stack> Stack for HCons<Batch<S>, T>
+impl<S: Space> Stack for Batch<S>
 where
     S::Dim: ndarray::RemoveAxis,
 {
     fn stack(parts: Vec<Self>) -> Self {
-        let mut heads = Vec::with_capacity(parts.len());
-        let mut tails = Vec::with_capacity(parts.len());
-        for p in parts {
-            heads.push(p.head);
-            tails.push(p.tail);
+        let views: Vec<_> = parts.iter().map(|h| h.array_view()).collect();
+        if views.is_empty() {
+            return <Batch<S> as AllocFlat>::alloc(0, 0);
         }
-        let views: Vec<_> = heads.iter().map(|h| h.array_view()).collect();
-        let head = if views.is_empty() {
-            <FlatOneLeaf<S> as AllocFlat>::alloc(0, 0).head
-        } else {
-            match ndarray::concatenate(ndarray::Axis(S::BATCH_AXIS), &views) {
-                Ok(a) => Batch::new(a).unwrap_or_else(|e| panic!("stacking items: {e}")),
-                Err(e) => {
-                    panic!("the items cannot be stacked (sequences of different lengths?): {e}")
-                }
+        match ndarray::concatenate(ndarray::Axis(S::BATCH_AXIS), &views) {
+            Ok(a) => Batch::new(a).unwrap_or_else(|e| panic!("stacking items: {e}")),
+            Err(e) => {
+                panic!("the items cannot be stacked (sequences of different lengths?): {e}")
             }
-        };
-        HCons {
-            head,
-            tail: T::stack(tails),
         }
     }
 }
 
-type FlatOneLeaf<S> = HCons<Batch<S>, HNil>;
+impl<A: Stack, B: Stack> Stack for Pair<A, B> {
+    fn stack(parts: Vec<Self>) -> Self {
+        let mut firsts = Vec::with_capacity(parts.len());
+        let mut seconds = Vec::with_capacity(parts.len());
+        for p in parts {
+            firsts.push(p.first);
+            seconds.push(p.second);
+        }
+        Pair {
+            first: A::stack(firsts),
+            second: B::stack(seconds),
+        }
+    }
+}
 
 #[cfg(test)]
 mod tests {

@@ -19,14 +19,15 @@ use crate::types::batch::{ArcBatch, Batch};
 use crate::types::elem::{Arith, Element};
 use crate::types::error::SpecError;
 use crate::types::for_tuples;
-use crate::types::hlist::{HCons, HList, HNil};
+use crate::types::hlist::{HNil, Pair};
 use crate::types::ragged::{Ragged, SequenceSpace};
 use crate::types::space::{Null, Space};
 use crate::types::spec::{DataSpec, Described, FlatOf, Node};
 use std::ops::Range;
 
-/// Flat lists of owned leaves, allocated for a number of samples.
-pub trait AllocFlat: HList {
+/// Flat forms of owned leaves ([`FlatOf`] of a record or request), allocated for a number of
+/// samples: owned batches, shared batches and ragged leaves, and [`Pair`]s of them.
+pub trait AllocFlat: Sized {
     /// Zero-filled leaves of `batch` samples (and `time` steps for sequence spaces).
     fn alloc(batch: usize, time: usize) -> Self;
 
@@ -130,47 +131,44 @@ fn zeros_advised<S: Space>(batch: usize, time: usize) -> Batch<S> {
     out
 }
 
-impl<S: Space, T: AllocFlat> AllocFlat for HCons<Batch<S>, T> {
+impl<S: Space> AllocFlat for Batch<S> {
     fn alloc(batch: usize, time: usize) -> Self {
-        HCons {
-            head: zeros_advised(batch, time),
-            tail: T::alloc(batch, time),
-        }
+        zeros_advised(batch, time)
     }
 
     fn recycle(self, spare: &mut SpareBuffers) {
-        let (values, _) = self.head.into_array().into_raw_vec_and_offset();
+        let (values, _) = self.into_array().into_raw_vec_and_offset();
         spare.put(values);
-        self.tail.recycle(spare);
     }
 }
 
-impl<S: Space, T: AllocFlat> AllocFlat for HCons<ArcBatch<S>, T> {
+impl<S: Space> AllocFlat for ArcBatch<S> {
     fn alloc(batch: usize, time: usize) -> Self {
-        HCons {
-            head: ArcBatch::<S>::from_checked(
-                zeros_advised::<S>(batch, time).into_array().into_shared(),
-            ),
-            tail: T::alloc(batch, time),
+        ArcBatch::<S>::from_checked(zeros_advised::<S>(batch, time).into_array().into_shared())
+    }
+}
+
+impl<S: Space> AllocFlat for Ragged<S> {
+    fn alloc(batch: usize, _: usize) -> Self {
+        Ragged::empty(batch)
+    }
+
+    fn recycle(self, spare: &mut SpareBuffers) {
+        spare.put(self.into_values());
+    }
+}
+
+impl<A: AllocFlat, B: AllocFlat> AllocFlat for Pair<A, B> {
+    fn alloc(batch: usize, time: usize) -> Self {
+        Pair {
+            first: A::alloc(batch, time),
+            second: B::alloc(batch, time),
         }
     }
 
     fn recycle(self, spare: &mut SpareBuffers) {
-        self.tail.recycle(spare);
-    }
-}
-
-impl<S: Space, T: AllocFlat> AllocFlat for HCons<Ragged<S>, T> {
-    fn alloc(batch: usize, time: usize) -> Self {
-        HCons {
-            head: Ragged::empty(batch),
-            tail: T::alloc(batch, time),
-        }
-    }
-
-    fn recycle(self, spare: &mut SpareBuffers) {
-        spare.put(self.head.into_values());
-        self.tail.recycle(spare);
+        self.first.recycle(spare);
+        self.second.recycle(spare);
     }
 }
 
@@ -240,8 +238,8 @@ impl<R: DataSpec> Drop for FieldsMut<'_, R> {
     }
 }
 
-/// The leaves of a record, as memory ([`Dataset::huge_pages`]): implemented for the flat lists
-/// of batches and ragged leaves.
+/// The leaves of a record, as memory ([`Dataset::huge_pages`]): implemented for the flat forms
+/// of references to batches and ragged leaves.
 pub trait LeafMemory {
     /// Advises the memory of every leaf of at least `min_bytes` held in one block for 2 MB pages
     /// ([`crate::kernel::advise_huge_pages`]); returns the bytes advised.
@@ -261,23 +259,24 @@ fn advise_values<E>(values: &[E], min_bytes: usize, collapse: bool) -> usize {
     crate::kernel::advise_huge_pages(values, collapse)
 }
 
-impl<S: Space, D: ndarray::Data<Elem = S::Elem>, T: LeafMemory> LeafMemory
-    for HCons<&Batch<S, D>, T>
-{
+impl<S: Space, D: ndarray::Data<Elem = S::Elem>> LeafMemory for &Batch<S, D> {
     fn advise_leaves(&self, min_bytes: usize, collapse: bool) -> usize {
-        let head = self
-            .head
-            .array()
+        self.array()
             .as_slice_memory_order()
-            .map_or(0, |v| advise_values(v, min_bytes, collapse));
-        head + self.tail.advise_leaves(min_bytes, collapse)
+            .map_or(0, |v| advise_values(v, min_bytes, collapse))
     }
 }
 
-impl<S: Space, T: LeafMemory> LeafMemory for HCons<&Ragged<S>, T> {
+impl<S: Space> LeafMemory for &Ragged<S> {
     fn advise_leaves(&self, min_bytes: usize, collapse: bool) -> usize {
-        advise_values(self.head.values(), min_bytes, collapse)
-            + self.tail.advise_leaves(min_bytes, collapse)
+        advise_values(self.values(), min_bytes, collapse)
+    }
+}
+
+impl<A: LeafMemory, B: LeafMemory> LeafMemory for Pair<A, B> {
+    fn advise_leaves(&self, min_bytes: usize, collapse: bool) -> usize {
+        self.first.advise_leaves(min_bytes, collapse)
+            + self.second.advise_leaves(min_bytes, collapse)
     }
 }
 
@@ -310,7 +309,7 @@ where
 }
 
 /// The leaves of a record, written by arithmetic with another's leaves ([`ApplyRecord`]):
-/// implemented for the flat lists of batches.
+/// implemented for the flat forms of batches.
 pub trait ApplyLeaves<Other> {
     /// Checks every leaf against `other`'s (shapes, labels, integer results) without writing.
     ///
@@ -333,24 +332,28 @@ impl ApplyLeaves<HNil> for HNil {
     }
 }
 
-impl<'b, S, D, D2, T, U> ApplyLeaves<HCons<&'b Batch<S, D2>, U>> for HCons<&mut Batch<S, D>, T>
+impl<'b, S, D, D2> ApplyLeaves<&'b Batch<S, D2>> for &mut Batch<S, D>
 where
     S: Space,
     D: ndarray::DataMut<Elem = S::Elem>,
     D2: ndarray::Data<Elem = S::Elem>,
-    T: ApplyLeaves<U>,
 {
-    fn check_leaves(&self, op: Arith, other: &HCons<&'b Batch<S, D2>, U>) -> Result<(), SpecError> {
-        self.head.check_apply(op, other.head)?;
-        self.tail.check_leaves(op, &other.tail)
+    fn check_leaves(&self, op: Arith, other: &&'b Batch<S, D2>) -> Result<(), SpecError> {
+        self.check_apply(op, other).map(|_| ())
     }
-    fn apply_leaves(
-        &mut self,
-        op: Arith,
-        other: &HCons<&'b Batch<S, D2>, U>,
-    ) -> Result<(), SpecError> {
-        self.head.apply(op, other.head)?;
-        self.tail.apply_leaves(op, &other.tail)
+    fn apply_leaves(&mut self, op: Arith, other: &&'b Batch<S, D2>) -> Result<(), SpecError> {
+        self.apply(op, other)
+    }
+}
+
+impl<A: ApplyLeaves<C>, B: ApplyLeaves<D>, C, D> ApplyLeaves<Pair<C, D>> for Pair<A, B> {
+    fn check_leaves(&self, op: Arith, other: &Pair<C, D>) -> Result<(), SpecError> {
+        self.first.check_leaves(op, &other.first)?;
+        self.second.check_leaves(op, &other.second)
+    }
+    fn apply_leaves(&mut self, op: Arith, other: &Pair<C, D>) -> Result<(), SpecError> {
+        self.first.apply_leaves(op, &other.first)?;
+        self.second.apply_leaves(op, &other.second)
     }
 }
 

@@ -10,7 +10,6 @@ use crate::data::provider::{BatchInfo, Prefetch};
 use crate::load::error::LoadError;
 use crate::load::parquet::{ParquetFiles, RowGroup};
 use crate::load::parquet_shard::ShardPlan;
-use crate::types::hlist::HList;
 use crate::types::spec::{DataSpec, FlatOf};
 use std::sync::{Arc, Mutex};
 
@@ -188,7 +187,9 @@ where
             .take(own.len() * rounds)
             .collect();
         // One window's leaves: what the next window is read into.
-        let spare = Arc::new(Mutex::new(SpareBuffers::new(<FlatOf<R> as HList>::LEN)));
+        let spare = Arc::new(Mutex::new(SpareBuffers::new(
+            <R as crate::types::spec::Node<()>>::LEAVES,
+        )));
         ParquetStream {
             files: files.clone().with_spare(spare.clone()),
             spare,

@@ -13,7 +13,7 @@
 use crate::format::FormatAs;
 use crate::types::batch::Batch;
 use crate::types::for_tuples;
-use crate::types::hlist::{HCons, HNil};
+use crate::types::hlist::HNil;
 use crate::types::ragged::{Ragged, SourceView};
 use crate::types::source::Source;
 use crate::types::space::{Null, Space};
@@ -248,7 +248,7 @@ pub trait Structure<So> {
 
 #[diagnostic::do_not_recommend]
 impl<S: Space, Src: Source> Structure<Src> for S {
-    type Leaves = HCons<Leaf<Src, S>, HNil>;
+    type Leaves = Leaf<Src, S>;
     const LEAVES: usize = 1;
     fn describe_into(batch: usize, path: &Path<'_>, out: &mut Vec<Described>) {
         <crate::types::batch::Batch<S> as crate::types::spec::Node<Src>>::describe_node(

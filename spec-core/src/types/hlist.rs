@@ -1,72 +1,21 @@
-//! Heterogeneous lists: the flat form of a spec, a list of values of different types.
+//! The flat form of a spec: its leaf values in order, as a balanced tree of pairs.
 //!
-//! `HCons { head, tail }` and `HNil` hold the leaves of a flattened spec in order; the same types
-//! with [`Leaf`](crate::types::spec::Leaf) markers list a spec's (source, space) pairs at the type level.
-//! Appending and splitting are plain moves.
+//! A leaf is its batch itself, a spec without leaves is [`HNil`], and a spec of several leaves
+//! is a [`Pair`] of the flat forms of its two halves of fields (of its fields' flat forms, for a
+//! struct; of its elements', for a tuple), so that every leaf is a few steps deep: the compiler
+//! proves a property of a 256-leaf record's flat form (that its leaves can be allocated, or
+//! written in place) in about 8 nested steps where a linear list took 256, beyond the 128 it
+//! allows by default. Building and taking apart the tree are plain moves.
 
-/// The empty list.
+/// The flat form of a spec without leaves.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct HNil;
 
-/// A list: `head`, then the list `tail`.
+/// The leaves of `first`, then those of `second`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct HCons<H, T> {
-    /// The first element.
-    pub head: H,
-    /// The rest.
-    pub tail: T,
-}
-
-/// A heterogeneous list: [`HNil`] or [`HCons`].
-pub trait HList: Sized {
-    /// The number of elements.
-    const LEN: usize;
-    /// `Self` followed by `R`.
-    type Append<R: HList>: HList;
-    /// `self` followed by `rhs`.
-    fn append<R: HList>(self, rhs: R) -> Self::Append<R>;
-    /// The inverse of [`HList::append`]: the first `Self::LEN` elements and the rest.
-    fn split<R: HList>(joined: Self::Append<R>) -> (Self, R);
-}
-
-impl HList for HNil {
-    const LEN: usize = 0;
-    type Append<R: HList> = R;
-    #[inline(always)]
-    fn append<R: HList>(self, rhs: R) -> R {
-        rhs
-    }
-    #[inline(always)]
-    fn split<R: HList>(joined: R) -> (Self, R) {
-        (HNil, joined)
-    }
-}
-
-impl<H, T: HList> HList for HCons<H, T> {
-    const LEN: usize = 1 + T::LEN;
-    type Append<R: HList> = HCons<H, T::Append<R>>;
-    #[inline(always)]
-    fn append<R: HList>(self, rhs: R) -> Self::Append<R> {
-        HCons {
-            head: self.head,
-            tail: self.tail.append(rhs),
-        }
-    }
-    #[inline(always)]
-    fn split<R: HList>(joined: Self::Append<R>) -> (Self, R) {
-        let (tail, rest) = T::split(joined.tail);
-        (
-            HCons {
-                head: joined.head,
-                tail,
-            },
-            rest,
-        )
-    }
-}
-
-/// `HCons` of one element.
-#[inline(always)]
-pub fn single<H>(head: H) -> HCons<H, HNil> {
-    HCons { head, tail: HNil }
+pub struct Pair<A, B> {
+    /// The first half.
+    pub first: A,
+    /// The second half.
+    pub second: B,
 }

@@ -661,15 +661,14 @@ impl<S: Space> crate::types::spec::NodeMut for Ragged<S> {
 impl<Src: crate::types::source::Source, S: Space> crate::types::spec::Node<Src> for Ragged<S> {
     type Spaces = S;
     type Sources = Src;
-    type Leaves =
-        crate::types::hlist::HCons<crate::types::spec::Leaf<Src, S>, crate::types::hlist::HNil>;
-    type FlatOnto<T: crate::types::hlist::HList> = crate::types::hlist::HCons<Self, T>;
+    type Leaves = crate::types::spec::Leaf<Src, S>;
+    type Flat = Self;
     type FlatRef<'a>
-        = crate::types::hlist::HCons<&'a Self, crate::types::hlist::HNil>
+        = &'a Self
     where
         Self: 'a;
     type FlatMut<'a>
-        = crate::types::hlist::HCons<&'a mut Self, crate::types::hlist::HNil>
+        = &'a mut Self
     where
         Self: 'a;
     type Mapped<T> = T;
@@ -694,29 +693,20 @@ impl<Src: crate::types::source::Source, S: Space> crate::types::spec::Node<Src> 
         sizes.see(path, self.len())
     }
     #[inline(always)]
-    fn node_flatten_onto<T: crate::types::hlist::HList>(
-        self,
-        rest: T,
-    ) -> crate::types::hlist::HCons<Self, T> {
-        crate::types::hlist::HCons {
-            head: self,
-            tail: rest,
-        }
+    fn node_flatten(self) -> Self {
+        self
     }
     #[inline(always)]
-    fn node_nest_with<T: crate::types::hlist::HList, O, K: FnOnce(Self, T) -> O>(
-        flat: crate::types::hlist::HCons<Self, T>,
-        k: K,
-    ) -> O {
-        k(flat.head, flat.tail)
+    fn node_nest(flat: Self) -> Self {
+        flat
     }
     #[inline(always)]
-    fn node_flatten_ref(&self) -> Self::FlatRef<'_> {
-        crate::types::hlist::single(self)
+    fn node_flatten_ref(&self) -> &Self {
+        self
     }
     #[inline(always)]
-    fn node_flatten_mut(&mut self) -> Self::FlatMut<'_> {
-        crate::types::hlist::single(self)
+    fn node_flatten_mut(&mut self) -> &mut Self {
+        self
     }
     fn node_views(&self, rows: core::ops::Range<usize>) -> Self::Views<'_> {
         self.view_rows(rows)

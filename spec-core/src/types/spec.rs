@@ -3,8 +3,8 @@
 //!
 //! A spec is a struct with `#[derive(DataSpec)]` whose fields are batches ([`Batch<S>`]), nested
 //! specs, tuples of those, or [`Null`]. Its structure is known to the compiler three ways: the
-//! tree of spaces ([`SpacesOf`]), the tree of sources ([`SourcesOf`]) and the flat
-//! list of leaves ([`LeavesOf`]), which request matching walks.
+//! tree of spaces ([`SpacesOf`]), the tree of sources ([`SourcesOf`]) and its leaves in order
+//! ([`LeavesOf`]), which de-duplication compares.
 
 use crate::types::batch::Batch;
 use crate::types::error::SpecError;
@@ -14,32 +14,51 @@ use core::fmt;
 use core::marker::PhantomData;
 use ndarray::Data;
 
-pub use crate::types::hlist::{HCons, HList, HNil};
+pub use crate::types::hlist::{HNil, Pair};
 
 /// One leaf of a spec at the type level: the space `S` read from the source `Src`.
 pub struct Leaf<Src, S>(PhantomData<fn() -> (Src, S)>);
 
-/// A list of leaf types ([`Leaf`]`<Src, S>`), with their identities at run time.
-pub trait LeafList: HList {
-    /// `Self` followed by the leaves `R` (the same list as [`HList::Append`], known to be leaves).
+/// The leaf types of a spec ([`Leaf`]`<Src, S>`) in order, with their identities at run time.
+///
+/// The leaves are kept as a balanced tree ([`HNil`], a [`Leaf`], or [`LeafPair`] of two
+/// lists), not as a linear list: proving that a 256-leaf record's leaves form a list then takes
+/// about 8 nested steps, not 256 (the compiler gives up at 128 by default).
+pub trait LeafList {
+    /// The number of leaves.
+    const LEN: usize;
+    /// `Self` followed by the leaves `R`.
     type Join<R: LeafList>: LeafList;
-    /// Appends the identity of each leaf: its source name, its space in words and the type id of
-    /// the (source, space) pair, which is what de-duplication compares.
+    /// Appends the identity of each leaf in order: its source name, its space in words and the
+    /// type id of the (source, space) pair, which is what de-duplication compares.
     fn leaf_ids(out: &mut Vec<LeafId>);
 }
 impl LeafList for HNil {
+    const LEN: usize = 0;
     type Join<R: LeafList> = R;
     fn leaf_ids(_: &mut Vec<LeafId>) {}
 }
-impl<Src: Source, S: Space, T: LeafList> LeafList for HCons<Leaf<Src, S>, T> {
-    type Join<R: LeafList> = HCons<Leaf<Src, S>, T::Join<R>>;
+impl<Src: Source, S: Space> LeafList for Leaf<Src, S> {
+    const LEN: usize = 1;
+    type Join<R: LeafList> = LeafPair<Self, R>;
     fn leaf_ids(out: &mut Vec<LeafId>) {
         out.push(LeafId {
             id: core::any::TypeId::of::<(Src, S)>(),
             source: Src::NAME,
             space: S::describe(),
         });
-        T::leaf_ids(out);
+    }
+}
+
+/// The leaves `A` followed by the leaves `B`: a node of the tree of a [`LeafList`].
+pub struct LeafPair<A, B>(PhantomData<fn() -> (A, B)>);
+
+impl<A: LeafList, B: LeafList> LeafList for LeafPair<A, B> {
+    const LEN: usize = A::LEN + B::LEN;
+    type Join<R: LeafList> = LeafPair<Self, R>;
+    fn leaf_ids(out: &mut Vec<LeafId>) {
+        A::leaf_ids(out);
+        B::leaf_ids(out);
     }
 }
 
@@ -200,16 +219,16 @@ pub trait Node<Src> {
     type Sources;
     /// The leaves, in order, as a type-level list of [`Leaf`].
     type Leaves: LeafList;
-    /// The leaf values in order followed by the list `R` (the flat form is `FlatOnto<HNil>`,
-    /// [`FlatOf`]): an [`HList`] of batches. Building the list onto its rest, rather than
-    /// appending the fields' lists, names a struct's flat form without a type per field.
-    type FlatOnto<R: HList>: HList;
-    /// References to the leaf values in order.
-    type FlatRef<'a>: HList
+    /// The leaf values in order (the flat form, [`FlatOf`]): a leaf's value itself, [`HNil`] for
+    /// a node without leaves, and for a struct or tuple a balanced tree of [`Pair`]s over its
+    /// fields' flat forms (see [`hlist`](crate::types::hlist)).
+    type Flat;
+    /// References to the leaf values in order, in the same tree.
+    type FlatRef<'a>
     where
         Self: 'a;
-    /// Mutable references to the leaf values in order.
-    type FlatMut<'a>: HList
+    /// Mutable references to the leaf values in order, in the same tree.
+    type FlatMut<'a>
     where
         Self: 'a;
     /// The structure of the node with a `T` at each leaf (and `()` at each null leaf): what
@@ -230,14 +249,10 @@ pub trait Node<Src> {
     fn describe_node(batch: usize, path: &Path<'_>, out: &mut Vec<Described>);
     /// Records the batch size of every leaf.
     fn check_node(&self, path: &Path<'_>, sizes: &mut SizeCheck) -> Result<(), SpecError>;
-    /// The leaf values in order in front of `rest`, by moves.
-    fn node_flatten_onto<R: HList>(self, rest: R) -> Self::FlatOnto<R>;
-    /// The node from the front of `flat`, handed with the rest of the list to `k` (by moves:
-    /// handing the values on, rather than returning a pair at each level, lets the compiler
-    /// build the node where it ends up, as a hand-written destructuring does).
-    fn node_nest_with<R: HList, O, K: FnOnce(Self, R) -> O>(flat: Self::FlatOnto<R>, k: K) -> O
-    where
-        Self: Sized;
+    /// The leaf values in order, by moves.
+    fn node_flatten(self) -> Self::Flat;
+    /// The node from its leaf values, by moves.
+    fn node_nest(flat: Self::Flat) -> Self;
     /// References to the leaf values in order.
     fn node_flatten_ref(&self) -> Self::FlatRef<'_>;
     /// Mutable references to the leaf values in order.
@@ -254,14 +269,14 @@ pub trait Node<Src> {
 impl<Src: Source, S: Space, R: Data<Elem = S::Elem>> Node<Src> for Batch<S, R> {
     type Spaces = S;
     type Sources = Src;
-    type Leaves = HCons<Leaf<Src, S>, HNil>;
-    type FlatOnto<T: HList> = HCons<Self, T>;
+    type Leaves = Leaf<Src, S>;
+    type Flat = Self;
     type FlatRef<'a>
-        = HCons<&'a Self, HNil>
+        = &'a Self
     where
         Self: 'a;
     type FlatMut<'a>
-        = HCons<&'a mut Self, HNil>
+        = &'a mut Self
     where
         Self: 'a;
     type Mapped<T> = T;
@@ -287,23 +302,20 @@ impl<Src: Source, S: Space, R: Data<Elem = S::Elem>> Node<Src> for Batch<S, R> {
         sizes.see(path, self.len())
     }
     #[inline(always)]
-    fn node_flatten_onto<T: HList>(self, rest: T) -> HCons<Self, T> {
-        HCons {
-            head: self,
-            tail: rest,
-        }
+    fn node_flatten(self) -> Self {
+        self
     }
     #[inline(always)]
-    fn node_nest_with<T: HList, O, K: FnOnce(Self, T) -> O>(flat: HCons<Self, T>, k: K) -> O {
-        k(flat.head, flat.tail)
+    fn node_nest(flat: Self) -> Self {
+        flat
     }
     #[inline(always)]
-    fn node_flatten_ref(&self) -> Self::FlatRef<'_> {
-        crate::types::hlist::single(self)
+    fn node_flatten_ref(&self) -> &Self {
+        self
     }
     #[inline(always)]
-    fn node_flatten_mut(&mut self) -> Self::FlatMut<'_> {
-        crate::types::hlist::single(self)
+    fn node_flatten_mut(&mut self) -> &mut Self {
+        self
     }
     fn node_views(&self, rows: core::ops::Range<usize>) -> Self::Views<'_> {
         crate::types::batch::BatchView::<S>::from_checked(
@@ -323,7 +335,7 @@ impl<Src> Node<Src> for Null {
     type Spaces = Null;
     type Sources = ();
     type Leaves = HNil;
-    type FlatOnto<T: HList> = T;
+    type Flat = HNil;
     type FlatRef<'a> = HNil;
     type FlatMut<'a> = HNil;
     type Mapped<T> = ();
@@ -335,12 +347,12 @@ impl<Src> Node<Src> for Null {
         Ok(())
     }
     #[inline(always)]
-    fn node_flatten_onto<T: HList>(self, rest: T) -> T {
-        rest
+    fn node_flatten(self) -> HNil {
+        HNil
     }
     #[inline(always)]
-    fn node_nest_with<T: HList, O, K: FnOnce(Self, T) -> O>(flat: T, k: K) -> O {
-        k(Null, flat)
+    fn node_nest(_: HNil) -> Self {
+        Null
     }
     fn node_flatten_ref(&self) -> HNil {
         HNil
@@ -427,7 +439,7 @@ pub type SourcesOf<S> = <S as Node<()>>::Sources;
 /// The leaves of a spec, as a type-level list of [`Leaf`]`<Source, Space>`.
 pub type LeavesOf<S> = <S as Node<()>>::Leaves;
 /// The flat form of a spec: its leaf values in order.
-pub type FlatOf<S> = <S as Node<()>>::FlatOnto<HNil>;
+pub type FlatOf<S> = <S as Node<()>>::Flat;
 /// The structure of a spec with a `T` at each leaf.
 pub type MappedOf<S, T> = <S as Node<()>>::Mapped<T>;
 /// The structure of a spec with a borrowed view at each leaf.
@@ -486,16 +498,17 @@ pub trait DataSpec: Node<()> + Sized {
         Ok(sizes.size().unwrap_or(0))
     }
 
-    /// The leaf values in order, as an [`HList`]: plain moves, no allocation.
+    /// The leaf values in order, as a balanced tree of [`Pair`]s (a leaf's value itself for a
+    /// spec of one leaf; see [`hlist`](crate::types::hlist)): plain moves, no allocation.
     #[inline(always)]
     fn flatten(self) -> FlatOf<Self> {
-        self.node_flatten_onto(HNil)
+        self.node_flatten()
     }
 
     /// The spec from its leaf values in order: the inverse of [`DataSpec::flatten`].
     #[inline(always)]
     fn nest(flat: FlatOf<Self>) -> Self {
-        Self::node_nest_with(flat, |node, HNil| node)
+        Self::node_nest(flat)
     }
 
     /// References to the leaf values in order.
@@ -517,9 +530,9 @@ macro_rules! tuples {
             type Spaces = ($($t::Spaces,)+);
             type Sources = ($($t::Sources,)+);
             type Leaves = tuples!(@join $($t),+);
-            type FlatOnto<R: HList> = tuples!(@onto R; $($t),+);
-            type FlatRef<'a> = tuples!(@concat_ref 'a; $($t),+) where Self: 'a;
-            type FlatMut<'a> = tuples!(@concat_mut 'a; $($t),+) where Self: 'a;
+            type Flat = tuples!(@tree [Flat]; $($t),+);
+            type FlatRef<'a> = tuples!(@tree [FlatRef<'a>]; $($t),+) where Self: 'a;
+            type FlatMut<'a> = tuples!(@tree [FlatMut<'a>]; $($t),+) where Self: 'a;
             type Mapped<T> = ($($t::Mapped<T>,)+);
             type Views<'a> = ($($t::Views<'a>,)+) where Self: 'a;
             const LEAVES: usize = 0 $(+ $t::LEAVES)+;
@@ -532,22 +545,20 @@ macro_rules! tuples {
                 Ok(())
             }
             #[inline(always)]
-            fn node_flatten_onto<R: HList>(self, rest: R) -> Self::FlatOnto<R> {
-                tuples!(@flatten self rest; $($t . $i),+)
+            fn node_flatten(self) -> Self::Flat {
+                tuples!(@values self node_flatten; $($t . $i),+)
             }
-            // The closures' parameters are named after the element types (`A` holds the `A`).
-            #[allow(non_snake_case)]
             #[inline(always)]
-            fn node_nest_with<R: HList, O, K: FnOnce(Self, R) -> O>(flat: Self::FlatOnto<R>, k: K) -> O {
-                tuples!(@nest flat k; (); $($t . $i),+)
+            fn node_nest(flat: Self::Flat) -> Self {
+                tuples!(@nest flat; (); $($t),+)
             }
             #[inline(always)]
             fn node_flatten_ref(&self) -> Self::FlatRef<'_> {
-                tuples!(@flatten_ref self; $($t . $i),+)
+                tuples!(@values self node_flatten_ref; $($t . $i),+)
             }
             #[inline(always)]
             fn node_flatten_mut(&mut self) -> Self::FlatMut<'_> {
-                tuples!(@flatten_mut self; $($t . $i),+)
+                tuples!(@values self node_flatten_mut; $($t . $i),+)
             }
             fn node_views(&self, rows: core::ops::Range<usize>) -> Self::Views<'_> {
                 ($(self.$i.node_views(rows.clone()),)+)
@@ -562,42 +573,29 @@ macro_rules! tuples {
 
         impl<$($t: DataSpec),+> DataSpec for ($($t,)+) {}
     )*};
-    (@onto $r:ident; $t:ident) => { <$t as Node<Src>>::FlatOnto<$r> };
-    (@onto $r:ident; $t:ident, $($rest:ident),+) => {
-        <$t as Node<Src>>::FlatOnto<tuples!(@onto $r; $($rest),+)>
-    };
     (@join $t:ident) => { <$t as Node<Src>>::Leaves };
     (@join $t:ident, $($rest:ident),+) => {
-        <<$t as Node<Src>>::Leaves as LeafList>::Join<tuples!(@join $($rest),+)>
+        LeafPair<<$t as Node<Src>>::Leaves, tuples!(@join $($rest),+)>
     };
-    (@concat_ref $l:lifetime; $t:ident) => { <$t as Node<Src>>::FlatRef<$l> };
-    (@concat_ref $l:lifetime; $t:ident, $($rest:ident),+) => {
-        <<$t as Node<Src>>::FlatRef<$l> as HList>::Append<tuples!(@concat_ref $l; $($rest),+)>
+    // The elements' flat forms as a chain of pairs (at most 8 deep).
+    (@tree [$($a:tt)*]; $t:ident) => { <$t as Node<Src>>::$($a)* };
+    (@tree [$($a:tt)*]; $t:ident, $($rest:ident),+) => {
+        Pair<<$t as Node<Src>>::$($a)*, tuples!(@tree [$($a)*]; $($rest),+)>
     };
-    (@concat_mut $l:lifetime; $t:ident) => { <$t as Node<Src>>::FlatMut<$l> };
-    (@concat_mut $l:lifetime; $t:ident, $($rest:ident),+) => {
-        <<$t as Node<Src>>::FlatMut<$l> as HList>::Append<tuples!(@concat_mut $l; $($rest),+)>
+    (@values $s:ident $m:ident; $t:ident . $i:tt) => { $s.$i.$m() };
+    (@values $s:ident $m:ident; $t:ident . $i:tt, $($rt:ident . $ri:tt),+) => {
+        Pair {
+            first: $s.$i.$m(),
+            second: tuples!(@values $s $m; $($rt . $ri),+),
+        }
     };
-    (@flatten_mut $s:ident; $t:ident . $i:tt) => { $s.$i.node_flatten_mut() };
-    (@flatten_mut $s:ident; $t:ident . $i:tt, $($rt:ident . $ri:tt),+) => {
-        $s.$i.node_flatten_mut().append(tuples!(@flatten_mut $s; $($rt . $ri),+))
+    (@nest $flat:ident; ($($done:expr,)*); $t:ident) => {
+        ($($done,)* $t::node_nest($flat),)
     };
-    (@flatten $s:ident $r:ident; $t:ident . $i:tt) => { $s.$i.node_flatten_onto($r) };
-    (@flatten $s:ident $r:ident; $t:ident . $i:tt, $($rt:ident . $ri:tt),+) => {{
-        // The later elements first, so that each value is moved once, into its place.
-        let $r = tuples!(@flatten $s $r; $($rt . $ri),+);
-        $s.$i.node_flatten_onto($r)
+    (@nest $flat:ident; ($($done:expr,)*); $t:ident, $($rest:ident),+) => {{
+        let Pair { first, second } = $flat;
+        tuples!(@nest second; ($($done,)* $t::node_nest(first),); $($rest),+)
     }};
-    (@flatten_ref $s:ident; $t:ident . $i:tt) => { $s.$i.node_flatten_ref() };
-    (@flatten_ref $s:ident; $t:ident . $i:tt, $($rt:ident . $ri:tt),+) => {
-        $s.$i.node_flatten_ref().append(tuples!(@flatten_ref $s; $($rt . $ri),+))
-    };
-    (@nest $flat:ident $k:ident; ($($done:ident,)*); $t:ident . $i:tt) => {
-        $t::node_nest_with($flat, |$t, rest| $k(($($done,)* $t,), rest))
-    };
-    (@nest $flat:ident $k:ident; ($($done:ident,)*); $t:ident . $i:tt, $($rt:ident . $ri:tt),+) => {
-        $t::node_nest_with($flat, |$t, rest| tuples!(@nest rest $k; ($($done,)* $t,); $($rt . $ri),+))
-    };
     (@total $t:ident) => { <$t as Node<Src>>::TOTAL };
     (@total $t:ident, $($rest:ident),+) => { add_features(<$t as Node<Src>>::TOTAL, tuples!(@total $($rest),+)) };
 }
