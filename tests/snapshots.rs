@@ -19,6 +19,7 @@ const INTERNALS: &[&str] = &[
     "GatherLeaves",
     "PullLeaves",
     "FlatRest",
+    "Pair<",
     "Src<'",
     "__Spec",
     "__private",
