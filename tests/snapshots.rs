@@ -48,26 +48,6 @@ const KNOWN: &[(&str, &str)] = &[
         "size/no-conversion.stderr",
         "rustc lists the `FormatAs` impls of the source space",
     ),
-    (
-        "structure/composite-with-single-source.stderr",
-        "a second error (E0599) where the ill-formed `Specs` is used",
-    ),
-    (
-        "structure/flat-spaces-nested-sources.stderr",
-        "a second error (E0599) where the ill-formed `Specs` is used",
-    ),
-    (
-        "structure/nested-spaces-flat-sources.stderr",
-        "a second error (E0599) where the ill-formed `Specs` is used",
-    ),
-    (
-        "structure/one-tuple-with-single-source.stderr",
-        "a second error (E0599) where the ill-formed `Specs` is used",
-    ),
-    (
-        "structure/single-space-with-two-sources.stderr",
-        "a second error (E0599) where the ill-formed `Specs` is used",
-    ),
 ];
 
 fn snapshots(dir: &Path, out: &mut Vec<PathBuf>) {

@@ -28,7 +28,7 @@ pub use types::{axis, batch, elem, hlist, ragged, source, space, spec, tensors};
 pub use data::gather::Collate;
 pub use error::{Error, Result};
 pub use format::{FormatAs, assert_formats};
-pub use mapping::matching::{Reads, Serves, Specs, assert_serves};
+pub use mapping::matching::{Reads, Serves, assert_serves};
 pub use types::axis::{
     Axis, B, BCHW, BCW, BF, BHWC, BK, BT, BTF, BWC, C, CHWB, D, F, H, K, Layout, T, TB, TBF, W,
 };

@@ -1,10 +1,10 @@
 // Pylearn2: `(CompositeSpace((input_vecspace, input_convspace)), "features")` is incorrect.
 use batchspec::prelude::*;
-use batchspec::Specs;
+use batchspec::matching;
 
 type VecSpace = Vector<3072>;
 type ConvSpace = image![32, 32, 3; BCHW];
 
-const N: usize = Specs::<(VecSpace, ConvSpace), Features>::LEAVES;
+const N: usize = matching::leaves::<(VecSpace, ConvSpace), Features>();
 
 fn main() {}

@@ -1,8 +1,8 @@
 // Pylearn2: `(CompositeSpace((input_vecspace,)), "features")` is incorrect: the source must be
 // a tuple of length 1.
 use batchspec::prelude::*;
-use batchspec::Specs;
+use batchspec::matching;
 
-const N: usize = Specs::<(Vector<3072>,), Features>::LEAVES;
+const N: usize = matching::leaves::<(Vector<3072>,), Features>();
 
 fn main() {}

@@ -18,7 +18,6 @@ use crate::types::ragged::{Ragged, SourceView};
 use crate::types::source::Source;
 use crate::types::space::{Null, Space};
 use crate::types::spec::{DataSpec, Described, Leaf, LeafList, Path};
-use core::marker::PhantomData;
 use ndarray::Data;
 
 /// The record `Self` holds the source `K` in one of its own batch fields.
@@ -213,23 +212,74 @@ macro_rules! read_tuples {
 }
 for_tuples!(read_tuples);
 
-/// A Pylearn2 data specification: a tree of spaces `Sp` paired with a tree of sources `So` of
-/// the same structure.
+/// The number of leaves of a Pylearn2 data specification: the space tree `Sp` paired with the
+/// source tree `So`, which must have the same structure.
 ///
 /// An elementary space pairs with one source; a tuple of spaces with a tuple of as many sources,
-/// each pair again of the same structure; [`Null`] with `()`. Any other pairing does not compile.
+/// each pair again of the same structure; [`Null`] with `()`. Any other pairing does not compile,
+/// with one error in Pylearn2's words ([`Structure`]). A `const` evaluates it, so a pairing can be
+/// checked where it is written, as [`assert_serves`] checks a request:
 ///
 /// ```
 /// use batchspec::prelude::*;
-/// use batchspec::Specs;
+/// use batchspec::matching;
 ///
 /// type Vec3072 = Vector<3072>;
 /// type Conv = image![32, 32, 3; BCHW];
-/// type Spec = Specs<((Vec3072, Vec3072, Vec3072), Vector<10>), ((Features, Features, Features), Targets)>;
-/// assert_eq!(Spec::LEAVES, 4);
-/// let _ = (Conv::describe(), Spec::describe(8));
+/// const N: usize = matching::leaves::<
+///     ((Vec3072, Vec3072, Vec3072), Vector<10>),
+///     ((Features, Features, Features), Targets),
+/// >();
+/// assert_eq!(N, 4);
+/// assert_eq!(matching::leaves::<(Conv, Null), (Features, ())>(), 1);
 /// ```
-pub struct Specs<Sp: Structure<So>, So>(PhantomData<fn() -> (Sp, So)>);
+///
+/// (These are functions, not items of a pair type: an item of a type whose parameters do not
+/// pair would be a second error, rustc's "its trait bounds were not satisfied", under the first.)
+pub const fn leaves<Sp: Structure<So>, So>() -> usize {
+    Sp::LEAVES
+}
+
+/// Every leaf of the data specification `(Sp, So)` with its source and shape for `batch`
+/// samples, in order.
+///
+/// ```
+/// use batchspec::prelude::*;
+/// use batchspec::matching;
+///
+/// let d = matching::describe::<(Vector<3>, Index<4>), (Features, Targets)>(8);
+/// let shapes: Vec<_> = d.iter().map(|d| (d.source, d.dims().unwrap())).collect();
+/// assert_eq!(shapes, [("features", vec![8, 3]), ("targets", vec![8, 1])]);
+/// ```
+pub fn describe<Sp: Structure<So>, So>(batch: usize) -> Vec<Described> {
+    let mut out = Vec::new();
+    Sp::describe_into(batch, &Path::Root, &mut out);
+    out
+}
+
+/// `true` when the derived spec `D` is exactly the data specification `(Sp, So)`: its space
+/// tree is `Sp` and its source tree `So` (a derived struct is such a pair, one tuple element per
+/// field).
+///
+/// ```
+/// use batchspec::prelude::*;
+/// use batchspec::matching;
+///
+/// #[derive(DataSpec)]
+/// struct Example {
+///     #[spec(source = "features")]
+///     x: Batch<Vector<3>>,
+///     #[spec(source = "targets")]
+///     y: Batch<Index<4>>,
+/// }
+/// assert!(matching::is_pair_of::<Example, (Vector<3>, Index<4>), (Features, Targets)>());
+/// assert!(!matching::is_pair_of::<Example, (Vector<3>, Index<4>), (Targets, Features)>());
+/// ```
+pub fn is_pair_of<D: DataSpec + 'static, Sp: Structure<So> + 'static, So: 'static>() -> bool {
+    use core::any::TypeId;
+    TypeId::of::<D::Spaces>() == TypeId::of::<Sp>()
+        && TypeId::of::<D::Sources>() == TypeId::of::<So>()
+}
 
 /// The space tree `Self` and the source tree `So` have the same structure.
 #[diagnostic::on_unimplemented(
@@ -288,32 +338,6 @@ structure_tuples!(A0 S0 0, A1 S1 1, A2 S2 2, A3 S3 3, A4 S4 4);
 structure_tuples!(A0 S0 0, A1 S1 1, A2 S2 2, A3 S3 3, A4 S4 4, A5 S5 5);
 structure_tuples!(A0 S0 0, A1 S1 1, A2 S2 2, A3 S3 3, A4 S4 4, A5 S5 5, A6 S6 6);
 structure_tuples!(A0 S0 0, A1 S1 1, A2 S2 2, A3 S3 3, A4 S4 4, A5 S5 5, A6 S6 6, A7 S7 7);
-
-impl<Sp: Structure<So>, So> Specs<Sp, So> {
-    /// The number of leaves.
-    pub const LEAVES: usize = Sp::LEAVES;
-
-    /// Every leaf with its source and shape for `batch` samples.
-    pub fn describe(batch: usize) -> Vec<Described> {
-        let mut out = Vec::new();
-        Sp::describe_into(batch, &Path::Root, &mut out);
-        out
-    }
-}
-
-/// `DataSpec` as a pair: a derived struct is the pair of its space tree and source tree.
-impl<Sp: Structure<So>, So> Specs<Sp, So> {
-    /// `true` when the derived spec `D` has exactly this space tree and source tree.
-    pub fn is<D: DataSpec + 'static>() -> bool
-    where
-        Sp: 'static,
-        So: 'static,
-    {
-        use core::any::TypeId;
-        TypeId::of::<D::Spaces>() == TypeId::of::<Sp>()
-            && TypeId::of::<D::Sources>() == TypeId::of::<So>()
-    }
-}
 
 /// A compile-time check that the record `R` can serve the request `Q`:
 /// `const _: () = batchspec::assert_serves::<Record, Request>();` fails `cargo check` naming

@@ -16,5 +16,5 @@ pub mod serve;
 pub use consumer::{Channel, Cost, Model};
 pub use dedup::Mapping;
 pub use error::MappingError;
-pub use matching::{Reads, Serves, Specs, assert_serves};
+pub use matching::{Reads, Serves, assert_serves};
 pub use serve::Server;
