@@ -41,10 +41,6 @@ const KNOWN: &[(&str, &str)] = &[
         "a field of a type of the user's own that is not a spec: 2 errors (at the derive and at the field), the help names `Node<Src<..>>` and rustc lists the impls of `Node`",
     ),
     (
-        "entry/trainer-missing-source.stderr",
-        "the first line names the field and the missing source, but rustc lists the tuple impls of `ServeFrom` (the costs' data is a tuple); hiding them with `do_not_recommend` moves the headline to the tuple",
-    ),
-    (
         "size/no-conversion.stderr",
         "rustc lists the `FormatAs` impls of the source space",
     ),

@@ -86,7 +86,7 @@ use crate::data::error::DataError;
 use crate::data::iteration::{Epoch, Schedule};
 use crate::mapping::consumer::{Channel, Cost, Model};
 use crate::mapping::dedup::Mapping;
-use crate::mapping::serve::{ServeCache, ServeFrom};
+use crate::mapping::serve::{ServeCache, ServeFrom, ServedBy};
 use crate::types::space::Null;
 use crate::types::spec::DataSpec;
 use core::marker::PhantomData;
@@ -236,8 +236,8 @@ where
     ) -> Result<Self, DataError>
     where
         M::Input: ServeFrom<R>,
-        C::Data: ServeFrom<R>,
-        H::Data: ServeFrom<R>,
+        C::Data: ServedBy<R>,
+        H::Data: ServedBy<R>,
     {
         dataset.check()?;
         if schedule.num_samples() != dataset.len() {

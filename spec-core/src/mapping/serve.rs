@@ -140,6 +140,18 @@ pub trait ServeFrom<R>: Reads<R> {
     fn serve_from(record: &R, cache: &mut ServeCache) -> Self;
 }
 
+/// The request `Self` can be served from the record `R`: [`ServeFrom`], through one blanket
+/// impl. Bounds that pair a tuple of requests with a record (the data of several costs or
+/// channels) are written with it: a field the record cannot serve is then reported at that
+/// field, without rustc's list of the tuple impls of [`ServeFrom`] after it.
+#[diagnostic::on_unimplemented(
+    message = "the request `{Self}` cannot be served from the record `{R}`",
+    label = "every source of the request must be a field of the record, in a space that formats as the requested one"
+)]
+pub trait ServedBy<R>: ServeFrom<R> {}
+
+impl<R, T: ServeFrom<R>> ServedBy<R> for T {}
+
 /// [`Null`] is served from any record: it holds nothing.
 #[diagnostic::do_not_recommend]
 impl<R> ServeFrom<R> for Null {
