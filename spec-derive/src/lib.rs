@@ -132,7 +132,9 @@ pub fn source(input: TokenStream) -> TokenStream {
     let cx = ctxt::Ctxt::default();
     let name = attr::parse_source(&cx, &lit);
     match (cx.check(), name) {
-        (Ok(()), Some(name)) => expand::source_type(&syn::parse_quote!(::batchspec), &name).into(),
+        (Ok(()), Some(name)) => {
+            expand::source_type(&quote::quote!(::batchspec::__private), &name).into()
+        }
         (Err(e), _) => e.into_compile_error().into(),
         (Ok(()), None) => TokenStream::new(),
     }

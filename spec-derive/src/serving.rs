@@ -88,8 +88,7 @@ fn record_param(input_tokens: &TokenStream) -> String {
 }
 
 /// The serving impls of a checked struct.
-pub fn expand(cont: &Container<'_>, krate: &syn::Path, preds: &[TokenStream]) -> TokenStream {
-    let p = quote!(#krate::__private);
+pub fn expand(cont: &Container<'_>, p: &TokenStream, preds: &[TokenStream]) -> TokenStream {
     let ident = cont.ident;
     let r_name = {
         let generics = cont.generics;
@@ -119,7 +118,7 @@ pub fn expand(cont: &Container<'_>, krate: &syn::Path, preds: &[TokenStream]) ->
         }
         let ty = f.ty;
         let member = f.member;
-        let key = source_type(krate, &f.source);
+        let key = source_type(p, &f.source);
         let span = ty.span();
         let header = respan(
             quote!(impl #impl_generics #p::HasSource<#key> for #ident #ty_generics),
@@ -171,7 +170,7 @@ pub fn expand(cont: &Container<'_>, krate: &syn::Path, preds: &[TokenStream]) ->
     for f in &cont.fields {
         let ty = f.ty;
         let member = f.member;
-        let key = source_type(krate, &f.source);
+        let key = source_type(p, &f.source);
         let field = member.to_string().trim_start_matches("r#").to_string();
         let span = ty.span();
         same_bounds.push(quote_spanned!(span=> for<'__spec_x> #ty: #p::GatherSame));
