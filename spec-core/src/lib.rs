@@ -55,8 +55,8 @@ pub mod __private {
     pub use crate::data::dataset::{LeafSource, LoadField, LoadRecord};
     pub use crate::data::error::DataError;
     pub use crate::data::gather::{
-        Collate, GatherField, GatherFrom, GatherInto, GatherSame, GatherSteps, LeafMut, LeafTarget,
-        Padded, check_fits, gather_leaf,
+        Collate, GatherField, GatherFrom, GatherInto, GatherSame, GatherSteps, LeafConvert,
+        LeafMut, LeafTarget, LeafVia, Padded, SourceOf, check_fits, gather_leaf,
     };
     pub use crate::format::FormatAs;
     pub use crate::mapping::matching::{

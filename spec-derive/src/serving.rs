@@ -252,7 +252,7 @@ pub fn expand(cont: &Container<'_>, p: &TokenStream, preds: &[TokenStream]) -> T
                 ));
                 values.push(respan(
                     quote!(#member: <#field_ty as #p::ProjectAs<'_, #ty>>::project(
-                        <() as #source_trait<#r>>::field(__spec_record),
+                        <<() as #source_trait<#r>>::Via as #p::SourceOf<#r>>::field(__spec_record),
                         #p::core::clone::Clone::clone(&__spec_rows),
                     )),
                     span,
@@ -350,21 +350,13 @@ pub fn expand(cont: &Container<'_>, p: &TokenStream, preds: &[TokenStream]) -> T
                     pub trait #source_trait<R> {
                         type Space: #p::Space;
                         type Field;
-                        fn view(record: &R) -> #p::SourceView<'_, Self::Space>;
-                        fn field(record: &R) -> &Self::Field;
+                        type Via: #p::SourceOf<R, Space = Self::Space, Field = Self::Field>;
                     }
                     #[diagnostic::do_not_recommend]
                     impl<R: #p::HasSource<#key>> #source_trait<R> for () {
                         type Space = <R as #p::HasSource<#key>>::Space;
                         type Field = <R as #p::HasSource<#key>>::Field;
-                        #[inline]
-                        fn view(record: &R) -> #p::SourceView<'_, Self::Space> {
-                            #p::HasSource::<#key>::source_view(record)
-                        }
-                        #[inline]
-                        fn field(record: &R) -> &Self::Field {
-                            #p::HasSource::<#key>::source_field(record)
-                        }
+                        type Via = #p::LeafVia<#key>;
                     }
                 };
                 if let Some(of) = &f.steps_of {
@@ -445,7 +437,7 @@ pub fn expand(cont: &Container<'_>, p: &TokenStream, preds: &[TokenStream]) -> T
                     gather_steps.push(respan(
                         quote! {
                             <() as #steps_trait<#r, #from>>::gather(
-                                <() as #source_trait<#r>>::view(__spec_record),
+                                <<() as #source_trait<#r>>::Via as #p::SourceOf<#r>>::view(__spec_record),
                                 __spec_rows,
                                 &mut __spec_out.#member,
                             )?;
@@ -455,7 +447,7 @@ pub fn expand(cont: &Container<'_>, p: &TokenStream, preds: &[TokenStream]) -> T
                     fit_steps.push(respan(
                         quote! {
                             <() as #steps_trait<#r, #from>>::fits::<#ty>(
-                                <() as #source_trait<#r>>::view(__spec_record),
+                                <<() as #source_trait<#r>>::Via as #p::SourceOf<#r>>::view(__spec_record),
                             )?;
                         },
                         span,
@@ -549,7 +541,7 @@ pub fn expand(cont: &Container<'_>, p: &TokenStream, preds: &[TokenStream]) -> T
                     gather_steps.push(respan(
                         quote! {
                             <() as #aug_trait<#r, #from, #to>>::gather(
-                                <() as #source_trait<#r>>::view(__spec_record),
+                                <<() as #source_trait<#r>>::Via as #p::SourceOf<#r>>::view(__spec_record),
                                 __spec_rows,
                                 #p::core::clone::Clone::clone(&__spec_zero),
                                 #p::LeafMut::<#to>::leaf_mut(&mut __spec_out.#member),
@@ -630,57 +622,11 @@ pub fn expand(cont: &Container<'_>, p: &TokenStream, preds: &[TokenStream]) -> T
                         note = #note_space
                     )]
                     pub trait #space_trait<R, From, To> {
-                        fn gather<__SpecT: #p::GatherInto<To>>(
-                            from: #p::SourceView<'_, From>,
-                            rows: &[usize],
-                            zero: #p::core::ops::Range<usize>,
-                            target: &mut __SpecT,
-                            collate: &#p::Collate<<To as #p::Space>::Elem>,
-                        ) -> #p::core::result::Result<(), #p::DataError>
-                        where
-                            From: #p::Space,
-                            To: #p::Space;
-                        fn fits(
-                            from: #p::SourceView<'_, From>,
-                            collate: &#p::Collate<<To as #p::Space>::Elem>,
-                        ) -> #p::core::result::Result<(), #p::DataError>
-                        where
-                            From: #p::Space,
-                            To: #p::Space;
-                        fn serve<'c>(
-                            from: #p::SourceView<'_, From>,
-                            cache: &'c mut #p::ServeCache,
-                        ) -> &'c #p::ArcBatch<To>
-                        where
-                            From: #p::Space,
-                            To: #p::Space;
+                        type Via: #p::LeafConvert<From, To>;
                     }
                     #[diagnostic::do_not_recommend]
                     impl<R, From: #p::FormatAs<To>, To: #p::Space> #space_trait<R, From, To> for () {
-                        #[inline]
-                        fn gather<__SpecT: #p::GatherInto<To>>(
-                            from: #p::SourceView<'_, From>,
-                            rows: &[usize],
-                            zero: #p::core::ops::Range<usize>,
-                            target: &mut __SpecT,
-                            collate: &#p::Collate<<To as #p::Space>::Elem>,
-                        ) -> #p::core::result::Result<(), #p::DataError> {
-                            target.gather_into::<From>(from, rows, zero, collate, <#key as #p::Source>::NAME)
-                        }
-                        #[inline]
-                        fn fits(
-                            from: #p::SourceView<'_, From>,
-                            collate: &#p::Collate<<To as #p::Space>::Elem>,
-                        ) -> #p::core::result::Result<(), #p::DataError> {
-                            #p::check_fits::<From, To>(&from, collate, <#key as #p::Source>::NAME)
-                        }
-                        #[inline]
-                        fn serve<'c>(
-                            from: #p::SourceView<'_, From>,
-                            cache: &'c mut #p::ServeCache,
-                        ) -> &'c #p::ArcBatch<To> {
-                            cache.get_or_convert::<#key, From, To>(from)
-                        }
+                        type Via = #p::LeafVia<#key>;
                     }
                 });
                 let from = quote!(<() as #source_trait<#r>>::Space);
@@ -756,8 +702,8 @@ pub fn expand(cont: &Container<'_>, p: &TokenStream, preds: &[TokenStream]) -> T
                     serve_values.push(respan(
                         quote! {
                             #member: <#ty as #p::FromShared<#to>>::from_shared(
-                                <() as #space_trait<#r, #from, #to>>::serve(
-                                    <() as #source_trait<#r>>::view(__spec_record),
+                                <<() as #space_trait<#r, #from, #to>>::Via as #p::LeafConvert<#from, #to>>::serve(
+                                    <<() as #source_trait<#r>>::Via as #p::SourceOf<#r>>::view(__spec_record),
                                     __spec_cache,
                                 ),
                             )
@@ -768,8 +714,8 @@ pub fn expand(cont: &Container<'_>, p: &TokenStream, preds: &[TokenStream]) -> T
                 gather_steps.push(collate_let.clone());
                 gather_steps.push(respan(
                     quote! {
-                        <() as #space_trait<#r, #from, #to>>::gather(
-                            <() as #source_trait<#r>>::view(__spec_record),
+                        <<() as #space_trait<#r, #from, #to>>::Via as #p::LeafConvert<#from, #to>>::gather(
+                            <<() as #source_trait<#r>>::Via as #p::SourceOf<#r>>::view(__spec_record),
                             __spec_rows,
                             #p::core::clone::Clone::clone(&__spec_zero),
                             &mut __spec_out.#member,
@@ -781,8 +727,8 @@ pub fn expand(cont: &Container<'_>, p: &TokenStream, preds: &[TokenStream]) -> T
                 fit_steps.push(collate_let);
                 fit_steps.push(respan(
                     quote! {
-                        <() as #space_trait<#r, #from, #to>>::fits(
-                            <() as #source_trait<#r>>::view(__spec_record),
+                        <<() as #space_trait<#r, #from, #to>>::Via as #p::LeafConvert<#from, #to>>::fits(
+                            <<() as #source_trait<#r>>::Via as #p::SourceOf<#r>>::view(__spec_record),
                             #collate,
                         )?;
                     },

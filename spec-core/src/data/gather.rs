@@ -11,7 +11,8 @@ use crate::data::error::DataError;
 use crate::format::FormatAs;
 use crate::format::exec::ragged_rows_into;
 use crate::mapping::matching::{HasSource, ReadField, Reads};
-use crate::types::batch::{Batch, BatchView};
+use crate::mapping::serve::ServeCache;
+use crate::types::batch::{ArcBatch, Batch, BatchView};
 use crate::types::elem::Element;
 use crate::types::elem::IndexElement;
 use crate::types::for_tuples;
@@ -251,6 +252,91 @@ pub fn check_fits<From: Space, To: Space>(
         collate.steps(longest_of_all(from), source)?;
     }
     Ok(())
+}
+
+/// The conversion of a request's leaf of the source `K` from the record's space `From` to the
+/// requested `To`: what a derived request's gather, fit check and serve call. The derive's
+/// per-field trait that words a space mismatch names it (`type Via = LeafVia<K>`) rather than
+/// writing these methods out once per field.
+#[doc(hidden)]
+pub trait LeafConvert<From, To> {
+    /// [`GatherInto::gather_into`] with the source's name.
+    fn gather<T: GatherInto<To>>(
+        from: SourceView<'_, From>,
+        rows: &[usize],
+        zero: Range<usize>,
+        target: &mut T,
+        collate: &Collate<<To as Space>::Elem>,
+    ) -> Result<(), DataError>
+    where
+        From: Space,
+        To: Space;
+    /// [`check_fits`] with the source's name.
+    fn fits(
+        from: SourceView<'_, From>,
+        collate: &Collate<<To as Space>::Elem>,
+    ) -> Result<(), DataError>
+    where
+        From: Space,
+        To: Space;
+    /// [`ServeCache::get_or_convert`] for the source.
+    fn serve<'c>(from: SourceView<'_, From>, cache: &'c mut ServeCache) -> &'c ArcBatch<To>
+    where
+        From: Space,
+        To: Space;
+}
+
+/// The source `K`, as the way of a leaf's conversion ([`LeafConvert`]).
+#[doc(hidden)]
+pub struct LeafVia<K>(core::marker::PhantomData<fn() -> K>);
+
+impl<K: Source, From: FormatAs<To>, To: Space> LeafConvert<From, To> for LeafVia<K> {
+    #[inline]
+    fn gather<T: GatherInto<To>>(
+        from: SourceView<'_, From>,
+        rows: &[usize],
+        zero: Range<usize>,
+        target: &mut T,
+        collate: &Collate<To::Elem>,
+    ) -> Result<(), DataError> {
+        target.gather_into::<From>(from, rows, zero, collate, K::NAME)
+    }
+    #[inline]
+    fn fits(from: SourceView<'_, From>, collate: &Collate<To::Elem>) -> Result<(), DataError> {
+        check_fits::<From, To>(&from, collate, K::NAME)
+    }
+    #[inline]
+    fn serve<'c>(from: SourceView<'_, From>, cache: &'c mut ServeCache) -> &'c ArcBatch<To> {
+        cache.get_or_convert::<K, From, To>(from)
+    }
+}
+
+/// The record `R`'s field of the source `K`, as a request's leaf reads it: what the derive's
+/// per-field trait that words a missing source names (`type Via = LeafVia<K>`), rather than
+/// writing the two methods out once per field.
+#[doc(hidden)]
+pub trait SourceOf<R> {
+    /// The record's space of the source.
+    type Space: Space;
+    /// The record's field that holds it.
+    type Field;
+    /// [`HasSource::source_view`].
+    fn view(record: &R) -> SourceView<'_, Self::Space>;
+    /// [`HasSource::source_field`].
+    fn field(record: &R) -> &Self::Field;
+}
+
+impl<K: Source, R: HasSource<K>> SourceOf<R> for LeafVia<K> {
+    type Space = R::Space;
+    type Field = R::Field;
+    #[inline]
+    fn view(record: &R) -> SourceView<'_, Self::Space> {
+        record.source_view()
+    }
+    #[inline]
+    fn field(record: &R) -> &Self::Field {
+        record.source_field()
+    }
 }
 
 /// The number of steps of the longest sample of `from` (0 without a time axis).
