@@ -193,16 +193,14 @@ pub fn expand(cont: &Container<'_>) -> TokenStream {
                 let call = respan(quote!(#n::node_nest), *sp);
                 quote!(#m: #call(#x))
             });
+    // The `Node` and `DataSpec` impls carry the field bounds, also for a struct without generics:
+    // a field whose type is not a spec is then one error, at the bound on the field's type (a
+    // false bound on a concrete type; the impls' items are checked assuming it), not a second
+    // one where the impl's types and signatures combine all the fields. The other impls go
+    // without them where the struct has no generics: the compiler checks their items against
+    // the concrete field types anyway, and 64 bounds on each of 67 impls was much of the cost of
+    // a wide struct (on two impls they cost nothing measurable).
     let where_all = quote!(where #(#preds,)*);
-    // The field bounds are needed where the struct has generics. Without generics no impl
-    // carries them: the compiler checks the impls' items against the concrete field types anyway
-    // (a bad field is reported at its type), a bound on a concrete type would be one more error
-    // per impl, and 64 bounds on each of 67 impls was much of the cost of a wide struct.
-    let where_rest = if cont.generics.params.is_empty() {
-        quote!()
-    } else {
-        where_all.clone()
-    };
     let nest_mapped = nodes
         .iter()
         .zip(&spans)
@@ -240,7 +238,8 @@ pub fn expand(cont: &Container<'_>) -> TokenStream {
             use #krate::__private as __spec_p;
             #(#ragged_checks)*
             #[automatically_derived]
-            impl #node_impl_generics #p::Node<__SpecSrc> for #ident #ty_generics #where_rest {
+            #[diagnostic::do_not_recommend]
+            impl #node_impl_generics #p::Node<__SpecSrc> for #ident #ty_generics #where_all {
                 type Spaces = (#(#spaces,)*);
                 type Sources = (#(#sources,)*);
                 type Leaves = #leaves;
@@ -303,7 +302,7 @@ pub fn expand(cont: &Container<'_>) -> TokenStream {
             }
 
             #[automatically_derived]
-            impl #impl_generics #p::DataSpec for #ident #ty_generics #where_rest {}
+            impl #impl_generics #p::DataSpec for #ident #ty_generics #where_all {}
 
 
             #serving

@@ -658,6 +658,7 @@ impl<S: Space> crate::types::spec::NodeMut for Ragged<S> {
     }
 }
 
+#[diagnostic::do_not_recommend]
 impl<Src: crate::types::source::Source, S: Space> crate::types::spec::Node<Src> for Ragged<S> {
     type Spaces = S;
     type Sources = Src;

@@ -266,6 +266,7 @@ pub trait Node<Src> {
     fn node_flatten_mapped<T, V: FnMut(T)>(mapped: Self::Mapped<T>, visit: &mut V);
 }
 
+#[diagnostic::do_not_recommend]
 impl<Src: Source, S: Space, R: Data<Elem = S::Elem>> Node<Src> for Batch<S, R> {
     type Spaces = S;
     type Sources = Src;
@@ -331,6 +332,7 @@ impl<Src: Source, S: Space, R: Data<Elem = S::Elem>> Node<Src> for Batch<S, R> {
     }
 }
 
+#[diagnostic::do_not_recommend]
 impl<Src> Node<Src> for Null {
     type Spaces = Null;
     type Sources = ();
@@ -526,6 +528,7 @@ pub trait DataSpec: Node<()> + Sized {
 
 macro_rules! tuples {
     ($($n:literal: $($t:ident . $i:tt),+;)*) => {$(
+        #[diagnostic::do_not_recommend]
         impl<Src, $($t: Node<Src>),+> Node<Src> for ($($t,)+) {
             type Spaces = ($($t::Spaces,)+);
             type Sources = ($($t::Sources,)+);
