@@ -46,13 +46,18 @@ pub use step::{Step, Through};
 use crate::types::space::Space;
 use ndarray::{ArrayView, ArrayViewMut};
 
-/// `Self` can be formatted as `Target`: the conversion is legal, and [`FormatAs::PLAN`] says how.
+/// The conversions themselves: one impl per legal pair of spaces, in `rules/` (and one per pair
+/// of the library's spaces that does not convert, whose bound says so in words, so that rustc
+/// does not list the conversions that exist under a refusal). [`FormatAs`] is implemented
+/// through it, once, for every pair; a space of your own converts by implementing this trait.
+///
+/// `Self` can be formatted as `Target`: the conversion is legal, and [`Convert::PLAN`] says how.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be formatted as `{Target}`",
     label = "no conversion from `{Self}` to `{Target}`",
     note = "conversions exist between spaces of the same kind (another layout or element type), between an image and a vector of its total size, and from labels to one-hot vectors"
 )]
-pub trait FormatAs<Target: Space>: Space {
+pub trait Convert<Target: Space>: Space {
     /// How the data moves.
     const PLAN: Plan;
 
@@ -78,6 +83,75 @@ pub trait FormatAs<Target: Space>: Space {
         }
     }
 }
+
+/// `Self` can be formatted as `Target`: the conversion is legal, and [`FormatAs::PLAN`] says how.
+///
+/// Implemented once, for every pair whose [`Convert`] impl holds: a refused pair is reported
+/// in the words of the rule that refuses it, with no list of other impls under it.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be formatted as `{Target}`",
+    label = "no conversion from `{Self}` to `{Target}`",
+    note = "conversions exist between spaces of the same kind (another layout or element type), between an image and a vector of its total size, and from labels to one-hot vectors"
+)]
+pub trait FormatAs<Target: Space>: Space {
+    /// How the data moves.
+    const PLAN: Plan;
+
+    /// Writes `src` formatted as `Target` into `dst`, whose shape is the target shape of the same
+    /// batch (checked by the callers in [`Batch`](crate::Batch)).
+    fn format_view_into(
+        src: ArrayView<'_, Self::Elem, Self::Dim>,
+        dst: ArrayViewMut<'_, Target::Elem, Target::Dim>,
+    );
+
+    /// Writes the samples `rows` of `src`, formatted as `Target`, into the samples `0..rows.len()`
+    /// of `dst` (a gather fused with the conversion). Every row is in `0..src`'s batch size and
+    /// `dst` holds `rows.len()` samples (checked by the callers).
+    fn gather_view_into(
+        src: ArrayView<'_, Self::Elem, Self::Dim>,
+        rows: &[usize],
+        dst: ArrayViewMut<'_, Target::Elem, Target::Dim>,
+    );
+}
+
+impl<A: Convert<T>, T: Space> FormatAs<T> for A {
+    const PLAN: Plan = <A as Convert<T>>::PLAN;
+
+    #[inline]
+    fn format_view_into(
+        src: ArrayView<'_, Self::Elem, Self::Dim>,
+        dst: ArrayViewMut<'_, T::Elem, T::Dim>,
+    ) {
+        <A as Convert<T>>::format_view_into(src, dst)
+    }
+
+    #[inline]
+    fn gather_view_into(
+        src: ArrayView<'_, Self::Elem, Self::Dim>,
+        rows: &[usize],
+        dst: ArrayViewMut<'_, T::Elem, T::Dim>,
+    ) {
+        <A as Convert<T>>::gather_view_into(src, rows, dst)
+    }
+}
+
+/// A pair of the library's spaces with no conversion between them: the bound of the [`Convert`]
+/// impl of such a pair, which never holds, so that the refusal is worded and rustc lists
+/// nothing under it.
+#[doc(hidden)]
+#[diagnostic::on_unimplemented(
+    message = "`{A}` cannot be formatted as `{B}`",
+    label = "no conversion from `{A}` to `{B}`",
+    note = "conversions exist between spaces of the same kind (another layout or element type), between an image and a vector of its total size, and from labels to one-hot vectors"
+)]
+pub trait NoConversion<A, B> {}
+
+/// The one impl: without any, rustc would call the trait one without implementations.
+#[doc(hidden)]
+pub enum Never {}
+
+#[diagnostic::do_not_recommend]
+impl NoConversion<Never, Never> for Never {}
 
 /// A compile-time check that `A` formats as `B`:
 /// `const _: () = batchspec::assert_formats::<Image<32, 32, 3, 3072>, Vector<3072>>();`

@@ -8,7 +8,7 @@
 //! crop it is a step). Adding a transform is one new file with its `Step` impls, plus its `mod`
 //! line in `format/mod.rs`.
 
-use super::FormatAs;
+use super::Convert;
 use super::plan::Plan;
 use crate::types::space::Space;
 use core::marker::PhantomData;
@@ -53,7 +53,7 @@ impl<X: 'static, S: Space> Space for Through<X, S> {
     }
 }
 
-impl<In: Space, X: Step<In, Out = S>, S: Space> FormatAs<Through<X, S>> for In {
+impl<In: Space, X: Step<In, Out = S>, S: Space> Convert<Through<X, S>> for In {
     const PLAN: Plan = Plan::Step;
 
     fn format_view_into(

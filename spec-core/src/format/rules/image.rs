@@ -1,6 +1,6 @@
 //! Images: another layout (a transpose), and an image to or from a vector of its total size.
 
-use crate::format::FormatAs;
+use crate::format::Convert;
 use crate::format::exec::{gather_permute, permute_cast};
 use crate::format::plan::{Plan, Split};
 use crate::format::rules::{BHWC_LETTERS, perm_of};
@@ -76,7 +76,7 @@ impl<
     L2: ImageLayout,
     E1: LosslessCast<E2>,
     E2: Element,
-> FormatAs<Image<H2, W2, C2, N2, L2, E2>> for Image<H1, W1, C1, N1, L1, E1>
+> Convert<Image<H2, W2, C2, N2, L2, E2>> for Image<H1, W1, C1, N1, L1, E1>
 where
     (): SameImage<H1, W1, C1, H2, W2, C2>,
 {
@@ -99,7 +99,7 @@ impl<
     L: ImageLayout,
     E1: LosslessCast<E2>,
     E2: Element,
-> FormatAs<Vector<D, E2>> for Image<H, W, C, N, L, E1>
+> Convert<Vector<D, E2>> for Image<H, W, C, N, L, E1>
 where
     (): VectorHoldsImage<D, H, W, C, N>,
 {
@@ -122,7 +122,7 @@ impl<
     L: ImageLayout,
     E1: LosslessCast<E2>,
     E2: Element,
-> FormatAs<Image<H, W, C, N, L, E2>> for Vector<D, E1>
+> Convert<Image<H, W, C, N, L, E2>> for Vector<D, E1>
 where
     (): ImageFromVector<D, H, W, C, N>,
 {

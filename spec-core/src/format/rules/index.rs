@@ -1,6 +1,6 @@
 //! Index spaces and labels: casts, one-hot vectors (merged or concatenated), the first label.
 
-use crate::format::FormatAs;
+use crate::format::Convert;
 use crate::format::exec::{first_label, gather_permute, label_column, one_hot, permute_cast};
 use crate::format::plan::Plan;
 use crate::types::elem::{Element, IndexElement, LosslessCast};
@@ -42,7 +42,7 @@ pub trait OneLabel<const DIM: usize> {}
 impl OneLabel<1> for () {}
 
 impl<const M1: usize, const D1: usize, const M2: usize, const D2: usize, E1, E2>
-    FormatAs<Index<M2, D2, E2>> for Index<M1, D1, E1>
+    Convert<Index<M2, D2, E2>> for Index<M1, D1, E1>
 where
     E1: IndexElement + LosslessCast<E2>,
     E2: IndexElement,
@@ -59,7 +59,7 @@ where
 }
 
 impl<const M: usize, const DIM: usize, const W: usize, E: IndexElement, F: Element>
-    FormatAs<Vector<W, F>> for Index<M, DIM, E>
+    Convert<Vector<W, F>> for Index<M, DIM, E>
 where
     (): OneHotWidth<M, DIM, W>,
 {
@@ -69,7 +69,7 @@ where
         src: ArrayView<'_, Self::Elem, Self::Dim>,
         dst: ArrayViewMut<'_, <Vector<W, F> as Space>::Elem, <Vector<W, F> as Space>::Dim>,
     ) {
-        one_hot::<Self, Vector<W, F>>(src, dst, <Self as FormatAs<Vector<W, F>>>::PLAN)
+        one_hot::<Self, Vector<W, F>>(src, dst, <Self as Convert<Vector<W, F>>>::PLAN)
     }
 }
 
@@ -80,7 +80,7 @@ impl<
     const D2: usize,
     E: IndexElement,
     F: Element,
-> FormatAs<OneHot<M2, D2, F>> for Index<M1, D1, E>
+> Convert<OneHot<M2, D2, F>> for Index<M1, D1, E>
 where
     (): SameLabels<M1, M2> + SameIndexDim<D1, D2>,
 {
@@ -94,11 +94,11 @@ where
             <OneHot<M2, D2, F> as Space>::Dim,
         >,
     ) {
-        one_hot::<Self, OneHot<M2, D2, F>>(src, dst, <Self as FormatAs<OneHot<M2, D2, F>>>::PLAN)
+        one_hot::<Self, OneHot<M2, D2, F>>(src, dst, <Self as Convert<OneHot<M2, D2, F>>>::PLAN)
     }
 }
 
-impl<const M1: usize, const DIM: usize, const M2: usize, E1, E2> FormatAs<Labels<M2, E2>>
+impl<const M1: usize, const DIM: usize, const M2: usize, E1, E2> Convert<Labels<M2, E2>>
     for Index<M1, DIM, E1>
 where
     E1: IndexElement + LosslessCast<E2>,
@@ -115,7 +115,7 @@ where
     }
 }
 
-impl<const M1: usize, const M2: usize, E1, E2> FormatAs<Labels<M2, E2>> for Labels<M1, E1>
+impl<const M1: usize, const M2: usize, E1, E2> Convert<Labels<M2, E2>> for Labels<M1, E1>
 where
     E1: IndexElement + LosslessCast<E2>,
     E2: IndexElement,
@@ -131,7 +131,7 @@ where
     permute_methods!(Labels<M2, E2>);
 }
 
-impl<const M1: usize, const M2: usize, const D2: usize, E1, E2> FormatAs<Index<M2, D2, E2>>
+impl<const M1: usize, const M2: usize, const D2: usize, E1, E2> Convert<Index<M2, D2, E2>>
     for Labels<M1, E1>
 where
     E1: IndexElement + LosslessCast<E2>,
@@ -152,7 +152,7 @@ where
     }
 }
 
-impl<const M: usize, const W: usize, E: IndexElement, F: Element> FormatAs<Vector<W, F>>
+impl<const M: usize, const W: usize, E: IndexElement, F: Element> Convert<Vector<W, F>>
     for Labels<M, E>
 where
     (): OneHotWidth<M, 1, W>,
@@ -163,14 +163,14 @@ where
         src: ArrayView<'_, Self::Elem, Self::Dim>,
         dst: ArrayViewMut<'_, <Vector<W, F> as Space>::Elem, <Vector<W, F> as Space>::Dim>,
     ) {
-        one_hot::<Self, Vector<W, F>>(src, dst, <Self as FormatAs<Vector<W, F>>>::PLAN)
+        one_hot::<Self, Vector<W, F>>(src, dst, <Self as Convert<Vector<W, F>>>::PLAN)
     }
 }
 
 /// Labels as their one-hot rows, the concatenated form of one label per sample
 /// (`OneHot<M>`, the same data as `Vector<M>`).
 impl<const M1: usize, const M2: usize, const D2: usize, E: IndexElement, F: Element>
-    FormatAs<OneHot<M2, D2, F>> for Labels<M1, E>
+    Convert<OneHot<M2, D2, F>> for Labels<M1, E>
 where
     (): SameLabels<M1, M2> + SameIndexDim<1, D2>,
 {
@@ -184,6 +184,6 @@ where
             <OneHot<M2, D2, F> as Space>::Dim,
         >,
     ) {
-        one_hot::<Self, OneHot<M2, D2, F>>(src, dst, <Self as FormatAs<OneHot<M2, D2, F>>>::PLAN)
+        one_hot::<Self, OneHot<M2, D2, F>>(src, dst, <Self as Convert<OneHot<M2, D2, F>>>::PLAN)
     }
 }

@@ -1,8 +1,8 @@
-//! The legal conversions, as `FormatAs` impls, one file per kind of source space; each file also
+//! The legal conversions, as `Convert` impls, one file per kind of source space; each file also
 //! holds the check traits whose messages say, in numbers, why a pair of its spaces does not
 //! convert. A new kind of space brings a file here and its line below.
 
-/// The two methods of a `FormatAs` impl whose plan is `Permute`, for the target `$target`.
+/// The two methods of a `Convert` impl whose plan is `Permute`, for the target `$target`.
 macro_rules! permute_methods {
     ($target:ty) => {
         fn format_view_into(
@@ -12,7 +12,7 @@ macro_rules! permute_methods {
             permute_cast(
                 src,
                 dst,
-                <Self as FormatAs<$target>>::PLAN,
+                <Self as Convert<$target>>::PLAN,
                 LosslessCast::cast,
             )
         }
@@ -26,7 +26,7 @@ macro_rules! permute_methods {
                 src,
                 rows,
                 dst,
-                <Self as FormatAs<$target>>::PLAN,
+                <Self as Convert<$target>>::PLAN,
                 LosslessCast::cast,
                 LosslessCast::cast_slice,
             )
@@ -49,6 +49,7 @@ pub(crate) const BWC_LETTERS: &[char] = &['b', 'w', 'c'];
 
 mod image;
 mod index;
+mod none;
 mod sequence;
 mod vector;
 mod volume;

@@ -1,6 +1,6 @@
 //! Sequences of vectors and of indices: another layout, casts, one-hot.
 
-use crate::format::FormatAs;
+use crate::format::Convert;
 use crate::format::exec::{gather_permute, one_hot, permute_cast};
 use crate::format::plan::Plan;
 use crate::format::rules::index::{OneHotWidth, SameLabels};
@@ -10,7 +10,7 @@ use crate::types::elem::{Element, IndexElement, LosslessCast};
 use crate::types::space::{IndexSeq, IndexSeqLayout, Space, VectorSeq, VectorSeqLayout};
 use ndarray::{ArrayView, ArrayViewMut};
 
-impl<const D1: usize, const D2: usize, L1, L2, E1, E2> FormatAs<VectorSeq<D2, L2, E2>>
+impl<const D1: usize, const D2: usize, L1, L2, E1, E2> Convert<VectorSeq<D2, L2, E2>>
     for VectorSeq<D1, L1, E1>
 where
     L1: VectorSeqLayout,
@@ -29,7 +29,7 @@ where
     permute_methods!(VectorSeq<D2, L2, E2>);
 }
 
-impl<const M1: usize, const M2: usize, L1, L2, E1, E2> FormatAs<IndexSeq<M2, L2, E2>>
+impl<const M1: usize, const M2: usize, L1, L2, E1, E2> Convert<IndexSeq<M2, L2, E2>>
     for IndexSeq<M1, L1, E1>
 where
     L1: IndexSeqLayout,
@@ -49,7 +49,7 @@ where
 }
 
 impl<const M: usize, const W: usize, L1, L2, E: IndexElement, F: Element>
-    FormatAs<VectorSeq<W, L2, F>> for IndexSeq<M, L1, E>
+    Convert<VectorSeq<W, L2, F>> for IndexSeq<M, L1, E>
 where
     L1: IndexSeqLayout,
     L2: VectorSeqLayout,
@@ -65,10 +65,6 @@ where
             <VectorSeq<W, L2, F> as Space>::Dim,
         >,
     ) {
-        one_hot::<Self, VectorSeq<W, L2, F>>(
-            src,
-            dst,
-            <Self as FormatAs<VectorSeq<W, L2, F>>>::PLAN,
-        )
+        one_hot::<Self, VectorSeq<W, L2, F>>(src, dst, <Self as Convert<VectorSeq<W, L2, F>>>::PLAN)
     }
 }

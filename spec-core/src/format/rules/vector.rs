@@ -1,6 +1,6 @@
 //! Vector to vector: an element cast between vectors of the same width.
 
-use crate::format::FormatAs;
+use crate::format::Convert;
 use crate::format::exec::{gather_permute, permute_cast};
 use crate::format::plan::Plan;
 use crate::types::elem::{Element, LosslessCast};
@@ -15,7 +15,7 @@ use ndarray::{ArrayView, ArrayViewMut};
 pub trait VectorWidth<const FROM: usize, const TO: usize> {}
 impl<const N: usize> VectorWidth<N, N> for () {}
 
-impl<const D1: usize, const D2: usize, E1: LosslessCast<E2>, E2: Element> FormatAs<Vector<D2, E2>>
+impl<const D1: usize, const D2: usize, E1: LosslessCast<E2>, E2: Element> Convert<Vector<D2, E2>>
     for Vector<D1, E1>
 where
     (): VectorWidth<D1, D2>,

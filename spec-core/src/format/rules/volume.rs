@@ -1,7 +1,7 @@
 //! Volumes (rank 5) and volume sequences (rank 6): another layout, and a volume to or from a
 //! vector of its total size.
 
-use crate::format::FormatAs;
+use crate::format::Convert;
 use crate::format::exec::{gather_permute, permute_cast};
 use crate::format::plan::{Plan, Split};
 use crate::format::rules::{BDHWC_LETTERS, perm_of};
@@ -54,7 +54,7 @@ impl<
     L2: VolumeLayout,
     E1: LosslessCast<E2>,
     E2: Element,
-> FormatAs<Volume<D2, H2, W2, C2, N2, L2, E2>> for Volume<D1, H1, W1, C1, N1, L1, E1>
+> Convert<Volume<D2, H2, W2, C2, N2, L2, E2>> for Volume<D1, H1, W1, C1, N1, L1, E1>
 where
     (): SameVolume<D1, H1, W1, C1, D2, H2, W2, C2>,
 {
@@ -77,7 +77,7 @@ impl<
     L,
     E1,
     E2,
-> FormatAs<Vector<V, E2>> for Volume<D, H, W, C, N, L, E1>
+> Convert<Vector<V, E2>> for Volume<D, H, W, C, N, L, E1>
 where
     L: VolumeLayout,
     E1: LosslessCast<E2>,
@@ -103,7 +103,7 @@ impl<
     L,
     E1,
     E2,
-> FormatAs<Volume<D, H, W, C, N, L, E2>> for Vector<V, E1>
+> Convert<Volume<D, H, W, C, N, L, E2>> for Vector<V, E1>
 where
     L: VolumeLayout,
     E1: LosslessCast<E2>,
@@ -132,7 +132,7 @@ impl<
     L2: VolumeSeqLayout,
     E1: LosslessCast<E2>,
     E2: Element,
-> FormatAs<VolumeSeq<D2, H2, W2, C2, L2, E2>> for VolumeSeq<D1, H1, W1, C1, L1, E1>
+> Convert<VolumeSeq<D2, H2, W2, C2, L2, E2>> for VolumeSeq<D1, H1, W1, C1, L1, E1>
 where
     (): SameVolume<D1, H1, W1, C1, D2, H2, W2, C2>,
 {

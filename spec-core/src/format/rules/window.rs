@@ -2,7 +2,7 @@
 //! `bwc` to `bf`); and one value per sample to or from a vector of one feature (dp's `b` of a
 //! `bf` whose `f` is 1).
 
-use crate::format::FormatAs;
+use crate::format::Convert;
 use crate::format::exec::{first_label, gather_permute, label_column, permute_cast};
 use crate::format::plan::{Plan, Split};
 use crate::format::rules::{BWC_LETTERS, perm_of};
@@ -53,7 +53,7 @@ impl<
     L2: WindowLayout,
     E1: LosslessCast<E2>,
     E2: Element,
-> FormatAs<Window<W2, C2, N2, L2, E2>> for Window<W1, C1, N1, L1, E1>
+> Convert<Window<W2, C2, N2, L2, E2>> for Window<W1, C1, N1, L1, E1>
 where
     (): SameWindow<W1, C1, W2, C2>,
 {
@@ -75,7 +75,7 @@ impl<
     L: WindowLayout,
     E1: LosslessCast<E2>,
     E2: Element,
-> FormatAs<Vector<D, E2>> for Window<W, C, N, L, E1>
+> Convert<Vector<D, E2>> for Window<W, C, N, L, E1>
 where
     (): VectorHoldsWindow<D, W, C, N>,
 {
@@ -97,7 +97,7 @@ impl<
     L: WindowLayout,
     E1: LosslessCast<E2>,
     E2: Element,
-> FormatAs<Window<W, C, N, L, E2>> for Vector<D, E1>
+> Convert<Window<W, C, N, L, E2>> for Vector<D, E1>
 where
     (): WindowFromVector<D, W, C, N>,
 {
@@ -111,7 +111,7 @@ where
     permute_methods!(Window<W, C, N, L, E2>);
 }
 
-impl<E1: LosslessCast<E2>, E2: Element> FormatAs<Scalar<E2>> for Scalar<E1> {
+impl<E1: LosslessCast<E2>, E2: Element> Convert<Scalar<E2>> for Scalar<E1> {
     const PLAN: Plan = Plan::Permute {
         split: None,
         flatten: false,
@@ -122,7 +122,7 @@ impl<E1: LosslessCast<E2>, E2: Element> FormatAs<Scalar<E2>> for Scalar<E1> {
     permute_methods!(Scalar<E2>);
 }
 
-impl<const D: usize, E1: LosslessCast<E2>, E2: Element> FormatAs<Scalar<E2>> for Vector<D, E1>
+impl<const D: usize, E1: LosslessCast<E2>, E2: Element> Convert<Scalar<E2>> for Vector<D, E1>
 where
     (): OneFeature<D>,
 {
@@ -136,7 +136,7 @@ where
     }
 }
 
-impl<const D: usize, E1: LosslessCast<E2>, E2: Element> FormatAs<Vector<D, E2>> for Scalar<E1>
+impl<const D: usize, E1: LosslessCast<E2>, E2: Element> Convert<Vector<D, E2>> for Scalar<E1>
 where
     (): OneFeature<D>,
 {
