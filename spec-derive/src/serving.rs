@@ -424,7 +424,7 @@ pub fn expand(cont: &Container<'_>, p: &TokenStream, preds: &[TokenStream]) -> T
                     gather_bounds.push(quote!(#check, #writable));
                     let (serve_bound, serve_value) = not_served(
                         &mut checks,
-                        &p,
+                        p,
                         &name,
                         &field,
                         &r,
@@ -528,7 +528,7 @@ pub fn expand(cont: &Container<'_>, p: &TokenStream, preds: &[TokenStream]) -> T
                     gather_bounds.push(quote!(#check, #writable));
                     let (serve_bound, serve_value) = not_served(
                         &mut checks,
-                        &p,
+                        p,
                         &name,
                         &field,
                         &r,
@@ -667,14 +667,14 @@ pub fn expand(cont: &Container<'_>, p: &TokenStream, preds: &[TokenStream]) -> T
                 // reported at the value itself.
                 let collate_name = format_ident!("__spec_collate_{}", field);
                 let collate_let = {
-                    let e = collate_expr(f, &p, &to);
+                    let e = collate_expr(f, p, &to);
                     quote!(let #collate_name = #e;)
                 };
                 let collate = quote!(#collate_name);
                 if f.mixed_with.is_some() {
                     let (serve_bound, serve_value) = not_served(
                         &mut checks,
-                        &p,
+                        p,
                         &name,
                         &field,
                         &r,
@@ -687,7 +687,7 @@ pub fn expand(cont: &Container<'_>, p: &TokenStream, preds: &[TokenStream]) -> T
                 } else if f.collate.span().is_some() {
                     let (serve_bound, serve_value) = not_served(
                         &mut checks,
-                        &p,
+                        p,
                         &name,
                         &field,
                         &r,
