@@ -35,10 +35,7 @@ const MISTAKES: &[(&str, usize)] = &[
 ];
 
 /// Snapshots that do not meet the rules yet, and why.
-const KNOWN: &[(&str, &str)] = &[(
-    "attr/field-not-a-spec.stderr",
-    "a field of a type of the user's own that is not a spec: one error, at the field, in words; rustc's help line names the trait with the field's source as the char list `Src<'e', 'x', ..>` (the source of a field without `#[spec]` is its name)",
-)];
+const KNOWN: &[(&str, &str)] = &[];
 
 fn snapshots(dir: &Path, out: &mut Vec<PathBuf>) {
     for entry in fs::read_dir(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())) {

@@ -74,7 +74,7 @@ pub mod __private {
     pub use crate::types::space::Null;
     pub use crate::types::space::Space;
     pub use crate::types::spec::{
-        __add_features, Described, LeafList, LeafPair, Node, NodeMut, Path, SizeCheck,
+        __add_features, Described, LeafList, LeafPair, Node, NodeMut, Path, SizeCheck, SpecField,
     };
     pub use crate::types::tensors::{LeafMapper, MapSpec};
     pub use crate::{DataSpec, Source};

@@ -95,12 +95,26 @@ pub fn expand(cont: &Container<'_>) -> TokenStream {
             respan(quote!(<#ty as #p::Node<#src>>), ty.span())
         })
         .collect();
+    // The field bounds. A field whose type names no parameter of the struct is asked, once and
+    // at the field, to be a `SpecField` (a trait without the source parameter, so that rustc's
+    // help line under the message names no source), and its `Node` bound is written
+    // `for<'__spec_w>`: a false bound on a concrete type is reported by rustc where it is written
+    // unless it is higher-ranked, and the impls' items are checked assuming it either way, so
+    // nothing else is reported for that field. A type with the struct's parameters keeps its
+    // plain bound, which the struct's users meet.
+    let mut field_checks = Vec::new();
     for f in &cont.fields {
         let ty = f.ty;
         let src = source_type(&p, &f.source);
-        // Spanned on the field's type, so that a field that is not a batch or a spec is reported
-        // there, in the words of `Node`'s message.
-        preds.push(respan(quote!(#ty: #p::Node<#src>), ty.span()));
+        if mentions_params(ty, cont.generics) {
+            preds.push(respan(quote!(#ty: #p::Node<#src>), ty.span()));
+        } else {
+            preds.push(respan(
+                quote!(for<'__spec_w> #ty: #p::Node<#src>),
+                ty.span(),
+            ));
+            field_checks.push(respan(quote!(#ty: #p::SpecField), ty.span()));
+        }
     }
 
     let spans: Vec<proc_macro2::Span> = cont.fields.iter().map(|f| f.ty.span()).collect();
@@ -194,9 +208,9 @@ pub fn expand(cont: &Container<'_>) -> TokenStream {
                 quote!(#m: #call(#x))
             });
     // The `Node` and `DataSpec` impls carry the field bounds, also for a struct without generics:
-    // a field whose type is not a spec is then one error, at the bound on the field's type (a
-    // false bound on a concrete type; the impls' items are checked assuming it), not a second
-    // one where the impl's types and signatures combine all the fields. The other impls go
+    // the impls' items are checked assuming them, so a field whose type is not a spec is the one
+    // error of `__spec_fields` at the field, not a second one where the impl's types and
+    // signatures combine all the fields. The other impls go
     // without them where the struct has no generics: the compiler checks their items against
     // the concrete field types anyway, and 64 bounds on each of 67 impls was much of the cost of
     // a wide struct (on two impls they cost nothing measurable).
@@ -237,6 +251,8 @@ pub fn expand(cont: &Container<'_>) -> TokenStream {
         const _: () = {
             use #krate::__private as __spec_p;
             #(#ragged_checks)*
+            #[allow(dead_code)]
+            fn __spec_fields() where #(#field_checks,)* {}
             #[automatically_derived]
             #[diagnostic::do_not_recommend]
             impl #node_impl_generics #p::Node<__SpecSrc> for #ident #ty_generics #where_all {
@@ -487,6 +503,29 @@ fn space_params<'a>(cont: &Container<'a>) -> Vec<&'a syn::Ident> {
         }
     }
     out
+}
+
+/// Whether `ty` names a type, const or lifetime parameter of `generics`.
+fn mentions_params(ty: &syn::Type, generics: &syn::Generics) -> bool {
+    use proc_macro2::TokenTree;
+    use quote::ToTokens;
+    let names: Vec<String> = generics
+        .params
+        .iter()
+        .map(|p| match p {
+            syn::GenericParam::Type(t) => t.ident.to_string(),
+            syn::GenericParam::Const(c) => c.ident.to_string(),
+            syn::GenericParam::Lifetime(l) => l.lifetime.ident.to_string(),
+        })
+        .collect();
+    fn walk(tokens: TokenStream, names: &[String]) -> bool {
+        tokens.into_iter().any(|tt| match tt {
+            TokenTree::Group(g) => walk(g.stream(), names),
+            TokenTree::Ident(i) => names.iter().any(|n| i == n),
+            _ => false,
+        })
+    }
+    !names.is_empty() && walk(ty.to_token_stream(), &names)
 }
 
 /// The struct's generics plus the source parameter of `Node<__SpecSrc>`.

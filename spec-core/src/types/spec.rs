@@ -266,6 +266,22 @@ pub trait Node<Src> {
     fn node_flatten_mapped<T, V: FnMut(T)>(mapped: Self::Mapped<T>, visit: &mut V);
 }
 
+/// A type that can be a field of a `#[derive(DataSpec)]` struct: every [`Node`] (a batch, a
+/// ragged leaf, a derived struct, a tuple of those, [`Null`]), whatever its source.
+///
+/// The derive asks it of each field whose type names no parameter of the struct, so that a field
+/// that is not one is reported once, at the field, in words (`Node` itself carries the field's
+/// source, which rustc's help line would print as a list of chars).
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be a field of a spec",
+    label = "not a batch, a spec or a tuple of them",
+    note = "a field of a `#[derive(DataSpec)]` struct is a `Batch<S>` of a space `S`, another `#[derive(DataSpec)]` struct, a tuple of those, or `Null`"
+)]
+pub trait SpecField {}
+
+#[diagnostic::do_not_recommend]
+impl<T: Node<crate::types::source::Features>> SpecField for T {}
+
 #[diagnostic::do_not_recommend]
 impl<Src: Source, S: Space, R: Data<Elem = S::Elem>> Node<Src> for Batch<S, R> {
     type Spaces = S;
