@@ -48,6 +48,21 @@ fn snapshots(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
+/// The directories named `trybuild` under `dir`.
+fn trybuild_dirs(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in fs::read_dir(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())) {
+        let path = entry.expect("a directory entry").path();
+        if !path.is_dir() {
+            continue;
+        }
+        if path.file_name().is_some_and(|n| n == "trybuild") {
+            out.push(path);
+        } else {
+            trybuild_dirs(&path, out);
+        }
+    }
+}
+
 /// What is wrong with one snapshot, if anything.
 fn problems(name: &str, text: &str) -> Vec<String> {
     let mut found = Vec::new();
@@ -87,19 +102,22 @@ fn snapshots_name_no_internals_and_give_one_error_per_mistake() {
     let mut files = Vec::new();
     snapshots(&root, &mut files);
     assert!(files.len() > 40, "the snapshots are under trybuild/");
-    // The framework adapters' own, named from the workspace (`adapters/candle/trybuild/..`).
-    let adapters = workspace.join("adapters");
-    let before = files.len();
-    for adapter in fs::read_dir(&adapters).expect("adapters/").flatten() {
-        let dir = adapter.path().join("trybuild");
-        if dir.is_dir() {
-            snapshots(&dir, &mut files);
-        }
+    // The framework adapters' own, named from the workspace (`adapters/candle/trybuild/..`,
+    // `adapters/burn/compile-fail/trybuild/..`).
+    let mut dirs = Vec::new();
+    trybuild_dirs(&workspace.join("adapters"), &mut dirs);
+    for adapter in [
+        "adapters/candle/trybuild",
+        "adapters/burn/compile-fail/trybuild",
+    ] {
+        assert!(
+            dirs.contains(&workspace.join(adapter)),
+            "{adapter}: the adapter's snapshots"
+        );
     }
-    assert!(
-        files.len() > before,
-        "the adapters' snapshots are under adapters/*/trybuild/"
-    );
+    for dir in &dirs {
+        snapshots(dir, &mut files);
+    }
     files.sort();
     let mut failures = Vec::new();
     for path in &files {

@@ -45,6 +45,7 @@
 //! ```
 
 use crate::types::batch::Batch;
+use crate::types::ragged::Ragged;
 use crate::types::space::{Null, Space};
 use ndarray::{Data, RawData};
 
@@ -102,6 +103,33 @@ impl<M: LeafMapper> MapSpec<M> for Null {
     #[inline]
     fn map_spec(self, _: &mut M) -> Result<Null, M::Error> {
         Ok(Null)
+    }
+}
+
+/// Never holds: a [`Ragged`] leaf has no tensor form, since a tensor holds samples of one shape.
+/// `MapSpec` for `Ragged<S>` is bounded by it, so that a request that keeps a source ragged is
+/// refused in these words where its tensors are asked for (with nothing listed under it).
+#[diagnostic::on_unimplemented(
+    message = "a ragged field of `{S}` has no tensor form: a tensor holds sequences of one length",
+    label = "the request has a `Ragged<{S}>` field",
+    note = "ask for the field as `Batch<{S}>` (padded to the longest sample of each batch, or to `#[spec(pad_to = n)]`), with a `Batch<Lengths>` field `#[spec(lengths_of = \"..\")]` or a `Batch<Mask<..>>` field `#[spec(mask_of = \"..\")]` to know the lengths"
+)]
+pub trait RaggedHasNoTensorForm<S> {}
+
+/// The one impl: without any, rustc would call the trait one without implementations.
+#[doc(hidden)]
+pub enum NeverRagged {}
+
+#[diagnostic::do_not_recommend]
+impl RaggedHasNoTensorForm<NeverRagged> for NeverRagged {}
+
+impl<S: Space, M: LeafMapper> MapSpec<M> for Ragged<S>
+where
+    (): RaggedHasNoTensorForm<S>,
+{
+    type Out = Null;
+    fn map_spec(self, _: &mut M) -> Result<Null, M::Error> {
+        unreachable!("`RaggedHasNoTensorForm` has no impl for a space")
     }
 }
 

@@ -1,0 +1,1 @@
+//! The compile errors users of `batchspec-burn` see, as trybuild snapshots (`tests/`); no code.

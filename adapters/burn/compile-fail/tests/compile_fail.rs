@@ -1,0 +1,8 @@
+//! The compile errors of the burn adapter's entry points, recorded as trybuild snapshots under
+//! `trybuild/` (checked with the core's by the workspace's `tests/snapshots.rs`).
+//! Re-bless with `TRYBUILD=overwrite` and read every changed snapshot as a user would.
+
+#[test]
+fn compile_errors_read_well() {
+    trybuild::TestCases::new().compile_fail("trybuild/*.rs");
+}
