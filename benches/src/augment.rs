@@ -154,6 +154,7 @@ impl Passes {
 }
 
 fn main() {
+    println!("# cpu: {}", batchspec_bench::cpu_model());
     let quick = std::env::var_os("BENCH_QUICK").is_some();
     let reps = if quick { 3 } else { 7 };
     let ds = Arc::new(

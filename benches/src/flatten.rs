@@ -138,6 +138,7 @@ fn main() {
         (500_000, 15)
     };
     let mut s = Some(spec());
+    println!("# cpu: {}", batchspec_bench::cpu_model());
     // Warm both paths, then time them in interleaved rounds (the order alternating from round
     // to round, since the first loop after a pause runs slower on this VM), one ratio per round.
     measure(generated_round_trip, &mut s, iters);

@@ -58,6 +58,7 @@ fn median(mut v: Vec<f64>) -> f64 {
 
 fn main() {
     let quick = std::env::var_os("BENCH_QUICK").is_some();
+    println!("# cpu: {}", batchspec_bench::cpu_model());
     let make = || {
         Dataset::new(Mnist {
             x: Batch::new(Array2::from_shape_fn((N, 784), |(i, j)| {

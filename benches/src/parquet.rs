@@ -213,6 +213,7 @@ fn memory_child(spec: &str) {
 }
 
 fn main() {
+    println!("# cpu: {}", batchspec_bench::cpu_model());
     if let Ok(spec) = std::env::var(MEMORY_ENV) {
         return memory_child(&spec);
     }

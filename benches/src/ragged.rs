@@ -60,6 +60,7 @@ fn length(i: usize) -> usize {
 }
 
 fn main() {
+    println!("# cpu: {}", batchspec_bench::cpu_model());
     let quick = std::env::var_os("BENCH_QUICK").is_some();
     let reps = if quick { 3 } else { 9 };
     let samples: Vec<Vec<f32>> = (0..N)

@@ -378,6 +378,7 @@ fn main() {
         .position(|a| a == "--cases")
         .and_then(|i| args.get(i + 1).cloned());
     let threads: usize = 2;
+    println!("# cpu: {}", batchspec_bench::cpu_model());
     println!(
         "# batchspec layout conversion, f32 into a preallocated buffer. gbps = (bytes read + \
          bytes written) / s = 2 x tensor bytes / median time (as in perf-baselines.md); \
