@@ -17,6 +17,9 @@ pub(crate) struct Opts {
     pub strip: usize,
     /// Streaming transpositions go through a staging buffer.
     pub staged: bool,
+    /// Elements from a core's first source element to the next core's (the innermost outer
+    /// axis's source stride), 0 when unknown: a kernel of small cores may prefetch there.
+    pub ahead: isize,
 }
 
 impl Opts {
@@ -25,6 +28,7 @@ impl Opts {
         nt: false,
         strip: 1024,
         staged: false,
+        ahead: 0,
     };
 }
 

@@ -293,10 +293,11 @@ where
     }
     let plan = LoopNest::new(&lens[..rank], &strides[..rank]);
     let bytes = expected.saturating_mul(core::mem::size_of::<B>());
-    let opts = Opts {
+    let mut opts = Opts {
         nt: bytes >= tuning.nt_min_bytes,
         strip: tuning.strip_rows,
         staged: tuning.staged,
+        ahead: 0,
     };
     let parts = if bytes >= tuning.par_min_bytes {
         threads.count()
@@ -309,6 +310,9 @@ where
     } else {
         parts
     };
+    if chunks == 1 && plan.n_outer > 0 {
+        opts.ahead = plan.outer[plan.n_outer - 1].src;
+    }
     let kernel = select::<A, B, F>(&plan, tuning);
     let c = plan.core;
     let job = Job {

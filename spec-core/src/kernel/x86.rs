@@ -13,12 +13,12 @@
 //! byte of a `B` value is initialised and may be moved through vector registers.
 
 use core::arch::x86_64::{
-    __m256, __m256d, _mm_loadl_epi64, _mm_sfence, _mm256_blend_ps, _mm256_cvtepi32_ps,
-    _mm256_cvtepu8_epi32, _mm256_div_ps, _mm256_load_ps, _mm256_loadu_pd, _mm256_loadu_ps,
-    _mm256_permute2f128_pd, _mm256_permute2f128_ps, _mm256_permutevar8x32_ps, _mm256_set1_ps,
-    _mm256_setr_epi32, _mm256_setzero_ps, _mm256_shuffle_ps, _mm256_store_ps, _mm256_storeu_pd,
-    _mm256_storeu_ps, _mm256_stream_pd, _mm256_stream_ps, _mm256_sub_ps, _mm256_unpackhi_pd,
-    _mm256_unpackhi_ps, _mm256_unpacklo_pd, _mm256_unpacklo_ps,
+    __m256, __m256d, _MM_HINT_T1, _mm_loadl_epi64, _mm_prefetch, _mm_sfence, _mm256_blend_ps,
+    _mm256_cvtepi32_ps, _mm256_cvtepu8_epi32, _mm256_div_ps, _mm256_load_ps, _mm256_loadu_pd,
+    _mm256_loadu_ps, _mm256_permute2f128_pd, _mm256_permute2f128_ps, _mm256_permutevar8x32_ps,
+    _mm256_set1_ps, _mm256_setr_epi32, _mm256_setzero_ps, _mm256_shuffle_ps, _mm256_store_ps,
+    _mm256_storeu_pd, _mm256_storeu_ps, _mm256_stream_pd, _mm256_stream_ps, _mm256_sub_ps,
+    _mm256_unpackhi_pd, _mm256_unpackhi_ps, _mm256_unpacklo_pd, _mm256_unpacklo_ps,
 };
 
 use super::exec::Opts;
@@ -238,7 +238,7 @@ pub(crate) unsafe fn tile_b4<const AV: bool, A: Copy, B: Copy, F: Fn(A) -> B>(
             if js == jb && c.rows * c.cols * core::mem::size_of::<A>() <= SMALL_CORE_BYTES {
                 // A small core (one batch item of `bwc -> bcw`, say): its source stays in the
                 // caches, so the order of the writes is what counts.
-                bands_b4::<true, AV, A, B, F>(src, dst, c, f, r, jb, je);
+                bands_b4::<true, AV, A, B, F>(src, dst, c, f, r, jb, je, o.ahead);
             } else {
                 blocks_b4::<true, AV, A, B, F>(src, dst, c, f, w, r, js, je);
             }
@@ -355,6 +355,7 @@ unsafe fn blocks_b4<const NT: bool, const AV: bool, A: Copy, B: Copy, F: Fn(A) -
                 8,
                 jb,
                 je,
+                0,
             );
         }
     }
@@ -374,6 +375,7 @@ const SMALL_CORE_BYTES: usize = 64 << 10;
 /// As [`tile_b4`] (with `NT`, rows line aligned from `jb` on); `rows8 <= rows` is a multiple of
 /// 8, `jb..je` whole lines inside `cols`.
 #[target_feature(enable = "avx2")]
+#[allow(clippy::too_many_arguments)]
 unsafe fn bands_b4<const NT: bool, const AV: bool, A: Copy, B: Copy, F: Fn(A) -> B>(
     src: *const A,
     dst: *mut B,
@@ -382,12 +384,36 @@ unsafe fn bands_b4<const NT: bool, const AV: bool, A: Copy, B: Copy, F: Fn(A) ->
     rows8: usize,
     jb: usize,
     je: usize,
+    ahead: isize,
 ) {
     let (ts, ds) = (c.ts, c.ds);
+    // The next core's source, when it is a range no longer than a small core's (`ahead`
+    // elements on): read into the level-2 cache a few lines per block while this core is
+    // written, so that its loads find it there.
+    let span = if ahead != 0 && ts > 0 && c.tp == 1 {
+        ((c.cols.saturating_sub(1)) * ts as usize + c.rows) * core::mem::size_of::<A>()
+    } else {
+        usize::MAX
+    };
+    let (mut next, mut next_end) = (src.cast::<i8>(), src.cast::<i8>());
+    let mut per_block = 0;
+    if span <= SMALL_CORE_BYTES {
+        next = src.wrapping_offset(ahead).cast::<i8>();
+        next_end = next.wrapping_add(span);
+        let blocks = (rows8 / 8) * (je.saturating_sub(jb) / 16);
+        per_block = (span / 64).div_ceil(blocks.max(1));
+    }
     let mut i = 0;
     while i < rows8 {
         let mut j = jb;
         while j < je {
+            for _ in 0..per_block {
+                if next < next_end {
+                    // A hint: it never faults and reads nothing into the program.
+                    _mm_prefetch::<_MM_HINT_T1>(next);
+                    next = next.wrapping_add(64);
+                }
+            }
             // SAFETY: rows `i..i + 8` and columns `j..j + 16` are inside the core; streaming
             // stores are 32-byte aligned because rows are line aligned from `jb` on.
             unsafe {
