@@ -1,8 +1,8 @@
 //! The conversions as methods of a batch: [`Batch::format_as`] (new storage),
 //! [`Batch::format_into`] (no allocation) and [`Batch::view_as`] (no copy), and [`Batch::gather_into`] (a gather fused with a conversion).
 
-use super::FormatAs;
 use super::error::FormatError;
+use super::{Convert, FormatAs};
 use crate::types::batch::{Batch, BatchView};
 use crate::types::elem::Element;
 use crate::types::error::{Shape, SpecError};
@@ -67,7 +67,7 @@ impl<S: Space, R: Data<Elem = S::Elem>> Batch<S, R> {
         let shape = T::shape(self.len(), self.time_len().unwrap_or(0));
         let v = super::chain::step_view(
             self.array_view().into_dyn(),
-            <S as FormatAs<T>>::PLAN,
+            <S as Convert<T>>::PLAN,
             &shape,
         )?;
         let v = v.into_dimensionality::<T::Dim>().ok()?;

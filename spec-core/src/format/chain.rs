@@ -33,8 +33,8 @@
 //! # Ok::<(), batchspec::Error>(())
 //! ```
 
-use super::FormatAs;
 use super::plan::Plan;
+use super::{Convert, FormatAs};
 use crate::types::batch::{Batch, BatchView};
 use crate::types::elem::{Element, LosslessCast};
 use crate::types::space::Space;
@@ -75,8 +75,8 @@ macro_rules! chain {
             type Out = $out;
             fn steps(batch: usize, time: usize) -> Vec<(Plan, Vec<usize>)> {
                 vec![
-                    (<S as FormatAs<$first>>::PLAN, $first::shape(batch, time)),
-                    $((<$from as FormatAs<$to>>::PLAN, $to::shape(batch, time)),)*
+                    (<S as Convert<$first>>::PLAN, $first::shape(batch, time)),
+                    $((<$from as Convert<$to>>::PLAN, $to::shape(batch, time)),)*
                 ]
             }
             #[inline]

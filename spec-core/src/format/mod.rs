@@ -84,7 +84,8 @@ pub trait Convert<Target: Space>: Space {
     }
 }
 
-/// `Self` can be formatted as `Target`: the conversion is legal, and [`FormatAs::PLAN`] says how.
+/// `Self` can be formatted as `Target`: the bound that conversions are asked for by (`Batch::
+/// format_as`, providers, servers, views), with the items of [`Convert`], its supertrait.
 ///
 /// Implemented once, for every pair whose [`Convert`] impl holds: a refused pair is reported
 /// in the words of the rule that refuses it, with no list of other impls under it.
@@ -93,47 +94,9 @@ pub trait Convert<Target: Space>: Space {
     label = "no conversion from `{Self}` to `{Target}`",
     note = "conversions exist between spaces of the same kind (another layout or element type), between an image and a vector of its total size, and from labels to one-hot vectors"
 )]
-pub trait FormatAs<Target: Space>: Space {
-    /// How the data moves.
-    const PLAN: Plan;
+pub trait FormatAs<Target: Space>: Convert<Target> {}
 
-    /// Writes `src` formatted as `Target` into `dst`, whose shape is the target shape of the same
-    /// batch (checked by the callers in [`Batch`](crate::Batch)).
-    fn format_view_into(
-        src: ArrayView<'_, Self::Elem, Self::Dim>,
-        dst: ArrayViewMut<'_, Target::Elem, Target::Dim>,
-    );
-
-    /// Writes the samples `rows` of `src`, formatted as `Target`, into the samples `0..rows.len()`
-    /// of `dst` (a gather fused with the conversion). Every row is in `0..src`'s batch size and
-    /// `dst` holds `rows.len()` samples (checked by the callers).
-    fn gather_view_into(
-        src: ArrayView<'_, Self::Elem, Self::Dim>,
-        rows: &[usize],
-        dst: ArrayViewMut<'_, Target::Elem, Target::Dim>,
-    );
-}
-
-impl<A: Convert<T>, T: Space> FormatAs<T> for A {
-    const PLAN: Plan = <A as Convert<T>>::PLAN;
-
-    #[inline]
-    fn format_view_into(
-        src: ArrayView<'_, Self::Elem, Self::Dim>,
-        dst: ArrayViewMut<'_, T::Elem, T::Dim>,
-    ) {
-        <A as Convert<T>>::format_view_into(src, dst)
-    }
-
-    #[inline]
-    fn gather_view_into(
-        src: ArrayView<'_, Self::Elem, Self::Dim>,
-        rows: &[usize],
-        dst: ArrayViewMut<'_, T::Elem, T::Dim>,
-    ) {
-        <A as Convert<T>>::gather_view_into(src, rows, dst)
-    }
-}
+impl<A: Convert<T>, T: Space> FormatAs<T> for A {}
 
 /// A pair of the library's spaces with no conversion between them: the bound of the [`Convert`]
 /// impl of such a pair, which never holds, so that the refusal is worded and rustc lists
