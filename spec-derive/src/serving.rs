@@ -328,6 +328,11 @@ pub fn expand(cont: &Container<'_>, p: &TokenStream, preds: &[TokenStream]) -> T
             Kind::Leaf => {
                 let source_trait = format_ident!("{}_{}_source", name, field);
                 let space_trait = format_ident!("{}_{}_space", name, field);
+                // The record's leaf of the field's source, as every gather, fit check and serve
+                // below reads it.
+                let source_view = quote!(
+                    <<() as #source_trait<#r>>::Via as #p::SourceOf<#r>>::view(__spec_record)
+                );
                 let src = escape(&f.source);
                 let (fname, sname) = (escape(&field), escape(&name));
                 let msg_source = format!("the record `{{R}}` has no source \"{src}\"");
@@ -437,7 +442,7 @@ pub fn expand(cont: &Container<'_>, p: &TokenStream, preds: &[TokenStream]) -> T
                     gather_steps.push(respan(
                         quote! {
                             <() as #steps_trait<#r, #from>>::gather(
-                                <<() as #source_trait<#r>>::Via as #p::SourceOf<#r>>::view(__spec_record),
+                                #source_view,
                                 __spec_rows,
                                 &mut __spec_out.#member,
                             )?;
@@ -447,7 +452,7 @@ pub fn expand(cont: &Container<'_>, p: &TokenStream, preds: &[TokenStream]) -> T
                     fit_steps.push(respan(
                         quote! {
                             <() as #steps_trait<#r, #from>>::fits::<#ty>(
-                                <<() as #source_trait<#r>>::Via as #p::SourceOf<#r>>::view(__spec_record),
+                                #source_view,
                             )?;
                         },
                         span,
@@ -541,7 +546,7 @@ pub fn expand(cont: &Container<'_>, p: &TokenStream, preds: &[TokenStream]) -> T
                     gather_steps.push(respan(
                         quote! {
                             <() as #aug_trait<#r, #from, #to>>::gather(
-                                <<() as #source_trait<#r>>::Via as #p::SourceOf<#r>>::view(__spec_record),
+                                #source_view,
                                 __spec_rows,
                                 #p::core::clone::Clone::clone(&__spec_zero),
                                 #p::LeafMut::<#to>::leaf_mut(&mut __spec_out.#member),
@@ -631,6 +636,9 @@ pub fn expand(cont: &Container<'_>, p: &TokenStream, preds: &[TokenStream]) -> T
                 });
                 let from = quote!(<() as #source_trait<#r>>::Space);
                 let to = respan(quote!(<#ty as #p::LeafField>::Space), span);
+                // The field's conversion, named through the per-field trait that words a space
+                // mismatch.
+                let convert = quote!(<<() as #space_trait<#r, #from, #to>>::Via as #p::LeafConvert<#from, #to>>);
                 // At the field's name: the note "unsatisfied trait bound introduced here" then
                 // points at the request's field.
                 let check = respan(
@@ -702,8 +710,8 @@ pub fn expand(cont: &Container<'_>, p: &TokenStream, preds: &[TokenStream]) -> T
                     serve_values.push(respan(
                         quote! {
                             #member: <#ty as #p::FromShared<#to>>::from_shared(
-                                <<() as #space_trait<#r, #from, #to>>::Via as #p::LeafConvert<#from, #to>>::serve(
-                                    <<() as #source_trait<#r>>::Via as #p::SourceOf<#r>>::view(__spec_record),
+                                #convert::serve(
+                                    #source_view,
                                     __spec_cache,
                                 ),
                             )
@@ -714,8 +722,8 @@ pub fn expand(cont: &Container<'_>, p: &TokenStream, preds: &[TokenStream]) -> T
                 gather_steps.push(collate_let.clone());
                 gather_steps.push(respan(
                     quote! {
-                        <<() as #space_trait<#r, #from, #to>>::Via as #p::LeafConvert<#from, #to>>::gather(
-                            <<() as #source_trait<#r>>::Via as #p::SourceOf<#r>>::view(__spec_record),
+                        #convert::gather(
+                            #source_view,
                             __spec_rows,
                             #p::core::clone::Clone::clone(&__spec_zero),
                             &mut __spec_out.#member,
@@ -727,8 +735,8 @@ pub fn expand(cont: &Container<'_>, p: &TokenStream, preds: &[TokenStream]) -> T
                 fit_steps.push(collate_let);
                 fit_steps.push(respan(
                     quote! {
-                        <<() as #space_trait<#r, #from, #to>>::Via as #p::LeafConvert<#from, #to>>::fits(
-                            <<() as #source_trait<#r>>::Via as #p::SourceOf<#r>>::view(__spec_record),
+                        #convert::fits(
+                            #source_view,
                             #collate,
                         )?;
                     },
