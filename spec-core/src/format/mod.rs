@@ -84,8 +84,9 @@ pub trait Convert<Target: Space>: Space {
     }
 }
 
-/// `Self` can be formatted as `Target`: the bound that conversions are asked for by (`Batch::
-/// format_as`, providers, servers, views), with the items of [`Convert`], its supertrait.
+/// `Self` can be formatted as `Target`: the bound conversions are asked for by
+/// ([`Batch::format_as`](crate::Batch::format_as), providers, servers, views), with the items of
+/// [`Convert`], its supertrait.
 ///
 /// Implemented once, for every pair whose [`Convert`] impl holds: a refused pair is reported
 /// in the words of the rule that refuses it, with no list of other impls under it.
