@@ -9,6 +9,8 @@ mod ctxt;
 mod expand;
 mod layout;
 mod serving;
+#[cfg(test)]
+mod snapshots;
 mod symbol;
 
 use proc_macro::TokenStream;

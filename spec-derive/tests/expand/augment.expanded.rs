@@ -1,0 +1,801 @@
+// The expansion of tests/expand/augment.rs; written by `BATCHSPEC_BLESS=1 cargo test`.
+// tokens: cd67ef34bb7dc678
+// spans: b1570f14a61c26fb
+#[doc(hidden)]
+#[allow(non_camel_case_types, unused_qualifications, clippy::all)]
+const _: () = {
+    use ::batchspec::__private as __spec_p;
+    #[allow(dead_code)]
+    fn __spec_fields()
+    where
+        Batch<Image<4, 5, 2, 40>>: __spec_p::SpecField,
+        Batch<OneHot<3>>: __spec_p::SpecField,
+    {}
+    #[automatically_derived]
+    #[diagnostic::do_not_recommend]
+    impl<__SpecSrc> __spec_p::Node<__SpecSrc> for MixReq
+    where
+        for<'__spec_w> Batch<
+            Image<4, 5, 2, 40>,
+        >: __spec_p::Node<__spec_p::Src<'i', 'm', 'g'>>,
+        for<'__spec_w> Batch<OneHot<3>>: __spec_p::Node<__spec_p::Src<'y'>>,
+    {
+        type Spaces = (
+            <Batch<
+                Image<4, 5, 2, 40>,
+            > as __spec_p::Node<__spec_p::Src<'i', 'm', 'g'>>>::Spaces,
+            <Batch<OneHot<3>> as __spec_p::Node<__spec_p::Src<'y'>>>::Spaces,
+        );
+        type Sources = (
+            <Batch<
+                Image<4, 5, 2, 40>,
+            > as __spec_p::Node<__spec_p::Src<'i', 'm', 'g'>>>::Sources,
+            <Batch<OneHot<3>> as __spec_p::Node<__spec_p::Src<'y'>>>::Sources,
+        );
+        type Leaves = __spec_p::LeafPair<
+            <Batch<
+                Image<4, 5, 2, 40>,
+            > as __spec_p::Node<__spec_p::Src<'i', 'm', 'g'>>>::Leaves,
+            <Batch<OneHot<3>> as __spec_p::Node<__spec_p::Src<'y'>>>::Leaves,
+        >;
+        type Flat = __spec_p::Pair<
+            <Batch<
+                Image<4, 5, 2, 40>,
+            > as __spec_p::Node<__spec_p::Src<'i', 'm', 'g'>>>::Flat,
+            <Batch<OneHot<3>> as __spec_p::Node<__spec_p::Src<'y'>>>::Flat,
+        >;
+        type FlatRef<'__spec_a> = __spec_p::Pair<
+            <Batch<
+                Image<4, 5, 2, 40>,
+            > as __spec_p::Node<__spec_p::Src<'i', 'm', 'g'>>>::FlatRef<'__spec_a>,
+            <Batch<OneHot<3>> as __spec_p::Node<__spec_p::Src<'y'>>>::FlatRef<'__spec_a>,
+        >
+        where
+            Self: '__spec_a;
+        type FlatMut<'__spec_a> = __spec_p::Pair<
+            <Batch<
+                Image<4, 5, 2, 40>,
+            > as __spec_p::Node<__spec_p::Src<'i', 'm', 'g'>>>::FlatMut<'__spec_a>,
+            <Batch<OneHot<3>> as __spec_p::Node<__spec_p::Src<'y'>>>::FlatMut<'__spec_a>,
+        >
+        where
+            Self: '__spec_a;
+        type Mapped<__SpecT> = (
+            <Batch<
+                Image<4, 5, 2, 40>,
+            > as __spec_p::Node<__spec_p::Src<'i', 'm', 'g'>>>::Mapped<__SpecT>,
+            <Batch<OneHot<3>> as __spec_p::Node<__spec_p::Src<'y'>>>::Mapped<__SpecT>,
+        );
+        type Views<'__spec_a> = MixReqMapped<
+            <Batch<
+                Image<4, 5, 2, 40>,
+            > as __spec_p::Node<__spec_p::Src<'i', 'm', 'g'>>>::Views<'__spec_a>,
+            <Batch<OneHot<3>> as __spec_p::Node<__spec_p::Src<'y'>>>::Views<'__spec_a>,
+        >
+        where
+            Self: '__spec_a;
+        const LEAVES: usize = 0
+            + <Batch<
+                Image<4, 5, 2, 40>,
+            > as __spec_p::Node<__spec_p::Src<'i', 'm', 'g'>>>::LEAVES
+            + <Batch<OneHot<3>> as __spec_p::Node<__spec_p::Src<'y'>>>::LEAVES;
+        const TOTAL: __spec_p::core::option::Option<usize> = __spec_p::__add_features(
+            <Batch<
+                Image<4, 5, 2, 40>,
+            > as __spec_p::Node<__spec_p::Src<'i', 'm', 'g'>>>::TOTAL,
+            __spec_p::__add_features(
+                <Batch<OneHot<3>> as __spec_p::Node<__spec_p::Src<'y'>>>::TOTAL,
+                __spec_p::core::option::Option::Some(0usize),
+            ),
+        );
+        fn describe_node(
+            __spec_batch: usize,
+            __spec_path: &__spec_p::Path<'_>,
+            __spec_out: &mut __spec_p::Vec<__spec_p::Described>,
+        ) {
+            <Batch<
+                Image<4, 5, 2, 40>,
+            > as __spec_p::Node<
+                __spec_p::Src<'i', 'm', 'g'>,
+            >>::describe_node(
+                __spec_batch,
+                &__spec_p::Path::Field(__spec_path, "image"),
+                __spec_out,
+            );
+            <Batch<
+                OneHot<3>,
+            > as __spec_p::Node<
+                __spec_p::Src<'y'>,
+            >>::describe_node(
+                __spec_batch,
+                &__spec_p::Path::Field(__spec_path, "label"),
+                __spec_out,
+            );
+        }
+        fn check_node(
+            &self,
+            __spec_path: &__spec_p::Path<'_>,
+            __spec_sizes: &mut __spec_p::SizeCheck,
+        ) -> __spec_p::core::result::Result<(), __spec_p::SpecError> {
+            <Batch<
+                Image<4, 5, 2, 40>,
+            > as __spec_p::Node<
+                __spec_p::Src<'i', 'm', 'g'>,
+            >>::check_node(
+                &self.image,
+                &__spec_p::Path::Field(__spec_path, "image"),
+                __spec_sizes,
+            )?;
+            <Batch<
+                OneHot<3>,
+            > as __spec_p::Node<
+                __spec_p::Src<'y'>,
+            >>::check_node(
+                &self.label,
+                &__spec_p::Path::Field(__spec_path, "label"),
+                __spec_sizes,
+            )?;
+            __spec_p::core::result::Result::Ok(())
+        }
+        #[inline(always)]
+        fn node_flatten(self) -> Self::Flat {
+            __spec_p::Pair {
+                first: <Batch<
+                    Image<4, 5, 2, 40>,
+                > as __spec_p::Node<
+                    __spec_p::Src<'i', 'm', 'g'>,
+                >>::node_flatten(self.image),
+                second: <Batch<
+                    OneHot<3>,
+                > as __spec_p::Node<__spec_p::Src<'y'>>>::node_flatten(self.label),
+            }
+        }
+        #[inline(always)]
+        fn node_nest(__spec_flat: Self::Flat) -> Self {
+            let __spec_p::Pair { first: __spec_part0, second: __spec_part1 } = __spec_flat;
+            Self {
+                image: <Batch<
+                    Image<4, 5, 2, 40>,
+                > as __spec_p::Node<
+                    __spec_p::Src<'i', 'm', 'g'>,
+                >>::node_nest(__spec_part0),
+                label: <Batch<
+                    OneHot<3>,
+                > as __spec_p::Node<__spec_p::Src<'y'>>>::node_nest(__spec_part1),
+            }
+        }
+        #[inline(always)]
+        fn node_flatten_ref(&self) -> Self::FlatRef<'_> {
+            __spec_p::Pair {
+                first: <Batch<
+                    Image<4, 5, 2, 40>,
+                > as __spec_p::Node<
+                    __spec_p::Src<'i', 'm', 'g'>,
+                >>::node_flatten_ref(&self.image),
+                second: <Batch<
+                    OneHot<3>,
+                > as __spec_p::Node<__spec_p::Src<'y'>>>::node_flatten_ref(&self.label),
+            }
+        }
+        #[inline(always)]
+        fn node_flatten_mut(&mut self) -> Self::FlatMut<'_> {
+            __spec_p::Pair {
+                first: <Batch<
+                    Image<4, 5, 2, 40>,
+                > as __spec_p::Node<
+                    __spec_p::Src<'i', 'm', 'g'>,
+                >>::node_flatten_mut(&mut self.image),
+                second: <Batch<
+                    OneHot<3>,
+                > as __spec_p::Node<
+                    __spec_p::Src<'y'>,
+                >>::node_flatten_mut(&mut self.label),
+            }
+        }
+        fn node_views(
+            &self,
+            __spec_rows: __spec_p::core::ops::Range<usize>,
+        ) -> Self::Views<'_> {
+            let _ = &__spec_rows;
+            MixReqMapped {
+                image: <Batch<
+                    Image<4, 5, 2, 40>,
+                > as __spec_p::Node<
+                    __spec_p::Src<'i', 'm', 'g'>,
+                >>::node_views(
+                    &self.image,
+                    __spec_p::core::clone::Clone::clone(&__spec_rows),
+                ),
+                label: <Batch<
+                    OneHot<3>,
+                > as __spec_p::Node<
+                    __spec_p::Src<'y'>,
+                >>::node_views(
+                    &self.label,
+                    __spec_p::core::clone::Clone::clone(&__spec_rows),
+                ),
+            }
+        }
+        fn node_nest_mapped<__SpecT, __SpecN: __spec_p::core::ops::FnMut() -> __SpecT>(
+            __spec_next: &mut __SpecN,
+        ) -> Self::Mapped<__SpecT> {
+            let _ = &__spec_next;
+            (
+                <Batch<
+                    Image<4, 5, 2, 40>,
+                > as __spec_p::Node<
+                    __spec_p::Src<'i', 'm', 'g'>,
+                >>::node_nest_mapped(__spec_next),
+                <Batch<
+                    OneHot<3>,
+                > as __spec_p::Node<__spec_p::Src<'y'>>>::node_nest_mapped(__spec_next),
+            )
+        }
+        fn node_flatten_mapped<__SpecT, __SpecV: __spec_p::core::ops::FnMut(__SpecT)>(
+            __spec_mapped: Self::Mapped<__SpecT>,
+            __spec_visit: &mut __SpecV,
+        ) {
+            let _ = (&__spec_mapped, &__spec_visit);
+            <Batch<
+                Image<4, 5, 2, 40>,
+            > as __spec_p::Node<
+                __spec_p::Src<'i', 'm', 'g'>,
+            >>::node_flatten_mapped(__spec_mapped.0, __spec_visit);
+            <Batch<
+                OneHot<3>,
+            > as __spec_p::Node<
+                __spec_p::Src<'y'>,
+            >>::node_flatten_mapped(__spec_mapped.1, __spec_visit);
+        }
+    }
+    #[automatically_derived]
+    impl __spec_p::DataSpec for MixReq
+    where
+        for<'__spec_w> Batch<
+            Image<4, 5, 2, 40>,
+        >: __spec_p::Node<__spec_p::Src<'i', 'm', 'g'>>,
+        for<'__spec_w> Batch<OneHot<3>>: __spec_p::Node<__spec_p::Src<'y'>>,
+    {}
+    impl __spec_p::HasSource<__spec_p::Src<'i', 'm', 'g'>> for MixReq
+    where
+        for<'__spec_x> Batch<Image<4, 5, 2, 40>>: __spec_p::LeafField,
+    {
+        type Space = <Batch<Image<4, 5, 2, 40>> as __spec_p::LeafField>::Space;
+        type Field = Batch<Image<4, 5, 2, 40>>;
+        #[inline]
+        fn source_view(&self) -> __spec_p::SourceView<'_, Self::Space> {
+            <Batch<
+                Image<4, 5, 2, 40>,
+            > as __spec_p::LeafField>::leaf_field_view(&self.image)
+        }
+        #[inline]
+        fn source_field(&self) -> &Self::Field {
+            &self.image
+        }
+    }
+    impl __spec_p::HasSource<__spec_p::Src<'y'>> for MixReq
+    where
+        for<'__spec_x> Batch<OneHot<3>>: __spec_p::LeafField,
+    {
+        type Space = <Batch<OneHot<3>> as __spec_p::LeafField>::Space;
+        type Field = Batch<OneHot<3>>;
+        #[inline]
+        fn source_view(&self) -> __spec_p::SourceView<'_, Self::Space> {
+            <Batch<OneHot<3>> as __spec_p::LeafField>::leaf_field_view(&self.label)
+        }
+        #[inline]
+        fn source_field(&self) -> &Self::Field {
+            &self.label
+        }
+    }
+    #[diagnostic::on_unimplemented(
+        message = "field `image` of `MixReq` is augmented batch by batch: a projection has nothing of the record's to lend for it",
+        label = "nothing to lend for this field",
+        note = "`Projection::get` and `select` build every field, as a provider does"
+    )]
+    pub trait MixReq_image_lend<R> {
+        type View;
+        fn lend() -> Self::View;
+    }
+    #[diagnostic::do_not_recommend]
+    impl<R> MixReq_image_lend<R> for __spec_p::Null {
+        type View = __spec_p::Null;
+        fn lend() -> __spec_p::Null {
+            __spec_p::Null
+        }
+    }
+    #[diagnostic::on_unimplemented(
+        message = "the record `{R}` has no source \"img\"",
+        label = "field `image` of `MixReq` reads source \"img\"",
+        note = "a request is served by source name: the record needs one batch field of source \"img\" (`#[spec(source = \"img\")]`, or a field of that name without `#[spec]`); a record that holds a source in two fields serves it to no request"
+    )]
+    pub trait MixReq_image_source<R> {
+        type Space: __spec_p::Space;
+        type Field;
+        type Via: __spec_p::SourceOf<R, Space = Self::Space, Field = Self::Field>;
+    }
+    #[diagnostic::do_not_recommend]
+    impl<R: __spec_p::HasSource<__spec_p::Src<'i', 'm', 'g'>>> MixReq_image_source<R>
+    for () {
+        type Space = <R as __spec_p::HasSource<__spec_p::Src<'i', 'm', 'g'>>>::Space;
+        type Field = <R as __spec_p::HasSource<__spec_p::Src<'i', 'm', 'g'>>>::Field;
+        type Via = __spec_p::LeafVia<__spec_p::Src<'i', 'm', 'g'>>;
+    }
+    #[diagnostic::on_unimplemented(
+        message = "field `image` of `MixReq` augments source \"img\" with `MixTrain`, but the record `{R}` holds it as `{From}`, not as the images `MixTrain` reads",
+        label = "`MixTrain` reads the images of its `Augmentation::Input`",
+        note = "an augmentation reads its source exactly as the record holds it: make `type Input` the record's space of the source"
+    )]
+    pub trait MixReq_image_augment<R, From, To> {
+        fn gather(
+            from: __spec_p::SourceView<'_, From>,
+            rows: &[usize],
+            zero: __spec_p::core::ops::Range<usize>,
+            target: __spec_p::LeafTarget<'_, To>,
+            draws: __spec_p::Draws<'_>,
+        )
+        where
+            From: __spec_p::Space,
+            To: __spec_p::Space;
+    }
+    #[diagnostic::do_not_recommend]
+    impl<R, To> MixReq_image_augment<R, <MixTrain as __spec_p::Augmentation>::Input, To>
+    for ()
+    where
+        To: __spec_p::ImageSpace,
+        <<MixTrain as __spec_p::Augmentation>::Input as __spec_p::Space>::Elem: __spec_p::LosslessCast<
+            <To as __spec_p::Space>::Elem,
+        >,
+    {
+        #[inline]
+        fn gather(
+            from: __spec_p::SourceView<'_, <MixTrain as __spec_p::Augmentation>::Input>,
+            rows: &[usize],
+            zero: __spec_p::core::ops::Range<usize>,
+            target: __spec_p::LeafTarget<'_, To>,
+            draws: __spec_p::Draws<'_>,
+        ) {
+            __spec_p::gather_augmented::<MixTrain, To>(from, rows, zero, target, draws)
+        }
+    }
+    const _: () = match __spec_p::check_augment::<
+        MixTrain,
+        <Batch<Image<4, 5, 2, 40>> as __spec_p::LeafField>::Space,
+    >("image") {
+        __spec_p::core::result::Result::Ok(()) => {}
+        __spec_p::core::result::Result::Err(m) => {
+            __spec_p::core::panic!("{}", m.as_str())
+        }
+    };
+    #[diagnostic::on_unimplemented(
+        message = "field `image` of `MixReq` is augmented batch by batch: `serve` cannot build it",
+        note = "`serve` gives whole sources; a provider or a dataset selection collates batch by batch"
+    )]
+    pub trait MixReq_image_serve<R> {
+        fn serve_value<T>() -> T;
+    }
+    #[diagnostic::do_not_recommend]
+    impl<R> MixReq_image_serve<R> for __spec_p::Null {
+        fn serve_value<T>() -> T {
+            __spec_p::core::unreachable!()
+        }
+    }
+    #[diagnostic::on_unimplemented(
+        message = "field `label` of `MixReq` is mixed batch by batch: a projection has nothing of the record's to lend for it",
+        label = "nothing to lend for this field",
+        note = "`Projection::get` and `select` build every field, as a provider does"
+    )]
+    pub trait MixReq_label_lend<R> {
+        type View;
+        fn lend() -> Self::View;
+    }
+    #[diagnostic::do_not_recommend]
+    impl<R> MixReq_label_lend<R> for __spec_p::Null {
+        type View = __spec_p::Null;
+        fn lend() -> __spec_p::Null {
+            __spec_p::Null
+        }
+    }
+    const _: () = match __spec_p::check_mixed::<MixTrain>("label", "img") {
+        __spec_p::core::result::Result::Ok(()) => {}
+        __spec_p::core::result::Result::Err(m) => {
+            __spec_p::core::panic!("{}", m.as_str())
+        }
+    };
+    const _: () = {
+        const fn mixed_labels_are_one_hot<L: __spec_p::MixLabels>() {}
+        mixed_labels_are_one_hot::<<Batch<OneHot<3>> as __spec_p::LeafField>::Space>();
+    };
+    pub trait MixReq_label_mix<R, L: __spec_p::Space> {
+        fn mix(
+            labels: __spec_p::LeafTarget<'_, L>,
+            rows: &[usize],
+            draws: __spec_p::Draws<'_>,
+        );
+    }
+    #[diagnostic::do_not_recommend]
+    impl<R, L: __spec_p::MixLabels> MixReq_label_mix<R, L> for () {
+        #[inline]
+        fn mix(
+            labels: __spec_p::LeafTarget<'_, L>,
+            rows: &[usize],
+            draws: __spec_p::Draws<'_>,
+        ) {
+            __spec_p::mix_labels::<MixTrain, L>(labels, rows, draws)
+        }
+    }
+    #[diagnostic::on_unimplemented(
+        message = "the record `{R}` has no source \"y\"",
+        label = "field `label` of `MixReq` reads source \"y\"",
+        note = "a request is served by source name: the record needs one batch field of source \"y\" (`#[spec(source = \"y\")]`, or a field of that name without `#[spec]`); a record that holds a source in two fields serves it to no request"
+    )]
+    pub trait MixReq_label_source<R> {
+        type Space: __spec_p::Space;
+        type Field;
+        type Via: __spec_p::SourceOf<R, Space = Self::Space, Field = Self::Field>;
+    }
+    #[diagnostic::do_not_recommend]
+    impl<R: __spec_p::HasSource<__spec_p::Src<'y'>>> MixReq_label_source<R> for () {
+        type Space = <R as __spec_p::HasSource<__spec_p::Src<'y'>>>::Space;
+        type Field = <R as __spec_p::HasSource<__spec_p::Src<'y'>>>::Field;
+        type Via = __spec_p::LeafVia<__spec_p::Src<'y'>>;
+    }
+    #[diagnostic::on_unimplemented(
+        message = "field `label` of `MixReq` asks for source \"y\" as `{To}`, but the record `{R}` holds it as `{From}`",
+        label = "no conversion from `{From}` to `{To}` exists",
+        note = "see `batchspec::format` for the conversions that exist"
+    )]
+    pub trait MixReq_label_space<R, From, To> {
+        type Via: __spec_p::LeafConvert<From, To>;
+    }
+    #[diagnostic::do_not_recommend]
+    impl<
+        R,
+        From: __spec_p::FormatAs<To>,
+        To: __spec_p::Space,
+    > MixReq_label_space<R, From, To> for () {
+        type Via = __spec_p::LeafVia<__spec_p::Src<'y'>>;
+    }
+    #[diagnostic::on_unimplemented(
+        message = "field `label` of `MixReq` is mixed batch by batch: `serve` cannot build it",
+        note = "`serve` gives whole sources; a provider or a dataset selection collates batch by batch"
+    )]
+    pub trait MixReq_label_serve<R> {
+        fn serve_value<T>() -> T;
+    }
+    #[diagnostic::do_not_recommend]
+    impl<R> MixReq_label_serve<R> for __spec_p::Null {
+        fn serve_value<T>() -> T {
+            __spec_p::core::unreachable!()
+        }
+    }
+    impl<R> __spec_p::ProjectFrom<R> for MixReq
+    where
+        (): MixReq_image_lend<R>,
+        (): MixReq_label_lend<R>,
+    {
+        type Views<'__spec_a> = MixReqMapped<
+            <() as MixReq_image_lend<R>>::View,
+            <() as MixReq_label_lend<R>>::View,
+        >
+        where
+            R: '__spec_a;
+        fn project_rows(
+            __spec_record: &R,
+            __spec_rows: __spec_p::core::ops::Range<usize>,
+        ) -> Self::Views<'_> {
+            let _ = (&__spec_record, &__spec_rows);
+            MixReqMapped {
+                image: <() as MixReq_image_lend<R>>::lend(),
+                label: <() as MixReq_label_lend<R>>::lend(),
+            }
+        }
+    }
+    impl<R> __spec_p::Reads<R> for MixReq
+    where
+        for<'__spec_x> Self: __spec_p::DataSpec,
+        (): MixReq_image_source<R>,
+        (): MixReq_image_augment<
+            R,
+            <() as MixReq_image_source<R>>::Space,
+            <Batch<Image<4, 5, 2, 40>> as __spec_p::LeafField>::Space,
+        >,
+        (): MixReq_label_source<R>,
+        (): MixReq_label_space<
+            R,
+            <() as MixReq_label_source<R>>::Space,
+            <Batch<OneHot<3>> as __spec_p::LeafField>::Space,
+        >,
+    {}
+    impl<R> __spec_p::ServeFrom<R> for MixReq
+    where
+        for<'__spec_x> Self: __spec_p::DataSpec,
+        (): MixReq_image_source<R>,
+        (): MixReq_image_augment<
+            R,
+            <() as MixReq_image_source<R>>::Space,
+            <Batch<Image<4, 5, 2, 40>> as __spec_p::LeafField>::Space,
+        >,
+        (): MixReq_image_serve<R>,
+        (): MixReq_label_source<R>,
+        (): MixReq_label_space<
+            R,
+            <() as MixReq_label_source<R>>::Space,
+            <Batch<OneHot<3>> as __spec_p::LeafField>::Space,
+        >,
+        (): MixReq_label_serve<R>,
+    {
+        fn serve_from(
+            __spec_record: &R,
+            __spec_cache: &mut __spec_p::ServeCache,
+        ) -> Self {
+            let _ = (&__spec_record, &__spec_cache);
+            Self {
+                image: <() as MixReq_image_serve<
+                    R,
+                >>::serve_value::<Batch<Image<4, 5, 2, 40>>>(),
+                label: <() as MixReq_label_serve<R>>::serve_value::<Batch<OneHot<3>>>(),
+            }
+        }
+    }
+    impl<R> __spec_p::GatherFrom<R> for MixReq
+    where
+        for<'__spec_x> Self: __spec_p::DataSpec,
+        (): MixReq_image_source<R>,
+        (): MixReq_image_augment<
+            R,
+            <() as MixReq_image_source<R>>::Space,
+            <Batch<Image<4, 5, 2, 40>> as __spec_p::LeafField>::Space,
+        >,
+        for<'__spec_x> Batch<
+            Image<4, 5, 2, 40>,
+        >: __spec_p::LeafMut<<Batch<Image<4, 5, 2, 40>> as __spec_p::LeafField>::Space>,
+        (): MixReq_label_mix<R, <Batch<OneHot<3>> as __spec_p::LeafField>::Space>,
+        (): MixReq_label_source<R>,
+        (): MixReq_label_space<
+            R,
+            <() as MixReq_label_source<R>>::Space,
+            <Batch<OneHot<3>> as __spec_p::LeafField>::Space,
+        >,
+        for<'__spec_x> Batch<
+            OneHot<3>,
+        >: __spec_p::GatherInto<<Batch<OneHot<3>> as __spec_p::LeafField>::Space>,
+    {
+        fn gather_from(
+            __spec_out: &mut Self,
+            __spec_record: &R,
+            __spec_rows: &[usize],
+            __spec_zero: __spec_p::core::ops::Range<usize>,
+            __spec_draws: __spec_p::Draws<'_>,
+        ) -> __spec_p::core::result::Result<(), __spec_p::DataError> {
+            let _ = (
+                &__spec_out,
+                &__spec_record,
+                &__spec_rows,
+                &__spec_zero,
+                &__spec_draws,
+            );
+            <() as MixReq_image_augment<
+                R,
+                <() as MixReq_image_source<R>>::Space,
+                <Batch<Image<4, 5, 2, 40>> as __spec_p::LeafField>::Space,
+            >>::gather(
+                <<() as MixReq_image_source<
+                    R,
+                >>::Via as __spec_p::SourceOf<R>>::view(__spec_record),
+                __spec_rows,
+                __spec_p::core::clone::Clone::clone(&__spec_zero),
+                __spec_p::LeafMut::<
+                    <Batch<Image<4, 5, 2, 40>> as __spec_p::LeafField>::Space,
+                >::leaf_mut(&mut __spec_out.image),
+                __spec_draws,
+            );
+            let __spec_collate_label = &__spec_p::Collate::DEFAULT;
+            <<() as MixReq_label_space<
+                R,
+                <() as MixReq_label_source<R>>::Space,
+                <Batch<OneHot<3>> as __spec_p::LeafField>::Space,
+            >>::Via as __spec_p::LeafConvert<
+                <() as MixReq_label_source<R>>::Space,
+                <Batch<OneHot<3>> as __spec_p::LeafField>::Space,
+            >>::gather(
+                <<() as MixReq_label_source<
+                    R,
+                >>::Via as __spec_p::SourceOf<R>>::view(__spec_record),
+                __spec_rows,
+                __spec_p::core::clone::Clone::clone(&__spec_zero),
+                &mut __spec_out.label,
+                __spec_collate_label,
+            )?;
+            <() as MixReq_label_mix<
+                R,
+                <Batch<OneHot<3>> as __spec_p::LeafField>::Space,
+            >>::mix(
+                __spec_p::LeafMut::<
+                    <Batch<OneHot<3>> as __spec_p::LeafField>::Space,
+                >::leaf_mut(&mut __spec_out.label),
+                __spec_rows,
+                __spec_draws,
+            );
+            __spec_p::core::result::Result::Ok(())
+        }
+        fn check_fits(
+            __spec_record: &R,
+        ) -> __spec_p::core::result::Result<(), __spec_p::DataError> {
+            let _ = &__spec_record;
+            let __spec_collate_label = &__spec_p::Collate::DEFAULT;
+            <<() as MixReq_label_space<
+                R,
+                <() as MixReq_label_source<R>>::Space,
+                <Batch<OneHot<3>> as __spec_p::LeafField>::Space,
+            >>::Via as __spec_p::LeafConvert<
+                <() as MixReq_label_source<R>>::Space,
+                <Batch<OneHot<3>> as __spec_p::LeafField>::Space,
+            >>::fits(
+                <<() as MixReq_label_source<
+                    R,
+                >>::Via as __spec_p::SourceOf<R>>::view(__spec_record),
+                __spec_collate_label,
+            )?;
+            __spec_p::core::result::Result::Ok(())
+        }
+    }
+    impl __spec_p::GatherSame for MixReq
+    where
+        for<'__spec_x> Batch<Image<4, 5, 2, 40>>: __spec_p::GatherSame,
+        for<'__spec_x> Batch<OneHot<3>>: __spec_p::GatherSame,
+    {
+        fn gather_same(
+            __spec_out: &mut Self,
+            __spec_from: &Self,
+            __spec_rows: &[usize],
+            __spec_at: usize,
+        ) {
+            let _ = (&__spec_out, &__spec_from, &__spec_rows, &__spec_at);
+            <Batch<
+                Image<4, 5, 2, 40>,
+            > as __spec_p::GatherSame>::gather_same(
+                &mut __spec_out.image,
+                &__spec_from.image,
+                __spec_rows,
+                __spec_at,
+            );
+            <Batch<
+                OneHot<3>,
+            > as __spec_p::GatherSame>::gather_same(
+                &mut __spec_out.label,
+                &__spec_from.label,
+                __spec_rows,
+                __spec_at,
+            );
+        }
+    }
+    impl __spec_p::LoadRecord for MixReq
+    where
+        for<'__spec_x> Self: __spec_p::DataSpec,
+        for<'__spec_x> Batch<Image<4, 5, 2, 40>>: __spec_p::LoadField,
+        for<'__spec_x> Batch<OneHot<3>>: __spec_p::LoadField,
+    {
+        fn load_record<__SpecL: __spec_p::LeafSource>(
+            __spec_source: &mut __SpecL,
+            __spec_leaves: &mut __spec_p::core::slice::Iter<'_, __spec_p::Described>,
+        ) -> __spec_p::core::result::Result<Self, __SpecL::Error> {
+            let _ = (&__spec_source, &__spec_leaves);
+            __spec_p::core::result::Result::Ok(Self {
+                image: <Batch<
+                    Image<4, 5, 2, 40>,
+                > as __spec_p::LoadField>::load_field(__spec_source, __spec_leaves)?,
+                label: <Batch<
+                    OneHot<3>,
+                > as __spec_p::LoadField>::load_field(__spec_source, __spec_leaves)?,
+            })
+        }
+    }
+    impl<R, __SpecK> __spec_p::ReadField<R, __SpecK> for MixReq
+    where
+        for<'__spec_x> Self: __spec_p::Reads<R>,
+    {}
+    impl<R, __SpecK> __spec_p::ServeField<R, __SpecK> for MixReq
+    where
+        for<'__spec_x> Self: __spec_p::ServeFrom<R>,
+    {
+        fn serve_field(
+            __spec_record: &R,
+            __spec_cache: &mut __spec_p::ServeCache,
+        ) -> Self {
+            <Self as __spec_p::ServeFrom<R>>::serve_from(__spec_record, __spec_cache)
+        }
+    }
+    impl<R, __SpecK> __spec_p::GatherField<R, __SpecK> for MixReq
+    where
+        for<'__spec_x> Self: __spec_p::GatherFrom<R>,
+    {
+        fn gather_field(
+            &mut self,
+            __spec_record: &R,
+            __spec_rows: &[usize],
+            __spec_zero: __spec_p::core::ops::Range<usize>,
+            __spec_draws: __spec_p::Draws<'_>,
+        ) -> __spec_p::core::result::Result<(), __spec_p::DataError> {
+            <Self as __spec_p::GatherFrom<
+                R,
+            >>::gather_from(self, __spec_record, __spec_rows, __spec_zero, __spec_draws)
+        }
+        fn check_field(
+            __spec_record: &R,
+        ) -> __spec_p::core::result::Result<(), __spec_p::DataError> {
+            <Self as __spec_p::GatherFrom<R>>::check_fits(__spec_record)
+        }
+    }
+    #[automatically_derived]
+    impl<__SpecM: __spec_p::LeafMapper> __spec_p::MapSpec<__SpecM> for MixReq
+    where
+        Batch<Image<4, 5, 2, 40>>: __spec_p::MapSpec<__SpecM>,
+        Batch<OneHot<3>>: __spec_p::MapSpec<__SpecM>,
+    {
+        type Out = MixReqMapped<
+            <Batch<Image<4, 5, 2, 40>> as __spec_p::MapSpec<__SpecM>>::Out,
+            <Batch<OneHot<3>> as __spec_p::MapSpec<__SpecM>>::Out,
+        >;
+        fn map_spec(
+            self,
+            __spec_mapper: &mut __SpecM,
+        ) -> __spec_p::core::result::Result<
+            Self::Out,
+            <__SpecM as __spec_p::LeafMapper>::Error,
+        > {
+            let _ = &__spec_mapper;
+            __spec_p::core::result::Result::Ok(MixReqMapped {
+                image: <Batch<
+                    Image<4, 5, 2, 40>,
+                > as __spec_p::MapSpec<__SpecM>>::map_spec(self.image, __spec_mapper)?,
+                label: <Batch<
+                    OneHot<3>,
+                > as __spec_p::MapSpec<__SpecM>>::map_spec(self.label, __spec_mapper)?,
+            })
+        }
+    }
+    #[automatically_derived]
+    #[diagnostic::do_not_recommend]
+    impl __spec_p::NodeMut for MixReq
+    where
+        for<'__spec_x> Batch<Image<4, 5, 2, 40>>: __spec_p::NodeMut,
+        for<'__spec_x> Batch<OneHot<3>>: __spec_p::NodeMut,
+    {
+        type ViewsMut<'__spec_a> = MixReqMapped<
+            <Batch<Image<4, 5, 2, 40>> as __spec_p::NodeMut>::ViewsMut<'__spec_a>,
+            <Batch<OneHot<3>> as __spec_p::NodeMut>::ViewsMut<'__spec_a>,
+        >
+        where
+            Self: '__spec_a;
+        fn node_views_mut(
+            &mut self,
+            __spec_rows: __spec_p::core::ops::Range<usize>,
+        ) -> Self::ViewsMut<'_> {
+            let _ = &__spec_rows;
+            MixReqMapped {
+                image: <Batch<
+                    Image<4, 5, 2, 40>,
+                > as __spec_p::NodeMut>::node_views_mut(
+                    &mut self.image,
+                    __spec_p::core::clone::Clone::clone(&__spec_rows),
+                ),
+                label: <Batch<
+                    OneHot<3>,
+                > as __spec_p::NodeMut>::node_views_mut(
+                    &mut self.label,
+                    __spec_p::core::clone::Clone::clone(&__spec_rows),
+                ),
+            }
+        }
+    }
+};
+///The fields of [`MixReq`], each made into something else: one type parameter per field, in field order. Generated by `#[derive(DataSpec)]`; filled with a framework's tensors by `MapSpec::map_spec` (see the `tensors` module of batchspec), with mutable views of some rows by `Dataset::rows_mut` and `Dataset::sample_mut`, and with views of a projection by `Projection::rows`.
+#[derive(::core::clone::Clone, ::core::fmt::Debug)]
+#[allow(dead_code)]
+struct MixReqMapped<Image, Label> {
+    ///The field `image` of [`MixReq`], made into something else (a tensor, a view).
+    image: Image,
+    ///The field `label` of [`MixReq`], made into something else (a tensor, a view).
+    label: Label,
+}

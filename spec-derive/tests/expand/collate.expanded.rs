@@ -1,0 +1,968 @@
+// The expansion of tests/expand/collate.rs; written by `BATCHSPEC_BLESS=1 cargo test`.
+// tokens: 1e149c4ad5f53e22
+// spans: bdf8fe6fd8d04fc4
+#[doc(hidden)]
+#[allow(non_camel_case_types, unused_qualifications, clippy::all)]
+const _: () = {
+    use ::batchspec::__private as __spec_p;
+    #[allow(dead_code)]
+    fn __spec_fields()
+    where
+        Batch<IndexSeq<50>>: __spec_p::SpecField,
+        Batch<Lengths>: __spec_p::SpecField,
+        Batch<Mask>: __spec_p::SpecField,
+    {}
+    #[automatically_derived]
+    #[diagnostic::do_not_recommend]
+    impl<__SpecSrc> __spec_p::Node<__SpecSrc> for Padded
+    where
+        for<'__spec_w> Batch<IndexSeq<50>>: __spec_p::Node<__spec_p::Src<'t'>>,
+        for<'__spec_w> Batch<Lengths>: __spec_p::Node<__spec_p::Src<'t'>>,
+        for<'__spec_w> Batch<Mask>: __spec_p::Node<__spec_p::Src<'t'>>,
+    {
+        type Spaces = (
+            <Batch<IndexSeq<50>> as __spec_p::Node<__spec_p::Src<'t'>>>::Spaces,
+            <Batch<Lengths> as __spec_p::Node<__spec_p::Src<'t'>>>::Spaces,
+            <Batch<Mask> as __spec_p::Node<__spec_p::Src<'t'>>>::Spaces,
+        );
+        type Sources = (
+            <Batch<IndexSeq<50>> as __spec_p::Node<__spec_p::Src<'t'>>>::Sources,
+            <Batch<Lengths> as __spec_p::Node<__spec_p::Src<'t'>>>::Sources,
+            <Batch<Mask> as __spec_p::Node<__spec_p::Src<'t'>>>::Sources,
+        );
+        type Leaves = __spec_p::LeafPair<
+            <Batch<IndexSeq<50>> as __spec_p::Node<__spec_p::Src<'t'>>>::Leaves,
+            __spec_p::LeafPair<
+                <Batch<Lengths> as __spec_p::Node<__spec_p::Src<'t'>>>::Leaves,
+                <Batch<Mask> as __spec_p::Node<__spec_p::Src<'t'>>>::Leaves,
+            >,
+        >;
+        type Flat = __spec_p::Pair<
+            <Batch<IndexSeq<50>> as __spec_p::Node<__spec_p::Src<'t'>>>::Flat,
+            __spec_p::Pair<
+                <Batch<Lengths> as __spec_p::Node<__spec_p::Src<'t'>>>::Flat,
+                <Batch<Mask> as __spec_p::Node<__spec_p::Src<'t'>>>::Flat,
+            >,
+        >;
+        type FlatRef<'__spec_a> = __spec_p::Pair<
+            <Batch<
+                IndexSeq<50>,
+            > as __spec_p::Node<__spec_p::Src<'t'>>>::FlatRef<'__spec_a>,
+            __spec_p::Pair<
+                <Batch<
+                    Lengths,
+                > as __spec_p::Node<__spec_p::Src<'t'>>>::FlatRef<'__spec_a>,
+                <Batch<Mask> as __spec_p::Node<__spec_p::Src<'t'>>>::FlatRef<'__spec_a>,
+            >,
+        >
+        where
+            Self: '__spec_a;
+        type FlatMut<'__spec_a> = __spec_p::Pair<
+            <Batch<
+                IndexSeq<50>,
+            > as __spec_p::Node<__spec_p::Src<'t'>>>::FlatMut<'__spec_a>,
+            __spec_p::Pair<
+                <Batch<
+                    Lengths,
+                > as __spec_p::Node<__spec_p::Src<'t'>>>::FlatMut<'__spec_a>,
+                <Batch<Mask> as __spec_p::Node<__spec_p::Src<'t'>>>::FlatMut<'__spec_a>,
+            >,
+        >
+        where
+            Self: '__spec_a;
+        type Mapped<__SpecT> = (
+            <Batch<IndexSeq<50>> as __spec_p::Node<__spec_p::Src<'t'>>>::Mapped<__SpecT>,
+            <Batch<Lengths> as __spec_p::Node<__spec_p::Src<'t'>>>::Mapped<__SpecT>,
+            <Batch<Mask> as __spec_p::Node<__spec_p::Src<'t'>>>::Mapped<__SpecT>,
+        );
+        type Views<'__spec_a> = PaddedMapped<
+            <Batch<
+                IndexSeq<50>,
+            > as __spec_p::Node<__spec_p::Src<'t'>>>::Views<'__spec_a>,
+            <Batch<Lengths> as __spec_p::Node<__spec_p::Src<'t'>>>::Views<'__spec_a>,
+            <Batch<Mask> as __spec_p::Node<__spec_p::Src<'t'>>>::Views<'__spec_a>,
+        >
+        where
+            Self: '__spec_a;
+        const LEAVES: usize = 0
+            + <Batch<IndexSeq<50>> as __spec_p::Node<__spec_p::Src<'t'>>>::LEAVES
+            + <Batch<Lengths> as __spec_p::Node<__spec_p::Src<'t'>>>::LEAVES
+            + <Batch<Mask> as __spec_p::Node<__spec_p::Src<'t'>>>::LEAVES;
+        const TOTAL: __spec_p::core::option::Option<usize> = __spec_p::__add_features(
+            <Batch<IndexSeq<50>> as __spec_p::Node<__spec_p::Src<'t'>>>::TOTAL,
+            __spec_p::__add_features(
+                <Batch<Lengths> as __spec_p::Node<__spec_p::Src<'t'>>>::TOTAL,
+                __spec_p::__add_features(
+                    <Batch<Mask> as __spec_p::Node<__spec_p::Src<'t'>>>::TOTAL,
+                    __spec_p::core::option::Option::Some(0usize),
+                ),
+            ),
+        );
+        fn describe_node(
+            __spec_batch: usize,
+            __spec_path: &__spec_p::Path<'_>,
+            __spec_out: &mut __spec_p::Vec<__spec_p::Described>,
+        ) {
+            <Batch<
+                IndexSeq<50>,
+            > as __spec_p::Node<
+                __spec_p::Src<'t'>,
+            >>::describe_node(
+                __spec_batch,
+                &__spec_p::Path::Field(__spec_path, "tokens"),
+                __spec_out,
+            );
+            <Batch<
+                Lengths,
+            > as __spec_p::Node<
+                __spec_p::Src<'t'>,
+            >>::describe_node(
+                __spec_batch,
+                &__spec_p::Path::Field(__spec_path, "len"),
+                __spec_out,
+            );
+            <Batch<
+                Mask,
+            > as __spec_p::Node<
+                __spec_p::Src<'t'>,
+            >>::describe_node(
+                __spec_batch,
+                &__spec_p::Path::Field(__spec_path, "mask"),
+                __spec_out,
+            );
+        }
+        fn check_node(
+            &self,
+            __spec_path: &__spec_p::Path<'_>,
+            __spec_sizes: &mut __spec_p::SizeCheck,
+        ) -> __spec_p::core::result::Result<(), __spec_p::SpecError> {
+            <Batch<
+                IndexSeq<50>,
+            > as __spec_p::Node<
+                __spec_p::Src<'t'>,
+            >>::check_node(
+                &self.tokens,
+                &__spec_p::Path::Field(__spec_path, "tokens"),
+                __spec_sizes,
+            )?;
+            <Batch<
+                Lengths,
+            > as __spec_p::Node<
+                __spec_p::Src<'t'>,
+            >>::check_node(
+                &self.len,
+                &__spec_p::Path::Field(__spec_path, "len"),
+                __spec_sizes,
+            )?;
+            <Batch<
+                Mask,
+            > as __spec_p::Node<
+                __spec_p::Src<'t'>,
+            >>::check_node(
+                &self.mask,
+                &__spec_p::Path::Field(__spec_path, "mask"),
+                __spec_sizes,
+            )?;
+            __spec_p::core::result::Result::Ok(())
+        }
+        #[inline(always)]
+        fn node_flatten(self) -> Self::Flat {
+            __spec_p::Pair {
+                first: <Batch<
+                    IndexSeq<50>,
+                > as __spec_p::Node<__spec_p::Src<'t'>>>::node_flatten(self.tokens),
+                second: __spec_p::Pair {
+                    first: <Batch<
+                        Lengths,
+                    > as __spec_p::Node<__spec_p::Src<'t'>>>::node_flatten(self.len),
+                    second: <Batch<
+                        Mask,
+                    > as __spec_p::Node<__spec_p::Src<'t'>>>::node_flatten(self.mask),
+                },
+            }
+        }
+        #[inline(always)]
+        fn node_nest(__spec_flat: Self::Flat) -> Self {
+            let __spec_p::Pair {
+                first: __spec_part0,
+                second: __spec_p::Pair { first: __spec_part1, second: __spec_part2 },
+            } = __spec_flat;
+            Self {
+                tokens: <Batch<
+                    IndexSeq<50>,
+                > as __spec_p::Node<__spec_p::Src<'t'>>>::node_nest(__spec_part0),
+                len: <Batch<
+                    Lengths,
+                > as __spec_p::Node<__spec_p::Src<'t'>>>::node_nest(__spec_part1),
+                mask: <Batch<
+                    Mask,
+                > as __spec_p::Node<__spec_p::Src<'t'>>>::node_nest(__spec_part2),
+            }
+        }
+        #[inline(always)]
+        fn node_flatten_ref(&self) -> Self::FlatRef<'_> {
+            __spec_p::Pair {
+                first: <Batch<
+                    IndexSeq<50>,
+                > as __spec_p::Node<__spec_p::Src<'t'>>>::node_flatten_ref(&self.tokens),
+                second: __spec_p::Pair {
+                    first: <Batch<
+                        Lengths,
+                    > as __spec_p::Node<
+                        __spec_p::Src<'t'>,
+                    >>::node_flatten_ref(&self.len),
+                    second: <Batch<
+                        Mask,
+                    > as __spec_p::Node<
+                        __spec_p::Src<'t'>,
+                    >>::node_flatten_ref(&self.mask),
+                },
+            }
+        }
+        #[inline(always)]
+        fn node_flatten_mut(&mut self) -> Self::FlatMut<'_> {
+            __spec_p::Pair {
+                first: <Batch<
+                    IndexSeq<50>,
+                > as __spec_p::Node<
+                    __spec_p::Src<'t'>,
+                >>::node_flatten_mut(&mut self.tokens),
+                second: __spec_p::Pair {
+                    first: <Batch<
+                        Lengths,
+                    > as __spec_p::Node<
+                        __spec_p::Src<'t'>,
+                    >>::node_flatten_mut(&mut self.len),
+                    second: <Batch<
+                        Mask,
+                    > as __spec_p::Node<
+                        __spec_p::Src<'t'>,
+                    >>::node_flatten_mut(&mut self.mask),
+                },
+            }
+        }
+        fn node_views(
+            &self,
+            __spec_rows: __spec_p::core::ops::Range<usize>,
+        ) -> Self::Views<'_> {
+            let _ = &__spec_rows;
+            PaddedMapped {
+                tokens: <Batch<
+                    IndexSeq<50>,
+                > as __spec_p::Node<
+                    __spec_p::Src<'t'>,
+                >>::node_views(
+                    &self.tokens,
+                    __spec_p::core::clone::Clone::clone(&__spec_rows),
+                ),
+                len: <Batch<
+                    Lengths,
+                > as __spec_p::Node<
+                    __spec_p::Src<'t'>,
+                >>::node_views(
+                    &self.len,
+                    __spec_p::core::clone::Clone::clone(&__spec_rows),
+                ),
+                mask: <Batch<
+                    Mask,
+                > as __spec_p::Node<
+                    __spec_p::Src<'t'>,
+                >>::node_views(
+                    &self.mask,
+                    __spec_p::core::clone::Clone::clone(&__spec_rows),
+                ),
+            }
+        }
+        fn node_nest_mapped<__SpecT, __SpecN: __spec_p::core::ops::FnMut() -> __SpecT>(
+            __spec_next: &mut __SpecN,
+        ) -> Self::Mapped<__SpecT> {
+            let _ = &__spec_next;
+            (
+                <Batch<
+                    IndexSeq<50>,
+                > as __spec_p::Node<__spec_p::Src<'t'>>>::node_nest_mapped(__spec_next),
+                <Batch<
+                    Lengths,
+                > as __spec_p::Node<__spec_p::Src<'t'>>>::node_nest_mapped(__spec_next),
+                <Batch<
+                    Mask,
+                > as __spec_p::Node<__spec_p::Src<'t'>>>::node_nest_mapped(__spec_next),
+            )
+        }
+        fn node_flatten_mapped<__SpecT, __SpecV: __spec_p::core::ops::FnMut(__SpecT)>(
+            __spec_mapped: Self::Mapped<__SpecT>,
+            __spec_visit: &mut __SpecV,
+        ) {
+            let _ = (&__spec_mapped, &__spec_visit);
+            <Batch<
+                IndexSeq<50>,
+            > as __spec_p::Node<
+                __spec_p::Src<'t'>,
+            >>::node_flatten_mapped(__spec_mapped.0, __spec_visit);
+            <Batch<
+                Lengths,
+            > as __spec_p::Node<
+                __spec_p::Src<'t'>,
+            >>::node_flatten_mapped(__spec_mapped.1, __spec_visit);
+            <Batch<
+                Mask,
+            > as __spec_p::Node<
+                __spec_p::Src<'t'>,
+            >>::node_flatten_mapped(__spec_mapped.2, __spec_visit);
+        }
+    }
+    #[automatically_derived]
+    impl __spec_p::DataSpec for Padded
+    where
+        for<'__spec_w> Batch<IndexSeq<50>>: __spec_p::Node<__spec_p::Src<'t'>>,
+        for<'__spec_w> Batch<Lengths>: __spec_p::Node<__spec_p::Src<'t'>>,
+        for<'__spec_w> Batch<Mask>: __spec_p::Node<__spec_p::Src<'t'>>,
+    {}
+    #[diagnostic::on_unimplemented(
+        message = "the record `{R}` has no source \"t\"",
+        label = "field `tokens` of `Padded` reads source \"t\"",
+        note = "a request is served by source name: the record needs one batch field of source \"t\" (`#[spec(source = \"t\")]`, or a field of that name without `#[spec]`); a record that holds a source in two fields serves it to no request"
+    )]
+    pub trait Padded_tokens_source<R> {
+        type Space: __spec_p::Space;
+        type Field;
+        type Via: __spec_p::SourceOf<R, Space = Self::Space, Field = Self::Field>;
+    }
+    #[diagnostic::do_not_recommend]
+    impl<R: __spec_p::HasSource<__spec_p::Src<'t'>>> Padded_tokens_source<R> for () {
+        type Space = <R as __spec_p::HasSource<__spec_p::Src<'t'>>>::Space;
+        type Field = <R as __spec_p::HasSource<__spec_p::Src<'t'>>>::Field;
+        type Via = __spec_p::LeafVia<__spec_p::Src<'t'>>;
+    }
+    #[diagnostic::on_unimplemented(
+        message = "field `tokens` of `Padded` asks for source \"t\" as `{To}`, but the record `{R}` holds it as `{From}`",
+        label = "no conversion from `{From}` to `{To}` exists",
+        note = "see `batchspec::format` for the conversions that exist"
+    )]
+    pub trait Padded_tokens_space<R, From, To> {
+        type Via: __spec_p::LeafConvert<From, To>;
+    }
+    #[diagnostic::do_not_recommend]
+    impl<
+        R,
+        From: __spec_p::FormatAs<To>,
+        To: __spec_p::Space,
+    > Padded_tokens_space<R, From, To> for () {
+        type Via = __spec_p::LeafVia<__spec_p::Src<'t'>>;
+    }
+    #[allow(non_snake_case, dead_code)]
+    fn __spec_padded_tokens()
+    where
+        <Batch<IndexSeq<50>> as __spec_p::LeafField>::Space: __spec_p::Padded,
+    {}
+    #[diagnostic::on_unimplemented(
+        message = "field `tokens` of `Padded` has a collate policy (`pad`, `pad_to` or `truncate`), applied batch by batch: `serve` cannot build it",
+        note = "`serve` gives whole sources; a provider or a dataset selection collates batch by batch"
+    )]
+    pub trait Padded_tokens_serve<R> {
+        fn serve_value<T>() -> T;
+    }
+    #[diagnostic::do_not_recommend]
+    impl<R> Padded_tokens_serve<R> for __spec_p::Null {
+        fn serve_value<T>() -> T {
+            __spec_p::core::unreachable!()
+        }
+    }
+    #[diagnostic::on_unimplemented(
+        message = "field `len` of `Padded` is computed batch by batch: a projection has nothing of the record's to lend for it",
+        label = "nothing to lend for this field",
+        note = "`Projection::get` and `select` build every field, as a provider does"
+    )]
+    pub trait Padded_len_lend<R> {
+        type View;
+        fn lend() -> Self::View;
+    }
+    #[diagnostic::do_not_recommend]
+    impl<R> Padded_len_lend<R> for __spec_p::Null {
+        type View = __spec_p::Null;
+        fn lend() -> __spec_p::Null {
+            __spec_p::Null
+        }
+    }
+    #[diagnostic::on_unimplemented(
+        message = "the record `{R}` has no source \"t\"",
+        label = "field `len` of `Padded` reads source \"t\"",
+        note = "a request is served by source name: the record needs one batch field of source \"t\" (`#[spec(source = \"t\")]`, or a field of that name without `#[spec]`); a record that holds a source in two fields serves it to no request"
+    )]
+    pub trait Padded_len_source<R> {
+        type Space: __spec_p::Space;
+        type Field;
+        type Via: __spec_p::SourceOf<R, Space = Self::Space, Field = Self::Field>;
+    }
+    #[diagnostic::do_not_recommend]
+    impl<R: __spec_p::HasSource<__spec_p::Src<'t'>>> Padded_len_source<R> for () {
+        type Space = <R as __spec_p::HasSource<__spec_p::Src<'t'>>>::Space;
+        type Field = <R as __spec_p::HasSource<__spec_p::Src<'t'>>>::Field;
+        type Via = __spec_p::LeafVia<__spec_p::Src<'t'>>;
+    }
+    #[diagnostic::on_unimplemented(
+        message = "field `len` of `Padded` asks for the lengths of source \"t\", but the record `{R}` holds it as `{From}`, which has no time axis",
+        label = "a source of sequences (`VectorSeq`, `IndexSeq`, `VolumeSeq`, or a `Ragged` of them) has lengths"
+    )]
+    pub trait Padded_len_steps<R, From> {
+        fn gather<__SpecT: __spec_p::GatherSteps>(
+            from: __spec_p::SourceView<'_, From>,
+            rows: &[usize],
+            target: &mut __SpecT,
+        ) -> __spec_p::core::result::Result<(), __spec_p::DataError>
+        where
+            From: __spec_p::Space;
+        fn fits<__SpecT: __spec_p::GatherSteps>(
+            from: __spec_p::SourceView<'_, From>,
+        ) -> __spec_p::core::result::Result<(), __spec_p::DataError>
+        where
+            From: __spec_p::Space;
+    }
+    #[diagnostic::do_not_recommend]
+    impl<R, From: __spec_p::SequenceSpace> Padded_len_steps<R, From> for () {
+        #[inline]
+        fn gather<__SpecT: __spec_p::GatherSteps>(
+            from: __spec_p::SourceView<'_, From>,
+            rows: &[usize],
+            target: &mut __SpecT,
+        ) -> __spec_p::core::result::Result<(), __spec_p::DataError> {
+            target
+                .gather_steps::<
+                    From,
+                >(
+                    from,
+                    rows,
+                    __spec_p::core::option::Option::Some(8usize),
+                    true,
+                    <__spec_p::Src<'t'> as __spec_p::Source>::NAME,
+                )
+        }
+        #[inline]
+        fn fits<__SpecT: __spec_p::GatherSteps>(
+            from: __spec_p::SourceView<'_, From>,
+        ) -> __spec_p::core::result::Result<(), __spec_p::DataError> {
+            <__SpecT as __spec_p::GatherSteps>::steps_fit::<
+                From,
+            >(
+                &from,
+                __spec_p::core::option::Option::Some(8usize),
+                true,
+                <__spec_p::Src<'t'> as __spec_p::Source>::NAME,
+            )
+        }
+    }
+    #[diagnostic::on_unimplemented(
+        message = "field `len` of `Padded` is computed batch by batch: `serve` cannot build it",
+        note = "`serve` gives whole sources; a provider or a dataset selection collates batch by batch"
+    )]
+    pub trait Padded_len_serve<R> {
+        fn serve_value<T>() -> T;
+    }
+    #[diagnostic::do_not_recommend]
+    impl<R> Padded_len_serve<R> for __spec_p::Null {
+        fn serve_value<T>() -> T {
+            __spec_p::core::unreachable!()
+        }
+    }
+    #[diagnostic::on_unimplemented(
+        message = "field `mask` of `Padded` is computed batch by batch: a projection has nothing of the record's to lend for it",
+        label = "nothing to lend for this field",
+        note = "`Projection::get` and `select` build every field, as a provider does"
+    )]
+    pub trait Padded_mask_lend<R> {
+        type View;
+        fn lend() -> Self::View;
+    }
+    #[diagnostic::do_not_recommend]
+    impl<R> Padded_mask_lend<R> for __spec_p::Null {
+        type View = __spec_p::Null;
+        fn lend() -> __spec_p::Null {
+            __spec_p::Null
+        }
+    }
+    #[diagnostic::on_unimplemented(
+        message = "the record `{R}` has no source \"t\"",
+        label = "field `mask` of `Padded` reads source \"t\"",
+        note = "a request is served by source name: the record needs one batch field of source \"t\" (`#[spec(source = \"t\")]`, or a field of that name without `#[spec]`); a record that holds a source in two fields serves it to no request"
+    )]
+    pub trait Padded_mask_source<R> {
+        type Space: __spec_p::Space;
+        type Field;
+        type Via: __spec_p::SourceOf<R, Space = Self::Space, Field = Self::Field>;
+    }
+    #[diagnostic::do_not_recommend]
+    impl<R: __spec_p::HasSource<__spec_p::Src<'t'>>> Padded_mask_source<R> for () {
+        type Space = <R as __spec_p::HasSource<__spec_p::Src<'t'>>>::Space;
+        type Field = <R as __spec_p::HasSource<__spec_p::Src<'t'>>>::Field;
+        type Via = __spec_p::LeafVia<__spec_p::Src<'t'>>;
+    }
+    #[diagnostic::on_unimplemented(
+        message = "field `mask` of `Padded` asks for the mask of source \"t\", but the record `{R}` holds it as `{From}`, which has no time axis",
+        label = "a source of sequences (`VectorSeq`, `IndexSeq`, `VolumeSeq`, or a `Ragged` of them) has lengths"
+    )]
+    pub trait Padded_mask_steps<R, From> {
+        fn gather<__SpecT: __spec_p::GatherSteps>(
+            from: __spec_p::SourceView<'_, From>,
+            rows: &[usize],
+            target: &mut __SpecT,
+        ) -> __spec_p::core::result::Result<(), __spec_p::DataError>
+        where
+            From: __spec_p::Space;
+        fn fits<__SpecT: __spec_p::GatherSteps>(
+            from: __spec_p::SourceView<'_, From>,
+        ) -> __spec_p::core::result::Result<(), __spec_p::DataError>
+        where
+            From: __spec_p::Space;
+    }
+    #[diagnostic::do_not_recommend]
+    impl<R, From: __spec_p::SequenceSpace> Padded_mask_steps<R, From> for () {
+        #[inline]
+        fn gather<__SpecT: __spec_p::GatherSteps>(
+            from: __spec_p::SourceView<'_, From>,
+            rows: &[usize],
+            target: &mut __SpecT,
+        ) -> __spec_p::core::result::Result<(), __spec_p::DataError> {
+            target
+                .gather_steps::<
+                    From,
+                >(
+                    from,
+                    rows,
+                    __spec_p::core::option::Option::Some(8usize),
+                    true,
+                    <__spec_p::Src<'t'> as __spec_p::Source>::NAME,
+                )
+        }
+        #[inline]
+        fn fits<__SpecT: __spec_p::GatherSteps>(
+            from: __spec_p::SourceView<'_, From>,
+        ) -> __spec_p::core::result::Result<(), __spec_p::DataError> {
+            <__SpecT as __spec_p::GatherSteps>::steps_fit::<
+                From,
+            >(
+                &from,
+                __spec_p::core::option::Option::Some(8usize),
+                true,
+                <__spec_p::Src<'t'> as __spec_p::Source>::NAME,
+            )
+        }
+    }
+    #[diagnostic::on_unimplemented(
+        message = "field `mask` of `Padded` is computed batch by batch: `serve` cannot build it",
+        note = "`serve` gives whole sources; a provider or a dataset selection collates batch by batch"
+    )]
+    pub trait Padded_mask_serve<R> {
+        fn serve_value<T>() -> T;
+    }
+    #[diagnostic::do_not_recommend]
+    impl<R> Padded_mask_serve<R> for __spec_p::Null {
+        fn serve_value<T>() -> T {
+            __spec_p::core::unreachable!()
+        }
+    }
+    impl<R> __spec_p::ProjectFrom<R> for Padded
+    where
+        (): Padded_tokens_source<R>,
+        <() as Padded_tokens_source<
+            R,
+        >>::Space: __spec_p::LendsAs<
+            <Batch<IndexSeq<50>> as __spec_p::LeafField>::Space,
+        >,
+        for<'__spec_x> <() as Padded_tokens_source<
+            R,
+        >>::Field: __spec_p::ProjectAs<'__spec_x, Batch<IndexSeq<50>>>,
+        (): Padded_len_lend<R>,
+        (): Padded_mask_lend<R>,
+    {
+        type Views<'__spec_a> = PaddedMapped<
+            <<() as Padded_tokens_source<
+                R,
+            >>::Field as __spec_p::ProjectAs<'__spec_a, Batch<IndexSeq<50>>>>::View,
+            <() as Padded_len_lend<R>>::View,
+            <() as Padded_mask_lend<R>>::View,
+        >
+        where
+            R: '__spec_a;
+        fn project_rows(
+            __spec_record: &R,
+            __spec_rows: __spec_p::core::ops::Range<usize>,
+        ) -> Self::Views<'_> {
+            let _ = (&__spec_record, &__spec_rows);
+            PaddedMapped {
+                tokens: <<() as Padded_tokens_source<
+                    R,
+                >>::Field as __spec_p::ProjectAs<
+                    '_,
+                    Batch<IndexSeq<50>>,
+                >>::project(
+                    <<() as Padded_tokens_source<
+                        R,
+                    >>::Via as __spec_p::SourceOf<R>>::field(__spec_record),
+                    __spec_p::core::clone::Clone::clone(&__spec_rows),
+                ),
+                len: <() as Padded_len_lend<R>>::lend(),
+                mask: <() as Padded_mask_lend<R>>::lend(),
+            }
+        }
+    }
+    impl<R> __spec_p::Reads<R> for Padded
+    where
+        for<'__spec_x> Self: __spec_p::DataSpec,
+        (): Padded_tokens_source<R>,
+        (): Padded_tokens_space<
+            R,
+            <() as Padded_tokens_source<R>>::Space,
+            <Batch<IndexSeq<50>> as __spec_p::LeafField>::Space,
+        >,
+        (): Padded_len_source<R>,
+        (): Padded_len_steps<R, <() as Padded_len_source<R>>::Space>,
+        (): Padded_mask_source<R>,
+        (): Padded_mask_steps<R, <() as Padded_mask_source<R>>::Space>,
+    {}
+    impl<R> __spec_p::ServeFrom<R> for Padded
+    where
+        for<'__spec_x> Self: __spec_p::DataSpec,
+        (): Padded_tokens_source<R>,
+        (): Padded_tokens_space<
+            R,
+            <() as Padded_tokens_source<R>>::Space,
+            <Batch<IndexSeq<50>> as __spec_p::LeafField>::Space,
+        >,
+        (): Padded_tokens_serve<R>,
+        (): Padded_len_source<R>,
+        (): Padded_len_steps<R, <() as Padded_len_source<R>>::Space>,
+        (): Padded_len_serve<R>,
+        (): Padded_mask_source<R>,
+        (): Padded_mask_steps<R, <() as Padded_mask_source<R>>::Space>,
+        (): Padded_mask_serve<R>,
+    {
+        fn serve_from(
+            __spec_record: &R,
+            __spec_cache: &mut __spec_p::ServeCache,
+        ) -> Self {
+            let _ = (&__spec_record, &__spec_cache);
+            Self {
+                tokens: <() as Padded_tokens_serve<
+                    R,
+                >>::serve_value::<Batch<IndexSeq<50>>>(),
+                len: <() as Padded_len_serve<R>>::serve_value::<Batch<Lengths>>(),
+                mask: <() as Padded_mask_serve<R>>::serve_value::<Batch<Mask>>(),
+            }
+        }
+    }
+    impl<R> __spec_p::GatherFrom<R> for Padded
+    where
+        for<'__spec_x> Self: __spec_p::DataSpec,
+        (): Padded_tokens_source<R>,
+        (): Padded_tokens_space<
+            R,
+            <() as Padded_tokens_source<R>>::Space,
+            <Batch<IndexSeq<50>> as __spec_p::LeafField>::Space,
+        >,
+        for<'__spec_x> Batch<
+            IndexSeq<50>,
+        >: __spec_p::GatherInto<<Batch<IndexSeq<50>> as __spec_p::LeafField>::Space>,
+        (): Padded_len_source<R>,
+        (): Padded_len_steps<R, <() as Padded_len_source<R>>::Space>,
+        for<'__spec_x> Batch<Lengths>: __spec_p::GatherSteps,
+        (): Padded_mask_source<R>,
+        (): Padded_mask_steps<R, <() as Padded_mask_source<R>>::Space>,
+        for<'__spec_x> Batch<Mask>: __spec_p::GatherSteps,
+    {
+        fn gather_from(
+            __spec_out: &mut Self,
+            __spec_record: &R,
+            __spec_rows: &[usize],
+            __spec_zero: __spec_p::core::ops::Range<usize>,
+            __spec_draws: __spec_p::Draws<'_>,
+        ) -> __spec_p::core::result::Result<(), __spec_p::DataError> {
+            let _ = (
+                &__spec_out,
+                &__spec_record,
+                &__spec_rows,
+                &__spec_zero,
+                &__spec_draws,
+            );
+            let __spec_collate_tokens = &__spec_p::Collate::<
+                <<Batch<
+                    IndexSeq<50>,
+                > as __spec_p::LeafField>::Space as __spec_p::Space>::Elem,
+            > {
+                pad: 0,
+                steps: __spec_p::core::option::Option::Some(8usize),
+                truncate: true,
+            };
+            <<() as Padded_tokens_space<
+                R,
+                <() as Padded_tokens_source<R>>::Space,
+                <Batch<IndexSeq<50>> as __spec_p::LeafField>::Space,
+            >>::Via as __spec_p::LeafConvert<
+                <() as Padded_tokens_source<R>>::Space,
+                <Batch<IndexSeq<50>> as __spec_p::LeafField>::Space,
+            >>::gather(
+                <<() as Padded_tokens_source<
+                    R,
+                >>::Via as __spec_p::SourceOf<R>>::view(__spec_record),
+                __spec_rows,
+                __spec_p::core::clone::Clone::clone(&__spec_zero),
+                &mut __spec_out.tokens,
+                __spec_collate_tokens,
+            )?;
+            <() as Padded_len_steps<
+                R,
+                <() as Padded_len_source<R>>::Space,
+            >>::gather(
+                <<() as Padded_len_source<
+                    R,
+                >>::Via as __spec_p::SourceOf<R>>::view(__spec_record),
+                __spec_rows,
+                &mut __spec_out.len,
+            )?;
+            <() as Padded_mask_steps<
+                R,
+                <() as Padded_mask_source<R>>::Space,
+            >>::gather(
+                <<() as Padded_mask_source<
+                    R,
+                >>::Via as __spec_p::SourceOf<R>>::view(__spec_record),
+                __spec_rows,
+                &mut __spec_out.mask,
+            )?;
+            __spec_p::core::result::Result::Ok(())
+        }
+        fn check_fits(
+            __spec_record: &R,
+        ) -> __spec_p::core::result::Result<(), __spec_p::DataError> {
+            let _ = &__spec_record;
+            let __spec_collate_tokens = &__spec_p::Collate::<
+                <<Batch<
+                    IndexSeq<50>,
+                > as __spec_p::LeafField>::Space as __spec_p::Space>::Elem,
+            > {
+                pad: 0,
+                steps: __spec_p::core::option::Option::Some(8usize),
+                truncate: true,
+            };
+            <<() as Padded_tokens_space<
+                R,
+                <() as Padded_tokens_source<R>>::Space,
+                <Batch<IndexSeq<50>> as __spec_p::LeafField>::Space,
+            >>::Via as __spec_p::LeafConvert<
+                <() as Padded_tokens_source<R>>::Space,
+                <Batch<IndexSeq<50>> as __spec_p::LeafField>::Space,
+            >>::fits(
+                <<() as Padded_tokens_source<
+                    R,
+                >>::Via as __spec_p::SourceOf<R>>::view(__spec_record),
+                __spec_collate_tokens,
+            )?;
+            <() as Padded_len_steps<
+                R,
+                <() as Padded_len_source<R>>::Space,
+            >>::fits::<
+                Batch<Lengths>,
+            >(
+                <<() as Padded_len_source<
+                    R,
+                >>::Via as __spec_p::SourceOf<R>>::view(__spec_record),
+            )?;
+            <() as Padded_mask_steps<
+                R,
+                <() as Padded_mask_source<R>>::Space,
+            >>::fits::<
+                Batch<Mask>,
+            >(
+                <<() as Padded_mask_source<
+                    R,
+                >>::Via as __spec_p::SourceOf<R>>::view(__spec_record),
+            )?;
+            __spec_p::core::result::Result::Ok(())
+        }
+    }
+    impl __spec_p::GatherSame for Padded
+    where
+        for<'__spec_x> Batch<IndexSeq<50>>: __spec_p::GatherSame,
+        for<'__spec_x> Batch<Lengths>: __spec_p::GatherSame,
+        for<'__spec_x> Batch<Mask>: __spec_p::GatherSame,
+    {
+        fn gather_same(
+            __spec_out: &mut Self,
+            __spec_from: &Self,
+            __spec_rows: &[usize],
+            __spec_at: usize,
+        ) {
+            let _ = (&__spec_out, &__spec_from, &__spec_rows, &__spec_at);
+            <Batch<
+                IndexSeq<50>,
+            > as __spec_p::GatherSame>::gather_same(
+                &mut __spec_out.tokens,
+                &__spec_from.tokens,
+                __spec_rows,
+                __spec_at,
+            );
+            <Batch<
+                Lengths,
+            > as __spec_p::GatherSame>::gather_same(
+                &mut __spec_out.len,
+                &__spec_from.len,
+                __spec_rows,
+                __spec_at,
+            );
+            <Batch<
+                Mask,
+            > as __spec_p::GatherSame>::gather_same(
+                &mut __spec_out.mask,
+                &__spec_from.mask,
+                __spec_rows,
+                __spec_at,
+            );
+        }
+    }
+    impl __spec_p::LoadRecord for Padded
+    where
+        for<'__spec_x> Self: __spec_p::DataSpec,
+        for<'__spec_x> Batch<IndexSeq<50>>: __spec_p::LoadField,
+        for<'__spec_x> Batch<Lengths>: __spec_p::LoadField,
+        for<'__spec_x> Batch<Mask>: __spec_p::LoadField,
+    {
+        fn load_record<__SpecL: __spec_p::LeafSource>(
+            __spec_source: &mut __SpecL,
+            __spec_leaves: &mut __spec_p::core::slice::Iter<'_, __spec_p::Described>,
+        ) -> __spec_p::core::result::Result<Self, __SpecL::Error> {
+            let _ = (&__spec_source, &__spec_leaves);
+            __spec_p::core::result::Result::Ok(Self {
+                tokens: <Batch<
+                    IndexSeq<50>,
+                > as __spec_p::LoadField>::load_field(__spec_source, __spec_leaves)?,
+                len: <Batch<
+                    Lengths,
+                > as __spec_p::LoadField>::load_field(__spec_source, __spec_leaves)?,
+                mask: <Batch<
+                    Mask,
+                > as __spec_p::LoadField>::load_field(__spec_source, __spec_leaves)?,
+            })
+        }
+    }
+    impl<R, __SpecK> __spec_p::ReadField<R, __SpecK> for Padded
+    where
+        for<'__spec_x> Self: __spec_p::Reads<R>,
+    {}
+    impl<R, __SpecK> __spec_p::ServeField<R, __SpecK> for Padded
+    where
+        for<'__spec_x> Self: __spec_p::ServeFrom<R>,
+    {
+        fn serve_field(
+            __spec_record: &R,
+            __spec_cache: &mut __spec_p::ServeCache,
+        ) -> Self {
+            <Self as __spec_p::ServeFrom<R>>::serve_from(__spec_record, __spec_cache)
+        }
+    }
+    impl<R, __SpecK> __spec_p::GatherField<R, __SpecK> for Padded
+    where
+        for<'__spec_x> Self: __spec_p::GatherFrom<R>,
+    {
+        fn gather_field(
+            &mut self,
+            __spec_record: &R,
+            __spec_rows: &[usize],
+            __spec_zero: __spec_p::core::ops::Range<usize>,
+            __spec_draws: __spec_p::Draws<'_>,
+        ) -> __spec_p::core::result::Result<(), __spec_p::DataError> {
+            <Self as __spec_p::GatherFrom<
+                R,
+            >>::gather_from(self, __spec_record, __spec_rows, __spec_zero, __spec_draws)
+        }
+        fn check_field(
+            __spec_record: &R,
+        ) -> __spec_p::core::result::Result<(), __spec_p::DataError> {
+            <Self as __spec_p::GatherFrom<R>>::check_fits(__spec_record)
+        }
+    }
+    #[automatically_derived]
+    impl<__SpecM: __spec_p::LeafMapper> __spec_p::MapSpec<__SpecM> for Padded
+    where
+        Batch<IndexSeq<50>>: __spec_p::MapSpec<__SpecM>,
+        Batch<Lengths>: __spec_p::MapSpec<__SpecM>,
+        Batch<Mask>: __spec_p::MapSpec<__SpecM>,
+    {
+        type Out = PaddedMapped<
+            <Batch<IndexSeq<50>> as __spec_p::MapSpec<__SpecM>>::Out,
+            <Batch<Lengths> as __spec_p::MapSpec<__SpecM>>::Out,
+            <Batch<Mask> as __spec_p::MapSpec<__SpecM>>::Out,
+        >;
+        fn map_spec(
+            self,
+            __spec_mapper: &mut __SpecM,
+        ) -> __spec_p::core::result::Result<
+            Self::Out,
+            <__SpecM as __spec_p::LeafMapper>::Error,
+        > {
+            let _ = &__spec_mapper;
+            __spec_p::core::result::Result::Ok(PaddedMapped {
+                tokens: <Batch<
+                    IndexSeq<50>,
+                > as __spec_p::MapSpec<__SpecM>>::map_spec(self.tokens, __spec_mapper)?,
+                len: <Batch<
+                    Lengths,
+                > as __spec_p::MapSpec<__SpecM>>::map_spec(self.len, __spec_mapper)?,
+                mask: <Batch<
+                    Mask,
+                > as __spec_p::MapSpec<__SpecM>>::map_spec(self.mask, __spec_mapper)?,
+            })
+        }
+    }
+    #[automatically_derived]
+    #[diagnostic::do_not_recommend]
+    impl __spec_p::NodeMut for Padded
+    where
+        for<'__spec_x> Batch<IndexSeq<50>>: __spec_p::NodeMut,
+        for<'__spec_x> Batch<Lengths>: __spec_p::NodeMut,
+        for<'__spec_x> Batch<Mask>: __spec_p::NodeMut,
+    {
+        type ViewsMut<'__spec_a> = PaddedMapped<
+            <Batch<IndexSeq<50>> as __spec_p::NodeMut>::ViewsMut<'__spec_a>,
+            <Batch<Lengths> as __spec_p::NodeMut>::ViewsMut<'__spec_a>,
+            <Batch<Mask> as __spec_p::NodeMut>::ViewsMut<'__spec_a>,
+        >
+        where
+            Self: '__spec_a;
+        fn node_views_mut(
+            &mut self,
+            __spec_rows: __spec_p::core::ops::Range<usize>,
+        ) -> Self::ViewsMut<'_> {
+            let _ = &__spec_rows;
+            PaddedMapped {
+                tokens: <Batch<
+                    IndexSeq<50>,
+                > as __spec_p::NodeMut>::node_views_mut(
+                    &mut self.tokens,
+                    __spec_p::core::clone::Clone::clone(&__spec_rows),
+                ),
+                len: <Batch<
+                    Lengths,
+                > as __spec_p::NodeMut>::node_views_mut(
+                    &mut self.len,
+                    __spec_p::core::clone::Clone::clone(&__spec_rows),
+                ),
+                mask: <Batch<
+                    Mask,
+                > as __spec_p::NodeMut>::node_views_mut(
+                    &mut self.mask,
+                    __spec_p::core::clone::Clone::clone(&__spec_rows),
+                ),
+            }
+        }
+    }
+};
+///The fields of [`Padded`], each made into something else: one type parameter per field, in field order. Generated by `#[derive(DataSpec)]`; filled with a framework's tensors by `MapSpec::map_spec` (see the `tensors` module of batchspec), with mutable views of some rows by `Dataset::rows_mut` and `Dataset::sample_mut`, and with views of a projection by `Projection::rows`.
+#[derive(::core::clone::Clone, ::core::fmt::Debug)]
+#[allow(dead_code)]
+struct PaddedMapped<Tokens, Len, Mask> {
+    ///The field `tokens` of [`Padded`], made into something else (a tensor, a view).
+    tokens: Tokens,
+    ///The field `len` of [`Padded`], made into something else (a tensor, a view).
+    len: Len,
+    ///The field `mask` of [`Padded`], made into something else (a tensor, a view).
+    mask: Mask,
+}

@@ -1,0 +1,773 @@
+// The expansion of tests/expand/record.rs; written by `BATCHSPEC_BLESS=1 cargo test`.
+// tokens: 6731c229e5c5d770
+// spans: 07ff88f7e596036b
+#[doc(hidden)]
+#[allow(non_camel_case_types, unused_qualifications, clippy::all)]
+const _: () = {
+    use ::batchspec::__private as __spec_p;
+    #[allow(dead_code)]
+    fn __spec_fields()
+    where
+        Batch<Image<2, 2, 3, 12>>: __spec_p::SpecField,
+        Batch<Index<3>>: __spec_p::SpecField,
+    {}
+    #[automatically_derived]
+    #[diagnostic::do_not_recommend]
+    impl<__SpecSrc> __spec_p::Node<__SpecSrc> for Record
+    where
+        for<'__spec_w> Batch<
+            Image<2, 2, 3, 12>,
+        >: __spec_p::Node<__spec_p::Src<'i', 'm', 'g'>>,
+        for<'__spec_w> Batch<Index<3>>: __spec_p::Node<__spec_p::Src<'y'>>,
+    {
+        type Spaces = (
+            <Batch<
+                Image<2, 2, 3, 12>,
+            > as __spec_p::Node<__spec_p::Src<'i', 'm', 'g'>>>::Spaces,
+            <Batch<Index<3>> as __spec_p::Node<__spec_p::Src<'y'>>>::Spaces,
+        );
+        type Sources = (
+            <Batch<
+                Image<2, 2, 3, 12>,
+            > as __spec_p::Node<__spec_p::Src<'i', 'm', 'g'>>>::Sources,
+            <Batch<Index<3>> as __spec_p::Node<__spec_p::Src<'y'>>>::Sources,
+        );
+        type Leaves = __spec_p::LeafPair<
+            <Batch<
+                Image<2, 2, 3, 12>,
+            > as __spec_p::Node<__spec_p::Src<'i', 'm', 'g'>>>::Leaves,
+            <Batch<Index<3>> as __spec_p::Node<__spec_p::Src<'y'>>>::Leaves,
+        >;
+        type Flat = __spec_p::Pair<
+            <Batch<
+                Image<2, 2, 3, 12>,
+            > as __spec_p::Node<__spec_p::Src<'i', 'm', 'g'>>>::Flat,
+            <Batch<Index<3>> as __spec_p::Node<__spec_p::Src<'y'>>>::Flat,
+        >;
+        type FlatRef<'__spec_a> = __spec_p::Pair<
+            <Batch<
+                Image<2, 2, 3, 12>,
+            > as __spec_p::Node<__spec_p::Src<'i', 'm', 'g'>>>::FlatRef<'__spec_a>,
+            <Batch<Index<3>> as __spec_p::Node<__spec_p::Src<'y'>>>::FlatRef<'__spec_a>,
+        >
+        where
+            Self: '__spec_a;
+        type FlatMut<'__spec_a> = __spec_p::Pair<
+            <Batch<
+                Image<2, 2, 3, 12>,
+            > as __spec_p::Node<__spec_p::Src<'i', 'm', 'g'>>>::FlatMut<'__spec_a>,
+            <Batch<Index<3>> as __spec_p::Node<__spec_p::Src<'y'>>>::FlatMut<'__spec_a>,
+        >
+        where
+            Self: '__spec_a;
+        type Mapped<__SpecT> = (
+            <Batch<
+                Image<2, 2, 3, 12>,
+            > as __spec_p::Node<__spec_p::Src<'i', 'm', 'g'>>>::Mapped<__SpecT>,
+            <Batch<Index<3>> as __spec_p::Node<__spec_p::Src<'y'>>>::Mapped<__SpecT>,
+        );
+        type Views<'__spec_a> = RecordMapped<
+            <Batch<
+                Image<2, 2, 3, 12>,
+            > as __spec_p::Node<__spec_p::Src<'i', 'm', 'g'>>>::Views<'__spec_a>,
+            <Batch<Index<3>> as __spec_p::Node<__spec_p::Src<'y'>>>::Views<'__spec_a>,
+        >
+        where
+            Self: '__spec_a;
+        const LEAVES: usize = 0
+            + <Batch<
+                Image<2, 2, 3, 12>,
+            > as __spec_p::Node<__spec_p::Src<'i', 'm', 'g'>>>::LEAVES
+            + <Batch<Index<3>> as __spec_p::Node<__spec_p::Src<'y'>>>::LEAVES;
+        const TOTAL: __spec_p::core::option::Option<usize> = __spec_p::__add_features(
+            <Batch<
+                Image<2, 2, 3, 12>,
+            > as __spec_p::Node<__spec_p::Src<'i', 'm', 'g'>>>::TOTAL,
+            __spec_p::__add_features(
+                <Batch<Index<3>> as __spec_p::Node<__spec_p::Src<'y'>>>::TOTAL,
+                __spec_p::core::option::Option::Some(0usize),
+            ),
+        );
+        fn describe_node(
+            __spec_batch: usize,
+            __spec_path: &__spec_p::Path<'_>,
+            __spec_out: &mut __spec_p::Vec<__spec_p::Described>,
+        ) {
+            <Batch<
+                Image<2, 2, 3, 12>,
+            > as __spec_p::Node<
+                __spec_p::Src<'i', 'm', 'g'>,
+            >>::describe_node(
+                __spec_batch,
+                &__spec_p::Path::Field(__spec_path, "image"),
+                __spec_out,
+            );
+            <Batch<
+                Index<3>,
+            > as __spec_p::Node<
+                __spec_p::Src<'y'>,
+            >>::describe_node(
+                __spec_batch,
+                &__spec_p::Path::Field(__spec_path, "label"),
+                __spec_out,
+            );
+        }
+        fn check_node(
+            &self,
+            __spec_path: &__spec_p::Path<'_>,
+            __spec_sizes: &mut __spec_p::SizeCheck,
+        ) -> __spec_p::core::result::Result<(), __spec_p::SpecError> {
+            <Batch<
+                Image<2, 2, 3, 12>,
+            > as __spec_p::Node<
+                __spec_p::Src<'i', 'm', 'g'>,
+            >>::check_node(
+                &self.image,
+                &__spec_p::Path::Field(__spec_path, "image"),
+                __spec_sizes,
+            )?;
+            <Batch<
+                Index<3>,
+            > as __spec_p::Node<
+                __spec_p::Src<'y'>,
+            >>::check_node(
+                &self.label,
+                &__spec_p::Path::Field(__spec_path, "label"),
+                __spec_sizes,
+            )?;
+            __spec_p::core::result::Result::Ok(())
+        }
+        #[inline(always)]
+        fn node_flatten(self) -> Self::Flat {
+            __spec_p::Pair {
+                first: <Batch<
+                    Image<2, 2, 3, 12>,
+                > as __spec_p::Node<
+                    __spec_p::Src<'i', 'm', 'g'>,
+                >>::node_flatten(self.image),
+                second: <Batch<
+                    Index<3>,
+                > as __spec_p::Node<__spec_p::Src<'y'>>>::node_flatten(self.label),
+            }
+        }
+        #[inline(always)]
+        fn node_nest(__spec_flat: Self::Flat) -> Self {
+            let __spec_p::Pair { first: __spec_part0, second: __spec_part1 } = __spec_flat;
+            Self {
+                image: <Batch<
+                    Image<2, 2, 3, 12>,
+                > as __spec_p::Node<
+                    __spec_p::Src<'i', 'm', 'g'>,
+                >>::node_nest(__spec_part0),
+                label: <Batch<
+                    Index<3>,
+                > as __spec_p::Node<__spec_p::Src<'y'>>>::node_nest(__spec_part1),
+            }
+        }
+        #[inline(always)]
+        fn node_flatten_ref(&self) -> Self::FlatRef<'_> {
+            __spec_p::Pair {
+                first: <Batch<
+                    Image<2, 2, 3, 12>,
+                > as __spec_p::Node<
+                    __spec_p::Src<'i', 'm', 'g'>,
+                >>::node_flatten_ref(&self.image),
+                second: <Batch<
+                    Index<3>,
+                > as __spec_p::Node<__spec_p::Src<'y'>>>::node_flatten_ref(&self.label),
+            }
+        }
+        #[inline(always)]
+        fn node_flatten_mut(&mut self) -> Self::FlatMut<'_> {
+            __spec_p::Pair {
+                first: <Batch<
+                    Image<2, 2, 3, 12>,
+                > as __spec_p::Node<
+                    __spec_p::Src<'i', 'm', 'g'>,
+                >>::node_flatten_mut(&mut self.image),
+                second: <Batch<
+                    Index<3>,
+                > as __spec_p::Node<
+                    __spec_p::Src<'y'>,
+                >>::node_flatten_mut(&mut self.label),
+            }
+        }
+        fn node_views(
+            &self,
+            __spec_rows: __spec_p::core::ops::Range<usize>,
+        ) -> Self::Views<'_> {
+            let _ = &__spec_rows;
+            RecordMapped {
+                image: <Batch<
+                    Image<2, 2, 3, 12>,
+                > as __spec_p::Node<
+                    __spec_p::Src<'i', 'm', 'g'>,
+                >>::node_views(
+                    &self.image,
+                    __spec_p::core::clone::Clone::clone(&__spec_rows),
+                ),
+                label: <Batch<
+                    Index<3>,
+                > as __spec_p::Node<
+                    __spec_p::Src<'y'>,
+                >>::node_views(
+                    &self.label,
+                    __spec_p::core::clone::Clone::clone(&__spec_rows),
+                ),
+            }
+        }
+        fn node_nest_mapped<__SpecT, __SpecN: __spec_p::core::ops::FnMut() -> __SpecT>(
+            __spec_next: &mut __SpecN,
+        ) -> Self::Mapped<__SpecT> {
+            let _ = &__spec_next;
+            (
+                <Batch<
+                    Image<2, 2, 3, 12>,
+                > as __spec_p::Node<
+                    __spec_p::Src<'i', 'm', 'g'>,
+                >>::node_nest_mapped(__spec_next),
+                <Batch<
+                    Index<3>,
+                > as __spec_p::Node<__spec_p::Src<'y'>>>::node_nest_mapped(__spec_next),
+            )
+        }
+        fn node_flatten_mapped<__SpecT, __SpecV: __spec_p::core::ops::FnMut(__SpecT)>(
+            __spec_mapped: Self::Mapped<__SpecT>,
+            __spec_visit: &mut __SpecV,
+        ) {
+            let _ = (&__spec_mapped, &__spec_visit);
+            <Batch<
+                Image<2, 2, 3, 12>,
+            > as __spec_p::Node<
+                __spec_p::Src<'i', 'm', 'g'>,
+            >>::node_flatten_mapped(__spec_mapped.0, __spec_visit);
+            <Batch<
+                Index<3>,
+            > as __spec_p::Node<
+                __spec_p::Src<'y'>,
+            >>::node_flatten_mapped(__spec_mapped.1, __spec_visit);
+        }
+    }
+    #[automatically_derived]
+    impl __spec_p::DataSpec for Record
+    where
+        for<'__spec_w> Batch<
+            Image<2, 2, 3, 12>,
+        >: __spec_p::Node<__spec_p::Src<'i', 'm', 'g'>>,
+        for<'__spec_w> Batch<Index<3>>: __spec_p::Node<__spec_p::Src<'y'>>,
+    {}
+    impl __spec_p::HasSource<__spec_p::Src<'i', 'm', 'g'>> for Record
+    where
+        for<'__spec_x> Batch<Image<2, 2, 3, 12>>: __spec_p::LeafField,
+    {
+        type Space = <Batch<Image<2, 2, 3, 12>> as __spec_p::LeafField>::Space;
+        type Field = Batch<Image<2, 2, 3, 12>>;
+        #[inline]
+        fn source_view(&self) -> __spec_p::SourceView<'_, Self::Space> {
+            <Batch<
+                Image<2, 2, 3, 12>,
+            > as __spec_p::LeafField>::leaf_field_view(&self.image)
+        }
+        #[inline]
+        fn source_field(&self) -> &Self::Field {
+            &self.image
+        }
+    }
+    impl __spec_p::HasSource<__spec_p::Src<'y'>> for Record
+    where
+        for<'__spec_x> Batch<Index<3>>: __spec_p::LeafField,
+    {
+        type Space = <Batch<Index<3>> as __spec_p::LeafField>::Space;
+        type Field = Batch<Index<3>>;
+        #[inline]
+        fn source_view(&self) -> __spec_p::SourceView<'_, Self::Space> {
+            <Batch<Index<3>> as __spec_p::LeafField>::leaf_field_view(&self.label)
+        }
+        #[inline]
+        fn source_field(&self) -> &Self::Field {
+            &self.label
+        }
+    }
+    #[diagnostic::on_unimplemented(
+        message = "the record `{R}` has no source \"img\"",
+        label = "field `image` of `Record` reads source \"img\"",
+        note = "a request is served by source name: the record needs one batch field of source \"img\" (`#[spec(source = \"img\")]`, or a field of that name without `#[spec]`); a record that holds a source in two fields serves it to no request"
+    )]
+    pub trait Record_image_source<R> {
+        type Space: __spec_p::Space;
+        type Field;
+        type Via: __spec_p::SourceOf<R, Space = Self::Space, Field = Self::Field>;
+    }
+    #[diagnostic::do_not_recommend]
+    impl<R: __spec_p::HasSource<__spec_p::Src<'i', 'm', 'g'>>> Record_image_source<R>
+    for () {
+        type Space = <R as __spec_p::HasSource<__spec_p::Src<'i', 'm', 'g'>>>::Space;
+        type Field = <R as __spec_p::HasSource<__spec_p::Src<'i', 'm', 'g'>>>::Field;
+        type Via = __spec_p::LeafVia<__spec_p::Src<'i', 'm', 'g'>>;
+    }
+    #[diagnostic::on_unimplemented(
+        message = "field `image` of `Record` asks for source \"img\" as `{To}`, but the record `{R}` holds it as `{From}`",
+        label = "no conversion from `{From}` to `{To}` exists",
+        note = "see `batchspec::format` for the conversions that exist"
+    )]
+    pub trait Record_image_space<R, From, To> {
+        type Via: __spec_p::LeafConvert<From, To>;
+    }
+    #[diagnostic::do_not_recommend]
+    impl<
+        R,
+        From: __spec_p::FormatAs<To>,
+        To: __spec_p::Space,
+    > Record_image_space<R, From, To> for () {
+        type Via = __spec_p::LeafVia<__spec_p::Src<'i', 'm', 'g'>>;
+    }
+    #[diagnostic::on_unimplemented(
+        message = "the record `{R}` has no source \"y\"",
+        label = "field `label` of `Record` reads source \"y\"",
+        note = "a request is served by source name: the record needs one batch field of source \"y\" (`#[spec(source = \"y\")]`, or a field of that name without `#[spec]`); a record that holds a source in two fields serves it to no request"
+    )]
+    pub trait Record_label_source<R> {
+        type Space: __spec_p::Space;
+        type Field;
+        type Via: __spec_p::SourceOf<R, Space = Self::Space, Field = Self::Field>;
+    }
+    #[diagnostic::do_not_recommend]
+    impl<R: __spec_p::HasSource<__spec_p::Src<'y'>>> Record_label_source<R> for () {
+        type Space = <R as __spec_p::HasSource<__spec_p::Src<'y'>>>::Space;
+        type Field = <R as __spec_p::HasSource<__spec_p::Src<'y'>>>::Field;
+        type Via = __spec_p::LeafVia<__spec_p::Src<'y'>>;
+    }
+    #[diagnostic::on_unimplemented(
+        message = "field `label` of `Record` asks for source \"y\" as `{To}`, but the record `{R}` holds it as `{From}`",
+        label = "no conversion from `{From}` to `{To}` exists",
+        note = "see `batchspec::format` for the conversions that exist"
+    )]
+    pub trait Record_label_space<R, From, To> {
+        type Via: __spec_p::LeafConvert<From, To>;
+    }
+    #[diagnostic::do_not_recommend]
+    impl<
+        R,
+        From: __spec_p::FormatAs<To>,
+        To: __spec_p::Space,
+    > Record_label_space<R, From, To> for () {
+        type Via = __spec_p::LeafVia<__spec_p::Src<'y'>>;
+    }
+    impl<R> __spec_p::ProjectFrom<R> for Record
+    where
+        (): Record_image_source<R>,
+        <() as Record_image_source<
+            R,
+        >>::Space: __spec_p::LendsAs<
+            <Batch<Image<2, 2, 3, 12>> as __spec_p::LeafField>::Space,
+        >,
+        for<'__spec_x> <() as Record_image_source<
+            R,
+        >>::Field: __spec_p::ProjectAs<'__spec_x, Batch<Image<2, 2, 3, 12>>>,
+        (): Record_label_source<R>,
+        <() as Record_label_source<
+            R,
+        >>::Space: __spec_p::LendsAs<<Batch<Index<3>> as __spec_p::LeafField>::Space>,
+        for<'__spec_x> <() as Record_label_source<
+            R,
+        >>::Field: __spec_p::ProjectAs<'__spec_x, Batch<Index<3>>>,
+    {
+        type Views<'__spec_a> = RecordMapped<
+            <<() as Record_image_source<
+                R,
+            >>::Field as __spec_p::ProjectAs<
+                '__spec_a,
+                Batch<Image<2, 2, 3, 12>>,
+            >>::View,
+            <<() as Record_label_source<
+                R,
+            >>::Field as __spec_p::ProjectAs<'__spec_a, Batch<Index<3>>>>::View,
+        >
+        where
+            R: '__spec_a;
+        fn project_rows(
+            __spec_record: &R,
+            __spec_rows: __spec_p::core::ops::Range<usize>,
+        ) -> Self::Views<'_> {
+            let _ = (&__spec_record, &__spec_rows);
+            RecordMapped {
+                image: <<() as Record_image_source<
+                    R,
+                >>::Field as __spec_p::ProjectAs<
+                    '_,
+                    Batch<Image<2, 2, 3, 12>>,
+                >>::project(
+                    <<() as Record_image_source<
+                        R,
+                    >>::Via as __spec_p::SourceOf<R>>::field(__spec_record),
+                    __spec_p::core::clone::Clone::clone(&__spec_rows),
+                ),
+                label: <<() as Record_label_source<
+                    R,
+                >>::Field as __spec_p::ProjectAs<
+                    '_,
+                    Batch<Index<3>>,
+                >>::project(
+                    <<() as Record_label_source<
+                        R,
+                    >>::Via as __spec_p::SourceOf<R>>::field(__spec_record),
+                    __spec_p::core::clone::Clone::clone(&__spec_rows),
+                ),
+            }
+        }
+    }
+    impl<R> __spec_p::Reads<R> for Record
+    where
+        for<'__spec_x> Self: __spec_p::DataSpec,
+        (): Record_image_source<R>,
+        (): Record_image_space<
+            R,
+            <() as Record_image_source<R>>::Space,
+            <Batch<Image<2, 2, 3, 12>> as __spec_p::LeafField>::Space,
+        >,
+        (): Record_label_source<R>,
+        (): Record_label_space<
+            R,
+            <() as Record_label_source<R>>::Space,
+            <Batch<Index<3>> as __spec_p::LeafField>::Space,
+        >,
+    {}
+    impl<R> __spec_p::ServeFrom<R> for Record
+    where
+        for<'__spec_x> Self: __spec_p::DataSpec,
+        (): Record_image_source<R>,
+        (): Record_image_space<
+            R,
+            <() as Record_image_source<R>>::Space,
+            <Batch<Image<2, 2, 3, 12>> as __spec_p::LeafField>::Space,
+        >,
+        for<'__spec_x> Batch<
+            Image<2, 2, 3, 12>,
+        >: __spec_p::FromShared<
+            <Batch<Image<2, 2, 3, 12>> as __spec_p::LeafField>::Space,
+        >,
+        (): Record_label_source<R>,
+        (): Record_label_space<
+            R,
+            <() as Record_label_source<R>>::Space,
+            <Batch<Index<3>> as __spec_p::LeafField>::Space,
+        >,
+        for<'__spec_x> Batch<
+            Index<3>,
+        >: __spec_p::FromShared<<Batch<Index<3>> as __spec_p::LeafField>::Space>,
+    {
+        fn serve_from(
+            __spec_record: &R,
+            __spec_cache: &mut __spec_p::ServeCache,
+        ) -> Self {
+            let _ = (&__spec_record, &__spec_cache);
+            Self {
+                image: <Batch<
+                    Image<2, 2, 3, 12>,
+                > as __spec_p::FromShared<
+                    <Batch<Image<2, 2, 3, 12>> as __spec_p::LeafField>::Space,
+                >>::from_shared(
+                    <<() as Record_image_space<
+                        R,
+                        <() as Record_image_source<R>>::Space,
+                        <Batch<Image<2, 2, 3, 12>> as __spec_p::LeafField>::Space,
+                    >>::Via as __spec_p::LeafConvert<
+                        <() as Record_image_source<R>>::Space,
+                        <Batch<Image<2, 2, 3, 12>> as __spec_p::LeafField>::Space,
+                    >>::serve(
+                        <<() as Record_image_source<
+                            R,
+                        >>::Via as __spec_p::SourceOf<R>>::view(__spec_record),
+                        __spec_cache,
+                    ),
+                ),
+                label: <Batch<
+                    Index<3>,
+                > as __spec_p::FromShared<
+                    <Batch<Index<3>> as __spec_p::LeafField>::Space,
+                >>::from_shared(
+                    <<() as Record_label_space<
+                        R,
+                        <() as Record_label_source<R>>::Space,
+                        <Batch<Index<3>> as __spec_p::LeafField>::Space,
+                    >>::Via as __spec_p::LeafConvert<
+                        <() as Record_label_source<R>>::Space,
+                        <Batch<Index<3>> as __spec_p::LeafField>::Space,
+                    >>::serve(
+                        <<() as Record_label_source<
+                            R,
+                        >>::Via as __spec_p::SourceOf<R>>::view(__spec_record),
+                        __spec_cache,
+                    ),
+                ),
+            }
+        }
+    }
+    impl<R> __spec_p::GatherFrom<R> for Record
+    where
+        for<'__spec_x> Self: __spec_p::DataSpec,
+        (): Record_image_source<R>,
+        (): Record_image_space<
+            R,
+            <() as Record_image_source<R>>::Space,
+            <Batch<Image<2, 2, 3, 12>> as __spec_p::LeafField>::Space,
+        >,
+        for<'__spec_x> Batch<
+            Image<2, 2, 3, 12>,
+        >: __spec_p::GatherInto<
+            <Batch<Image<2, 2, 3, 12>> as __spec_p::LeafField>::Space,
+        >,
+        (): Record_label_source<R>,
+        (): Record_label_space<
+            R,
+            <() as Record_label_source<R>>::Space,
+            <Batch<Index<3>> as __spec_p::LeafField>::Space,
+        >,
+        for<'__spec_x> Batch<
+            Index<3>,
+        >: __spec_p::GatherInto<<Batch<Index<3>> as __spec_p::LeafField>::Space>,
+    {
+        fn gather_from(
+            __spec_out: &mut Self,
+            __spec_record: &R,
+            __spec_rows: &[usize],
+            __spec_zero: __spec_p::core::ops::Range<usize>,
+            __spec_draws: __spec_p::Draws<'_>,
+        ) -> __spec_p::core::result::Result<(), __spec_p::DataError> {
+            let _ = (
+                &__spec_out,
+                &__spec_record,
+                &__spec_rows,
+                &__spec_zero,
+                &__spec_draws,
+            );
+            let __spec_collate_image = &__spec_p::Collate::DEFAULT;
+            <<() as Record_image_space<
+                R,
+                <() as Record_image_source<R>>::Space,
+                <Batch<Image<2, 2, 3, 12>> as __spec_p::LeafField>::Space,
+            >>::Via as __spec_p::LeafConvert<
+                <() as Record_image_source<R>>::Space,
+                <Batch<Image<2, 2, 3, 12>> as __spec_p::LeafField>::Space,
+            >>::gather(
+                <<() as Record_image_source<
+                    R,
+                >>::Via as __spec_p::SourceOf<R>>::view(__spec_record),
+                __spec_rows,
+                __spec_p::core::clone::Clone::clone(&__spec_zero),
+                &mut __spec_out.image,
+                __spec_collate_image,
+            )?;
+            let __spec_collate_label = &__spec_p::Collate::DEFAULT;
+            <<() as Record_label_space<
+                R,
+                <() as Record_label_source<R>>::Space,
+                <Batch<Index<3>> as __spec_p::LeafField>::Space,
+            >>::Via as __spec_p::LeafConvert<
+                <() as Record_label_source<R>>::Space,
+                <Batch<Index<3>> as __spec_p::LeafField>::Space,
+            >>::gather(
+                <<() as Record_label_source<
+                    R,
+                >>::Via as __spec_p::SourceOf<R>>::view(__spec_record),
+                __spec_rows,
+                __spec_p::core::clone::Clone::clone(&__spec_zero),
+                &mut __spec_out.label,
+                __spec_collate_label,
+            )?;
+            __spec_p::core::result::Result::Ok(())
+        }
+        fn check_fits(
+            __spec_record: &R,
+        ) -> __spec_p::core::result::Result<(), __spec_p::DataError> {
+            let _ = &__spec_record;
+            let __spec_collate_image = &__spec_p::Collate::DEFAULT;
+            <<() as Record_image_space<
+                R,
+                <() as Record_image_source<R>>::Space,
+                <Batch<Image<2, 2, 3, 12>> as __spec_p::LeafField>::Space,
+            >>::Via as __spec_p::LeafConvert<
+                <() as Record_image_source<R>>::Space,
+                <Batch<Image<2, 2, 3, 12>> as __spec_p::LeafField>::Space,
+            >>::fits(
+                <<() as Record_image_source<
+                    R,
+                >>::Via as __spec_p::SourceOf<R>>::view(__spec_record),
+                __spec_collate_image,
+            )?;
+            let __spec_collate_label = &__spec_p::Collate::DEFAULT;
+            <<() as Record_label_space<
+                R,
+                <() as Record_label_source<R>>::Space,
+                <Batch<Index<3>> as __spec_p::LeafField>::Space,
+            >>::Via as __spec_p::LeafConvert<
+                <() as Record_label_source<R>>::Space,
+                <Batch<Index<3>> as __spec_p::LeafField>::Space,
+            >>::fits(
+                <<() as Record_label_source<
+                    R,
+                >>::Via as __spec_p::SourceOf<R>>::view(__spec_record),
+                __spec_collate_label,
+            )?;
+            __spec_p::core::result::Result::Ok(())
+        }
+    }
+    impl __spec_p::GatherSame for Record
+    where
+        for<'__spec_x> Batch<Image<2, 2, 3, 12>>: __spec_p::GatherSame,
+        for<'__spec_x> Batch<Index<3>>: __spec_p::GatherSame,
+    {
+        fn gather_same(
+            __spec_out: &mut Self,
+            __spec_from: &Self,
+            __spec_rows: &[usize],
+            __spec_at: usize,
+        ) {
+            let _ = (&__spec_out, &__spec_from, &__spec_rows, &__spec_at);
+            <Batch<
+                Image<2, 2, 3, 12>,
+            > as __spec_p::GatherSame>::gather_same(
+                &mut __spec_out.image,
+                &__spec_from.image,
+                __spec_rows,
+                __spec_at,
+            );
+            <Batch<
+                Index<3>,
+            > as __spec_p::GatherSame>::gather_same(
+                &mut __spec_out.label,
+                &__spec_from.label,
+                __spec_rows,
+                __spec_at,
+            );
+        }
+    }
+    impl __spec_p::LoadRecord for Record
+    where
+        for<'__spec_x> Self: __spec_p::DataSpec,
+        for<'__spec_x> Batch<Image<2, 2, 3, 12>>: __spec_p::LoadField,
+        for<'__spec_x> Batch<Index<3>>: __spec_p::LoadField,
+    {
+        fn load_record<__SpecL: __spec_p::LeafSource>(
+            __spec_source: &mut __SpecL,
+            __spec_leaves: &mut __spec_p::core::slice::Iter<'_, __spec_p::Described>,
+        ) -> __spec_p::core::result::Result<Self, __SpecL::Error> {
+            let _ = (&__spec_source, &__spec_leaves);
+            __spec_p::core::result::Result::Ok(Self {
+                image: <Batch<
+                    Image<2, 2, 3, 12>,
+                > as __spec_p::LoadField>::load_field(__spec_source, __spec_leaves)?,
+                label: <Batch<
+                    Index<3>,
+                > as __spec_p::LoadField>::load_field(__spec_source, __spec_leaves)?,
+            })
+        }
+    }
+    impl<R, __SpecK> __spec_p::ReadField<R, __SpecK> for Record
+    where
+        for<'__spec_x> Self: __spec_p::Reads<R>,
+    {}
+    impl<R, __SpecK> __spec_p::ServeField<R, __SpecK> for Record
+    where
+        for<'__spec_x> Self: __spec_p::ServeFrom<R>,
+    {
+        fn serve_field(
+            __spec_record: &R,
+            __spec_cache: &mut __spec_p::ServeCache,
+        ) -> Self {
+            <Self as __spec_p::ServeFrom<R>>::serve_from(__spec_record, __spec_cache)
+        }
+    }
+    impl<R, __SpecK> __spec_p::GatherField<R, __SpecK> for Record
+    where
+        for<'__spec_x> Self: __spec_p::GatherFrom<R>,
+    {
+        fn gather_field(
+            &mut self,
+            __spec_record: &R,
+            __spec_rows: &[usize],
+            __spec_zero: __spec_p::core::ops::Range<usize>,
+            __spec_draws: __spec_p::Draws<'_>,
+        ) -> __spec_p::core::result::Result<(), __spec_p::DataError> {
+            <Self as __spec_p::GatherFrom<
+                R,
+            >>::gather_from(self, __spec_record, __spec_rows, __spec_zero, __spec_draws)
+        }
+        fn check_field(
+            __spec_record: &R,
+        ) -> __spec_p::core::result::Result<(), __spec_p::DataError> {
+            <Self as __spec_p::GatherFrom<R>>::check_fits(__spec_record)
+        }
+    }
+    #[automatically_derived]
+    impl<__SpecM: __spec_p::LeafMapper> __spec_p::MapSpec<__SpecM> for Record
+    where
+        Batch<Image<2, 2, 3, 12>>: __spec_p::MapSpec<__SpecM>,
+        Batch<Index<3>>: __spec_p::MapSpec<__SpecM>,
+    {
+        type Out = RecordMapped<
+            <Batch<Image<2, 2, 3, 12>> as __spec_p::MapSpec<__SpecM>>::Out,
+            <Batch<Index<3>> as __spec_p::MapSpec<__SpecM>>::Out,
+        >;
+        fn map_spec(
+            self,
+            __spec_mapper: &mut __SpecM,
+        ) -> __spec_p::core::result::Result<
+            Self::Out,
+            <__SpecM as __spec_p::LeafMapper>::Error,
+        > {
+            let _ = &__spec_mapper;
+            __spec_p::core::result::Result::Ok(RecordMapped {
+                image: <Batch<
+                    Image<2, 2, 3, 12>,
+                > as __spec_p::MapSpec<__SpecM>>::map_spec(self.image, __spec_mapper)?,
+                label: <Batch<
+                    Index<3>,
+                > as __spec_p::MapSpec<__SpecM>>::map_spec(self.label, __spec_mapper)?,
+            })
+        }
+    }
+    #[automatically_derived]
+    #[diagnostic::do_not_recommend]
+    impl __spec_p::NodeMut for Record
+    where
+        for<'__spec_x> Batch<Image<2, 2, 3, 12>>: __spec_p::NodeMut,
+        for<'__spec_x> Batch<Index<3>>: __spec_p::NodeMut,
+    {
+        type ViewsMut<'__spec_a> = RecordMapped<
+            <Batch<Image<2, 2, 3, 12>> as __spec_p::NodeMut>::ViewsMut<'__spec_a>,
+            <Batch<Index<3>> as __spec_p::NodeMut>::ViewsMut<'__spec_a>,
+        >
+        where
+            Self: '__spec_a;
+        fn node_views_mut(
+            &mut self,
+            __spec_rows: __spec_p::core::ops::Range<usize>,
+        ) -> Self::ViewsMut<'_> {
+            let _ = &__spec_rows;
+            RecordMapped {
+                image: <Batch<
+                    Image<2, 2, 3, 12>,
+                > as __spec_p::NodeMut>::node_views_mut(
+                    &mut self.image,
+                    __spec_p::core::clone::Clone::clone(&__spec_rows),
+                ),
+                label: <Batch<
+                    Index<3>,
+                > as __spec_p::NodeMut>::node_views_mut(
+                    &mut self.label,
+                    __spec_p::core::clone::Clone::clone(&__spec_rows),
+                ),
+            }
+        }
+    }
+};
+///The fields of [`Record`], each made into something else: one type parameter per field, in field order. Generated by `#[derive(DataSpec)]`; filled with a framework's tensors by `MapSpec::map_spec` (see the `tensors` module of batchspec), with mutable views of some rows by `Dataset::rows_mut` and `Dataset::sample_mut`, and with views of a projection by `Projection::rows`.
+#[derive(::core::clone::Clone, ::core::fmt::Debug)]
+#[allow(dead_code)]
+pub struct RecordMapped<Image, Label> {
+    /// The pixels, as stored.
+    pub image: Image,
+    ///The field `label` of [`Record`], made into something else (a tensor, a view).
+    pub label: Label,
+}
