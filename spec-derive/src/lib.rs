@@ -119,7 +119,10 @@ fn debug_print(name: &str, out: &proc_macro2::TokenStream) {
 /// names, so generic code can ask for a source by name.
 #[proc_macro]
 pub fn source(input: TokenStream) -> TokenStream {
-    let input = proc_macro2::TokenStream::from(input);
+    source_macro(input.into()).into()
+}
+
+fn source_macro(input: proc_macro2::TokenStream) -> proc_macro2::TokenStream {
     let lit: syn::LitStr = match syn::parse2(input.clone()) {
         Ok(l) => l,
         Err(_) => {
@@ -127,18 +130,15 @@ pub fn source(input: TokenStream) -> TokenStream {
                 input,
                 "expected the source name as a string literal, as in `source!(\"features\")`",
             )
-            .into_compile_error()
-            .into();
+            .into_compile_error();
         }
     };
     let cx = ctxt::Ctxt::default();
     let name = attr::parse_source(&cx, &lit);
     match (cx.check(), name) {
-        (Ok(()), Some(name)) => {
-            expand::source_type(&quote::quote!(::batchspec::__private), &name).into()
-        }
-        (Err(e), _) => e.into_compile_error().into(),
-        (Ok(()), None) => TokenStream::new(),
+        (Ok(()), Some(name)) => expand::source_type(&quote::quote!(::batchspec::__private), &name),
+        (Err(e), _) => e.into_compile_error(),
+        (Ok(()), None) => proc_macro2::TokenStream::new(),
     }
 }
 
@@ -146,12 +146,14 @@ pub fn source(input: TokenStream) -> TokenStream {
 /// feature, `t` time, `c` channel, `h` height, `w` width, `d` depth, `k` index.
 #[proc_macro]
 pub fn layout(input: TokenStream) -> TokenStream {
+    layout_macro(input.into()).into()
+}
+
+fn layout_macro(input: proc_macro2::TokenStream) -> proc_macro2::TokenStream {
     // On a mistake: the error, and a layout every space accepts (the error sits in its const
     // argument), so that the mistake is reported once, not again by every use of the type.
-    layout::expand(input.into())
-        .unwrap_or_else(|e| {
-            let error = e.into_compile_error();
-            quote::quote!(::batchspec::__private::NotALayout<{ #error; 0 }>)
-        })
-        .into()
+    layout::expand(input).unwrap_or_else(|e| {
+        let error = e.into_compile_error();
+        quote::quote!(::batchspec::__private::NotALayout<{ #error; 0 }>)
+    })
 }

@@ -4,8 +4,9 @@
 //! [`crate::derive`], the function the macro runs, and compares its output with
 //! `tests/expand/<name>.expanded.rs`: the output pretty-printed, under two fingerprints of the raw
 //! tokens, one of their text and one of their spans (line and column in the input), which catch
-//! what pretty-printing would hide (a moved span, a trailing comma). With `BATCHSPEC_BLESS=1` the
-//! test writes the snapshots instead.
+//! what pretty-printing would hide (a moved span, a trailing comma). The type macros `layout!`
+//! and `source!` have one snapshot, `tests/expand/type_macros.snap`, of a list of calls. With
+//! `BATCHSPEC_BLESS=1` the tests write the snapshots instead.
 
 use proc_macro2::{Delimiter, Spacing, TokenStream, TokenTree};
 use std::fmt::Write as _;
@@ -111,9 +112,30 @@ fn first_difference(want: &str, got: &str) -> String {
     "the files differ only in their line endings".to_string()
 }
 
+/// Whether the tests write the snapshots instead of comparing.
+fn bless() -> bool {
+    std::env::var("BATCHSPEC_BLESS").is_ok_and(|v| v == "1")
+}
+
+/// Compares `got` with the snapshot at `path`, or writes it when blessing; the failure, if any.
+fn compare(path: &Path, got: &str) -> Option<String> {
+    let file = path.file_name().and_then(|f| f.to_str()).unwrap_or("");
+    if bless() {
+        std::fs::write(path, got).expect("the snapshot written");
+        return None;
+    }
+    match std::fs::read_to_string(path) {
+        Ok(want) if want == got => None,
+        Ok(want) => Some(format!(
+            "{file} differs from the macro's output; {}",
+            first_difference(&want, got)
+        )),
+        Err(_) => Some(format!("{file} is missing")),
+    }
+}
+
 #[test]
 fn expansions_match_their_snapshots() {
-    let bless = std::env::var("BATCHSPEC_BLESS").is_ok_and(|v| v == "1");
     let mut inputs: Vec<PathBuf> = std::fs::read_dir(dir())
         .expect("the folder tests/expand")
         .map(|e| e.expect("an entry of tests/expand").path())
@@ -140,20 +162,8 @@ fn expansions_match_their_snapshots() {
             }
         };
         let got = render(name, &crate::derive(&input));
-        let snapshot = dir().join(format!("{name}.expanded.rs"));
         checked += 1;
-        if bless {
-            std::fs::write(&snapshot, &got).expect("the snapshot written");
-            continue;
-        }
-        match std::fs::read_to_string(&snapshot) {
-            Ok(want) if want == got => {}
-            Ok(want) => failures.push(format!(
-                "{name}.expanded.rs differs from the derive's output; {}",
-                first_difference(&want, &got)
-            )),
-            Err(_) => failures.push(format!("{name}.expanded.rs is missing")),
-        }
+        failures.extend(compare(&dir().join(format!("{name}.expanded.rs")), &got));
     }
     assert!(checked > 0, "no inputs in tests/expand");
     assert!(
@@ -161,4 +171,44 @@ fn expansions_match_their_snapshots() {
         "{}\n(review the change, then write the snapshots with BATCHSPEC_BLESS=1)",
         failures.join("\n")
     );
+}
+
+/// The calls of the type macros the snapshot covers: every branch of each, errors included.
+const TYPE_MACRO_CALLS: [(&str, &str); 12] = [
+    ("layout", "bchw"),
+    ("layout", "\"bhwc\""),
+    ("layout", "btdhwc"),
+    ("layout", "bxb"),
+    ("layout", "\"\""),
+    ("layout", "bfthwcd"),
+    ("layout", "1"),
+    ("source", "\"features\""),
+    ("source", "\"mask\""),
+    ("source", "\"\""),
+    ("source", "\"a b\""),
+    ("source", "features"),
+];
+
+#[test]
+fn type_macros_match_their_snapshot() {
+    let mut got = String::from(
+        "// The type macros' expansions; written by `BATCHSPEC_BLESS=1 cargo test`.\n\
+         // Each call, its tokens, and a fingerprint of their spans.\n",
+    );
+    for (name, args) in TYPE_MACRO_CALLS {
+        let input: TokenStream = args.parse().expect("the arguments as tokens");
+        let out = match name {
+            "layout" => crate::layout_macro(input),
+            _ => crate::source_macro(input),
+        };
+        let mut spans = String::new();
+        describe(out.clone(), true, &mut spans);
+        let _ = write!(
+            got,
+            "\n{name}!({args})\n    {out}\n    spans: {:016x}\n",
+            fnv1a(&spans)
+        );
+    }
+    let failure = compare(&dir().join("type_macros.snap"), &got);
+    assert!(failure.is_none(), "{}", failure.unwrap_or_default());
 }
