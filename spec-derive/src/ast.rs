@@ -1,4 +1,5 @@
-//! The derive's input as a small IR: the struct, its fields and their sources.
+//! The derive's input as a small IR: the struct, its fields, their sources and attributes, and
+//! what kind of field each is (a batch, a tuple, `Null`, a nested spec), read from its type.
 
 use crate::attr::{self, ContainerAttrs, FieldAttrs};
 use crate::ctxt::Ctxt;
@@ -113,5 +114,44 @@ impl<'a> Container<'a> {
             fields,
             attrs,
         })
+    }
+}
+
+/// The names of the batch types: a field whose type is one of them is a leaf.
+pub const BATCH_TYPES: [&str; 4] = ["Batch", "BatchView", "ArcBatch", "Ragged"];
+
+/// What a field is, read from its type's syntax.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// `Batch<..>`, `BatchView<..>`, `ArcBatch<..>`, `Ragged<..>`: one leaf.
+    Leaf,
+    /// A tuple: leaves (or specs) that share the field's source.
+    Tuple,
+    /// `Null`: no leaf.
+    Null,
+    /// Anything else: a nested spec (a derived struct or a type parameter).
+    Nested,
+}
+
+/// The kind of a field of type `ty`.
+pub fn kind(ty: &syn::Type) -> Kind {
+    match ty {
+        syn::Type::Tuple(_) => Kind::Tuple,
+        syn::Type::Group(g) => kind(&g.elem),
+        syn::Type::Paren(p) => kind(&p.elem),
+        syn::Type::Path(p) if p.qself.is_none() => {
+            match p
+                .path
+                .segments
+                .last()
+                .map(|s| s.ident.to_string())
+                .as_deref()
+            {
+                Some(name) if BATCH_TYPES.contains(&name) => Kind::Leaf,
+                Some("Null") => Kind::Null,
+                _ => Kind::Nested,
+            }
+        }
+        _ => Kind::Nested,
     }
 }

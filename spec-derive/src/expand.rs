@@ -1,6 +1,7 @@
 //! Code generation: the `DataSpec` and `Node` impls of a struct, or stubs after an error.
 
-use crate::ast::Container;
+use crate::ast::{BATCH_TYPES, Container};
+use crate::respan::respan;
 use proc_macro2::TokenStream;
 use quote::quote;
 use syn::spanned::Spanned;
@@ -19,26 +20,6 @@ pub fn source_type(p: &TokenStream, name: &str) -> TokenStream {
         .chars()
         .map(|c| syn::LitChar::new(c, proc_macro2::Span::call_site()));
     quote!(#p::Src<#(#chars),*>)
-}
-
-/// `tokens` with every span set to `span`, so that an error about them points at `span` alone
-/// (a mix of the user's spans and the macro's falls back to the derive attribute).
-pub fn respan(tokens: TokenStream, span: proc_macro2::Span) -> TokenStream {
-    use proc_macro2::{Group, TokenTree};
-    tokens
-        .into_iter()
-        .map(|tt| match tt {
-            TokenTree::Group(g) => {
-                let mut out = Group::new(g.delimiter(), respan(g.stream(), span));
-                out.set_span(span);
-                TokenTree::Group(out)
-            }
-            mut other => {
-                other.set_span(span);
-                other
-            }
-        })
-        .collect()
 }
 
 fn default_crate() -> syn::Path {
@@ -483,7 +464,7 @@ fn space_params<'a>(cont: &Container<'a>) -> Vec<&'a syn::Ident> {
         let Some(last) = path.path.segments.last() else {
             continue;
         };
-        if !crate::serving::BATCH_TYPES.contains(&last.ident.to_string().as_str()) {
+        if !BATCH_TYPES.contains(&last.ident.to_string().as_str()) {
             continue;
         }
         let syn::PathArguments::AngleBracketed(args) = &last.arguments else {

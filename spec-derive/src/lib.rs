@@ -8,6 +8,7 @@ mod check;
 mod ctxt;
 mod expand;
 mod layout;
+mod respan;
 mod serving;
 #[cfg(test)]
 mod snapshots;
@@ -26,7 +27,7 @@ pub fn derive_data_spec(input: TokenStream) -> TokenStream {
 }
 
 fn derive(input: &syn::DeriveInput) -> proc_macro2::TokenStream {
-    let cx = ctxt::Ctxt::default();
+    let cx = ctxt::Ctxt::new();
     let cont = ast::Container::from_ast(&cx, input);
     if let Some(cont) = &cont {
         check::check(&cx, cont);
@@ -133,7 +134,7 @@ fn source_macro(input: proc_macro2::TokenStream) -> proc_macro2::TokenStream {
             .into_compile_error();
         }
     };
-    let cx = ctxt::Ctxt::default();
+    let cx = ctxt::Ctxt::new();
     let name = attr::parse_source(&cx, &lit);
     match (cx.check(), name) {
         (Ok(()), Some(name)) => expand::source_type(&quote::quote!(::batchspec::__private), &name),

@@ -7,49 +7,12 @@
 //! `#[diagnostic::do_not_recommend]`: a failure below them (no such source in the record, or no
 //! conversion) is reported as theirs, so the message is the field's, not the library's.
 
-use crate::ast::Container;
-use crate::expand::{respan, source_type};
+use crate::ast::{Container, Kind, kind};
+use crate::expand::source_type;
+use crate::respan::respan;
 use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
-
-/// The names of the batch types: a field whose type is one of them is a leaf.
-pub const BATCH_TYPES: [&str; 4] = ["Batch", "BatchView", "ArcBatch", "Ragged"];
-
-/// What a field is, read from its type's syntax.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Kind {
-    /// `Batch<..>`, `BatchView<..>`, `ArcBatch<..>`, `Ragged<..>`: one leaf.
-    Leaf,
-    /// A tuple: leaves (or specs) that share the field's source.
-    Tuple,
-    /// `Null`: no leaf.
-    Null,
-    /// Anything else: a nested spec (a derived struct or a type parameter).
-    Nested,
-}
-
-fn kind(ty: &syn::Type) -> Kind {
-    match ty {
-        syn::Type::Tuple(_) => Kind::Tuple,
-        syn::Type::Group(g) => kind(&g.elem),
-        syn::Type::Paren(p) => kind(&p.elem),
-        syn::Type::Path(p) if p.qself.is_none() => {
-            match p
-                .path
-                .segments
-                .last()
-                .map(|s| s.ident.to_string())
-                .as_deref()
-            {
-                Some("Batch" | "BatchView" | "ArcBatch" | "Ragged") => Kind::Leaf,
-                Some("Null") => Kind::Null,
-                _ => Kind::Nested,
-            }
-        }
-        _ => Kind::Nested,
-    }
-}
 
 /// Text for a `#[diagnostic::on_unimplemented]` string: braces doubled.
 fn escape(s: &str) -> String {
