@@ -10,10 +10,10 @@
 //! that knows nothing (uniform over the words). The example fails if the model is not within
 //! 5% of the counts.
 
-use batchspec::dataset::Dataset;
+use batchspec::data::Dataset;
 use batchspec::iteration::{Buckets, Schedule};
 use batchspec::prelude::*;
-use batchspec::provider::Provider;
+use batchspec::data::Provider;
 
 /// `<pad>` (0, the `pad` value below), `<bos>`, `<eos>` and ten words.
 const V: usize = 13;

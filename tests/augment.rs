@@ -5,11 +5,11 @@
 //! their labels.
 
 use batchspec::augment::{Augmentation, Draws, Eval, ImageSpace, Steps};
-use batchspec::dataset::Dataset;
+use batchspec::data::Dataset;
 use batchspec::iteration::{LastBatch, Order, Schedule, Shard};
 use batchspec::prelude::*;
-use batchspec::provider::{Prefetch, Provider};
-use batchspec::{B, C, H, W};
+use batchspec::data::{Prefetch, Provider};
+use batchspec::types::axis::{B, C, H, W};
 use ndarray::{Array3, Array4, ArrayView4, Axis};
 use proptest::prelude::*;
 use std::collections::BTreeMap;
@@ -622,7 +622,7 @@ fn cutmix_swaps_a_box_and_weights_labels_by_the_area_kept() {
 
 #[test]
 fn a_stream_augments_each_sample_by_its_place_in_the_epoch() {
-    use batchspec::stream::Stream;
+    use batchspec::data::Stream;
     // Records of one sample each; the id says which.
     let one = |i: usize| Rec {
         image: images::<image![9, 9, 3; BHWC, u8]>(1, 100 + i as u64, |v| v as u8),

@@ -3,10 +3,10 @@
 //! own, and mixing pairs the batch in place.
 
 use batchspec::augment::{Augmentation, Steps};
-use batchspec::dataset::Dataset;
+use batchspec::data::Dataset;
 use batchspec::iteration::{LastBatch, Schedule};
 use batchspec::prelude::*;
-use batchspec::provider::Provider;
+use batchspec::data::Provider;
 
 mod common;
 

@@ -2,10 +2,10 @@
 //! and a provider that gathers straight into the arena without allocating.
 
 use batchspec::buffer::{BufferManager, LayoutSpec};
-use batchspec::dataset::Dataset;
+use batchspec::data::Dataset;
 use batchspec::iteration::{LastBatch, Schedule};
 use batchspec::prelude::*;
-use batchspec::provider::Provider;
+use batchspec::data::Provider;
 use ndarray::{Array2, Array3, ViewRepr};
 
 mod common;

@@ -2,11 +2,11 @@
 //! without truncation, time-major output, and the lengths and mask a model asks for beside the
 //! padded batch. Checked against cases computed by hand and against a plain reference.
 
-use batchspec::dataset::Dataset;
+use batchspec::data::Dataset;
 use batchspec::iteration::{LastBatch, Schedule};
 use batchspec::prelude::*;
-use batchspec::provider::Provider;
-use batchspec::ragged::Ragged;
+use batchspec::data::Provider;
+use batchspec::types::Ragged;
 use ndarray::{Array1, Array2, array};
 use proptest::prelude::*;
 

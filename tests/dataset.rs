@@ -2,8 +2,8 @@
 //! samples, selections, arithmetic), iteration, minibatches, shuffling by a permutation.
 
 use batchspec::data::DataError;
-use batchspec::dataset::Dataset;
-use batchspec::error::SpecError;
+use batchspec::data::Dataset;
+use batchspec::types::SpecError;
 use batchspec::iteration::permutation;
 use batchspec::prelude::*;
 use ndarray::{Array1, Array2, array};
@@ -96,7 +96,7 @@ fn a_field_of_another_length_is_refused_until_the_fields_agree() {
         .build()
         .unwrap();
     assert!(matches!(
-        batchspec::provider::Provider::<Table, Table>::new(&ds, schedule),
+        batchspec::data::Provider::<Table, Table>::new(&ds, schedule),
         Err(DataError::Invalidated(_))
     ));
     let msg = ds.select(&[0]).err().unwrap().to_string();
@@ -196,7 +196,7 @@ fn writable_samples_and_selections() {
 /// or one sample for every sample), never a silent one, never a wrapped integer.
 #[test]
 fn in_place_arithmetic_with_explicit_broadcasting() {
-    use batchspec::elem::Arith;
+    use batchspec::types::Arith;
     #[derive(DataSpec)]
     struct Pair {
         #[spec(source = "features")]

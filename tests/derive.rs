@@ -1,6 +1,6 @@
 //! The derive on real structs: spaces, sources, leaves, describe and validate.
 
-use batchspec::error::SpecError;
+use batchspec::types::SpecError;
 use batchspec::prelude::*;
 use ndarray::{Array1, Array2, Array4};
 
@@ -94,7 +94,7 @@ fn spaces_and_sources_are_type_trees() {
     fn same<A: 'static, B: 'static>() -> bool {
         std::any::TypeId::of::<A>() == std::any::TypeId::of::<B>()
     }
-    type Spaces = batchspec::SpacesOf<Record>;
+    type Spaces = batchspec::types::SpacesOf<Record>;
     assert!(same::<
         Spaces,
         (
@@ -102,7 +102,7 @@ fn spaces_and_sources_are_type_trees() {
             (Vector<3072>, (Index<10>,))
         ),
     >());
-    type Sources = batchspec::SourcesOf<Record>;
+    type Sources = batchspec::types::SourcesOf<Record>;
     assert!(same::<Sources, (Features, (Features, (Targets,)))>());
     assert!(same::<Features, source!("features")>());
     assert!(same::<source!("targets"), Targets>());
@@ -169,7 +169,7 @@ fn labels_out_of_range_are_errors_never_wrapped() {
 struct Borrowed<'a, const N: usize, S: Space = Vector<4>> {
     #[spec(source = "features")]
     x: BatchView<'a, Vector<N>>,
-    y: batchspec::BatchView<'a, S>,
+    y: batchspec::types::BatchView<'a, S>,
 }
 
 #[test]

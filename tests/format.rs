@@ -1,6 +1,6 @@
 //! Conversions between spaces: the documents' exact examples, a plain reference, and inverses.
 
-use batchspec::OneHot;
+use batchspec::types::OneHot;
 use batchspec::format::FormatError;
 use batchspec::prelude::*;
 use ndarray::{Array, Array2, Array4, ArrayD, IxDyn, array, s};
@@ -72,7 +72,7 @@ fn labels_as_one_hot_rows() {
     });
     assert_eq!(hot.array(), &want);
     assert_eq!(labels.format_as::<Vector<4>>().array(), &want);
-    batchspec::assert_formats::<Labels<4>, OneHot<4, 1, f64>>();
+    batchspec::format::assert_formats::<Labels<4>, OneHot<4, 1, f64>>();
 
     #[derive(DataSpec)]
     struct Record {
@@ -84,15 +84,15 @@ fn labels_as_one_hot_rows() {
         #[spec(source = "targets")]
         y: Batch<OneHot<4>>,
     }
-    let ds = batchspec::dataset::Dataset::new(Record { y: labels }).unwrap();
-    let picked: Request = batchspec::serve::Server::new(ds.fields()).get();
+    let ds = batchspec::data::Dataset::new(Record { y: labels }).unwrap();
+    let picked: Request = batchspec::mapping::Server::new(ds.fields()).get();
     assert_eq!(picked.y.array(), &want);
     let schedule = batchspec::iteration::Schedule::builder(5)
         .batch_size(2)
         .build()
         .unwrap();
     let mut provider =
-        batchspec::provider::Provider::<Record, Request>::new(&ds, schedule).unwrap();
+        batchspec::data::Provider::<Record, Request>::new(&ds, schedule).unwrap();
     let first = provider.next_batch().unwrap();
     assert_eq!(first.batch.y.array(), &want.slice(s![0..2, ..]));
 }
@@ -108,7 +108,7 @@ fn pylearn2_index_sequence_one_hot() {
         assert_eq!(hot.array().slice(s![0, t, ..]), eye.row(l));
     }
     // The same in time-major layouts.
-    let tb = Batch::<IndexSeq<6, batchspec::axis::TB>>::new(array![[0i64], [1], [4], [3]]).unwrap();
+    let tb = Batch::<IndexSeq<6, batchspec::types::axis::TB>>::new(array![[0i64], [1], [4], [3]]).unwrap();
     let tbf = tb.format_as::<VectorSeq<6, TBF>>();
     assert_eq!(tbf.format_as::<VectorSeq<6>>(), hot);
 }

@@ -1,6 +1,6 @@
 //! Pylearn2's DataSpecsMapping examples (seed document and its test suite), reproduced.
 
-use batchspec::ArcBatch;
+use batchspec::types::ArcBatch;
 use batchspec::mapping::Mapping;
 use batchspec::mapping::MappingError;
 use batchspec::prelude::*;
@@ -185,7 +185,7 @@ fn flatten_then_nest_is_the_identity_and_keeps_the_buffers() {
     assert_eq!(flat.first.array().as_ptr(), px);
     assert_eq!(flat.second.first.first.array().as_ptr(), py);
     assert_eq!(flat.second.first.second.array().as_ptr(), pm);
-    let batchspec::hlist::HNil = flat.second.second;
+    let batchspec::types::HNil = flat.second.second;
     let back = Level1::nest(flat);
     assert_eq!(back.x, level1(5, 0.5).x);
     assert_eq!(back.inner.y, level1(5, 0.5).inner.y);

@@ -4,10 +4,10 @@
 // A counting allocator: `unsafe impl GlobalAlloc`, forwarding to `System`.
 #![allow(unsafe_code)]
 
-use batchspec::dataset::Dataset;
+use batchspec::data::Dataset;
 use batchspec::iteration::Schedule;
 use batchspec::prelude::*;
-use batchspec::provider::Prefetch;
+use batchspec::data::Prefetch;
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicIsize, Ordering};

@@ -2,10 +2,10 @@
 //! gather, shards, device splits, prefetch and endless sources.
 
 use batchspec::data::DataError;
-use batchspec::dataset::Dataset;
+use batchspec::data::Dataset;
 use batchspec::iteration::{LastBatch, Schedule, Shard};
 use batchspec::prelude::*;
-use batchspec::provider::{BatchInfo, Generator, Prefetch, Provider, split_across};
+use batchspec::data::{BatchInfo, Generator, Prefetch, Provider, split_across};
 use ndarray::{Array1, Array2, Array4, array};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -275,7 +275,7 @@ fn device_splits_follow_mxnet() {
 /// with the data sources, `load_label!` with the labels, here one-hot on the way).
 #[test]
 fn per_device_loads_follow_mxnet() {
-    use batchspec::provider::{device_views, load_into_devices};
+    use batchspec::data::{device_views, load_into_devices};
     #[derive(DataSpec)]
     struct Labels1h {
         #[spec(source = "softmax_label")]

@@ -1,10 +1,10 @@
 //! A provider's steady state allocates nothing: the batch buffer, the row list and the shuffle
 //! order are reused from epoch to epoch.
 
-use batchspec::dataset::Dataset;
+use batchspec::data::Dataset;
 use batchspec::iteration::{LastBatch, Schedule};
 use batchspec::prelude::*;
-use batchspec::provider::Provider;
+use batchspec::data::Provider;
 use ndarray::{Array2, Array4};
 
 mod common;

@@ -4,10 +4,10 @@
 //! is not padded: its values grow to the most steps a batch has held in all, which can grow
 //! again in a later epoch.)
 
-use batchspec::dataset::Dataset;
+use batchspec::data::Dataset;
 use batchspec::iteration::{LastBatch, Schedule};
 use batchspec::prelude::*;
-use batchspec::provider::Provider;
+use batchspec::data::Provider;
 
 mod common;
 

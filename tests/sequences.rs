@@ -2,12 +2,12 @@
 //! every dataset and provider path, checked against plain reference implementations written
 //! here over `Vec`s (padding to the longest sample of each batch, as tf.data's `padded_batch`).
 
-use batchspec::dataset::Dataset;
+use batchspec::data::Dataset;
 use batchspec::iteration::{LastBatch, Schedule};
 use batchspec::prelude::*;
-use batchspec::provider::{Prefetch, Provider};
-use batchspec::ragged::Ragged;
-use batchspec::serve::{ServeCache, serve};
+use batchspec::data::{Prefetch, Provider};
+use batchspec::types::Ragged;
+use batchspec::mapping::{ServeCache, serve};
 use ndarray::{Array2, Array3, Axis};
 use proptest::prelude::*;
 
@@ -622,8 +622,8 @@ fn brainstorm_time_major_minibatches_cut_to_the_longest() {
 /// as `bwc` and `bcw`; here the sequences are ragged (widths 0 to 2) and each view is padded.
 #[test]
 fn dp_sequence_view_bwc_and_bcw_from_ragged_sequences() {
-    use batchspec::serve::{ServeCache, serve};
-    use batchspec::space::VectorSeqLayout;
+    use batchspec::mapping::{ServeCache, serve};
+    use batchspec::types::VectorSeqLayout;
     #[derive(DataSpec)]
     struct Seqs {
         #[spec(source = "input")]

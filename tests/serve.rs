@@ -2,7 +2,7 @@
 //! consumers, and shared buffers.
 
 use batchspec::prelude::*;
-use batchspec::serve::{ServeCache, Server, serve};
+use batchspec::mapping::{ServeCache, Server, serve};
 use ndarray::{Array2, Array4, array};
 
 #[derive(DataSpec)]

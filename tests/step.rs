@@ -1,11 +1,11 @@
 //! Steps, the conversions that are not permutations: flips against a plain reference, alone and
 //! fused into a provider's gather.
 
-use batchspec::dataset::Dataset;
+use batchspec::data::Dataset;
 use batchspec::format::{FlipH, FlipW, Through};
 use batchspec::iteration::Schedule;
 use batchspec::prelude::*;
-use batchspec::provider::Provider;
+use batchspec::data::Provider;
 use ndarray::Array4;
 use proptest::prelude::*;
 

@@ -4,12 +4,12 @@
 //! against a provider of its own request (an independent gather), how many leaves each batch
 //! gathers, and a model trained through it.
 
-use batchspec::consumer::{Channel, Cost, Model};
-use batchspec::dataset::Dataset;
+use batchspec::mapping::{Channel, Cost, Model};
+use batchspec::data::Dataset;
 use batchspec::iteration::{LastBatch, Schedule};
 use batchspec::prelude::*;
-use batchspec::provider::Provider;
-use batchspec::training::Trainer;
+use batchspec::data::Provider;
+use batchspec::data::Trainer;
 use ndarray::{Array1, Array2, Array4};
 
 /// 4×4 grey images whose bright quadrant is the label, and a source no consumer reads.
@@ -268,7 +268,7 @@ fn training_through_the_trainer_learns() {
     let first = trainer.epoch(&mut model, |_, _, _| {});
     let update = |m: &mut Linear,
                   costs: &Costs,
-                  data: &batchspec::training::StepData<Linear, Costs, Channels>| {
+                  data: &batchspec::data::StepData<Linear, Costs, Channels>| {
         let xent = &data.costs.0;
         let p = m.probabilities(&xent.input);
         let n = p.nrows().max(1) as f32;

@@ -1,7 +1,7 @@
 //! dp's views: cached forms, gradients routed back and summed, index/sub, replace, composites.
 
-use batchspec::Features;
-use batchspec::error::SpecError;
+use batchspec::types::Features;
+use batchspec::types::SpecError;
 use batchspec::prelude::*;
 use batchspec::view::ViewError;
 use batchspec::view::{SpecView, View};

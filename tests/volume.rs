@@ -1,7 +1,7 @@
 //! Rank 5 and 6: volumes and volume sequences in any order of their axes.
 
 use batchspec::prelude::*;
-use batchspec::space::{BCDHW, BTDHWC};
+use batchspec::types::{BCDHW, BTDHWC};
 use ndarray::{Array, ArrayD, IxDyn};
 
 fn reference_permute(data: &ArrayD<f32>, perm: &[usize]) -> ArrayD<f32> {

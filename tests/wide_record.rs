@@ -6,11 +6,11 @@
 //! The struct is written out by the script in its last lines (a comment), so that its fields
 //! can be checked by eye.
 
-use batchspec::dataset::{AllocFlat, Dataset};
+use batchspec::data::{AllocFlat, Dataset};
 use batchspec::iteration::Schedule;
 use batchspec::prelude::*;
-use batchspec::provider::Provider;
-use batchspec::serve::Server;
+use batchspec::data::Provider;
+use batchspec::mapping::Server;
 
 #[derive(DataSpec)]
 struct Wide {
@@ -282,11 +282,11 @@ struct Ends {
     last: Batch<Vector<2>>,
 }
 
-const _: () = batchspec::assert_serves::<Wide, Wide>();
-const _: () = batchspec::assert_serves::<Wide, Ends>();
+const _: () = batchspec::mapping::assert_serves::<Wide, Wide>();
+const _: () = batchspec::mapping::assert_serves::<Wide, Ends>();
 
 fn record(samples: usize) -> Wide {
-    let mut wide = Wide::nest(<batchspec::FlatOf<Wide> as AllocFlat>::alloc(samples, 0));
+    let mut wide = Wide::nest(<batchspec::types::FlatOf<Wide> as AllocFlat>::alloc(samples, 0));
     for (i, v) in wide.f0.array_mut().iter_mut().enumerate() {
         *v = i as f32;
     }

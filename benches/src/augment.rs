@@ -14,10 +14,10 @@
 //! `case=.. threads=T samples_per_s=.. ratio_plain=..`.
 
 use batchspec::augment::{Augmentation, Draws, Steps};
-use batchspec::dataset::Dataset;
+use batchspec::data::Dataset;
 use batchspec::iteration::{LastBatch, Order, Schedule, Shard};
 use batchspec::prelude::*;
-use batchspec::provider::{Prefetch, Provider};
+use batchspec::data::{Prefetch, Provider};
 use ndarray::{Array4, Axis, s};
 use std::hint::black_box;
 use std::sync::Arc;

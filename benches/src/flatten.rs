@@ -4,7 +4,7 @@
 //! `case=flatten_nest generated_ns=.. hand_ns=.. ratio_hand=.. [min-max]` (ratio 1.00 = the same
 //! work), the median of the ratios of interleaved rounds and their range.
 
-use batchspec::hlist::{HNil, Pair};
+use batchspec::types::{HNil, Pair};
 use batchspec::prelude::*;
 use ndarray::Array2;
 use std::hint::black_box;
@@ -32,7 +32,7 @@ struct Level1 {
 }
 
 /// The flat form, the same type the derive produces.
-type Leaves = batchspec::FlatOf<Level1>;
+type Leaves = batchspec::types::FlatOf<Level1>;
 
 /// The moves a person would write to build the flat form by hand.
 #[inline(always)]

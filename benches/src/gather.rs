@@ -16,10 +16,10 @@
 //! the bytes of the features and labels written per second, memcpy the feature matrix copied
 //! once.
 
-use batchspec::dataset::Dataset;
+use batchspec::data::Dataset;
 use batchspec::iteration::{LastBatch, Schedule, Shard};
 use batchspec::prelude::*;
-use batchspec::provider::{Prefetch, Provider};
+use batchspec::data::{Prefetch, Provider};
 use ndarray::{Array2, Array4};
 use std::hint::black_box;
 use std::sync::Arc;

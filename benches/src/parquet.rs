@@ -201,7 +201,7 @@ fn memory_child(spec: &str) {
         "stream" => assert_eq!(stream(path, Rank::new(0, 1).unwrap(), 1, true), N),
         "load" => {
             let mut files = ParquetFiles::open(path).unwrap();
-            let ds = batchspec::dataset::Dataset::<Record>::load(&mut files).unwrap();
+            let ds = batchspec::data::Dataset::<Record>::load(&mut files).unwrap();
             assert_eq!(black_box(ds).len(), N);
         }
         _ => {}
@@ -236,7 +236,7 @@ fn main() {
         let floor = time(reps, || decode(&path));
         let load = time(reps, || {
             let mut files = ParquetFiles::open(&path).unwrap();
-            batchspec::dataset::Dataset::<Record>::load(&mut files)
+            batchspec::data::Dataset::<Record>::load(&mut files)
                 .unwrap()
                 .len()
         });

@@ -10,10 +10,10 @@
 //! `case=.. samples_per_s=.. gbps=.. ratio_memcpy=..`; `benches/numpy_ragged.py` runs the NumPy
 //! versions on the same shapes.
 
-use batchspec::dataset::Dataset;
+use batchspec::data::Dataset;
 use batchspec::iteration::{LastBatch, Schedule};
 use batchspec::prelude::*;
-use batchspec::provider::Provider;
+use batchspec::data::Provider;
 use ndarray::Array3;
 use std::hint::black_box;
 use std::time::Instant;
@@ -67,7 +67,7 @@ fn main() {
         .map(|i| (0..length(i) * F).map(|v| (v % 1000) as f32).collect())
         .collect();
     let ragged = Dataset::new(Ragged64 {
-        x: batchspec::Ragged::from_flat_samples(&samples).unwrap(),
+        x: batchspec::types::Ragged::from_flat_samples(&samples).unwrap(),
     })
     .unwrap();
     drop(samples);

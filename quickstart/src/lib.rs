@@ -2,7 +2,7 @@
 //! 1797 grey 8×8 images of 10 classes, shipped inside the smartcore crate), the request a softmax
 //! regression asks for, and the model.
 
-use batchspec::dataset::Dataset;
+use batchspec::data::Dataset;
 use batchspec::prelude::*;
 use ndarray::{Array1, Array2, Array4, ArrayView2, Axis};
 

@@ -5,9 +5,9 @@
 //!
 //! `cargo run --release -p batchspec-quickstart`
 
-use batchspec::dataset::Dataset;
+use batchspec::data::Dataset;
 use batchspec::iteration::{LastBatch, Schedule, permutation};
-use batchspec::provider::Provider;
+use batchspec::data::Provider;
 use batchspec_quickstart::{Digits, Softmax, Supervised, load_digits};
 use std::time::Instant;
 

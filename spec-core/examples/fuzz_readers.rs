@@ -11,7 +11,7 @@
 //! if any input panicked, took over 2 s, or allocated more than 16 bytes per byte of file
 //! (plus 4 MB).
 
-use batchspec::dataset::Dataset;
+use batchspec::data::Dataset;
 use batchspec::load::{Column, CsvFile, IdxFiles, NpyFiles, NpzFile, ParquetFiles};
 use batchspec::prelude::*;
 use std::alloc::{GlobalAlloc, Layout, System};

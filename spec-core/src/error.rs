@@ -3,23 +3,24 @@
 //! [`Error`], and an error of a lower part that reached a higher one (a label out of range found
 //! while loading) lands in the variant of the part that owns it.
 //!
-//! The shared pieces of the messages ([`Shape`], [`Position`]) live with the vocabulary.
+//! The shared pieces of the messages ([`Shape`](crate::types::Shape), [`Position`](crate::types::Position))
+//! live with the vocabulary.
 
-pub use crate::buffer::BufferError;
-pub use crate::data::error::DataError;
-pub use crate::data::iteration::IterationError;
-pub use crate::format::error::FormatError;
-pub use crate::kernel::KernelError;
-pub use crate::load::error::LoadError;
-pub use crate::mapping::error::MappingError;
-pub use crate::types::error::{Position, Shape, SpecError};
-pub use crate::view::error::ViewError;
+use crate::buffer::BufferError;
+use crate::data::error::DataError;
+use crate::iteration::IterationError;
+use crate::format::error::FormatError;
+use batchspec_kernel::KernelError;
+use crate::load::error::LoadError;
+use crate::mapping::error::MappingError;
+use crate::types::error::SpecError;
+use crate::view::error::ViewError;
 
 /// Everything that can go wrong in batchspec, by the part that found it.
 ///
 /// ```
 /// use batchspec::prelude::*;
-/// use batchspec::error::{Error, SpecError};
+/// use batchspec::{Error, types::SpecError};
 ///
 /// fn build() -> Result<Batch<Index<10>>, Error> {
 ///     Ok(Batch::new(ndarray::array![[3i64], [10]])?)

@@ -4,46 +4,28 @@
 //! Use it through the `batchspec` crate, which adds `#[derive(DataSpec)]`.
 #![warn(missing_docs)]
 
-// The parts. From the bottom up they are types, kernel, format, buffer, mapping, view, augment,
-// data and load; each imports only the parts before it in that order (the architecture test in
-// `tests/architecture.rs` holds the code to that).
+#![forbid(unsafe_code)]
+
+// The parts. From the bottom up they are iteration, types, format, buffer, mapping, view,
+// augment, data and load; each imports only the parts before it in that order (the architecture
+// test in `tests/architecture.rs` holds the code to that). The layout kernels, the only `unsafe`
+// code, are a crate of their own below them all (`batchspec-kernel`), re-exported as `kernel`.
+// Inside each part the files are one concept each, private to the crate; a part's items have
+// one public path, the part's (`batchspec::data::Dataset`, `batchspec::types::Vector`).
 pub mod augment;
 pub mod buffer;
 pub mod data;
 pub mod format;
-pub mod kernel;
+pub mod iteration;
 pub mod load;
 pub mod mapping;
 pub mod types;
 pub mod view;
 // The crate-wide error, above every part.
-pub mod error;
+mod error;
 
-// The paths of the modules inside the parts, as users have always written them
-// (`batchspec::dataset::Dataset`, `batchspec::space::Vector`).
-pub use data::{dataset, iteration, provider, stream, training};
-pub use mapping::{consumer, matching, serve};
-pub use types::{axis, batch, elem, hlist, ragged, source, space, spec, tensors};
-
-pub use data::gather::Collate;
+pub use batchspec_kernel as kernel;
 pub use error::{Error, Result};
-pub use format::{FormatAs, assert_formats};
-pub use mapping::matching::{Reads, Serves, assert_serves};
-pub use types::axis::{
-    Axis, B, BCHW, BCW, BF, BHWC, BK, BT, BTF, BWC, C, CHWB, D, F, H, K, Layout, T, TB, TBF, W,
-};
-pub use types::batch::{ArcBatch, Batch, BatchView, BatchViewMut};
-pub use types::elem::{Arith, Element, IndexElement, LosslessCast, LossyCast};
-pub use types::ragged::{Ragged, RaggedView, RaggedViewMut, SequenceSpace, SourceView};
-pub use types::source::{Features, Source, Src, Targets};
-pub use types::space::{
-    FreeValues, Image, Index, IndexSeq, Labels, Lengths, Mask, Null, OneHot, Scalar, Space, Vector,
-    VectorSeq, Volume, VolumeSeq, Window,
-};
-pub use types::spec::{
-    DataSpec, Described, FlatOf, LeavesOf, MappedOf, Node, NodeMut, SourcesOf, SpacesOf,
-    ViewsMutOf, ViewsOf,
-};
 
 /// What the derive's output names; not part of the public API.
 #[doc(hidden)]
@@ -77,7 +59,8 @@ pub mod __private {
         __add_features, Described, LeafList, LeafPair, Node, NodeMut, Path, SizeCheck, SpecField,
     };
     pub use crate::types::tensors::{LeafMapper, MapSpec};
-    pub use crate::{DataSpec, Source};
+    pub use crate::types::spec::DataSpec;
+    pub use crate::types::source::Source;
     pub use core;
     pub use std::vec::Vec;
 }

@@ -5,7 +5,7 @@
 // A counting allocator: `unsafe impl GlobalAlloc`, forwarding to `System`.
 #![allow(unsafe_code)]
 
-use batchspec::dataset::Dataset;
+use batchspec::data::Dataset;
 use batchspec::load::{Column, CsvFile};
 use batchspec::prelude::*;
 use std::alloc::{GlobalAlloc, Layout, System};

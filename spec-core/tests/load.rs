@@ -5,8 +5,8 @@
 //! Every test writes its own files into a fresh directory under the system's temp dir, removed
 //! when the test ends.
 
-use batchspec::dataset::Dataset;
-use batchspec::dataset::LeafSource;
+use batchspec::data::Dataset;
+use batchspec::data::LeafSource;
 use batchspec::load::LoadError;
 use batchspec::load::{Column, CsvFile, IdxFiles, LoadReason, NonFinite, NpyFiles, NpzFile, Place};
 use batchspec::prelude::*;

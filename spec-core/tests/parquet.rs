@@ -3,7 +3,7 @@
 //! file per mistake, each refused with the file, the column, the row and the reason.
 #![cfg(feature = "parquet")]
 
-use batchspec::dataset::Dataset;
+use batchspec::data::Dataset;
 use batchspec::load::{LoadError, LoadReason, ParquetFiles, Place};
 use batchspec::prelude::*;
 use std::path::PathBuf;
@@ -140,7 +140,7 @@ fn tensor_axis_names_must_follow_the_spaces_memory_order() {
 }
 
 /// The place and reason of a load that must fail.
-fn refusal<R: batchspec::dataset::LoadRecord>(file: &str) -> (Place, LoadReason, String) {
+fn refusal<R: batchspec::data::LoadRecord>(file: &str) -> (Place, LoadReason, String) {
     let err = Dataset::<R>::load(&mut ParquetFiles::open(data(file)).unwrap())
         .map(|_| ())
         .unwrap_err();

@@ -5,11 +5,11 @@
 //! refused with the file, the column, the row and the reason.
 #![cfg(feature = "parquet")]
 
-use batchspec::dataset::Dataset;
+use batchspec::data::Dataset;
 use batchspec::iteration::Schedule;
 use batchspec::load::{LoadError, LoadReason, ParquetFiles, Place};
 use batchspec::prelude::*;
-use batchspec::provider::Provider;
+use batchspec::data::Provider;
 use std::path::PathBuf;
 
 fn data(name: &str) -> PathBuf {
@@ -115,7 +115,7 @@ fn a_loaded_ragged_column_is_served_padded() {
     assert_eq!(b.len.array(), &ndarray::array![3i64, 0, 1, 4]);
 }
 
-fn refusal<R: batchspec::dataset::LoadRecord>(file: &str) -> (Place, LoadReason, String) {
+fn refusal<R: batchspec::data::LoadRecord>(file: &str) -> (Place, LoadReason, String) {
     let err = Dataset::<R>::load(&mut ParquetFiles::open(data(file)).unwrap())
         .map(|_| ())
         .unwrap_err();

@@ -1,8 +1,8 @@
 use batchspec::prelude::*;
 use batchspec::augment::{Augmentation, Steps};
-use batchspec::dataset::Dataset;
+use batchspec::data::Dataset;
 use batchspec::iteration::Schedule;
-use batchspec::provider::Provider;
+use batchspec::data::Provider;
 
 #[derive(DataSpec)]
 struct Record {

@@ -1,6 +1,6 @@
 use batchspec::prelude::*;
 use batchspec::augment::{Augmentation, Steps};
-use batchspec::serve::{ServeCache, serve};
+use batchspec::mapping::{ServeCache, serve};
 
 #[derive(DataSpec)]
 struct Record {

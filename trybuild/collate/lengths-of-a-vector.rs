@@ -13,6 +13,6 @@ struct Request {
     len: Batch<Lengths>,
 }
 
-const _: () = batchspec::assert_serves::<Record, Request>();
+const _: () = batchspec::mapping::assert_serves::<Record, Request>();
 
 fn main() {}

@@ -13,6 +13,6 @@ struct Request {
     x: Batch<image![8, 8, 1; BHWC, u8]>,
 }
 
-const _: () = batchspec::assert_serves::<Record, Request>();
+const _: () = batchspec::mapping::assert_serves::<Record, Request>();
 
 fn main() {}

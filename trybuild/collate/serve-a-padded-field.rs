@@ -1,5 +1,5 @@
 use batchspec::prelude::*;
-use batchspec::serve::{ServeCache, serve};
+use batchspec::mapping::{ServeCache, serve};
 
 #[derive(DataSpec)]
 struct Record {

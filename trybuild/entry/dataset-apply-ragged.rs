@@ -1,5 +1,5 @@
-use batchspec::dataset::Dataset;
-use batchspec::elem::Arith;
+use batchspec::data::Dataset;
+use batchspec::types::Arith;
 use batchspec::prelude::*;
 
 // Arithmetic across a dataset (`d -= mean`) needs batch fields: a ragged field has no shape to

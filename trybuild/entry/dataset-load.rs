@@ -1,7 +1,7 @@
 // Loading a dataset from a file (CSV here; IDX, .npy, .npz and Parquet alike): a record that
 // cannot be loaded (a shared batch, for requests) is one error naming the field's type, with
 // the note pointing at the field.
-use batchspec::dataset::Dataset;
+use batchspec::data::Dataset;
 use batchspec::load::CsvFile;
 use batchspec::prelude::*;
 

@@ -1,6 +1,6 @@
 // Model code written once over the spec traits: the caller's pair is checked at the call.
 use batchspec::prelude::*;
-use batchspec::Serves;
+use batchspec::mapping::Serves;
 
 #[derive(DataSpec)]
 struct Record {

@@ -20,6 +20,6 @@ struct Supervised {
     targets: Targets,
 }
 
-const _: () = batchspec::assert_serves::<Record, Supervised>();
+const _: () = batchspec::mapping::assert_serves::<Record, Supervised>();
 
 fn main() {}

@@ -1,8 +1,8 @@
 // A prefetching provider: the mismatch is reported at `Prefetch::provider`.
-use batchspec::dataset::Dataset;
+use batchspec::data::Dataset;
 use batchspec::iteration::Schedule;
 use batchspec::prelude::*;
-use batchspec::provider::Prefetch;
+use batchspec::data::Prefetch;
 use std::sync::Arc;
 
 #[derive(DataSpec)]

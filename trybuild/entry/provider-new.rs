@@ -1,9 +1,9 @@
 // A provider pairs a record with a request where it is made: the mismatch is reported at
 // `Provider::new`, once, in the words of the request's field.
-use batchspec::dataset::Dataset;
+use batchspec::data::Dataset;
 use batchspec::iteration::Schedule;
 use batchspec::prelude::*;
-use batchspec::provider::Provider;
+use batchspec::data::Provider;
 
 #[derive(DataSpec)]
 struct Record {

@@ -1,4 +1,4 @@
-use batchspec::dataset::Dataset;
+use batchspec::data::Dataset;
 use batchspec::prelude::*;
 
 // A record of borrowed batches cannot lend its rows to be written.

@@ -1,6 +1,6 @@
 // `serve` infers the request from the binding; a space that does not convert is reported there.
 use batchspec::prelude::*;
-use batchspec::serve::{ServeCache, serve};
+use batchspec::mapping::{ServeCache, serve};
 
 #[derive(DataSpec)]
 struct Record {

@@ -1,7 +1,7 @@
 // Several consumers served from one record: the request is inferred from the binding, and a
 // mismatch is reported at the `get` that asks for it.
 use batchspec::prelude::*;
-use batchspec::serve::Server;
+use batchspec::mapping::Server;
 
 #[derive(DataSpec)]
 struct Record {

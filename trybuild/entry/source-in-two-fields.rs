@@ -16,6 +16,6 @@ struct Request {
     x: Batch<Vector<4>>,
 }
 
-const _: () = batchspec::assert_serves::<Record, Request>();
+const _: () = batchspec::mapping::assert_serves::<Record, Request>();
 
 fn main() {}

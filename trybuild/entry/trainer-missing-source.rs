@@ -1,8 +1,8 @@
-use batchspec::consumer::{Cost, Model};
-use batchspec::dataset::Dataset;
+use batchspec::mapping::{Cost, Model};
+use batchspec::data::Dataset;
 use batchspec::iteration::Schedule;
 use batchspec::prelude::*;
-use batchspec::training::Trainer;
+use batchspec::data::Trainer;
 
 #[derive(DataSpec)]
 struct Record {

@@ -26,10 +26,10 @@ struct Request {
     label: Batch<Labels<10>>,
 }
 
-const _: () = batchspec::assert_serves::<Record, Request>();
-const _: () = batchspec::assert_formats::<Vector<12>, image![2, 2, 3; BCHW]>();
-const _: () = batchspec::assert_formats::<Index<4, 2>, Vector<4>>();
-const _: () = batchspec::assert_formats::<Index<4, 2>, batchspec::OneHot<4, 2>>();
+const _: () = batchspec::mapping::assert_serves::<Record, Request>();
+const _: () = batchspec::format::assert_formats::<Vector<12>, image![2, 2, 3; BCHW]>();
+const _: () = batchspec::format::assert_formats::<Index<4, 2>, Vector<4>>();
+const _: () = batchspec::format::assert_formats::<Index<4, 2>, batchspec::types::OneHot<4, 2>>();
 
 fn main() {
     assert_eq!(Request::LEAVES, 4);

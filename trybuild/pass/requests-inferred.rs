@@ -1,10 +1,10 @@
 // No turbofish where the type is known: the request comes from the binding or from the
 // signature of the code that takes it.
-use batchspec::dataset::Dataset;
+use batchspec::data::Dataset;
 use batchspec::iteration::Schedule;
 use batchspec::prelude::*;
-use batchspec::provider::Provider;
-use batchspec::serve::{ServeCache, Server, serve};
+use batchspec::data::Provider;
+use batchspec::mapping::{ServeCache, Server, serve};
 
 #[derive(DataSpec)]
 struct Record {

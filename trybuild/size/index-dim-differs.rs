@@ -1,6 +1,6 @@
 use batchspec::prelude::*;
 
 // Two labels per sample cannot become three.
-const _: () = batchspec::assert_formats::<Index<10, 2>, Index<10, 3>>();
+const _: () = batchspec::format::assert_formats::<Index<10, 2>, Index<10, 3>>();
 
 fn main() {}

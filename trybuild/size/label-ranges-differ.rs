@@ -1,5 +1,5 @@
 use batchspec::prelude::*;
 
-const _: () = batchspec::assert_formats::<Index<10>, Index<100>>();
+const _: () = batchspec::format::assert_formats::<Index<10>, Index<100>>();
 
 fn main() {}

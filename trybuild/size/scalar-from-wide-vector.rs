@@ -1,6 +1,6 @@
 use batchspec::prelude::*;
 
 // dp's `b` of a `bf` needs `f` to be 1: three features are not one value per sample.
-const _: () = batchspec::assert_formats::<Vector<3>, Scalar>();
+const _: () = batchspec::format::assert_formats::<Vector<3>, Scalar>();
 
 fn main() {}

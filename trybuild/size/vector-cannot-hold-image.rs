@@ -1,5 +1,5 @@
 use batchspec::prelude::*;
 
-const _: () = batchspec::assert_formats::<image![32, 32, 3; BHWC, u8], Vector<10>>();
+const _: () = batchspec::format::assert_formats::<image![32, 32, 3; BHWC, u8], Vector<10>>();
 
 fn main() {}

@@ -16,6 +16,6 @@ struct ModelInput {
     x: Batch<Vector<10>>,
 }
 
-const _: () = batchspec::assert_serves::<Dataset, ModelInput>();
+const _: () = batchspec::mapping::assert_serves::<Dataset, ModelInput>();
 
 fn main() {}

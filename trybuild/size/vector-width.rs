@@ -1,5 +1,5 @@
 use batchspec::prelude::*;
 
-const _: () = batchspec::assert_formats::<Vector<3072>, Vector<10>>();
+const _: () = batchspec::format::assert_formats::<Vector<3072>, Vector<10>>();
 
 fn main() {}

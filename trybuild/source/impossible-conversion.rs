@@ -15,6 +15,6 @@ struct Request {
     y: Batch<image![8, 8, 1]>,
 }
 
-const _: () = batchspec::assert_serves::<Dataset, Request>();
+const _: () = batchspec::mapping::assert_serves::<Dataset, Request>();
 
 fn main() {}

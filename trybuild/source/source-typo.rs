@@ -14,6 +14,6 @@ struct Request {
     x: Batch<Vector<3>>,
 }
 
-const _: () = batchspec::assert_serves::<Dataset, Request>();
+const _: () = batchspec::mapping::assert_serves::<Dataset, Request>();
 
 fn main() {}

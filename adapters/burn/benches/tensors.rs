@@ -8,14 +8,14 @@
 //! Each line: `case=.. samples_per_s=.. ratio_provider=.. ratio_burn_batcher=..`, then the
 //! baselines' own samples/s.
 
-use batchspec::data::gather::{GatherFrom, GatherSame};
-use batchspec::dataset::AllocFlat;
-use batchspec::dataset::Dataset;
+use batchspec::data::{GatherFrom, GatherSame};
+use batchspec::data::AllocFlat;
+use batchspec::data::Dataset;
 use batchspec::iteration::Schedule;
 use batchspec::prelude::*;
-use batchspec::provider::Provider;
-use batchspec::spec::FlatOf;
-use batchspec::tensors::MapSpec;
+use batchspec::data::Provider;
+use batchspec::types::FlatOf;
+use batchspec::types::MapSpec;
 use batchspec_burn::{SpecLoader, Tensors, ToBurn};
 use burn::data::dataloader::batcher::Batcher;
 use burn::data::dataloader::{DataLoader, DataLoaderBuilder};

@@ -11,10 +11,10 @@
 //! `cargo run --release -p batchspec-burn --example digits_augment`
 
 use batchspec::augment::{Augmentation, Eval, Steps};
-use batchspec::dataset::{AllocFlat, Dataset};
+use batchspec::data::{AllocFlat, Dataset};
 use batchspec::iteration::{Schedule, permutation};
 use batchspec::prelude::*;
-use batchspec::tensors::MapSpec;
+use batchspec::types::MapSpec;
 use batchspec_burn::{SpecLoader, Tensors, ToBurn};
 use batchspec_quickstart::{Digits, load_digits};
 use burn::data::dataloader::DataLoader;
@@ -145,8 +145,8 @@ fn train<Q>(
     held_out_shifted: &dyn DataLoader<Tensors<Shifted>>,
 ) -> Result<(f64, f64), Box<dyn std::error::Error>>
 where
-    Q: MapSpec<ToBurn> + batchspec::data::gather::GatherFrom<Digits> + Send + 'static,
-    batchspec::FlatOf<Q>: AllocFlat,
+    Q: MapSpec<ToBurn> + batchspec::data::GatherFrom<Digits> + Send + 'static,
+    batchspec::types::FlatOf<Q>: AllocFlat,
     Tensors<Q>: Labelled,
     SpecLoader<Digits, Q>: DataLoader<Tensors<Q>>,
 {

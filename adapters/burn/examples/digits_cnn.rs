@@ -6,10 +6,10 @@
 //!
 //! `cargo run --release -p batchspec-burn --example digits_cnn`
 
-use batchspec::dataset::Dataset;
+use batchspec::data::Dataset;
 use batchspec::iteration::{Schedule, permutation};
 use batchspec::prelude::*;
-use batchspec::tensors::MapSpec;
+use batchspec::types::MapSpec;
 use batchspec_burn::{SpecLoader, Tensors, ToBurn};
 use batchspec_quickstart::{Digits, load_digits};
 use burn::data::dataloader::DataLoader;

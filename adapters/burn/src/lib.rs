@@ -41,15 +41,15 @@
 //! that keeps burn's own `Dataset`.
 
 use batchspec::data::DataError;
-use batchspec::data::gather::{GatherFrom, GatherSame};
-use batchspec::dataset::{AllocFlat, Dataset};
-use batchspec::hlist::{HNil, Pair};
+use batchspec::data::{GatherFrom, GatherSame};
+use batchspec::data::{AllocFlat, Dataset};
+use batchspec::types::{HNil, Pair};
 use batchspec::iteration::Schedule;
-use batchspec::provider::{BatchInfo, Provider};
-use batchspec::serve::{ServeCache, ServeFrom, serve};
-use batchspec::spec::FlatOf;
-use batchspec::tensors::{LeafMapper, MapLeaf, MapSpec};
-use batchspec::{Batch, DataSpec, Lengths, Space};
+use batchspec::data::{BatchInfo, Provider};
+use batchspec::mapping::{ServeCache, ServeFrom, serve};
+use batchspec::types::FlatOf;
+use batchspec::types::{LeafMapper, MapLeaf, MapSpec};
+use batchspec::types::{Batch, DataSpec, Lengths, Space};
 use burn::data::dataloader::batcher::Batcher;
 use burn::data::dataloader::{DataLoader, DataLoaderIterator, Progress};
 use burn::data::dataset::DatasetError;
@@ -67,7 +67,7 @@ use std::thread::JoinHandle;
     message = "burn has no tensor element for `{Self}`",
     label = "a leaf of this element type cannot become a burn tensor"
 )]
-pub trait BurnElement: batchspec::Element + burn::tensor::Element {
+pub trait BurnElement: batchspec::types::Element + burn::tensor::Element {
     /// `Float` for floats, `Int` for integers.
     type Kind: Basic;
     /// The tensor's dtype: the element's own.
@@ -206,7 +206,7 @@ impl<Q> IntoTensors for Q {
 ///
 /// ```
 /// use batchspec::prelude::*;
-/// use batchspec::dataset::Dataset;
+/// use batchspec::data::Dataset;
 /// use batchspec::iteration::Schedule;
 /// use batchspec_burn::SpecLoader;
 /// use burn::data::dataloader::DataLoader;

@@ -1,10 +1,10 @@
 //! The burn adapter against hand-computed tensors (values, shapes, dtypes, layouts), burn's own
 //! `DataLoader` and `Batcher` contracts, and the plain batchspec provider as the reference order.
 
-use batchspec::dataset::Dataset;
+use batchspec::data::Dataset;
 use batchspec::iteration::{LastBatch, Schedule, Shard};
 use batchspec::prelude::*;
-use batchspec::provider::Provider;
+use batchspec::data::Provider;
 use batchspec_burn::{IntoTensors, SpecBatcher, SpecLoader, Tensors};
 use burn::data::dataloader::batcher::Batcher;
 use burn::data::dataloader::{DataLoader, DataLoaderBuilder};

@@ -2,7 +2,7 @@
 //! `SpecLoader`s: the learner moves the loaders to its device, asks for an epoch per `iter()`,
 //! reads the progress, and trains a model on the digits to a held-out accuracy no guess reaches.
 
-use batchspec::dataset::Dataset;
+use batchspec::data::Dataset;
 use batchspec::iteration::{Schedule, permutation};
 use batchspec::prelude::*;
 use batchspec_burn::{SpecLoader, Tensors};

@@ -6,10 +6,10 @@
 //!
 //! `cargo run --release -p batchspec-candle --example digits_mlp`
 
-use batchspec::dataset::Dataset;
+use batchspec::data::Dataset;
 use batchspec::iteration::{Schedule, permutation};
 use batchspec::prelude::*;
-use batchspec::tensors::MapSpec;
+use batchspec::types::MapSpec;
 use batchspec_candle::{Batches, Tensors, ToCandle};
 use batchspec_quickstart::{Digits, load_digits};
 use candle_core::{D, DType, Device, Result, Tensor, Var};

@@ -31,13 +31,13 @@
 //! ```
 
 use batchspec::data::DataError;
-use batchspec::data::gather::GatherFrom;
-use batchspec::dataset::{AllocFlat, Dataset};
+use batchspec::data::GatherFrom;
+use batchspec::data::{AllocFlat, Dataset};
 use batchspec::iteration::Schedule;
-use batchspec::provider::Provider;
-use batchspec::spec::FlatOf;
-use batchspec::tensors::{LeafMapper, MapLeaf, MapSpec};
-use batchspec::{Batch, DataSpec, Space};
+use batchspec::data::Provider;
+use batchspec::types::FlatOf;
+use batchspec::types::{LeafMapper, MapLeaf, MapSpec};
+use batchspec::types::{Batch, DataSpec, Space};
 use candle_core::{Device, Tensor, WithDType};
 
 /// The element types candle holds (candle has no `i8`, `u16` or `u64` tensors).
@@ -46,7 +46,7 @@ use candle_core::{Device, Tensor, WithDType};
     label = "a leaf of this element type cannot become a candle tensor",
     note = "candle holds u8, i16, u32, i32, i64, f32 and f64: ask for one of them in the request (the provider converts)"
 )]
-pub trait CandleElement: batchspec::Element + WithDType {}
+pub trait CandleElement: batchspec::types::Element + WithDType {}
 
 macro_rules! candle_elements {
     ($($t:ty),*) => {$(
@@ -120,7 +120,7 @@ impl<Q> IntoTensors for Q {
 ///
 /// ```
 /// use batchspec::prelude::*;
-/// use batchspec::dataset::Dataset;
+/// use batchspec::data::Dataset;
 /// use batchspec::iteration::Schedule;
 /// use batchspec_candle::Batches;
 /// use candle_core::Device;

@@ -1,10 +1,10 @@
 //! The candle adapter against hand-computed tensors (values, shapes, dtypes, layouts) and the
 //! plain batchspec provider as the reference order.
 
-use batchspec::dataset::Dataset;
+use batchspec::data::Dataset;
 use batchspec::iteration::{LastBatch, Schedule};
 use batchspec::prelude::*;
-use batchspec::provider::Provider;
+use batchspec::data::Provider;
 use batchspec_candle::{Batches, IntoTensors, Tensors};
 use candle_core::{DType, Device, Tensor};
 
@@ -53,9 +53,9 @@ fn dataset(n: usize) -> Dataset<Record> {
     .unwrap()
 }
 
-fn first<Q: DataSpec + batchspec::data::gather::GatherFrom<Record>>(ds: &Dataset<Record>) -> Q
+fn first<Q: DataSpec + batchspec::data::GatherFrom<Record>>(ds: &Dataset<Record>) -> Q
 where
-    batchspec::spec::FlatOf<Q>: batchspec::dataset::AllocFlat,
+    batchspec::types::FlatOf<Q>: batchspec::data::AllocFlat,
 {
     let schedule = Schedule::builder(ds.len())
         .batch_size(ds.len())

@@ -1,4 +1,4 @@
-use batchspec::dataset::Dataset;
+use batchspec::data::Dataset;
 use batchspec::iteration::Schedule;
 use batchspec::prelude::*;
 use batchspec_candle::Batches;

@@ -262,7 +262,7 @@ fn fast_sample<Ei: Element, Eo: Element, V: Values<Ei, Eo>>(
             let (r0, r1, r2) = (&mut r0[xa..xb], &mut r1[xa..xb], &mut r2[xa..xb]);
             let (f0, f1, f2) = (values.channel(0), values.channel(1), values.channel(2));
             let [a0, a1, a2] = [0, 1, 2].map(|k| values.affine(k));
-            let done = crate::kernel::deinterleave3_affine(
+            let done = batchspec_kernel::deinterleave3_affine(
                 run,
                 [&mut *r0, &mut *r1, &mut *r2],
                 [a0.0, a1.0, a2.0],
@@ -518,9 +518,14 @@ fn mix_images<E: Element>(
                 });
             }
             Some((ys, xs)) => {
-                let s = ndarray::s![ys.start..ys.end, xs.start..xs.end, ..];
-                ndarray::Zip::from(a.slice_mut(s))
-                    .and(b.slice_mut(s))
+                // The cut's rectangle of both images (no `s!`: its expansion allows `unsafe`,
+                // which this crate forbids).
+                for v in [&mut a, &mut b] {
+                    v.slice_axis_inplace(Axis(0), ndarray::Slice::from(ys.start..ys.end));
+                    v.slice_axis_inplace(Axis(1), ndarray::Slice::from(xs.start..xs.end));
+                }
+                ndarray::Zip::from(&mut a)
+                    .and(&mut b)
                     .for_each(core::mem::swap);
             }
         }

@@ -14,7 +14,6 @@
 
 use crate::data::error::DataError;
 use crate::data::gather::GatherSame;
-pub use crate::data::gather::{GatherFrom, LeafMut};
 use crate::types::batch::{ArcBatch, Batch};
 use crate::types::elem::{Arith, Element};
 use crate::types::error::SpecError;
@@ -117,7 +116,7 @@ impl AllocFlat for HNil {
 }
 
 /// Leaves of at least this many bytes are backed by 2 MB pages where the system allows
-/// ([`crate::kernel::advise_huge_pages`]; NumPy's threshold for the same advice).
+/// ([`batchspec_kernel::advise_huge_pages`]; NumPy's threshold for the same advice).
 pub const HUGE_PAGE_LEAF: usize = 4 << 20;
 
 /// A zero-filled batch, its memory advised for 2 MB pages before anything is written to it when
@@ -176,7 +175,7 @@ impl<A: AllocFlat, B: AllocFlat> AllocFlat for Pair<A, B> {
 ///
 /// ```
 /// use batchspec::prelude::*;
-/// use batchspec::dataset::Dataset;
+/// use batchspec::data::Dataset;
 ///
 /// #[derive(DataSpec)]
 /// struct Record {
@@ -242,7 +241,7 @@ impl<R: DataSpec> Drop for FieldsMut<'_, R> {
 /// of references to batches and ragged leaves.
 pub trait LeafMemory {
     /// Advises the memory of every leaf of at least `min_bytes` held in one block for 2 MB pages
-    /// ([`crate::kernel::advise_huge_pages`]); returns the bytes advised.
+    /// ([`batchspec_kernel::advise_huge_pages`]); returns the bytes advised.
     fn advise_leaves(&self, min_bytes: usize, collapse: bool) -> usize;
 }
 
@@ -256,7 +255,7 @@ fn advise_values<E>(values: &[E], min_bytes: usize, collapse: bool) -> usize {
     if core::mem::size_of_val(values) < min_bytes {
         return 0;
     }
-    crate::kernel::advise_huge_pages(values, collapse)
+    batchspec_kernel::advise_huge_pages(values, collapse)
 }
 
 impl<S: Space, D: ndarray::Data<Elem = S::Elem>> LeafMemory for &Batch<S, D> {
@@ -569,7 +568,7 @@ impl<R: DataSpec> Dataset<R> {
     ///
     /// ```
     /// use batchspec::prelude::*;
-    /// use batchspec::dataset::Dataset;
+    /// use batchspec::data::Dataset;
     ///
     /// #[derive(DataSpec)]
     /// struct Record {
@@ -603,7 +602,7 @@ impl<R: DataSpec> Dataset<R> {
     ///
     /// ```
     /// use batchspec::prelude::*;
-    /// use batchspec::dataset::Dataset;
+    /// use batchspec::data::Dataset;
     ///
     /// #[derive(DataSpec)]
     /// struct Record {
@@ -645,8 +644,8 @@ impl<R: DataSpec> Dataset<R> {
     ///
     /// ```
     /// use batchspec::prelude::*;
-    /// use batchspec::dataset::Dataset;
-    /// use batchspec::elem::Arith;
+    /// use batchspec::data::Dataset;
+    /// use batchspec::types::Arith;
     ///
     /// #[derive(DataSpec)]
     /// struct Record {
@@ -704,8 +703,8 @@ impl<R: DataSpec> Dataset<R> {
     ///
     /// ```
     /// use batchspec::prelude::*;
-    /// use batchspec::dataset::Dataset;
-    /// use batchspec::elem::Arith;
+    /// use batchspec::data::Dataset;
+    /// use batchspec::types::Arith;
     ///
     /// #[derive(DataSpec)]
     /// struct Record {
@@ -788,7 +787,7 @@ impl<R: DataSpec> Dataset<R> {
     ///
     /// ```
     /// use batchspec::prelude::*;
-    /// use batchspec::dataset::Dataset;
+    /// use batchspec::data::Dataset;
     ///
     /// #[derive(DataSpec)]
     /// struct Record {
@@ -927,7 +926,7 @@ impl<R: DataSpec> Dataset<R> {
     ///
     /// ```
     /// use batchspec::prelude::*;
-    /// use batchspec::dataset::Dataset;
+    /// use batchspec::data::Dataset;
     ///
     /// #[derive(DataSpec)]
     /// struct Record {

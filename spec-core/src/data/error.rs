@@ -2,7 +2,7 @@
 //! errors of the parts below that reach a dataset (data that does not fit the spec, a
 //! conversion's output, a schedule that cannot be served).
 
-use crate::data::iteration::IterationError;
+use crate::iteration::IterationError;
 use crate::format::error::FormatError;
 use crate::types::error::SpecError;
 
@@ -58,7 +58,7 @@ pub enum DataError {
     /// The error of what a producer reads from (a file, in a
     /// `ParquetStream` (feature `parquet`) behind a [`Prefetch`](crate::provider::Prefetch)).
     // Not `Source`/`Image`: rustc prints a name that two items of the crate graph share with its
-    // whole path in compile errors (`batchspec::Source`), and the snapshots would show it.
+    // whole path in compile errors (`batchspec::types::Source`), and the snapshots would show it.
     #[error(transparent)]
     Read(SourceError),
     /// Two leaves read by [`Dataset::load`](crate::dataset::Dataset::load) hold different

@@ -124,7 +124,7 @@ impl<E: Element> OwnedData for OwnedArcRepr<E> {}
 ///
 /// `pad` alone goes on any batch field: the value of its padding rows, those after the real
 /// samples of a batch padded to the full batch size
-/// ([`LastBatch::Pad`](crate::data::iteration::LastBatch::Pad)), as MXNet's `data_padding` and
+/// ([`LastBatch::Pad`](crate::iteration::LastBatch::Pad)), as MXNet's `data_padding` and
 /// `label_padding`. In an index space it must be a label.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Collate<E> {

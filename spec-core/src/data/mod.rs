@@ -11,14 +11,18 @@
 //! - [`training`]: [`Trainer`](training::Trainer), a training loop's data side: a model, its
 //!   costs and channels served from each batch's unique leaves.
 
-pub mod dataset;
-pub mod error;
-pub mod gather;
-pub mod iteration;
-pub mod provider;
-pub mod stream;
-pub mod training;
+pub(crate) mod dataset;
+pub(crate) mod error;
+pub(crate) mod gather;
 
-pub use dataset::Dataset;
-pub use error::{DataError, SourceError};
-pub use provider::{Generator, Prefetch, Provider};
+pub(crate) mod provider;
+pub(crate) mod stream;
+pub(crate) mod training;
+
+pub use dataset::*;
+pub use error::*;
+pub use gather::*;
+pub use provider::*;
+pub use stream::*;
+pub use training::*;
+

@@ -11,7 +11,7 @@ use crate::augment::Draws;
 use crate::data::dataset::{AllocFlat, Dataset};
 use crate::data::error::DataError;
 use crate::data::gather::GatherFrom;
-use crate::data::iteration::{DeviceSplit, Epoch, IndexBatch, Schedule};
+use crate::iteration::{DeviceSplit, Epoch, IndexBatch, Schedule};
 use crate::types::spec::{DataSpec, Described, FlatOf};
 use std::ops::Range;
 use std::sync::mpsc::{Receiver, Sender, TryRecvError, channel};
@@ -41,9 +41,9 @@ type GatherFn<Q, R> = fn(&mut Q, &R, &[usize], Range<usize>, Draws<'_>) -> Resul
 ///
 /// ```
 /// use batchspec::prelude::*;
-/// use batchspec::dataset::Dataset;
+/// use batchspec::data::Dataset;
 /// use batchspec::iteration::{LastBatch, Schedule};
-/// use batchspec::provider::Provider;
+/// use batchspec::data::Provider;
 ///
 /// #[derive(DataSpec)]
 /// struct Record {
@@ -201,7 +201,7 @@ where
     }
 
     /// Lends the next batch of the epoch; `None` at its end. A short last batch (policy
-    /// [`LastBatch::Short`](crate::data::iteration::LastBatch::Short)) is lent with exactly its samples.
+    /// [`LastBatch::Short`](crate::iteration::LastBatch::Short)) is lent with exactly its samples.
     pub fn next_batch(&mut self) -> Option<Provided<'_, Q>> {
         let batch = self.epoch.next_into(&mut self.rows)?;
         let size = self.schedule.batch_size();
@@ -239,9 +239,9 @@ where
     ///
     /// ```
     /// use batchspec::prelude::*;
-    /// use batchspec::dataset::Dataset;
+    /// use batchspec::data::Dataset;
     /// use batchspec::iteration::{Buckets, Schedule};
-    /// use batchspec::provider::Provider;
+    /// use batchspec::data::Provider;
     ///
     /// #[derive(DataSpec)]
     /// struct Text {
@@ -378,7 +378,7 @@ pub fn device_views<Q: DataSpec>(
 ///
 /// ```
 /// use batchspec::prelude::*;
-/// use batchspec::provider::load_into_devices;
+/// use batchspec::data::load_into_devices;
 ///
 /// #[derive(DataSpec)]
 /// struct Input {

@@ -10,7 +10,7 @@ use crate::augment::Draws;
 use crate::data::dataset::AllocFlat;
 use crate::data::error::DataError;
 use crate::data::gather::{GatherFrom, GatherSame};
-use crate::data::iteration::{LastBatch, below, epoch_rng};
+use crate::iteration::{LastBatch, below, epoch_rng};
 use crate::data::provider::{BatchInfo, Generator, Prefetch, Prefetched, Provided, Provider};
 use crate::types::spec::{DataSpec, FlatOf};
 use rand::rngs::Xoshiro256PlusPlus;
@@ -21,7 +21,7 @@ use rand::rngs::Xoshiro256PlusPlus;
 ///
 /// ```
 /// use batchspec::prelude::*;
-/// use batchspec::stream::BatchSource;
+/// use batchspec::data::BatchSource;
 ///
 /// #[derive(DataSpec)]
 /// struct Input {
@@ -38,10 +38,10 @@ use rand::rngs::Xoshiro256PlusPlus;
 ///     }
 ///     Ok(sum)
 /// }
-/// # use batchspec::dataset::Dataset;
+/// # use batchspec::data::Dataset;
 /// # use batchspec::iteration::Schedule;
-/// # use batchspec::provider::Provider;
-/// # use batchspec::stream::Stream;
+/// # use batchspec::data::Provider;
+/// # use batchspec::data::Stream;
 /// let ds = Dataset::new(Input { x: Batch::new(ndarray::array![[1.0f32, 0.], [2., 0.], [3., 0.]])? })?;
 /// let mut provider = Provider::<Input, Input>::new(&ds, Schedule::builder(3).batch_size(2).build()?)?;
 /// assert_eq!(first_features(&mut provider)?, 6.0);
@@ -125,7 +125,7 @@ type Factory<R> = Box<dyn FnMut(u64) -> Source<R> + Send>;
 ///
 /// ```
 /// use batchspec::prelude::*;
-/// use batchspec::stream::Stream;
+/// use batchspec::data::Stream;
 ///
 /// #[derive(DataSpec)]
 /// struct Sentence {
@@ -285,10 +285,10 @@ where
     /// [`DataError::Iteration`] for no rank or a rank not below `ranks`.
     pub fn shard(mut self, rank: usize, ranks: usize) -> Result<Self, DataError> {
         if ranks == 0 {
-            return Err(crate::data::iteration::IterationError::ZeroParts.into());
+            return Err(crate::iteration::IterationError::ZeroParts.into());
         }
         if rank >= ranks {
-            return Err(crate::data::iteration::IterationError::PartOutOfRange {
+            return Err(crate::iteration::IterationError::PartOutOfRange {
                 part_index: rank,
                 num_parts: ranks,
             }
@@ -308,8 +308,8 @@ where
     /// a stream does not know.
     pub fn last_batch(mut self, last_batch: LastBatch) -> Result<Self, DataError> {
         if last_batch == LastBatch::RollOver {
-            return Err(crate::data::iteration::IterationError::Incompatible {
-                order: crate::data::iteration::Order::Sequential,
+            return Err(crate::iteration::IterationError::Incompatible {
+                order: crate::iteration::Order::Sequential,
                 last_batch,
             }
             .into());

@@ -17,10 +17,10 @@
 //!
 //! ```
 //! use batchspec::prelude::*;
-//! use batchspec::consumer::{Channel, Cost, Model};
-//! use batchspec::dataset::Dataset;
+//! use batchspec::mapping::{Channel, Cost, Model};
+//! use batchspec::data::Dataset;
 //! use batchspec::iteration::Schedule;
-//! use batchspec::training::Trainer;
+//! use batchspec::data::Trainer;
 //!
 //! #[derive(DataSpec)]
 //! struct Record {
@@ -83,7 +83,7 @@
 
 use crate::data::dataset::Dataset;
 use crate::data::error::DataError;
-use crate::data::iteration::{Epoch, Schedule};
+use crate::iteration::{Epoch, Schedule};
 use crate::mapping::consumer::{Channel, Cost, Model};
 use crate::mapping::dedup::Mapping;
 use crate::mapping::serve::{ServeCache, ServeFrom, ServedBy};

@@ -40,7 +40,7 @@ use crate::types::elem::{Element, LosslessCast};
 use crate::types::space::Space;
 use ndarray::{ArrayViewD, Data, Dimension, IxDyn};
 
-pub use super::exec::{Moved, moved};
+
 
 /// A chain of spaces a batch of `S` goes through, each formatting as the next: a tuple
 /// `(B, C, ..)` of up to four spaces, ending in [`Chain::Out`].

@@ -1,7 +1,7 @@
 //! The errors of conversions at run time: an output buffer of the wrong shape, or kernel
 //! arguments refused.
 
-use crate::kernel::KernelError;
+use batchspec_kernel::KernelError;
 use crate::types::error::{Shape, SpecError};
 
 /// A conversion that cannot be run with the buffers given.

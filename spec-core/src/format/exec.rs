@@ -172,7 +172,7 @@ fn run_permute<A: Element, B: Element, F>(
 {
     // The plan's permutation and the destination's size come from the types: an error here is a
     // bug in this crate, never a property of the user's data.
-    if let Err(e) = crate::kernel::permute_into(src, perm, dst, cast, crate::kernel::Threads::All) {
+    if let Err(e) = batchspec_kernel::permute_into(src, perm, dst, cast, batchspec_kernel::Threads::All) {
         unreachable!("a conversion plan produced invalid kernel arguments: {e}");
     }
 }
@@ -281,7 +281,7 @@ pub(crate) fn gather_permute<S: Space, T: Space, F>(
                         if let Some(&ahead) = rows.get(j + 2)
                             && let Some(row) = s.get(ahead * run..(ahead + 1) * run)
                         {
-                            crate::kernel::prefetch_read(row);
+                            batchspec_kernel::prefetch_read(row);
                         }
                         slice(&s[i * run..(i + 1) * run], &mut d[j * run..(j + 1) * run]);
                     }

@@ -23,16 +23,16 @@
 //! line of the error says why in numbers: `a vector of 10 cannot hold an image of 32×32×3 = 3072`.
 
 mod batch;
-pub mod chain;
-pub mod error;
+pub(crate) mod chain;
+pub(crate) mod error;
 pub(crate) mod exec;
 mod flip;
 mod plan;
 mod rules;
 mod step;
 
-pub use chain::Chain;
-pub use error::FormatError;
+pub use chain::*;
+pub use error::*;
 pub use exec::{Moved, moved};
 pub use flip::{FlipH, FlipW};
 pub use plan::{Plan, Split};
@@ -118,5 +118,5 @@ pub enum Never {}
 impl NoConversion<Never, Never> for Never {}
 
 /// A compile-time check that `A` formats as `B`:
-/// `const _: () = batchspec::assert_formats::<Image<32, 32, 3, 3072>, Vector<3072>>();`
+/// `const _: () = batchspec::format::assert_formats::<Image<32, 32, 3, 3072>, Vector<3072>>();`
 pub const fn assert_formats<A: FormatAs<B>, B: Space>() {}

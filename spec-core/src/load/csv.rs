@@ -62,7 +62,7 @@ impl From<String> for Column {
 ///
 /// ```
 /// use batchspec::prelude::*;
-/// use batchspec::dataset::Dataset;
+/// use batchspec::data::Dataset;
 /// use batchspec::load::{Column, CsvFile};
 ///
 /// #[derive(DataSpec)]
@@ -178,7 +178,7 @@ impl CsvFile {
     ///
     /// ```
     /// use batchspec::prelude::*;
-    /// use batchspec::dataset::Dataset;
+    /// use batchspec::data::Dataset;
     /// use batchspec::load::CsvFile;
     ///
     /// #[derive(DataSpec)]

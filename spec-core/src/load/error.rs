@@ -321,7 +321,7 @@ pub enum LoadReason {
     /// An encoded image (PNG or JPEG) that does not decode, or decodes to another size or
     /// number of channels than the space's.
     // Not `Source`/`Image`: rustc prints a name that two items of the crate graph share with its
-    // whole path in compile errors (`batchspec::Source`), and the snapshots would show it.
+    // whole path in compile errors (`batchspec::types::Source`), and the snapshots would show it.
     #[error("{message}")]
     Decode {
         /// What is wrong, with the image's size and the space's.

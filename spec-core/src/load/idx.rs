@@ -29,7 +29,7 @@ use std::path::PathBuf;
 ///
 /// ```
 /// use batchspec::prelude::*;
-/// use batchspec::dataset::Dataset;
+/// use batchspec::data::Dataset;
 /// use batchspec::load::IdxFiles;
 ///
 /// #[derive(DataSpec)]

@@ -29,7 +29,7 @@ use std::path::{Path, PathBuf};
 ///
 /// ```
 /// use batchspec::prelude::*;
-/// use batchspec::dataset::Dataset;
+/// use batchspec::data::Dataset;
 /// use batchspec::load::NpyFiles;
 /// use ndarray_npy::WriteNpyExt;
 ///
@@ -114,7 +114,7 @@ impl LeafSource for NpyFiles {
 ///
 /// ```
 /// use batchspec::prelude::*;
-/// use batchspec::dataset::Dataset;
+/// use batchspec::data::Dataset;
 /// use batchspec::load::NpzFile;
 /// use ndarray_npy::NpzWriter;
 ///

@@ -52,7 +52,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 ///
 /// ```
 /// use batchspec::prelude::*;
-/// use batchspec::dataset::Dataset;
+/// use batchspec::data::Dataset;
 /// use batchspec::load::ParquetFiles;
 ///
 /// #[derive(DataSpec)]

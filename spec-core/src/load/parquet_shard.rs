@@ -4,7 +4,7 @@
 
 use crate::data::dataset::{AllocFlat, Dataset, LoadRecord};
 use crate::data::gather::GatherSame;
-use crate::data::iteration::permutation;
+use crate::iteration::permutation;
 use crate::load::error::LoadError;
 use crate::load::parquet::{ParquetFiles, RowGroup};
 use crate::types::spec::FlatOf;

@@ -5,7 +5,7 @@
 use crate::data::dataset::{AllocFlat, Dataset, LoadRecord, SpareBuffers};
 use crate::data::error::{DataError, SourceError};
 use crate::data::gather::{GatherFrom, GatherSame};
-use crate::data::iteration::{LastBatch, permutation};
+use crate::iteration::{LastBatch, permutation};
 use crate::data::provider::{BatchInfo, Prefetch};
 use crate::load::error::LoadError;
 use crate::load::parquet::{ParquetFiles, RowGroup};

@@ -178,7 +178,7 @@ impl<R, K> ReadField<R, K> for Null {}
 ///
 /// ```
 /// use batchspec::prelude::*;
-/// use batchspec::Serves;
+/// use batchspec::mapping::Serves;
 ///
 /// #[derive(DataSpec)]
 /// struct Record {
@@ -340,6 +340,6 @@ structure_tuples!(A0 S0 0, A1 S1 1, A2 S2 2, A3 S3 3, A4 S4 4, A5 S5 5, A6 S6 6)
 structure_tuples!(A0 S0 0, A1 S1 1, A2 S2 2, A3 S3 3, A4 S4 4, A5 S5 5, A6 S6 6, A7 S7 7);
 
 /// A compile-time check that the record `R` can serve the request `Q`:
-/// `const _: () = batchspec::assert_serves::<Record, Request>();` fails `cargo check` naming
+/// `const _: () = batchspec::mapping::assert_serves::<Record, Request>();` fails `cargo check` naming
 /// the request's field, its source and, for a conversion that does not exist, both spaces.
 pub const fn assert_serves<R: DataSpec, Q: Reads<R>>() {}

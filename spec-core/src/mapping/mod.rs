@@ -7,14 +7,15 @@
 //! - [`serve`]: [`serve`](serve::serve) and [`Server`], each unique leaf converted once;
 //! - [`consumer`]: the [`Model`], [`Cost`] and [`Channel`] traits.
 
-pub mod consumer;
-pub mod dedup;
-pub mod error;
-pub mod matching;
-pub mod serve;
+pub(crate) mod consumer;
+pub(crate) mod dedup;
+pub(crate) mod error;
+pub(crate) mod matching;
+pub(crate) mod serve;
 
-pub use consumer::{Channel, Cost, Model};
-pub use dedup::Mapping;
-pub use error::MappingError;
-pub use matching::{Reads, Serves, assert_serves};
-pub use serve::Server;
+pub use consumer::*;
+pub use dedup::*;
+pub use error::*;
+pub use matching::*;
+pub use serve::*;
+

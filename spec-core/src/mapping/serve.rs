@@ -211,7 +211,7 @@ for_tuples!(serve_tuples);
 ///
 /// ```
 /// use batchspec::prelude::*;
-/// use batchspec::serve::{ServeCache, serve};
+/// use batchspec::mapping::{ServeCache, serve};
 ///
 /// #[derive(DataSpec)]
 /// struct Record {

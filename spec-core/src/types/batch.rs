@@ -307,7 +307,7 @@ impl<S: Space, R: ndarray::DataMut<Elem = S::Elem>> Batch<S, R> {
     ///
     /// ```
     /// use batchspec::prelude::*;
-    /// use batchspec::elem::Arith;
+    /// use batchspec::types::Arith;
     ///
     /// let mut x = Batch::<Vector<2>>::new(ndarray::array![[1.0, 2.0], [3.0, 6.0]])?;
     /// let mean = Batch::<Vector<2>>::new(ndarray::array![[2.0, 4.0]])?;

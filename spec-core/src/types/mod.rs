@@ -2,15 +2,25 @@
 //! batches. Every other part is written in these words; this part imports none of them.
 
 pub mod axis;
-pub mod batch;
-pub mod elem;
-pub mod error;
-pub mod hlist;
-pub mod ragged;
-pub mod source;
-pub mod space;
-pub mod spec;
-pub mod tensors;
+pub(crate) mod batch;
+pub(crate) mod elem;
+pub(crate) mod error;
+pub(crate) mod hlist;
+pub(crate) mod ragged;
+pub(crate) mod source;
+pub(crate) mod space;
+pub(crate) mod spec;
+pub(crate) mod tensors;
+
+pub use batch::*;
+pub use elem::*;
+pub use error::*;
+pub use hlist::*;
+pub use ragged::*;
+pub use source::*;
+pub use space::*;
+pub use spec::*;
+pub use tensors::*;
 
 /// Invokes `$m!` once per tuple size from 1 to 8, with each element's type parameter and index:
 /// `$m!(A 0); $m!(A 0, B 1); ...`. The impls of the spec traits for tuples are written once,

@@ -113,7 +113,7 @@ pub(crate) fn sample_view_mut<S: Space>(
 ///
 /// ```
 /// use batchspec::prelude::*;
-/// use batchspec::ragged::Ragged;
+/// use batchspec::types::Ragged;
 ///
 /// // Three sentences of token ids, of 3, 1 and 2 tokens.
 /// let tokens = Ragged::<IndexSeq<100>>::from_flat_samples([vec![5i64, 7, 9], vec![2], vec![4, 4]])?;

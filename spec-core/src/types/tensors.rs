@@ -10,7 +10,7 @@
 //!
 //! ```
 //! use batchspec::prelude::*;
-//! use batchspec::tensors::{LeafMapper, MapLeaf, MapSpec};
+//! use batchspec::types::{LeafMapper, MapLeaf, MapSpec};
 //!
 //! #[derive(DataSpec)]
 //! struct Input {
@@ -185,7 +185,7 @@ impl<S: Space> Batch<S> {
 mod tests {
     use crate::types::batch::Batch;
     use crate::types::space::Vector;
-    use ndarray::{Array2, s};
+    use ndarray::Array2;
 
     #[test]
     fn into_vec_moves_a_whole_buffer_and_copies_anything_else() {
@@ -197,7 +197,8 @@ mod tests {
         assert_eq!(v, (0..12).map(|x| x as f32).collect::<Vec<_>>());
 
         // Rows 1..3 of an owned array: standard layout, but not its whole buffer.
-        let rows = a.clone().slice_move(s![1..3, ..]);
+        let mut rows = a.clone();
+        rows.slice_axis_inplace(ndarray::Axis(0), ndarray::Slice::from(1..3));
         let (shape, v) = Batch::<Vector<3>>::new(rows).unwrap().into_vec();
         assert_eq!(shape, [2, 3]);
         assert_eq!(v, [3.0, 4.0, 5.0, 6.0, 7.0, 8.0]);

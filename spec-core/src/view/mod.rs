@@ -7,7 +7,7 @@
 //! gradient converted back (inverse permutation, un-flatten, element cast) and summed. A form
 //! that has no inverse (labels made one-hot) can be got, but a gradient for it does not compile.
 
-pub mod error;
+pub(crate) mod error;
 
 pub use error::ViewError;
 

@@ -1,6 +1,6 @@
 // burn's DataLoader from a record that lacks a source the model asks for: refused where the
 // loader is made.
-use batchspec::dataset::Dataset;
+use batchspec::data::Dataset;
 use batchspec::iteration::Schedule;
 use batchspec::prelude::*;
 use batchspec_burn::SpecLoader;

@@ -114,18 +114,18 @@ impl<const H_: usize, const W_: usize, const C_: usize, const N: usize, L, E>
 #[macro_export]
 macro_rules! image {
     ($h:expr, $w:expr, $c:expr $(,)?) => {
-        $crate::Image<{ $h }, { $w }, { $c }, { ($h) * ($w) * ($c) }>
+        $crate::types::Image<{ $h }, { $w }, { $c }, { ($h) * ($w) * ($c) }>
     };
     ($h:expr, $w:expr, $c:expr; $l:ty $(,)?) => {
-        $crate::Image<{ $h }, { $w }, { $c }, { ($h) * ($w) * ($c) }, $l>
+        $crate::types::Image<{ $h }, { $w }, { $c }, { ($h) * ($w) * ($c) }, $l>
     };
     ($h:expr, $w:expr, $c:expr; $l:ty, $e:ty $(,)?) => {
-        $crate::Image<{ $h }, { $w }, { $c }, { ($h) * ($w) * ($c) }, $l, $e>
+        $crate::types::Image<{ $h }, { $w }, { $c }, { ($h) * ($w) * ($c) }, $l, $e>
     };
     // Two sizes: a grey image written without its channel. One error, and an image type that
     // repeats nothing.
     ($h:expr, $w:expr $(; $($rest:tt)*)?) => {
-        $crate::Image<1, 1, 1, {
+        $crate::types::Image<1, 1, 1, {
             ::core::compile_error!(
                 "an image has rows, columns and channels: write a grey image as `image![rows, columns, 1; ...]`"
             );
@@ -133,7 +133,7 @@ macro_rules! image {
         }>
     };
     ($($other:tt)*) => {
-        $crate::Image<1, 1, 1, {
+        $crate::types::Image<1, 1, 1, {
             ::core::compile_error!(
                 "`image!` takes rows, columns and channels, then optionally `; LAYOUT` and `, ELEMENT`: `image![32, 32, 3; BHWC, u8]`"
             );

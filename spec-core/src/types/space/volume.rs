@@ -295,16 +295,16 @@ where
 #[macro_export]
 macro_rules! volume {
     ($d:expr, $h:expr, $w:expr, $c:expr $(,)?) => {
-        $crate::Volume<{ $d }, { $h }, { $w }, { $c }, { ($d) * ($h) * ($w) * ($c) }>
+        $crate::types::Volume<{ $d }, { $h }, { $w }, { $c }, { ($d) * ($h) * ($w) * ($c) }>
     };
     ($d:expr, $h:expr, $w:expr, $c:expr; $l:ty $(,)?) => {
-        $crate::Volume<{ $d }, { $h }, { $w }, { $c }, { ($d) * ($h) * ($w) * ($c) }, $l>
+        $crate::types::Volume<{ $d }, { $h }, { $w }, { $c }, { ($d) * ($h) * ($w) * ($c) }, $l>
     };
     ($d:expr, $h:expr, $w:expr, $c:expr; $l:ty, $e:ty $(,)?) => {
-        $crate::Volume<{ $d }, { $h }, { $w }, { $c }, { ($d) * ($h) * ($w) * ($c) }, $l, $e>
+        $crate::types::Volume<{ $d }, { $h }, { $w }, { $c }, { ($d) * ($h) * ($w) * ($c) }, $l, $e>
     };
     ($($other:tt)*) => {
-        $crate::Volume<1, 1, 1, 1, {
+        $crate::types::Volume<1, 1, 1, 1, {
             ::core::compile_error!(
                 "`volume!` takes depth, rows, columns and channels, then optionally `; LAYOUT` and `, ELEMENT`: `volume![8, 32, 32, 1; BDHWC, f32]`"
             );

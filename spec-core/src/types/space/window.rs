@@ -104,16 +104,16 @@ impl<const W_: usize, const C_: usize, const N: usize, L, E> Window<W_, C_, N, L
 #[macro_export]
 macro_rules! window {
     ($w:expr, $c:expr $(,)?) => {
-        $crate::Window<{ $w }, { $c }, { ($w) * ($c) }>
+        $crate::types::Window<{ $w }, { $c }, { ($w) * ($c) }>
     };
     ($w:expr, $c:expr; $l:ty $(,)?) => {
-        $crate::Window<{ $w }, { $c }, { ($w) * ($c) }, $l>
+        $crate::types::Window<{ $w }, { $c }, { ($w) * ($c) }, $l>
     };
     ($w:expr, $c:expr; $l:ty, $e:ty $(,)?) => {
-        $crate::Window<{ $w }, { $c }, { ($w) * ($c) }, $l, $e>
+        $crate::types::Window<{ $w }, { $c }, { ($w) * ($c) }, $l, $e>
     };
     ($($other:tt)*) => {
-        $crate::Window<1, 1, {
+        $crate::types::Window<1, 1, {
             ::core::compile_error!(
                 "`window!` takes steps and channels, then optionally `; LAYOUT` and `, ELEMENT`: `window![2, 5; BWC, f64]`"
             );

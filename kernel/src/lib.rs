@@ -3,7 +3,7 @@
 //! costs no extra pass).
 //!
 //! ```
-//! use batchspec_core::kernel::{permute_into, Threads};
+//! use batchspec_kernel::{permute_into, Threads};
 //! use ndarray::Array4;
 //!
 //! // A batch of 2 images of 3 x 4 pixels with 3 channels, `bhwc`, converted to `bchw`.
@@ -12,7 +12,7 @@
 //! permute_into(bhwc.view().into_dyn(), &[0, 3, 1, 2], &mut bchw, |x| f32::from(x), Threads::One)?;
 //! // bchw[b][c][h][w] == bhwc[b][h][w][c]
 //! assert_eq!(bchw[((1 * 3 + 2) * 3 + 1) * 4 + 3], f32::from(bhwc[[1, 1, 3, 2]]));
-//! # Ok::<(), batchspec_core::kernel::KernelError>(())
+//! # Ok::<(), batchspec_kernel::KernelError>(())
 //! ```
 //!
 //! # How a copy is run
