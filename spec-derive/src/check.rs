@@ -254,3 +254,50 @@ fn check_space_layouts(found: &mut bool, ty: &syn::Type) {
         _ => {}
     }
 }
+
+/// Whether a field's type holds a type macro that reports an error: a `layout!(..)` whose letters
+/// are not a layout, or an `image!`/`volume!` without its three/four sizes.
+pub fn has_bad_type_macro(input: &syn::DeriveInput) -> bool {
+    use proc_macro2::{TokenStream, TokenTree};
+    /// The number of comma-separated sizes before the first `;`.
+    fn sizes(stream: TokenStream) -> usize {
+        let mut n = 0;
+        let mut item = false;
+        for tt in stream {
+            match tt {
+                TokenTree::Punct(p) if p.as_char() == ';' => break,
+                TokenTree::Punct(p) if p.as_char() == ',' => {
+                    n += usize::from(item);
+                    item = false;
+                }
+                _ => item = true,
+            }
+        }
+        n + usize::from(item)
+    }
+    fn scan(tokens: TokenStream) -> bool {
+        let tokens: Vec<TokenTree> = tokens.into_iter().collect();
+        tokens.iter().enumerate().any(|(i, tt)| match tt {
+            TokenTree::Ident(id) => match (tokens.get(i + 1), tokens.get(i + 2)) {
+                (Some(TokenTree::Punct(p)), Some(TokenTree::Group(g))) if p.as_char() == '!' => {
+                    match id.to_string().as_str() {
+                        "layout" => crate::layout::axes(g.stream()).is_err(),
+                        name => batchspec_facts::SIZED_SPACES
+                            .iter()
+                            .any(|f| f.macro_name == name && sizes(g.stream()) != f.sizes.len()),
+                    }
+                }
+                _ => false,
+            },
+            TokenTree::Group(g) => scan(g.stream()),
+            _ => false,
+        })
+    }
+    match &input.data {
+        syn::Data::Struct(s) => s.fields.iter().any(|f| {
+            let ty = &f.ty;
+            scan(quote::quote!(#ty))
+        }),
+        _ => false,
+    }
+}

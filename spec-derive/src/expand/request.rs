@@ -7,8 +7,9 @@
 //! `#[diagnostic::do_not_recommend]`: a failure below them (no such source in the record, or no
 //! conversion) is reported as theirs, so the message is the field's, not the library's.
 
+use super::names::{record_param, with_params};
+use super::source::source_type;
 use crate::ast::{Container, Kind, kind};
-use crate::expand::source_type;
 use crate::respan::respan;
 use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
@@ -17,37 +18,6 @@ use syn::spanned::Spanned;
 /// Text for a `#[diagnostic::on_unimplemented]` string: braces doubled.
 fn escape(s: &str) -> String {
     s.replace('{', "{{").replace('}', "}}")
-}
-
-/// The struct's generics plus the given type parameters (after them).
-fn with_params(generics: &syn::Generics, params: &[&str]) -> syn::Generics {
-    let mut g = generics.clone();
-    for p in params {
-        let ident = syn::Ident::new(p, Span::call_site());
-        g.params.push(syn::parse_quote!(#ident));
-    }
-    g
-}
-
-/// A name for the record's type parameter that no token of the struct uses: `R` unless taken.
-fn record_param(input_tokens: &TokenStream) -> String {
-    fn idents(ts: &TokenStream, out: &mut Vec<String>) {
-        for tt in ts.clone() {
-            match tt {
-                proc_macro2::TokenTree::Ident(i) => out.push(i.to_string()),
-                proc_macro2::TokenTree::Group(g) => idents(&g.stream(), out),
-                _ => {}
-            }
-        }
-    }
-    let mut used = Vec::new();
-    idents(input_tokens, &mut used);
-    ["R", "Rec", "TheRecord"]
-        .iter()
-        .map(|s| s.to_string())
-        .chain((0..).map(|i| format!("R{i}")))
-        .find(|c| !used.contains(c))
-        .unwrap_or_else(|| unreachable!("the candidates are endless"))
 }
 
 /// The serving impls of a checked struct.
@@ -952,44 +922,6 @@ pub fn expand(cont: &Container<'_>, p: &TokenStream, preds: &[TokenStream]) -> T
     };
     out.extend(impls);
     out
-}
-
-/// Stub impls of the serving traits, emitted beside the derive's errors so that uses of the
-/// struct add no errors of their own.
-pub fn stubs(input: &syn::DeriveInput, p: &TokenStream) -> TokenStream {
-    let ident = &input.ident;
-    let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
-    let r_generics = with_params(&input.generics, &["__SpecR"]);
-    let (r_impl, _, _) = r_generics.split_for_impl();
-    quote! {
-        impl #r_impl #p::Reads<__SpecR> for #ident #ty_generics #where_clause {}
-        impl #r_impl #p::ServeFrom<__SpecR> for #ident #ty_generics #where_clause {
-            fn serve_from(_: &__SpecR, _: &mut #p::ServeCache) -> Self {
-                #p::core::unreachable!()
-            }
-        }
-        impl #r_impl #p::GatherFrom<__SpecR> for #ident #ty_generics #where_clause {
-            fn gather_from(_: &mut Self, _: &__SpecR, _: &[usize], _: #p::core::ops::Range<usize>, _: #p::Draws<'_>) -> #p::core::result::Result<(), #p::DataError> {
-                #p::core::unreachable!()
-            }
-            fn check_fits(_: &__SpecR) -> #p::core::result::Result<(), #p::DataError> {
-                #p::core::unreachable!()
-            }
-        }
-        impl #impl_generics #p::GatherSame for #ident #ty_generics #where_clause {
-            fn gather_same(_: &mut Self, _: &Self, _: &[usize], _: usize) {
-                #p::core::unreachable!()
-            }
-        }
-        impl #impl_generics #p::LoadRecord for #ident #ty_generics #where_clause {
-            fn load_record<__SpecL: #p::LeafSource>(
-                _: &mut __SpecL,
-                _: &mut #p::core::slice::Iter<'_, #p::Described>,
-            ) -> #p::core::result::Result<Self, __SpecL::Error> {
-                #p::core::unreachable!()
-            }
-        }
-    }
 }
 
 /// The policy of a sequence field as an expression of `Collate<Elem>`.
