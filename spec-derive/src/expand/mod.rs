@@ -4,16 +4,17 @@
 //! the errors beside stubs.
 //!
 //! The files, each importing only the internals and the files below it in this list:
-//! `request` (the serving side, field by field), `node` and `flatten` (the tree of leaves),
-//! `mapped` (`<Name>Mapped`, `MapSpec`, `NodeMut`), `bounds` (the where-clauses and the checks at
-//! the fields), `stubs`, `type_macros`, and the shared `source` (source types) and `names`.
+//! `serving/` (the record and request sides, field by field), `node` and `flatten` (the tree of
+//! leaves), `mapped` (`<Name>Mapped`, `MapSpec`, `NodeMut`), `bounds` (the where-clauses and the
+//! checks at the fields), `stubs`, `type_macros`, and the shared `source` (source types) and
+//! `names`.
 
 mod bounds;
 mod flatten;
 mod mapped;
 mod names;
 mod node;
-mod request;
+mod serving;
 mod source;
 mod stubs;
 pub mod type_macros;
@@ -80,7 +81,7 @@ fn expand(cont: &Container<'_>) -> TokenStream {
     } else {
         bounds.preds.clone()
     };
-    let serving = request::expand(cont, &p, &rest_preds);
+    let serving = serving::expand(cont, &p, &rest_preds);
     let (mapped_struct, map_impl) = mapped::mapped(cont, &p, &rest_preds);
     let checks = bounds.checks;
     quote! {
