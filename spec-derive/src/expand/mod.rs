@@ -1,5 +1,5 @@
 //! Code generation: what `#[derive(DataSpec)]` and the type macros write, one file per trait
-//! family. [`derive`] reads the input into the IR (`ast`), runs the checks, and writes either the
+//! family. [`derive()`] reads the input into the IR (`ast`), runs the checks, and writes either the
 //! impls inside one `const _: () = { .. };` block, through the hidden `__private` module, or
 //! the errors beside stubs.
 //!

@@ -74,7 +74,8 @@ pub struct FieldCx<'a> {
     pub key: TokenStream,
     /// The field's name without `r#`.
     pub field: String,
-    /// The span of the field's type.
+    /// The span of the field's type: tokens that name the type sit there, so that an error about
+    /// the type is the one already reported there.
     pub span: Span,
 }
 

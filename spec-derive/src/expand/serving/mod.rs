@@ -4,10 +4,11 @@
 //! check traits per batch field whose messages name the field and its source in words.
 //!
 //! Each field adds its part to every impl ([`context::Parts`]), in field order: `gather` (its
-//! `GatherSame` part), `load`, `project`, then by kind `leaf` (which hands a computed field to
-//! `steps`, an augmented or mixed one to `augment`, and uses `source_check`, `collate`, `serve`)
-//! or `delegate`. The impls are then written from the parts by `project`, `serve`, `gather` and
-//! `load`.
+//! `GatherSame` part), `load`, the errors of `check` that the generated code carries, `project`,
+//! then by kind `leaf` (which hands a computed field to `steps`, an augmented or mixed one to
+//! `augment`, and uses `source_check`, `collate`, `serve`) or `delegate`. The impls are then
+//! written from the parts by `has_source`, `project`, `serve`, `gather` and `load`, in the order
+//! of [`expand`].
 
 mod augment;
 mod collate;
