@@ -197,107 +197,209 @@ pub fn parse_source(cx: &Ctxt, lit: &syn::LitStr) -> Option<String> {
     }
 }
 
-impl FieldAttrs {
-    pub fn from_field(cx: &Ctxt, field: &syn::Field) -> Self {
-        let mut source = Attr::none(SOURCE);
-        let mut pad = Attr::none(PAD);
-        let mut pad_to = Attr::none(PAD_TO);
-        let mut truncate = Attr::none(TRUNCATE);
-        let mut lengths_of = Attr::none(LENGTHS_OF);
-        let mut mask_of = Attr::none(MASK_OF);
-        let mut augment = Attr::none(AUGMENT);
-        let mut mixed_with = Attr::none(MIXED_WITH);
-        for attr in &field.attrs {
-            if !attr.path().is_ident(SPEC) {
-                continue;
-            }
-            let res = attr.parse_nested_meta(|meta| {
-                if meta.path.is_ident(SOURCE) {
-                    let span = meta.path.get_ident().map(|i| i.span()).unwrap_or_else(Span::call_site);
-                    let value = meta.value()?;
-                    let expr: syn::Expr = value.parse()?;
-                    match &expr {
-                        syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(lit), .. }) => {
-                            if let Some(name) = parse_source(cx, lit) {
-                                source.set(cx, span, (name, lit.clone()));
-                            } else {
-                                source.set(cx, span, (String::new(), lit.clone()));
-                            }
-                        }
-                        other => cx.error_spanned_by(
-                            other,
-                            "expected the source as a string literal, as in `source = \"features\"`",
-                        ),
-                    }
-                } else if meta.path.is_ident(PAD) {
-                    let span = meta.path.get_ident().map(|i| i.span()).unwrap_or_else(Span::call_site);
-                    let expr: syn::Expr = meta.value()?.parse()?;
-                    if is_number(&expr) {
-                        pad.set(cx, span, (span, expr));
-                    } else {
-                        cx.error_spanned_by(&expr, "expected the pad value as a number, as in `pad = 0` or `pad = -1.0`");
-                    }
-                } else if meta.path.is_ident(PAD_TO) {
-                    let span = meta.path.get_ident().map(|i| i.span()).unwrap_or_else(Span::call_site);
-                    let lit: syn::Lit = meta.value()?.parse()?;
-                    match &lit {
-                        syn::Lit::Int(n) => match n.base10_parse::<usize>() {
-                            Ok(0) => cx.error_spanned_by(&lit, "`pad_to = 0` gives batches of no steps; give the number of time steps of every batch, at least 1"),
-                            Ok(v) => pad_to.set(cx, span, (span, v)),
-                            Err(_) => cx.error_spanned_by(&lit, "expected the number of time steps as an integer, as in `pad_to = 128`"),
-                        },
-                        _ => cx.error_spanned_by(&lit, "expected the number of time steps as an integer, as in `pad_to = 128`"),
-                    }
-                } else if meta.path.is_ident(TRUNCATE) {
-                    let span = meta.path.get_ident().map(|i| i.span()).unwrap_or_else(Span::call_site);
-                    if meta.input.peek(syn::Token![=]) {
-                        cx.error_spanned_by(&meta.path, "`truncate` takes no value: write `truncate` to cut samples longer than the batch's steps");
-                        skip_value(&meta)?;
-                    } else {
-                        truncate.set(cx, span, span);
-                    }
-                } else if meta.path.is_ident(LENGTHS_OF) || meta.path.is_ident(MASK_OF) {
-                    let mask = meta.path.is_ident(MASK_OF);
-                    let span = meta.path.get_ident().map(|i| i.span()).unwrap_or_else(Span::call_site);
-                    let lit: syn::LitStr = match meta.value()?.parse() {
-                        Ok(l) => l,
-                        Err(_) => {
-                            cx.error_spanned_by(&meta.path, "expected the source as a string literal, as in `lengths_of = \"tokens\"`");
-                            return Ok(());
-                        }
-                    };
-                    if let Some(name) = parse_source(cx, &lit) {
-                        let v = StepsOf { mask, source: name, span };
-                        if mask { mask_of.set(cx, span, v) } else { lengths_of.set(cx, span, v) }
-                    }
-                } else if meta.path.is_ident(AUGMENT) {
-                    let span = meta.path.get_ident().map(|i| i.span()).unwrap_or_else(Span::call_site);
-                    match meta.value()?.parse::<syn::Type>() {
-                        Ok(ty) => augment.set(cx, span, (span, ty)),
-                        Err(_) => cx.error_spanned_by(&meta.path, "expected the augmentation as a type, as in `augment = Train` or `augment = Eval<Train>`"),
-                    }
-                } else if meta.path.is_ident(MIXED_WITH) {
-                    let span = meta.path.get_ident().map(|i| i.span()).unwrap_or_else(Span::call_site);
-                    let lit: syn::LitStr = match meta.value()?.parse() {
-                        Ok(l) => l,
-                        Err(_) => {
-                            cx.error_spanned_by(&meta.path, "expected the source as a string literal, as in `mixed_with = \"image\"`");
-                            return Ok(());
-                        }
-                    };
-                    if let Some(name) = parse_source(cx, &lit) {
-                        mixed_with.set(cx, span, (span, name));
-                    }
+/// The keys of one field as they are read, each at most once.
+struct FieldKeys {
+    source: Attr<(String, syn::LitStr)>,
+    pad: Attr<(Span, syn::Expr)>,
+    pad_to: Attr<(Span, usize)>,
+    truncate: Attr<Span>,
+    lengths_of: Attr<StepsOf>,
+    mask_of: Attr<StepsOf>,
+    augment: Attr<(Span, syn::Type)>,
+    mixed_with: Attr<(Span, String)>,
+}
+
+/// The span of a key: its identifier.
+fn key_span(meta: &ParseNestedMeta<'_>) -> Span {
+    meta.path
+        .get_ident()
+        .map(|i| i.span())
+        .unwrap_or_else(Span::call_site)
+}
+
+impl FieldKeys {
+    fn new() -> Self {
+        FieldKeys {
+            source: Attr::none(SOURCE),
+            pad: Attr::none(PAD),
+            pad_to: Attr::none(PAD_TO),
+            truncate: Attr::none(TRUNCATE),
+            lengths_of: Attr::none(LENGTHS_OF),
+            mask_of: Attr::none(MASK_OF),
+            augment: Attr::none(AUGMENT),
+            mixed_with: Attr::none(MIXED_WITH),
+        }
+    }
+
+    /// Reads one key of `#[spec(..)]`, recording its mistakes.
+    fn parse(&mut self, cx: &Ctxt, meta: &ParseNestedMeta<'_>) -> syn::Result<()> {
+        if meta.path.is_ident(SOURCE) {
+            self.parse_source(cx, meta)
+        } else if meta.path.is_ident(PAD) {
+            self.parse_pad(cx, meta)
+        } else if meta.path.is_ident(PAD_TO) {
+            self.parse_pad_to(cx, meta)
+        } else if meta.path.is_ident(TRUNCATE) {
+            self.parse_truncate(cx, meta)
+        } else if meta.path.is_ident(LENGTHS_OF) || meta.path.is_ident(MASK_OF) {
+            self.parse_steps_of(cx, meta)
+        } else if meta.path.is_ident(AUGMENT) {
+            self.parse_augment(cx, meta)
+        } else if meta.path.is_ident(MIXED_WITH) {
+            self.parse_mixed_with(cx, meta)
+        } else {
+            cx.error_spanned_by(&meta.path, did_you_mean(&key_name(meta), FIELD_KEYS));
+            skip_value(meta)
+        }
+    }
+
+    /// `source = "name"`.
+    fn parse_source(&mut self, cx: &Ctxt, meta: &ParseNestedMeta<'_>) -> syn::Result<()> {
+        let span = key_span(meta);
+        let value = meta.value()?;
+        let expr: syn::Expr = value.parse()?;
+        match &expr {
+            syn::Expr::Lit(syn::ExprLit {
+                lit: syn::Lit::Str(lit),
+                ..
+            }) => {
+                if let Some(name) = parse_source(cx, lit) {
+                    self.source.set(cx, span, (name, lit.clone()));
                 } else {
-                    cx.error_spanned_by(&meta.path, did_you_mean(&key_name(&meta), FIELD_KEYS));
-                    skip_value(&meta)?;
+                    self.source.set(cx, span, (String::new(), lit.clone()));
                 }
-                Ok(())
-            });
-            if let Err(e) = res {
-                cx.syn_error(e);
+            }
+            other => cx.error_spanned_by(
+                other,
+                "expected the source as a string literal, as in `source = \"features\"`",
+            ),
+        }
+        Ok(())
+    }
+
+    /// `pad = number`.
+    fn parse_pad(&mut self, cx: &Ctxt, meta: &ParseNestedMeta<'_>) -> syn::Result<()> {
+        let span = key_span(meta);
+        let expr: syn::Expr = meta.value()?.parse()?;
+        if is_number(&expr) {
+            self.pad.set(cx, span, (span, expr));
+        } else {
+            cx.error_spanned_by(
+                &expr,
+                "expected the pad value as a number, as in `pad = 0` or `pad = -1.0`",
+            );
+        }
+        Ok(())
+    }
+
+    /// `pad_to = N`, `N` at least 1.
+    fn parse_pad_to(&mut self, cx: &Ctxt, meta: &ParseNestedMeta<'_>) -> syn::Result<()> {
+        let span = key_span(meta);
+        let lit: syn::Lit = meta.value()?.parse()?;
+        let not_an_integer =
+            "expected the number of time steps as an integer, as in `pad_to = 128`";
+        match &lit {
+            syn::Lit::Int(n) => match n.base10_parse::<usize>() {
+                Ok(0) => cx.error_spanned_by(
+                    &lit,
+                    "`pad_to = 0` gives batches of no steps; give the number of time steps of every batch, at least 1",
+                ),
+                Ok(v) => self.pad_to.set(cx, span, (span, v)),
+                Err(_) => cx.error_spanned_by(&lit, not_an_integer),
+            },
+            _ => cx.error_spanned_by(&lit, not_an_integer),
+        }
+        Ok(())
+    }
+
+    /// `truncate`, without a value.
+    fn parse_truncate(&mut self, cx: &Ctxt, meta: &ParseNestedMeta<'_>) -> syn::Result<()> {
+        let span = key_span(meta);
+        if meta.input.peek(syn::Token![=]) {
+            cx.error_spanned_by(
+                &meta.path,
+                "`truncate` takes no value: write `truncate` to cut samples longer than the batch's steps",
+            );
+            skip_value(meta)?;
+        } else {
+            self.truncate.set(cx, span, span);
+        }
+        Ok(())
+    }
+
+    /// `lengths_of = "source"` or `mask_of = "source"`.
+    fn parse_steps_of(&mut self, cx: &Ctxt, meta: &ParseNestedMeta<'_>) -> syn::Result<()> {
+        let mask = meta.path.is_ident(MASK_OF);
+        let span = key_span(meta);
+        let lit: syn::LitStr = match meta.value()?.parse() {
+            Ok(l) => l,
+            Err(_) => {
+                cx.error_spanned_by(
+                    &meta.path,
+                    "expected the source as a string literal, as in `lengths_of = \"tokens\"`",
+                );
+                return Ok(());
+            }
+        };
+        if let Some(name) = parse_source(cx, &lit) {
+            let v = StepsOf {
+                mask,
+                source: name,
+                span,
+            };
+            if mask {
+                self.mask_of.set(cx, span, v)
+            } else {
+                self.lengths_of.set(cx, span, v)
             }
         }
+        Ok(())
+    }
+
+    /// `augment = Type`.
+    fn parse_augment(&mut self, cx: &Ctxt, meta: &ParseNestedMeta<'_>) -> syn::Result<()> {
+        let span = key_span(meta);
+        match meta.value()?.parse::<syn::Type>() {
+            Ok(ty) => self.augment.set(cx, span, (span, ty)),
+            Err(_) => cx.error_spanned_by(
+                &meta.path,
+                "expected the augmentation as a type, as in `augment = Train` or `augment = Eval<Train>`",
+            ),
+        }
+        Ok(())
+    }
+
+    /// `mixed_with = "source"`.
+    fn parse_mixed_with(&mut self, cx: &Ctxt, meta: &ParseNestedMeta<'_>) -> syn::Result<()> {
+        let span = key_span(meta);
+        let lit: syn::LitStr = match meta.value()?.parse() {
+            Ok(l) => l,
+            Err(_) => {
+                cx.error_spanned_by(
+                    &meta.path,
+                    "expected the source as a string literal, as in `mixed_with = \"image\"`",
+                );
+                return Ok(());
+            }
+        };
+        if let Some(name) = parse_source(cx, &lit) {
+            self.mixed_with.set(cx, span, (span, name));
+        }
+        Ok(())
+    }
+
+    /// The field's attributes, with the keys that exclude each other reported.
+    fn finish(self, cx: &Ctxt) -> FieldAttrs {
+        let FieldKeys {
+            source,
+            pad,
+            pad_to,
+            truncate,
+            lengths_of,
+            mask_of,
+            augment,
+            mixed_with,
+        } = self;
         let augment = augment.get();
         let mixed_with = mixed_with.get();
         let collate = Collate {
@@ -340,6 +442,23 @@ impl FieldAttrs {
             augment,
             mixed_with,
         }
+    }
+}
+
+impl FieldAttrs {
+    /// Reads the `#[spec(..)]` attributes of a field, recording every mistake.
+    pub fn from_field(cx: &Ctxt, field: &syn::Field) -> Self {
+        let mut keys = FieldKeys::new();
+        for attr in &field.attrs {
+            if !attr.path().is_ident(SPEC) {
+                continue;
+            }
+            let res = attr.parse_nested_meta(|meta| keys.parse(cx, &meta));
+            if let Err(e) = res {
+                cx.syn_error(e);
+            }
+        }
+        keys.finish(cx)
     }
 }
 

@@ -1,7 +1,13 @@
-//! The checks the derive can make on what it sees: one function per rule.
+//! The checks the derive can make on what it sees: one function per rule. [`check`] runs the
+//! rules whose errors replace the impls (recorded in the context, reported beside stubs); the
+//! predicates `has_bad_type_macro` and `has_foreign_layout` pick a type whose error the struct
+//! itself reports; the rules at the end give errors that the generated code carries beside the
+//! impls, written where the generators meet the field; and [`escape`] readies the words of the
+//! per-field messages that rustc reports through `#[diagnostic::on_unimplemented]`.
 
-use crate::ast::Container;
+use crate::ast::{Container, Field, Kind, kind};
 use crate::ctxt::Ctxt;
+use proc_macro2::Span;
 
 /// Runs every check.
 pub fn check(cx: &Ctxt, cont: &Container<'_>) {
@@ -253,4 +259,196 @@ fn check_space_layouts(found: &mut bool, ty: &syn::Type) {
         syn::Type::Group(g) => check_space_layouts(found, &g.elem),
         _ => {}
     }
+}
+
+/// Whether a field's type holds a type macro that reports an error: a `layout!(..)` whose letters
+/// are not a layout, or an `image!`/`volume!` without its three/four sizes.
+pub fn has_bad_type_macro(input: &syn::DeriveInput) -> bool {
+    use proc_macro2::{TokenStream, TokenTree};
+    /// The number of comma-separated sizes before the first `;`.
+    fn sizes(stream: TokenStream) -> usize {
+        let mut n = 0;
+        let mut item = false;
+        for tt in stream {
+            match tt {
+                TokenTree::Punct(p) if p.as_char() == ';' => break,
+                TokenTree::Punct(p) if p.as_char() == ',' => {
+                    n += usize::from(item);
+                    item = false;
+                }
+                _ => item = true,
+            }
+        }
+        n + usize::from(item)
+    }
+    fn scan(tokens: TokenStream) -> bool {
+        let tokens: Vec<TokenTree> = tokens.into_iter().collect();
+        tokens.iter().enumerate().any(|(i, tt)| match tt {
+            TokenTree::Ident(id) => match (tokens.get(i + 1), tokens.get(i + 2)) {
+                (Some(TokenTree::Punct(p)), Some(TokenTree::Group(g))) if p.as_char() == '!' => {
+                    match id.to_string().as_str() {
+                        "layout" => crate::layout::axes(g.stream()).is_err(),
+                        name => batchspec_facts::SIZED_SPACES
+                            .iter()
+                            .any(|f| f.macro_name == name && sizes(g.stream()) != f.sizes.len()),
+                    }
+                }
+                _ => false,
+            },
+            TokenTree::Group(g) => scan(g.stream()),
+            _ => false,
+        })
+    }
+    match &input.data {
+        syn::Data::Struct(s) => s.fields.iter().any(|f| {
+            let ty = &f.ty;
+            scan(quote::quote!(#ty))
+        }),
+        _ => false,
+    }
+}
+
+/// Text for a `#[diagnostic::on_unimplemented]` string: braces doubled.
+pub fn escape(s: &str) -> String {
+    s.replace('{', "{{").replace('}', "}}")
+}
+
+/// `augment` and `mixed_with` go on a batch field, not on a tuple or a nested spec.
+pub fn augment_on_a_batch(f: &Field<'_>) -> Option<syn::Error> {
+    if kind(f.ty) == Kind::Leaf {
+        return None;
+    }
+    let at = f
+        .augment
+        .as_ref()
+        .map(|a| a.0)
+        .or(f.mixed_with.as_ref().map(|m| m.0))?;
+    Some(syn::Error::new(
+        at,
+        "`augment` and `mixed_with` go on a batch field (`Batch<..>`), not on a tuple or a nested spec",
+    ))
+}
+
+/// A collate policy, `lengths_of` and `mask_of` go on a batch field, not on a tuple or a nested
+/// spec.
+pub fn collate_on_a_batch(f: &Field<'_>) -> Option<syn::Error> {
+    if kind(f.ty) == Kind::Leaf {
+        return None;
+    }
+    let at = f.collate.span().or(f.steps_of.as_ref().map(|o| o.span))?;
+    Some(syn::Error::new(
+        at,
+        "`pad`, `pad_to`, `truncate`, `lengths_of` and `mask_of` go on a batch field (`Batch<..>` or `Ragged<..>`), not on a tuple or a nested spec",
+    ))
+}
+
+/// The pad value of a batch field of labels is one of its labels.
+pub fn pad_is_a_label(f: &Field<'_>) -> Option<syn::Error> {
+    if kind(f.ty) != Kind::Leaf {
+        return None;
+    }
+    let msg = pad_label_error(f)?;
+    let (_, expr) = f.collate.pad.as_ref()?;
+    Some(syn::Error::new_spanned(expr, msg))
+}
+
+/// An augmented field sits in a struct without generic parameters (the augmentation's sizes are
+/// checked where the request is defined); `at` is the span of its `augment` key.
+pub fn augment_without_generics(cont: &Container<'_>, at: Span) -> Option<syn::Error> {
+    if cont.generics.params.is_empty() {
+        return None;
+    }
+    Some(syn::Error::new(
+        at,
+        "a request with generic parameters cannot name an augmentation: its sizes are checked where the request is defined, so give the augmented field a written-out image type",
+    ))
+}
+
+/// `mixed_with = "source"` names the source of an augmented field of the struct: the
+/// augmentation it names, or the error at the key (`at`).
+pub fn mixed_with_augmented<'a>(
+    cont: &'a Container<'_>,
+    at: Span,
+    source: &str,
+) -> Result<&'a syn::Type, syn::Error> {
+    let partner = cont
+        .fields
+        .iter()
+        .find(|g| g.source == source && g.augment.is_some());
+    match partner.and_then(|g| g.augment.as_ref()) {
+        Some((_, aug_ty)) => Ok(aug_ty),
+        None => Err(syn::Error::new(
+            at,
+            format!(
+                "`mixed_with = \"{}\"` names a source that no augmented field of `{}` reads: mix labels with the source of a field with `augment = ..` whose steps mix samples",
+                escape(source),
+                escape(&cont.ident.to_string())
+            ),
+        )),
+    }
+}
+
+/// The space and number of labels `M` of a field written `Batch<IndexSeq<M, ..>>` or
+/// `Batch<Labels<M, ..>>` (or `Ragged<..>`, `ArcBatch<..>`) with `M` a literal.
+fn index_seq_labels(ty: &syn::Type) -> Option<(String, u128)> {
+    fn first_type(seg: &syn::PathSegment) -> Option<&syn::Type> {
+        let syn::PathArguments::AngleBracketed(args) = &seg.arguments else {
+            return None;
+        };
+        args.args.iter().find_map(|a| match a {
+            syn::GenericArgument::Type(t) => Some(t),
+            _ => None,
+        })
+    }
+    let syn::Type::Path(batch) = ty else {
+        return None;
+    };
+    let space = first_type(batch.path.segments.last()?)?;
+    let syn::Type::Path(space) = space else {
+        return None;
+    };
+    let seg = space.path.segments.last()?;
+    if seg.ident != "IndexSeq" && seg.ident != "Labels" {
+        return None;
+    }
+    let syn::PathArguments::AngleBracketed(args) = &seg.arguments else {
+        return None;
+    };
+    match args.args.first()? {
+        syn::GenericArgument::Const(syn::Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Int(n),
+            ..
+        })) => Some((seg.ident.to_string(), n.base10_parse().ok()?)),
+        syn::GenericArgument::Type(syn::Type::Path(t)) => {
+            // A literal parses as a type path only if it is an identifier: not a number.
+            let _ = t;
+            None
+        }
+        _ => None,
+    }
+}
+
+/// The error of a pad value that is not a label of the field's index space (`IndexSeq<N>` or
+/// `Labels<N>`), when both are literals.
+fn pad_label_error(f: &Field<'_>) -> Option<String> {
+    let (_, expr) = f.collate.pad.as_ref()?;
+    let (space, labels) = index_seq_labels(f.ty)?;
+    let (negative, lit) = match expr {
+        syn::Expr::Unary(u) if matches!(u.op, syn::UnOp::Neg(_)) => (true, &*u.expr),
+        e => (false, e),
+    };
+    let syn::Expr::Lit(syn::ExprLit {
+        lit: syn::Lit::Int(n),
+        ..
+    }) = lit
+    else {
+        return None;
+    };
+    let value: u128 = n.base10_parse().ok()?;
+    (negative && value > 0 || value >= labels).then(|| {
+        format!(
+            "pad value {}{value} is not a label of `{space}<{labels}>`: its labels are 0..{labels}",
+            if negative { "-" } else { "" }
+        )
+    })
 }

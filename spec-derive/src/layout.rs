@@ -1,9 +1,9 @@
-//! `layout!(bhwc)`: a layout type from its letters, with unknown and repeated axes reported on
-//! the letter.
+//! The letters of a layout (`layout!(bhwc)`, `layout!("bhwc")`) read into its axes, with unknown
+//! and repeated axes reported on the letter. The checks ask it whether a field's `layout!` is a
+//! layout; the `layout!` macro writes the axes' types (`expand/type_macros.rs`).
 
-use batchspec_facts::AXES;
+use batchspec_facts::{AXES, AxisFact};
 use proc_macro2::{Span, TokenStream};
-use quote::quote;
 
 /// The span of the `i`-th character of the token, where the compiler can give it.
 fn char_span(token_span: Span, lit: Option<&syn::LitStr>, i: usize) -> Span {
@@ -15,7 +15,8 @@ fn char_span(token_span: Span, lit: Option<&syn::LitStr>, i: usize) -> Span {
     token_span
 }
 
-pub fn expand(input: TokenStream) -> syn::Result<TokenStream> {
+/// The axes a layout's letters name, in order, or every mistake in them.
+pub fn axes(input: TokenStream) -> syn::Result<Vec<&'static AxisFact>> {
     let (text, span, lit) = if let Ok(ident) = syn::parse2::<syn::Ident>(input.clone()) {
         (ident.to_string(), ident.span(), None)
     } else if let Ok(lit) = syn::parse2::<syn::LitStr>(input.clone()) {
@@ -47,7 +48,7 @@ pub fn expand(input: TokenStream) -> syn::Result<TokenStream> {
                 ),
             )),
             Some(fact) => {
-                let (ty, words) = (fact.marker, fact.word);
+                let words = fact.word;
                 if let Some((_, first)) = seen.iter().find(|(c, _)| *c == ch) {
                     push(syn::Error::new(
                         here,
@@ -58,8 +59,7 @@ pub fn expand(input: TokenStream) -> syn::Result<TokenStream> {
                     ));
                 } else {
                     seen.push((ch, i));
-                    let ty = syn::Ident::new(ty, Span::call_site());
-                    axes.push(quote!(::batchspec::__private::#ty));
+                    axes.push(fact);
                 }
             }
         }
@@ -76,6 +76,6 @@ pub fn expand(input: TokenStream) -> syn::Result<TokenStream> {
     }
     match errors {
         Some(e) => Err(e),
-        None => Ok(quote!((#(#axes,)*))),
+        None => Ok(axes),
     }
 }

@@ -1,7 +1,7 @@
 //! Expansion snapshots: every change of the derive's generated code shows up in review.
 //!
 //! For each input `tests/expand/<name>.rs` (one `#[derive(DataSpec)]` struct), the test runs
-//! [`crate::derive`], the function the macro runs, and compares its output with
+//! [`crate::expand::derive`], the function the macro runs, and compares its output with
 //! `tests/expand/<name>.expanded.rs`: the output pretty-printed, under two fingerprints of the raw
 //! tokens, one of their text and one of their spans (line and column in the input), which catch
 //! what pretty-printing would hide (a moved span, a trailing comma). The type macros `layout!`
@@ -161,7 +161,7 @@ fn expansions_match_their_snapshots() {
                 continue;
             }
         };
-        let got = render(name, &crate::derive(&input));
+        let got = render(name, &crate::expand::derive(&input));
         checked += 1;
         failures.extend(compare(&dir().join(format!("{name}.expanded.rs")), &got));
     }
@@ -198,8 +198,8 @@ fn type_macros_match_their_snapshot() {
     for (name, args) in TYPE_MACRO_CALLS {
         let input: TokenStream = args.parse().expect("the arguments as tokens");
         let out = match name {
-            "layout" => crate::layout_macro(input),
-            _ => crate::source_macro(input),
+            "layout" => crate::expand::type_macros::layout(input),
+            _ => crate::expand::type_macros::source(input),
         };
         let mut spans = String::new();
         describe(out.clone(), true, &mut spans);

@@ -1,0 +1,102 @@
+//! Code generation: what `#[derive(DataSpec)]` and the type macros write, one file per trait
+//! family. [`derive()`] reads the input into the IR (`ast`), runs the checks, and writes either the
+//! impls inside one `const _: () = { .. };` block, through the hidden `__private` module, or
+//! the errors beside stubs.
+//!
+//! The files, each importing only the internals and the files below it in this list:
+//! `serving/` (the record and request sides, field by field), `node` and `flatten` (the tree of
+//! leaves), `mapped` (`<Name>Mapped`, `MapSpec`, `NodeMut`), `bounds` (the where-clauses and the
+//! checks at the fields), `stubs`, `type_macros`, and the shared `source` (source types) and
+//! `names`.
+
+mod bounds;
+mod flatten;
+mod mapped;
+mod names;
+mod node;
+mod serving;
+mod source;
+mod stubs;
+pub mod type_macros;
+
+use crate::ast::Container;
+use crate::{ast, check, ctxt};
+use proc_macro2::TokenStream;
+use quote::quote;
+
+/// The expansion of `#[derive(DataSpec)]` on `input`: the impls, or the errors and stubs.
+pub fn derive(input: &syn::DeriveInput) -> TokenStream {
+    let cx = ctxt::Ctxt::new();
+    let cont = ast::Container::from_ast(&cx, input);
+    if let Some(cont) = &cont {
+        check::check(&cx, cont);
+    }
+    let krate = cont.as_ref().and_then(|c| c.attrs.krate.clone());
+    match (cx.check(), cont) {
+        // A field type with a `layout!`, `image!` or `volume!` that reports an error is reported
+        // where the struct itself expands it, once; the derive adds only stubs (its impls would
+        // name the type again, and each copy would repeat the error).
+        (Ok(()), Some(_)) if check::has_bad_type_macro(input) => stubs::stubs(input, krate),
+        // A space given a layout of another space (`VectorSeq<64, BHWC>`): the struct reports
+        // it once, in the core's words. No stubs either: a stub taking `Self` by value makes
+        // rustc check the field's type again (uses of the struct as a spec then say it is not
+        // one, which is true until the layout is fixed).
+        (Ok(()), Some(cont)) if cont.fields.iter().any(|f| check::has_foreign_layout(f.ty)) => {
+            TokenStream::new()
+        }
+        (Ok(()), Some(cont)) => expand(&cont),
+        (Err(err), _) => {
+            let mut out = err.into_compile_error();
+            out.extend(stubs::stubs(input, krate));
+            out
+        }
+        (Ok(()), None) => unreachable_error(input),
+    }
+}
+
+fn unreachable_error(input: &syn::DeriveInput) -> TokenStream {
+    syn::Error::new_spanned(&input.ident, "`DataSpec` could not read this struct")
+        .into_compile_error()
+}
+
+/// The impls for a checked struct.
+fn expand(cont: &Container<'_>) -> TokenStream {
+    let krate = cont
+        .attrs
+        .krate
+        .clone()
+        .unwrap_or_else(names::default_crate);
+    // The library's items are named through one import at the top of the generated block: the
+    // full path at each of the thousands of uses in a wide struct's impls was about a third of
+    // the tokens the derive wrote.
+    let p = quote!(__spec_p);
+    let bounds = bounds::bounds(cont, &p);
+    let node = node::impls(cont, &p, &bounds.preds);
+    // The impls other than `Node` and `DataSpec` go without the field bounds where the struct has
+    // no generics: the compiler checks their items against the concrete field types anyway, and
+    // 64 bounds on each of 67 impls was much of the cost of a wide struct (on two impls they cost
+    // nothing measurable).
+    let rest_preds: Vec<TokenStream> = if cont.generics.params.is_empty() {
+        Vec::new()
+    } else {
+        bounds.preds.clone()
+    };
+    let serving = serving::expand(cont, &p, &rest_preds);
+    let (mapped_struct, map_impl) = mapped::mapped(cont, &p, &rest_preds);
+    let checks = bounds.checks;
+    quote! {
+        #[doc(hidden)]
+        #[allow(non_camel_case_types, unused_qualifications, clippy::all)]
+        const _: () = {
+            use #krate::__private as __spec_p;
+            #checks
+            #node
+
+            #serving
+
+            #map_impl
+        };
+
+        #mapped_struct
+    }
+}

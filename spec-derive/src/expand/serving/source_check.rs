@@ -1,0 +1,55 @@
+//! The check of a request's batch field against the record: the trait `<Struct>_<field>_source`,
+//! implemented for `()` whenever the record has the field's source, whose message says in the
+//! field's words that the record lacks it; and the record's leaf of that source, read through it.
+
+use super::context::{FieldCx, Serving};
+use crate::check::escape;
+use proc_macro2::TokenStream;
+use quote::quote;
+
+/// The trait that checks the field's source, with its impl.
+pub fn source_check(s: &Serving<'_>, fc: &FieldCx<'_>) -> TokenStream {
+    let (p, key) = (s.p, &fc.key);
+    let source_trait = fc.trait_name(s, "source");
+    let src = escape(&fc.f.source);
+    let (fname, sname) = (escape(&fc.field), escape(&s.name));
+    let msg_source = format!("the record `{{R}}` has no source \"{src}\"");
+    let label_source = format!("field `{fname}` of `{sname}` reads source \"{src}\"");
+    let note_source = format!(
+        "a request is served by source name: the record needs one batch field of source \"{src}\" (`#[spec(source = \"{src}\")]`, or a field of that name without `#[spec]`); a record that holds a source in two fields serves it to no request"
+    );
+    quote! {
+        #[diagnostic::on_unimplemented(
+            message = #msg_source,
+            label = #label_source,
+            note = #note_source
+        )]
+        pub trait #source_trait<R> {
+            type Space: #p::Space;
+            type Field;
+            type Via: #p::SourceOf<R, Space = Self::Space, Field = Self::Field>;
+        }
+        #[diagnostic::do_not_recommend]
+        impl<R: #p::HasSource<#key>> #source_trait<R> for () {
+            type Space = <R as #p::HasSource<#key>>::Space;
+            type Field = <R as #p::HasSource<#key>>::Field;
+            type Via = #p::LeafVia<#key>;
+        }
+    }
+}
+
+/// The record's leaf of the field's source, as every gather, fit check and serve reads it.
+pub fn source_view(s: &Serving<'_>, fc: &FieldCx<'_>) -> TokenStream {
+    let (p, r) = (s.p, &s.r);
+    let source_trait = fc.trait_name(s, "source");
+    quote!(
+        <<() as #source_trait<#r>>::Via as #p::SourceOf<#r>>::view(__spec_record)
+    )
+}
+
+/// The record's space of the field's source.
+pub fn source_space(s: &Serving<'_>, fc: &FieldCx<'_>) -> TokenStream {
+    let r = &s.r;
+    let source_trait = fc.trait_name(s, "source");
+    quote!(<() as #source_trait<#r>>::Space)
+}

@@ -1,0 +1,3 @@
+// A struct without fields.
+#[derive(DataSpec)]
+struct Empty;
