@@ -34,6 +34,7 @@
 //! The kernels are generic over the element types and the map, not over sizes, rank or
 //! permutation. With the `rayon` feature (on by default) the work can be split over threads
 //! ([`Threads`]).
+#![doc = include_str!("../doc/kernel.md")]
 
 // The only part with `unsafe` code (the workspace denies it elsewhere): raw strided loops,
 // each block with its `SAFETY:` comment.

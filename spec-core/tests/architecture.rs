@@ -1,20 +1,54 @@
-//! The architecture of `spec-core/src`, held by a test: one top-level module per part, each
-//! importing only the parts below it, and no two files importing each other, directly or in a
-//! loop.
+//! The architecture of the workspace, held by a test.
+//!
+//! - `spec-core/src`: one top-level module per part, each importing only the parts below it,
+//!   and the pairs in [`FORBIDDEN`] not at all;
+//! - every crate of the workspace (the kernels, spec-core, spec-derive, the facade, the
+//!   adapters): no two files importing each other, directly or in a loop;
+//! - the kernel crate imports nothing of the workspace (no dependency on a `batchspec` crate,
+//!   and no path naming one);
+//! - spec-derive's internals (the input's model, attributes, checks, context) import none of
+//!   its generators (`expand/`).
 //!
 //! The test reads the paths every file names in code (comments and strings left out):
-//! `crate::part::...` and, inside a part, `super::...` and `self::...`. A path is followed to the
-//! file that defines what it names; a name a `mod.rs` re-exports (`pub use child::Name`) leads
-//! to the child that defines it, and a `mod.rs`'s own re-exports of its children are not
-//! imports. Unit tests at the end of a file (`#[cfg(test)]`) are left out. Each failure names
-//! the file and line.
+//! `crate::...` and `$crate::...` alike and, inside a module, `super::...` and `self::...`. A
+//! path is followed to the file that defines what it names; a name a `mod.rs` re-exports
+//! (`pub use child::Name`) leads to the child that defines it, and a `mod.rs`'s own re-exports
+//! of its children are not imports. A file's scan ends at its unit tests (`#[cfg(test)] mod`).
+//! Each failure names the file and line.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
-/// The parts, from the bottom up: a part may import the parts before it in this list.
+/// spec-core's parts, from the bottom up: a part may import the parts before it in this list.
 const PARTS: &[&str] = &[
-    "types", "kernel", "format", "buffer", "mapping", "view", "augment", "data", "load",
+    "iteration",
+    "types",
+    "format",
+    "buffer",
+    "mapping",
+    "view",
+    "augment",
+    "data",
+    "load",
+];
+
+/// Imports that the ranks of the parts allow but the design does not, as (importing files,
+/// imported files, why), each a prefix of a path under `src`.
+const FORBIDDEN: &[(&str, &str, &str)] = &[(
+    "load/",
+    "data/provider",
+    "a loader reads files into datasets and streams; serving batches from them is the providers' job",
+)];
+
+/// spec-derive's internals, which the generators (`expand/`) build on and never the reverse.
+const DERIVE_INTERNALS: &[&str] = &[
+    "ast.rs",
+    "attr.rs",
+    "check.rs",
+    "ctxt.rs",
+    "layout.rs",
+    "respan.rs",
+    "symbol.rs",
 ];
 
 /// What a file names: each path with the line it stands on.
@@ -90,8 +124,8 @@ fn code_only(src: &str) -> String {
 fn uses(src: &str, children: &BTreeSet<String>) -> Vec<Use> {
     let mut code = code_only(src);
     // Unit tests (an inline `#[cfg(test)] mod tests` at the end of a file) are not the file's
-    // imports: their `super` is the file itself.
-    if let Some(at) = code.find("#[cfg(test)]") {
+    // imports: their `super` is the file itself. Other `#[cfg(test)]` items are read.
+    if let Some(at) = unit_tests(&code) {
         code.truncate(at);
     }
     let mut found = Vec::new();
@@ -110,7 +144,7 @@ fn uses(src: &str, children: &BTreeSet<String>) -> Vec<Use> {
                 let at = from + p;
                 from = at + start.len();
                 let before = text[..at].chars().next_back();
-                if before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '$' || c == ':') {
+                if before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == ':') {
                     continue;
                 }
                 let head = start.trim_end_matches("::").to_owned();
@@ -130,6 +164,21 @@ fn uses(src: &str, children: &BTreeSet<String>) -> Vec<Use> {
         }
     }
     found
+}
+
+/// Where a file's unit tests start: a `#[cfg(test)]` followed by a `mod` item.
+fn unit_tests(code: &str) -> Option<usize> {
+    let mut from = 0;
+    while let Some(p) = code[from..].find("#[cfg(test)]") {
+        let at = from + p;
+        from = at + "#[cfg(test)]".len();
+        let next = code[from..].trim_start();
+        let next = next.strip_prefix("pub(crate) ").unwrap_or(next);
+        if next.starts_with("mod ") {
+            return Some(at);
+        }
+    }
+    None
 }
 
 /// The segments after `crate::`: `a::b::C` gives one path, `{a::X, b::{Y, Z}}` one per branch.
@@ -270,46 +319,61 @@ fn resolve(tree: &BTreeMap<Vec<String>, Module>, at: &[String], path: &[String])
     module
 }
 
-/// Every breach of the rules, as `file:line: what`.
-fn check(files: &BTreeMap<String, String>) -> Vec<String> {
+/// Every breach of the rules, as `file:line: what`: with `parts` (from the bottom up), an
+/// import of a part above, or one through the crate root; an import in `forbidden`; a loop of
+/// files.
+fn check(
+    files: &BTreeMap<String, String>,
+    parts: &[&str],
+    forbidden: &[(&str, &str, &str)],
+) -> Vec<String> {
     let tree = modules(files);
-    let rank = |part: &str| PARTS.iter().position(|p| *p == part);
+    let rank = |part: &str| parts.iter().position(|p| *p == part);
     let mut faults = Vec::new();
     let mut edges: BTreeMap<String, BTreeMap<String, usize>> = BTreeMap::new();
     for (file, src) in files {
         let at = module_path(file);
         let part = at.first().cloned().unwrap_or_default();
-        let Some(my_rank) = rank(&part) else {
-            continue; // lib.rs and error.rs sit above every part.
-        };
+        // lib.rs and error.rs sit above every part.
+        let my_rank = rank(&part);
         let children = tree
             .get(&at)
             .map(|m| m.children.clone())
             .unwrap_or_default();
         for u in uses(src, &children) {
             let target = resolve(&tree, &at, &u.path);
-            let Some(target_part) = target.first() else {
-                faults.push(format!(
-                    "{file}:{}: `{}` goes through the crate root; name the part (`crate::types::...`)",
-                    u.line,
-                    u.path.join("::")
-                ));
-                continue;
-            };
-            match rank(target_part) {
-                None => faults.push(format!(
-                    "{file}:{}: `{}` names `{target_part}`, which is not a part",
-                    u.line,
-                    u.path.join("::")
-                )),
-                Some(r) if r > my_rank => faults.push(format!(
-                    "{file}:{}: the part `{part}` imports `{}` from `{target_part}`, a part above it",
-                    u.line,
-                    u.path.join("::")
-                )),
-                _ => {}
-            }
             let to = &tree[&target].file;
+            if let Some(my_rank) = my_rank {
+                match target.first() {
+                    None => faults.push(format!(
+                        "{file}:{}: `{}` goes through the crate root; name the part (`crate::types::...`)",
+                        u.line,
+                        u.path.join("::")
+                    )),
+                    Some(target_part) => match rank(target_part) {
+                        None => faults.push(format!(
+                            "{file}:{}: `{}` names `{target_part}`, which is not a part",
+                            u.line,
+                            u.path.join("::")
+                        )),
+                        Some(r) if r > my_rank => faults.push(format!(
+                            "{file}:{}: the part `{part}` imports `{}` from `{target_part}`, a part above it",
+                            u.line,
+                            u.path.join("::")
+                        )),
+                        _ => {}
+                    },
+                }
+            }
+            for (from, into, why) in forbidden {
+                if file.starts_with(from) && to.starts_with(into) {
+                    faults.push(format!(
+                        "{file}:{}: `{}` imports from `{to}`, which `{from}` must not: {why}",
+                        u.line,
+                        u.path.join("::")
+                    ));
+                }
+            }
             // A folder's index re-exporting its children is its public face, not an import.
             let own_reexport = u.reexport && target.starts_with(&at) && target.len() > at.len();
             if to != file && !own_reexport {
@@ -375,6 +439,11 @@ fn read_tree(root: &Path) -> BTreeMap<String, String> {
     files
 }
 
+/// A crate of the workspace, by its folder beside spec-core.
+fn workspace(dir: &str) -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(dir)
+}
+
 #[test]
 fn each_part_imports_only_the_parts_below_it_and_no_files_form_a_loop() {
     let files = read_tree(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src"));
@@ -384,8 +453,67 @@ fn each_part_imports_only_the_parts_below_it_and_no_files_form_a_loop() {
             "the part `{part}` has no folder"
         );
     }
-    let faults = check(&files);
+    let faults = check(&files, PARTS, FORBIDDEN);
     assert!(faults.is_empty(), "\n{}\n", faults.join("\n"));
+}
+
+#[test]
+fn no_crate_of_the_workspace_has_a_loop_of_files() {
+    let derive_rules: Vec<(&str, &str, &str)> = DERIVE_INTERNALS
+        .iter()
+        .map(|f| {
+            (
+                *f,
+                "expand/",
+                "the derive's internals model and check the input; the generators build on them",
+            )
+        })
+        .collect();
+    let crates: [(&str, &[(&str, &str, &str)]); 6] = [
+        ("kernel/src", &[]),
+        ("spec-facts/src", &[]),
+        ("spec-derive/src", &derive_rules),
+        ("src", &[]),
+        ("adapters/burn/src", &[]),
+        ("adapters/candle/src", &[]),
+    ];
+    let mut faults = Vec::new();
+    for (dir, forbidden) in crates {
+        let files = read_tree(&workspace(dir));
+        assert!(!files.is_empty(), "`{dir}` has no source files");
+        for fault in check(&files, &[], forbidden) {
+            faults.push(format!("{dir}/{fault}"));
+        }
+    }
+    assert!(faults.is_empty(), "\n{}\n", faults.join("\n"));
+}
+
+#[test]
+fn the_kernel_crate_imports_nothing_of_the_workspace() {
+    let manifest = std::fs::read_to_string(workspace("kernel/Cargo.toml")).expect("kernel's manifest");
+    let deps = manifest
+        .lines()
+        .skip_while(|l| !l.trim().starts_with("[dependencies]"))
+        .take_while(|l| !l.trim().starts_with("[dev-dependencies]"));
+    for line in deps {
+        let name = line.split(['=', '.']).next().unwrap_or("").trim();
+        assert!(
+            !name.starts_with("batchspec") || name == "batchspec-facts",
+            "kernel/Cargo.toml depends on `{name}`: the kernels know no spaces and nothing of the workspace but its facts"
+        );
+    }
+    for (file, src) in read_tree(&workspace("kernel/src")) {
+        let code = code_only(&src);
+        for (n, line) in code.lines().enumerate() {
+            for name in ["batchspec_core", "batchspec::", "batchspec_derive"] {
+                assert!(
+                    !line.contains(name),
+                    "kernel/src/{file}:{}: names `{name}`: the kernels import nothing of the workspace",
+                    n + 1
+                );
+            }
+        }
+    }
 }
 
 fn tree(files: &[(&str, &str)]) -> BTreeMap<String, String> {
@@ -408,7 +536,7 @@ fn an_import_from_a_part_above_fails_naming_file_and_line() {
         ("data/dataset.rs", "pub struct Dataset;\n"),
     ]);
     assert_eq!(
-        check(&files),
+        check(&files, PARTS, FORBIDDEN),
         [
             "types/batch.rs:2: the part `types` imports `crate::data::dataset::Dataset` from `data`, a part above it"
         ]
@@ -431,7 +559,7 @@ fn a_loop_of_files_inside_a_part_fails_naming_each_step() {
         ),
     ]);
     assert_eq!(
-        check(&files),
+        check(&files, PARTS, FORBIDDEN),
         ["import loop: buffer/hubs.rs:2 -> buffer/layers.rs:1 -> buffer/hubs.rs"]
     );
 }
@@ -439,18 +567,62 @@ fn a_loop_of_files_inside_a_part_fails_naming_each_step() {
 #[test]
 fn grouped_imports_strings_and_crate_root_paths_are_read_as_written() {
     let files = tree(&[
-        ("lib.rs", "pub mod types;\npub mod kernel;\n"),
+        ("lib.rs", "pub mod types;\npub mod format;\n"),
         ("types/mod.rs", "pub mod axis;\n"),
-        ("types/axis.rs", "const S: &str = \"crate::kernel::x\";\n"),
+        ("types/axis.rs", "const S: &str = \"crate::format::x\";\n"),
         (
-            "kernel/mod.rs",
+            "format/mod.rs",
             "use crate::{types::axis::Axis, Batch};\nfn f() -> char { '\"' }\n",
         ),
     ]);
     assert_eq!(
-        check(&files),
+        check(&files, PARTS, FORBIDDEN),
         [
-            "kernel/mod.rs:1: `crate::Batch` goes through the crate root; name the part (`crate::types::...`)"
+            "format/mod.rs:1: `crate::Batch` goes through the crate root; name the part (`crate::types::...`)"
         ]
+    );
+}
+
+#[test]
+fn macro_paths_and_test_only_items_are_read_and_unit_tests_are_not() {
+    let files = tree(&[
+        ("lib.rs", "pub mod types;\npub mod data;\n"),
+        ("types/mod.rs", "pub mod batch;\n"),
+        (
+            "types/batch.rs",
+            "macro_rules! m { () => { $crate::data::dataset::Dataset } }\n\
+             #[cfg(test)]\nfn helper() { crate::data::dataset::Dataset; }\n\
+             #[cfg(test)]\nmod tests { use crate::data::dataset::Dataset; }\n",
+        ),
+        ("data/mod.rs", "pub mod dataset;\n"),
+        ("data/dataset.rs", "pub struct Dataset;\n"),
+    ]);
+    assert_eq!(
+        check(&files, PARTS, FORBIDDEN),
+        [
+            "types/batch.rs:1: the part `types` imports `$crate::data::dataset::Dataset` from `data`, a part above it"
+                .replace("`$crate", "`crate"),
+            "types/batch.rs:3: the part `types` imports `crate::data::dataset::Dataset` from `data`, a part above it"
+                .to_owned(),
+        ]
+    );
+}
+
+#[test]
+fn a_forbidden_pair_fails_though_the_ranks_allow_it() {
+    let files = tree(&[
+        ("lib.rs", "pub mod data;\npub mod load;\n"),
+        ("data/mod.rs", "pub(crate) mod provider;\npub use provider::*;\n"),
+        ("data/provider.rs", "pub struct Provider;\n"),
+        ("load/mod.rs", "mod csv;\n"),
+        ("load/csv.rs", "use crate::data::provider::Provider;\n"),
+    ]);
+    let faults = check(&files, PARTS, FORBIDDEN);
+    assert_eq!(faults.len(), 1, "{faults:?}");
+    assert!(
+        faults[0].starts_with(
+            "load/csv.rs:1: `crate::data::provider::Provider` imports from `data/provider.rs`, which `load/` must not"
+        ),
+        "{faults:?}"
     );
 }

@@ -1,10 +1,10 @@
 // Pylearn2: `(CompositeSpace((input_vecspace, input_convspace)), "features")` is incorrect.
 use batchspec::prelude::*;
-use batchspec::matching;
+use batchspec::mapping;
 
 type VecSpace = Vector<3072>;
 type ConvSpace = image![32, 32, 3; BCHW];
 
-const N: usize = matching::leaves::<(VecSpace, ConvSpace), Features>();
+const N: usize = mapping::leaves::<(VecSpace, ConvSpace), Features>();
 
 fn main() {}

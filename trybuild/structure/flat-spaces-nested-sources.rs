@@ -1,11 +1,11 @@
 // Pylearn2: four flat spaces paired with a nested source tree are incorrect, even though the
 // number of leaves matches.
 use batchspec::prelude::*;
-use batchspec::matching;
+use batchspec::mapping;
 
 type V = Vector<3072>;
 
 const N: usize =
-    matching::leaves::<(V, V, V, Vector<10>), ((Features, Features, Features), Targets)>();
+    mapping::leaves::<(V, V, V, Vector<10>), ((Features, Features, Features), Targets)>();
 
 fn main() {}

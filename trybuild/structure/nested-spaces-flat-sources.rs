@@ -1,10 +1,10 @@
 // Pylearn2: nested spaces paired with four flat sources are incorrect.
 use batchspec::prelude::*;
-use batchspec::matching;
+use batchspec::mapping;
 
 type V = Vector<3072>;
 
 const N: usize =
-    matching::leaves::<((V, V, V), Vector<10>), (Features, Features, Features, Targets)>();
+    mapping::leaves::<((V, V, V), Vector<10>), (Features, Features, Features, Targets)>();
 
 fn main() {}

@@ -71,6 +71,7 @@
 //! (counter-based draws, [`Draws`]): a sample gets the same crop whichever thread, prefetcher or
 //! rank serves it. A provider draws with its schedule's seed and the epoch it serves;
 //! [`Steps::choices`] tells the choices of any sample.
+#![doc = include_str!("../../doc/augment.md")]
 
 mod draw;
 mod fused;

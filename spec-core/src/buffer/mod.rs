@@ -62,6 +62,7 @@
 //! their memory is adjacent; Brainstorm claims the last, which its memory does not support), every
 //! view of a time-sized hub shows the hub's context rows, constant hubs (gradients included) keep
 //! their contents across resizes, and internals have no automatic backward mirror.
+#![doc = include_str!("../../doc/buffer.md")]
 
 mod build;
 mod consecutive;

@@ -21,6 +21,7 @@
 //!
 //! Element casts are those of [`LosslessCast`](crate::types::elem::LosslessCast). Every other pair fails `cargo check`, and the first
 //! line of the error says why in numbers: `a vector of 10 cannot hold an image of 32×32×3 = 3072`.
+#![doc = include_str!("../../doc/format.md")]
 
 mod batch;
 pub(crate) mod chain;

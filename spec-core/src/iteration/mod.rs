@@ -73,6 +73,7 @@
 //!   (`even_*` modes), and an explicit `num_batches` of 0 are errors; Pylearn2 serves an empty
 //!   iteration or divides by zero.
 //! * A batch size of 0 means "all samples in one batch" everywhere (MXNet's convention).
+#![doc = include_str!("../../doc/iteration.md")]
 
 mod buckets;
 mod device_split;

@@ -6,6 +6,7 @@
 //! - [`matching`]: [`Serves`], whether a record can serve a request, decided at compile time;
 //! - [`serve`]: [`serve`](serve::serve) and [`Server`], each unique leaf converted once;
 //! - [`consumer`]: the [`Model`], [`Cost`] and [`Channel`] traits.
+#![doc = include_str!("../../doc/mapping.md")]
 
 pub(crate) mod consumer;
 pub(crate) mod dedup;

@@ -1,5 +1,8 @@
 //! The vocabulary: axes and layouts, element types, spaces, sources, the spec traits and
 //! batches. Every other part is written in these words; this part imports none of them.
+#![doc = include_str!("../../doc/types.md")]
+#![doc = include_str!("../../doc/tensors.md")]
+#![doc = include_str!("../../doc/compile-time.md")]
 
 pub mod axis;
 pub(crate) mod batch;

@@ -6,6 +6,7 @@
 //! got; the producer takes one gradient in the base layout, with elements `G`: every consumer's
 //! gradient converted back (inverse permutation, un-flatten, element cast) and summed. A form
 //! that has no inverse (labels made one-hot) can be got, but a gradient for it does not compile.
+#![doc = include_str!("../../doc/view.md")]
 
 pub(crate) mod error;
 
