@@ -257,7 +257,7 @@ impl<S: Space, R: Data<Elem = S::Elem>> Batch<S, R> {
     /// The batch taken through the chain of spaces `C` (`(B, C, ..)`, each formatting as the
     /// next), planned as one conversion: the steps' views composed, the casts composed, and
     /// one pass into the result where the chain is permutations (two where a flatten needs the
-    /// data in another order first). See [`format::chain`](crate::format::chain).
+    /// data in another order first). See [`Chain`](crate::format::Chain).
     pub fn format_through<C: Chain<S>>(&self) -> Batch<C::Out> {
         let (n, t) = (self.len(), self.time_len().unwrap_or(0));
         let steps = C::steps(n, t);

@@ -63,7 +63,7 @@ pub trait Convert<Target: Space>: Space {
     const PLAN: Plan;
 
     /// Writes `src` formatted as `Target` into `dst`, whose shape is the target shape of the same
-    /// batch (checked by the callers in [`Batch`](crate::Batch)).
+    /// batch (checked by the callers in [`Batch`](crate::types::Batch)).
     fn format_view_into(
         src: ArrayView<'_, Self::Elem, Self::Dim>,
         dst: ArrayViewMut<'_, Target::Elem, Target::Dim>,
@@ -86,7 +86,7 @@ pub trait Convert<Target: Space>: Space {
 }
 
 /// `Self` can be formatted as `Target`: the bound conversions are asked for by
-/// ([`Batch::format_as`](crate::Batch::format_as), providers, servers, views), with the items of
+/// ([`Batch::format_as`](crate::types::Batch::format_as), providers, servers, views), with the items of
 /// [`Convert`], its supertrait.
 ///
 /// Implemented once, for every pair whose [`Convert`] impl holds: a refused pair is reported

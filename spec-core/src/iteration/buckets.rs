@@ -6,8 +6,8 @@
 //! gives a batch, and at the end of the epoch the buckets not yet full give their last, shorter
 //! batches, in bucket order (unless they are dropped). Padding each batch to its own longest
 //! sample then wastes few steps. The batches are index lists for
-//! [`Provider::batch_of`](crate::provider::Provider::batch_of) or
-//! [`Dataset::select`](crate::dataset::Dataset::select).
+//! [`Provider::batch_of`](crate::data::Provider::batch_of) or
+//! [`Dataset::select`](crate::data::Dataset::select).
 
 use super::{IterationError, permutation};
 

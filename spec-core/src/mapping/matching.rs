@@ -88,7 +88,7 @@ impl<'a, S: Space, S2: Space> ProjectAs<'a, Ragged<S2>> for Ragged<S> {
 }
 
 /// The request `Self` lent from the record `R` without a copy (the Pylearn dataset proposal's
-/// `d[:, something]`, from [`Projection::view`](crate::dataset::Projection::view)): each batch
+/// `d[:, something]`, from [`Projection::view`](crate::data::Projection::view)): each batch
 /// field of `Self` is a view of the record's leaf of its source, which must hold it in the same
 /// space. The derive implements it for every struct of batch fields, ragged fields, nested
 /// specs and `Null`s, as the struct's generated `<Name>Mapped` struct of views; a field that is
@@ -222,16 +222,16 @@ for_tuples!(read_tuples);
 ///
 /// ```
 /// use batchspec::prelude::*;
-/// use batchspec::matching;
+/// use batchspec::mapping;
 ///
 /// type Vec3072 = Vector<3072>;
 /// type Conv = image![32, 32, 3; BCHW];
-/// const N: usize = matching::leaves::<
+/// const N: usize = mapping::leaves::<
 ///     ((Vec3072, Vec3072, Vec3072), Vector<10>),
 ///     ((Features, Features, Features), Targets),
 /// >();
 /// assert_eq!(N, 4);
-/// assert_eq!(matching::leaves::<(Conv, Null), (Features, ())>(), 1);
+/// assert_eq!(mapping::leaves::<(Conv, Null), (Features, ())>(), 1);
 /// ```
 ///
 /// (These are functions, not items of a pair type: an item of a type whose parameters do not
@@ -245,9 +245,9 @@ pub const fn leaves<Sp: Structure<So>, So>() -> usize {
 ///
 /// ```
 /// use batchspec::prelude::*;
-/// use batchspec::matching;
+/// use batchspec::mapping;
 ///
-/// let d = matching::describe::<(Vector<3>, Index<4>), (Features, Targets)>(8);
+/// let d = mapping::describe::<(Vector<3>, Index<4>), (Features, Targets)>(8);
 /// let shapes: Vec<_> = d.iter().map(|d| (d.source, d.dims().unwrap())).collect();
 /// assert_eq!(shapes, [("features", vec![8, 3]), ("targets", vec![8, 1])]);
 /// ```
@@ -263,7 +263,7 @@ pub fn describe<Sp: Structure<So>, So>(batch: usize) -> Vec<Described> {
 ///
 /// ```
 /// use batchspec::prelude::*;
-/// use batchspec::matching;
+/// use batchspec::mapping;
 ///
 /// #[derive(DataSpec)]
 /// struct Example {
@@ -272,8 +272,8 @@ pub fn describe<Sp: Structure<So>, So>(batch: usize) -> Vec<Described> {
 ///     #[spec(source = "targets")]
 ///     y: Batch<Index<4>>,
 /// }
-/// assert!(matching::is_pair_of::<Example, (Vector<3>, Index<4>), (Features, Targets)>());
-/// assert!(!matching::is_pair_of::<Example, (Vector<3>, Index<4>), (Targets, Features)>());
+/// assert!(mapping::is_pair_of::<Example, (Vector<3>, Index<4>), (Features, Targets)>());
+/// assert!(!mapping::is_pair_of::<Example, (Vector<3>, Index<4>), (Targets, Features)>());
 /// ```
 pub fn is_pair_of<D: DataSpec + 'static, Sp: Structure<So> + 'static, So: 'static>() -> bool {
     use core::any::TypeId;

@@ -2,10 +2,10 @@
 //! `DataSpecsMapping`), request matching by source, serving each unique leaf once, and the
 //! consumers of a training loop.
 //!
-//! - [`dedup`]: [`Mapping`], a spec's leaves de-duplicated into a flat list and nested back;
-//! - [`matching`]: [`Serves`], whether a record can serve a request, decided at compile time;
-//! - [`serve`]: [`serve`](serve::serve) and [`Server`], each unique leaf converted once;
-//! - [`consumer`]: the [`Model`], [`Cost`] and [`Channel`] traits.
+//! - de-duplication: [`Mapping`], a spec's leaves de-duplicated into a flat list and nested back;
+//! - matching: [`Serves`], whether a record can serve a request, decided at compile time;
+//! - serving: [`serve()`] and [`Server`], each unique leaf converted once;
+//! - consumers: the [`Model`], [`Cost`] and [`Channel`] traits.
 #![doc = include_str!("../../doc/mapping.md")]
 
 pub(crate) mod consumer;

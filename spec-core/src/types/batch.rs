@@ -205,7 +205,7 @@ impl<S: Space, R: ndarray::DataMut<Elem = S::Elem>> Batch<S, R> {
     /// y.array_mut()[0] = 12; // `Labels<10>` holds labels: its data cannot be written unchecked
     /// ```
     ///
-    /// [`FreeValues`]: crate::space::FreeValues
+    /// [`FreeValues`]: crate::types::FreeValues
     pub fn array_mut(&mut self) -> &mut ArrayBase<R, S::Dim>
     where
         S: crate::types::space::FreeValues,

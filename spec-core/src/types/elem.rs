@@ -46,7 +46,7 @@ pub trait Element:
 }
 
 /// An arithmetic operation in place (Pylearn's `d -= mean`, `s *= val`): see
-/// [`Batch::apply`](crate::Batch::apply).
+/// [`Batch::apply`](crate::types::Batch::apply).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Arith {
     /// `+=`

@@ -142,7 +142,7 @@ pub struct RaggedView<'a, S: Space> {
 /// Some samples of a [`Ragged`] leaf, borrowed mutably (from [`Dataset::rows_mut`]): the
 /// values of each sample can be written in place, its length cannot change.
 ///
-/// [`Dataset::rows_mut`]: crate::dataset::Dataset::rows_mut
+/// [`Dataset::rows_mut`]: crate::data::Dataset::rows_mut
 pub struct RaggedViewMut<'a, S: Space> {
     values: &'a mut [S::Elem],
     // Into `values` (in steps), one more than the samples; not rebased.
@@ -522,7 +522,7 @@ impl<S: Space> RaggedViewMut<'_, S> {
     }
 
     /// Sample `i` as a batch of one sample of `S`, mutably, for a space whose every value is
-    /// valid ([`FreeValues`](crate::space::FreeValues)); a sequence of labels is written through
+    /// valid ([`FreeValues`](crate::types::FreeValues)); a sequence of labels is written through
     /// [`RaggedViewMut::update`].
     ///
     /// # Errors

@@ -221,7 +221,7 @@ pub trait Node<Src> {
     type Leaves: LeafList;
     /// The leaf values in order (the flat form, [`FlatOf`]): a leaf's value itself, [`HNil`] for
     /// a node without leaves, and for a struct or tuple a balanced tree of [`Pair`]s over its
-    /// fields' flat forms (see [`hlist`](crate::types::hlist)).
+    /// fields' flat forms.
     type Flat;
     /// References to the leaf values in order, in the same tree.
     type FlatRef<'a>
@@ -234,7 +234,7 @@ pub trait Node<Src> {
     /// The structure of the node with a `T` at each leaf (and `()` at each null leaf): what
     /// [`Mapping::nest`](crate::mapping::dedup::Mapping::nest) builds.
     type Mapped<T>;
-    /// The structure of the node with a borrowed [`BatchView`](crate::BatchView) of some of its
+    /// The structure of the node with a borrowed [`BatchView`](crate::types::BatchView) of some of its
     /// samples at each leaf (and [`Null`] at each null leaf): for a derived struct, its generated
     /// `<Name>Mapped` struct, by the struct's field names; for a tuple, a tuple.
     type Views<'a>
@@ -386,9 +386,9 @@ impl<Src> Node<Src> for Null {
 }
 
 /// A node whose leaves lend some of their samples mutably, in place: the structure of the node
-/// with a [`BatchViewMut`](crate::BatchViewMut) (or a [`RaggedViewMut`](crate::RaggedViewMut))
-/// at each leaf. What [`Dataset::rows_mut`](crate::dataset::Dataset::rows_mut) and
-/// [`Dataset::sample_mut`](crate::dataset::Dataset::sample_mut) give.
+/// with a [`BatchViewMut`](crate::types::BatchViewMut) (or a [`RaggedViewMut`](crate::types::RaggedViewMut))
+/// at each leaf. What [`Dataset::rows_mut`](crate::data::Dataset::rows_mut) and
+/// [`Dataset::sample_mut`](crate::data::Dataset::sample_mut) give.
 ///
 /// The derive implements it for every struct whose fields all lend mutably (owned batches,
 /// ragged leaves, nested specs, tuples of them): the views come as the struct's generated
@@ -517,7 +517,7 @@ pub trait DataSpec: Node<()> + Sized {
     }
 
     /// The leaf values in order, as a balanced tree of [`Pair`]s (a leaf's value itself for a
-    /// spec of one leaf; see [`hlist`](crate::types::hlist)): plain moves, no allocation.
+    /// spec of one leaf): plain moves, no allocation.
     #[inline(always)]
     fn flatten(self) -> FlatOf<Self> {
         self.node_flatten()

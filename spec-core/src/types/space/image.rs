@@ -94,7 +94,7 @@ impl<const H_: usize, const W_: usize, const C_: usize, const N: usize, L, E>
     Image<H_, W_, C_, N, L, E>
 {
     /// `true` when `N` is `H × W × C`. Image types written with [`image!`](crate::image) or in a
-    /// derived struct always are; [`Batch`](crate::Batch) refuses to hold a type that is not.
+    /// derived struct always are; [`Batch`](crate::types::Batch) refuses to hold a type that is not.
     pub const CONSISTENT: bool = match H_.checked_mul(W_) {
         Some(hw) => matches!(hw.checked_mul(C_), Some(total) if total == N),
         None => false,

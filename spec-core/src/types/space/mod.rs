@@ -144,7 +144,7 @@ pub fn dim_of<S: Space>(batch: usize, time: usize) -> S::Dim {
     dim
 }
 
-/// The same space with another element type, for [`Batch::cast_lossy`](crate::Batch::cast_lossy).
+/// The same space with another element type, for [`Batch::cast_lossy`](crate::types::Batch::cast_lossy).
 pub trait Recast<E2: Element>: Space {
     /// `Self` with elements `E2`.
     type With: Space<Elem = E2, Dim = Self::Dim>;
@@ -209,9 +209,9 @@ impl<E: Element, E2: Element> Recast<E2> for Scalar<E> {
 
 /// A space every value of whose element type is a value of the space: every space but the label
 /// spaces ([`Index`], [`Labels`], [`IndexSeq`]), whose values must stay below their number of
-/// labels. [`Batch::array_mut`](crate::Batch::array_mut) asks for it: a label batch is written
-/// through [`Batch::set_label`](crate::Batch::set_label) or
-/// [`Batch::update`](crate::Batch::update), which check what they write.
+/// labels. [`Batch::array_mut`](crate::types::Batch::array_mut) asks for it: a label batch is written
+/// through [`Batch::set_label`](crate::types::Batch::set_label) or
+/// [`Batch::update`](crate::types::Batch::update), which check what they write.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` holds labels: its data cannot be written unchecked",
     label = "a label written here could be outside the space's labels",

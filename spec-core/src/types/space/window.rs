@@ -87,7 +87,7 @@ where
 
 impl<const W_: usize, const C_: usize, const N: usize, L, E> Window<W_, C_, N, L, E> {
     /// `true` when `N` is `W × C`. Window types written with [`window!`](crate::window) always
-    /// are; [`Batch`](crate::Batch) refuses to hold a type that is not.
+    /// are; [`Batch`](crate::types::Batch) refuses to hold a type that is not.
     pub const CONSISTENT: bool = matches!(W_.checked_mul(C_), Some(total) if total == N);
 }
 
