@@ -2,7 +2,7 @@
 //! fused into a provider's gather.
 
 use batchspec::data::Dataset;
-use batchspec::format::{FlipH, FlipW, Through};
+use batchspec::format::{FlipUpDown, FlipLeftRight, Through};
 use batchspec::iteration::Schedule;
 use batchspec::prelude::*;
 use batchspec::data::Provider;
@@ -34,13 +34,13 @@ proptest! {
         let values: Vec<u8> = (0..n * 30).map(|i| (seed.wrapping_mul(31).wrapping_add(i as u64 * 7) % 251) as u8).collect();
         let x = bhwc(values, n);
         let batch = Batch::<Bhwc>::new(x.clone()).unwrap();
-        let w = batch.format_as::<Through<FlipW, Bhwc>>();
+        let w = batch.format_as::<Through<FlipLeftRight, Bhwc>>();
         prop_assert_eq!(w.array(), &flipped_ref(&x, true));
-        let h = batch.format_as::<Through<FlipH, Bhwc>>();
+        let h = batch.format_as::<Through<FlipUpDown, Bhwc>>();
         prop_assert_eq!(h.array(), &flipped_ref(&x, false));
         // The same step in another layout: flip a bchw copy, then compare in bhwc.
         let chw = batch.format_as::<image![3, 5, 2; BCHW, u8]>();
-        let flipped = chw.format_as::<Through<FlipW, image![3, 5, 2; BCHW, u8]>>();
+        let flipped = chw.format_as::<Through<FlipLeftRight, image![3, 5, 2; BCHW, u8]>>();
         let back = Batch::<image![3, 5, 2; BCHW, u8]>::new(flipped.into_array())
             .unwrap()
             .format_as::<Bhwc>();
@@ -48,7 +48,7 @@ proptest! {
         // A flip is its own inverse.
         let twice = Batch::<Bhwc>::new(w.into_array())
             .unwrap()
-            .format_as::<Through<FlipW, Bhwc>>();
+            .format_as::<Through<FlipLeftRight, Bhwc>>();
         prop_assert_eq!(twice.array(), &x);
     }
 }
@@ -62,7 +62,7 @@ struct Record {
 #[derive(DataSpec)]
 struct Mirrored {
     #[spec(source = "features")]
-    image: Batch<Through<FlipW, Bhwc>>,
+    image: Batch<Through<FlipLeftRight, Bhwc>>,
 }
 
 #[derive(DataSpec)]

@@ -181,7 +181,8 @@ impl Steps {
         s
     }
 
-    /// Mirrors the image left-right with probability `p`.
+    /// Mirrors the image left-right with probability `p` (a horizontal flip, as the format
+    /// step [`FlipLeftRight`](crate::format::FlipLeftRight) does).
     pub const fn flip_h(self, p: f32) -> Self {
         if !probability(p) {
             panic!("`flip_h(p)` takes a probability: `p` must be in 0.0..=1.0");
@@ -191,7 +192,8 @@ impl Steps {
         s
     }
 
-    /// Turns the image upside down with probability `p`.
+    /// Turns the image upside down with probability `p` (a vertical flip, as the format step
+    /// [`FlipUpDown`](crate::format::FlipUpDown) does).
     pub const fn flip_v(self, p: f32) -> Self {
         if !probability(p) {
             panic!("`flip_v(p)` takes a probability: `p` must be in 0.0..=1.0");
@@ -359,7 +361,7 @@ impl Steps {
     /// The pairs of a batch of `rows` (global sample indices, in batch order) and their mixing,
     /// for images of `h × w`: what [`mixup`](Steps::mixup) and [`cutmix`](Steps::cutmix) do.
     /// Exposed for tests and logging; the gather computes the same without allocating.
-    pub fn pairs(&self, h: usize, w: usize, draws: Draws<'_>, rows: &[usize]) -> Vec<Pair> {
+    pub fn pairs(&self, h: usize, w: usize, draws: Draws<'_>, rows: &[usize]) -> Vec<MixPair> {
         let mut out = Vec::new();
         for_each_pair(self, h, w, draws, rows, |p| out.push(p));
         out
@@ -404,7 +406,7 @@ impl SampleChoices {
 
 /// A pair of samples mixed together (see [`Steps::pairs`]).
 #[derive(Clone, Debug, PartialEq)]
-pub struct Pair {
+pub struct MixPair {
     /// The positions of the two samples in the batch (`i < j`).
     pub i: usize,
     /// The partner.
@@ -425,7 +427,7 @@ pub(super) fn for_each_pair(
     w: usize,
     draws: Draws<'_>,
     rows: &[usize],
-    mut f: impl FnMut(Pair),
+    mut f: impl FnMut(MixPair),
 ) {
     let (Some(mix), Some(&first)) = (steps.mix, rows.first()) else {
         return;
@@ -457,7 +459,7 @@ pub(super) fn for_each_pair(
                 (kept, Some((ys, xs)))
             }
         };
-        f(Pair { i, j, lambda, cut });
+        f(MixPair { i, j, lambda, cut });
     }
 }
 

@@ -1,13 +1,13 @@
-//! Flips: an image mirrored left to right ([`FlipW`]) or top to bottom ([`FlipH`]), in its own
+//! Flips: an image mirrored left to right ([`FlipLeftRight`]) or top to bottom ([`FlipUpDown`]), in its own
 //! layout and element type. The first [`Step`]s: this file, plus its `mod` and `pub use` lines
 //! in `format/mod.rs`.
 //!
 //! ```
 //! use batchspec::prelude::*;
-//! use batchspec::format::{FlipW, Through};
+//! use batchspec::format::{FlipLeftRight, Through};
 //!
 //! let img = Batch::<image![1, 3, 1; BHWC, u8]>::new(ndarray::array![[[[1u8], [2], [3]]]]).unwrap();
-//! let flipped = img.format_as::<Through<FlipW, image![1, 3, 1; BHWC, u8]>>();
+//! let flipped = img.format_as::<Through<FlipLeftRight, image![1, 3, 1; BHWC, u8]>>();
 //! assert_eq!(flipped.array().iter().copied().collect::<Vec<_>>(), [3, 2, 1]);
 //! ```
 
@@ -17,11 +17,13 @@ use crate::types::elem::Element;
 use crate::types::space::{Image, ImageLayout, Space};
 use ndarray::{ArrayView, ArrayViewMut, Axis, Slice};
 
-/// Mirrors each image left to right: column `w` becomes column `W - 1 - w`.
-pub struct FlipW;
+/// Mirrors each image left to right (NumPy's `fliplr`, torchvision's horizontal flip and the
+/// augmentation step `Steps::flip_h`): column `w` becomes column `W - 1 - w`.
+pub struct FlipLeftRight;
 
-/// Mirrors each image top to bottom: row `h` becomes row `H - 1 - h`.
-pub struct FlipH;
+/// Mirrors each image top to bottom (NumPy's `flipud`, torchvision's vertical flip and the
+/// augmentation step `Steps::flip_v`): row `h` becomes row `H - 1 - h`.
+pub struct FlipUpDown;
 
 /// Writes `src` reversed along the axis of letter `letter` into `dst` (same shape).
 fn reversed<S: Space>(
@@ -56,5 +58,5 @@ macro_rules! flip {
     };
 }
 
-flip!(FlipW, 'w');
-flip!(FlipH, 'h');
+flip!(FlipLeftRight, 'w');
+flip!(FlipUpDown, 'h');
