@@ -1,0 +1,154 @@
+//! The tiled blocks of the AVX2 transpositions: 16 x 16 blocks of 4-byte lanes collected in a
+//! stack tile, and 8 x 4 blocks of 8-byte lanes, each destination row's line stored whole.
+
+use core::arch::x86_64::{__m256, _mm256_setzero_ps};
+
+use super::bands::bands_b4;
+use super::regs::{block8, load4, store_pd, store_ps, tr4x4};
+use crate::loops::Core;
+
+/// A 16 x 16 tile of 4-byte lanes on the stack, one 64-byte line per row.
+#[repr(C, align(64))]
+struct Tile16([[__m256; 2]; 16]);
+
+/// The 16 x 16 blocks of [`tile_b4`] (and 16 x 8 blocks for a last group of 8 rows).
+///
+/// A block reads its 16 source rows as 4 blocks of 8 x 8, each source line's two halves
+/// back to back (16 rows of a power-of-two stride share one L1 set, so a line read in two
+/// distant passes would be fetched twice), collects the transposed block in a stack tile
+/// and then stores each destination row's line whole.
+///
+/// # Safety
+/// As [`tile_b4`]; `rows8 <= rows` is a multiple of 8, `jb..je` whole lines inside `cols`.
+///
+/// [`tile_b4`]: super::tile_b4
+#[target_feature(enable = "avx2")]
+#[allow(clippy::too_many_arguments)]
+pub(super) unsafe fn blocks_b4<const NT: bool, const AV: bool, A: Copy, B: Copy, F: Fn(A) -> B>(
+    src: *const A,
+    dst: *mut B,
+    c: &Core,
+    f: &F,
+    strip: usize,
+    rows8: usize,
+    jb: usize,
+    je: usize,
+) {
+    let strip = strip.max(16) / 16 * 16;
+    let (ts, ds) = (c.ts, c.ds);
+    let rows16 = rows8 / 16 * 16;
+    let mut tile = Tile16([[_mm256_setzero_ps(); 2]; 16]);
+    let mut i0 = 0;
+    while i0 < rows16 {
+        let i1 = (i0 + strip).min(rows16);
+        let mut j = jb;
+        while j < je {
+            // SAFETY: every `(i + m, j + k)` with `m < 16`, `k < 16` is inside the core.
+            unsafe {
+                let s = src.offset(j as isize * ts);
+                let d = dst.add(j);
+                let mut i = i0;
+                while i < i1 {
+                    for x in 0..2 {
+                        let sh = s.offset(8 * x as isize * ts).add(i);
+                        let top = block8::<AV, A, B, F>(sh, ts, f);
+                        let bottom = block8::<AV, A, B, F>(sh.add(8), ts, f);
+                        for m in 0..8 {
+                            tile.0[m][x] = top[m];
+                            tile.0[8 + m][x] = bottom[m];
+                        }
+                    }
+                    let di = d.offset(i as isize * ds).cast::<f32>();
+                    for (m, line) in tile.0.iter().enumerate() {
+                        let p = di.offset(m as isize * ds);
+                        store_ps::<NT>(p, line[0]);
+                        store_ps::<NT>(p.add(8), line[1]);
+                    }
+                    i += 16;
+                }
+            }
+            j += 16;
+        }
+        i0 = i1;
+    }
+    if rows16 < rows8 {
+        // The last 8 rows: one band.
+        let sub = Core {
+            rows: rows8 - rows16,
+            ..*c
+        };
+        // SAFETY: rows `rows16..rows8` of the core, as a core of their own.
+        unsafe {
+            bands_b4::<NT, AV, A, B, F>(
+                src.add(rows16),
+                dst.offset(rows16 as isize * ds),
+                &sub,
+                f,
+                8,
+                jb,
+                je,
+                0,
+            );
+        }
+    }
+}
+
+/// The 8 x 4 blocks of [`tile_b8`].
+///
+/// # Safety
+/// As [`tile_b8`]; `rows4 <= rows` is a multiple of 4, `jb..je` whole lines inside `cols`.
+///
+/// [`tile_b8`]: super::tile_b8
+#[target_feature(enable = "avx2")]
+#[allow(clippy::too_many_arguments)]
+pub(super) unsafe fn blocks_b8<const NT: bool, const AV: bool, A: Copy, B: Copy, F: Fn(A) -> B>(
+    src: *const A,
+    dst: *mut B,
+    c: &Core,
+    f: &F,
+    strip: usize,
+    rows4: usize,
+    jb: usize,
+    je: usize,
+) {
+    let strip = strip.max(8);
+    let (ts, ds) = (c.ts, c.ds);
+    let mut i0 = 0;
+    while i0 < rows4 {
+        let i1 = (i0 + strip).min(rows4);
+        let mut j = jb;
+        while j < je {
+            // SAFETY: every `(i + m, j + k)` with `m < 4`, `k < 8` is inside the core.
+            unsafe {
+                let s = src.offset(j as isize * ts);
+                let d = dst.add(j);
+                let mut i = i0;
+                while i < i1 {
+                    let si = s.add(i);
+                    let lo = tr4x4([
+                        load4::<AV, A, B, F>(si, f),
+                        load4::<AV, A, B, F>(si.offset(ts), f),
+                        load4::<AV, A, B, F>(si.offset(2 * ts), f),
+                        load4::<AV, A, B, F>(si.offset(3 * ts), f),
+                    ]);
+                    let s4 = si.offset(4 * ts);
+                    let hi = tr4x4([
+                        load4::<AV, A, B, F>(s4, f),
+                        load4::<AV, A, B, F>(s4.offset(ts), f),
+                        load4::<AV, A, B, F>(s4.offset(2 * ts), f),
+                        load4::<AV, A, B, F>(s4.offset(3 * ts), f),
+                    ]);
+                    let di = d.offset(i as isize * ds).cast::<f64>();
+                    for m in 0..4 {
+                        let p = di.offset(m as isize * ds);
+                        store_pd::<NT>(p, lo[m]);
+                        store_pd::<NT>(p.add(4), hi[m]);
+                    }
+                    i += 4;
+                }
+            }
+            j += 8;
+        }
+        i0 = i1;
+    }
+}

@@ -1,0 +1,165 @@
+//! De-interleave of 3 channels with AVX2: plain 4-byte elements (`bhwc -> bchw`) and `u8`
+//! pixels normalised into `f32` rows.
+
+use core::arch::x86_64::{
+    __m256, _mm_sfence, _mm256_blend_ps, _mm256_div_ps, _mm256_permutevar8x32_ps, _mm256_set1_ps,
+    _mm256_setr_epi32, _mm256_storeu_ps, _mm256_sub_ps,
+};
+
+use super::edges::column_blocks;
+use super::regs::{load8, load8_u8_f32, store_ps};
+use crate::exec::Opts;
+use crate::loops::Core;
+
+/// De-interleaves 8 pixels of 3 channels (`a`, `b`, `c` = 24 consecutive lanes) into the
+/// 8 lanes of each channel.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn deinterleave3x8(a: __m256, b: __m256, c: __m256) -> [__m256; 3] {
+    // Blend the three vectors so that every lane holds an element of the wanted channel
+    // (red is at lanes 0, 3, 6 of `a`, 1, 4, 7 of `b`, 2, 5 of `c`, and so on), then put
+    // the lanes in pixel order.
+    let r = _mm256_blend_ps::<0b0010_0100>(_mm256_blend_ps::<0b1001_0010>(a, b), c);
+    let g = _mm256_blend_ps::<0b0100_1001>(_mm256_blend_ps::<0b0010_0100>(a, b), c);
+    let bl = _mm256_blend_ps::<0b1001_0010>(_mm256_blend_ps::<0b0100_1001>(a, b), c);
+    [
+        _mm256_permutevar8x32_ps(r, _mm256_setr_epi32(0, 3, 6, 1, 4, 7, 2, 5)),
+        _mm256_permutevar8x32_ps(g, _mm256_setr_epi32(1, 4, 7, 2, 5, 0, 3, 6)),
+        _mm256_permutevar8x32_ps(bl, _mm256_setr_epi32(2, 5, 0, 3, 6, 1, 4, 7)),
+    ]
+}
+
+/// De-interleave of 3 channels for plain 4-byte destinations (`bhwc -> bchw`): 16 pixels
+/// per step, so each channel row receives one whole 64-byte line per step (streamed when
+/// asked and the rows are line aligned). Requires `tp == 1`, `ts == 3`, `rows == 3`.
+///
+/// # Safety
+/// The contract of the module documentation, with `c.rows == 3`, `c.ts == 3`.
+#[target_feature(enable = "avx2")]
+pub(crate) unsafe fn deinterleave3_b4<const AV: bool, A: Copy, B: Copy, F: Fn(A) -> B>(
+    src: *const A,
+    dst: *mut B,
+    c: &Core,
+    f: &F,
+    o: &Opts,
+) {
+    debug_assert!(c.rows == 3 && c.tp == 1 && c.ts == 3 && core::mem::size_of::<B>() == 4);
+    let (jb, je, aligned) = column_blocks(dst, c, 16);
+    // SAFETY: pixels `jb..je` of the core (3 source lanes each, 3 destination rows) are
+    // inside the view and the destination; the streaming stores are 32-byte aligned since
+    // the rows are line aligned from `jb` on.
+    unsafe {
+        if o.nt && aligned {
+            deinterleave3_run::<true, AV, A, B, F>(src, dst, c.ds, f, jb, je);
+            _mm_sfence();
+        } else {
+            deinterleave3_run::<false, AV, A, B, F>(src, dst, c.ds, f, jb, je);
+        }
+        let head = Core { cols: jb, ..*c };
+        crate::generic::deinterleave::<3, A, B, F>(src, dst, &head, f, o);
+        let tail = Core {
+            cols: c.cols - je,
+            ..*c
+        };
+        crate::generic::deinterleave::<3, A, B, F>(src.add(3 * je), dst.add(je), &tail, f, o);
+    }
+}
+
+/// The 16-pixel steps of [`deinterleave3_b4`] over pixels `jb..je`.
+///
+/// # Safety
+/// As [`deinterleave3_b4`]; `je - jb` a multiple of 16.
+#[target_feature(enable = "avx2")]
+unsafe fn deinterleave3_run<const NT: bool, const AV: bool, A: Copy, B: Copy, F: Fn(A) -> B>(
+    src: *const A,
+    dst: *mut B,
+    ds: isize,
+    f: &F,
+    jb: usize,
+    je: usize,
+) {
+    let d = dst.cast::<f32>();
+    let mut j = jb;
+    while j < je {
+        // SAFETY: pixels `j..j + 16` (48 source lanes) and their 3 destination rows are
+        // inside the core.
+        unsafe {
+            let s = src.add(3 * j);
+            let lo = deinterleave3x8(
+                load8::<AV, A, B, F>(s, f),
+                load8::<AV, A, B, F>(s.add(8), f),
+                load8::<AV, A, B, F>(s.add(16), f),
+            );
+            let hi = deinterleave3x8(
+                load8::<AV, A, B, F>(s.add(24), f),
+                load8::<AV, A, B, F>(s.add(32), f),
+                load8::<AV, A, B, F>(s.add(40), f),
+            );
+            for q in 0..3 {
+                let p = d.offset(q as isize * ds).add(j);
+                store_ps::<NT>(p, lo[q]);
+                store_ps::<NT>(p.add(8), hi[q]);
+            }
+        }
+        j += 16;
+    }
+}
+
+/// Pixels of three interleaved `u8` channels into three `f32` rows, channel `k` as
+/// `(v - mean[k]) / std[k]`, in reverse pixel order when `reverse`: every pixel of a row of at
+/// least 8 (steps of 8, and one more over the last 8 when `n` is not a multiple: its first
+/// pixels are written twice, with the same values), none of a shorter one. Returns how many
+/// pixels it wrote (`n` or 0); the rest is the caller's.
+///
+/// # Safety
+/// AVX2 is available; `src..src + 3n` is readable; each of `rows` has `n` writable `f32`.
+#[target_feature(enable = "avx2")]
+pub(crate) unsafe fn deinterleave3_u8_affine(
+    src: *const u8,
+    n: usize,
+    rows: [*mut f32; 3],
+    mean: [f32; 3],
+    std: [f32; 3],
+    reverse: bool,
+) -> usize {
+    if n < 8 {
+        return 0;
+    }
+    let m = [
+        _mm256_set1_ps(mean[0]),
+        _mm256_set1_ps(mean[1]),
+        _mm256_set1_ps(mean[2]),
+    ];
+    let sd = [
+        _mm256_set1_ps(std[0]),
+        _mm256_set1_ps(std[1]),
+        _mm256_set1_ps(std[2]),
+    ];
+    let rev = _mm256_setr_epi32(7, 6, 5, 4, 3, 2, 1, 0);
+    let mut j = 0;
+    loop {
+        // SAFETY: `j + 8 <= n`: pixels `j..j + 8` are 24 readable bytes from `src + 3j`, and
+        // the 8 floats written to each row at `j` (or `n - j - 8`) are inside its `n`.
+        unsafe {
+            let p = src.add(3 * j);
+            let px = deinterleave3x8(
+                load8_u8_f32(p),
+                load8_u8_f32(p.add(8)),
+                load8_u8_f32(p.add(16)),
+            );
+            for k in 0..3 {
+                let v = _mm256_div_ps(_mm256_sub_ps(px[k], m[k]), sd[k]);
+                if reverse {
+                    _mm256_storeu_ps(rows[k].add(n - j - 8), _mm256_permutevar8x32_ps(v, rev));
+                } else {
+                    _mm256_storeu_ps(rows[k].add(j), v);
+                }
+            }
+        }
+        if j + 8 == n {
+            return n;
+        }
+        // The next step, or the last 8 pixels.
+        j = (j + 8).min(n - 8);
+    }
+}

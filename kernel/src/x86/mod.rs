@@ -1,0 +1,122 @@
+//! AVX2 transposition kernels for 4- and 8-byte plain elements (x86-64, picked at run time).
+//!
+//! The core is cut into strips of `strip` destination rows; each strip is walked in blocks
+//! of one cache line of destination columns (16 x 4 bytes or 8 x 8 bytes). A block loads
+//! 16 (8) source rows, maps them through `f`, transposes them in registers as two 8 x 8
+//! (4 x 4) blocks and stores every destination row's whole 64-byte line at once, with
+//! non-temporal stores when asked (large outputs whose rows are line aligned). Columns
+//! before the first aligned line, after the last full one, and rows past the last full
+//! block of 8 (4) go to the portable tile kernel.
+//!
+//! Callers guarantee, besides the contract of [`generic`](super::generic): `tp == 1`, the
+//! CPU supports AVX2, and `B` is a plain integer or float type of 4 (8) bytes, so that every
+//! byte of a `B` value is initialised and may be moved through vector registers.
+//!
+//! Here the run-time detection and the entry points of the transpositions, which pick the
+//! write-out; beside them the register primitives (`regs`), the tiled blocks (`blocks`), the
+//! bands of small cores (`bands`), the staged write-out of long rows (`staged`), the edges left
+//! to the portable kernel (`edges`) and the 3-channel de-interleave (`deinterleave`).
+
+mod bands;
+mod blocks;
+mod deinterleave;
+mod edges;
+mod regs;
+mod staged;
+
+pub(crate) use deinterleave::{deinterleave3_b4, deinterleave3_u8_affine};
+
+use core::arch::x86_64::_mm_sfence;
+
+use bands::{SMALL_CORE_BYTES, bands_b4};
+use blocks::{blocks_b4, blocks_b8};
+use edges::{column_blocks, edges};
+use staged::{STAGE_MIN_COLS, staged_b4};
+
+use crate::exec::Opts;
+use crate::loops::Core;
+
+/// Whether the AVX2 kernels may run: the CPU has AVX2 (cached by std after the first call) and
+/// the SIMD kernels are not turned off by `BATCHSPEC_DISABLE_SIMD` (see [`super::cpu::simd_enabled`]).
+pub(crate) fn has_avx2() -> bool {
+    super::cpu::simd_enabled() && std::is_x86_feature_detected!("avx2")
+}
+
+/// Transposition for plain 4-byte destinations; see the module documentation. `AV`: the
+/// source elements are plain 4-byte values too (see [`load8`](regs::load8)).
+///
+/// # Safety
+/// The contract of the module documentation.
+#[target_feature(enable = "avx2")]
+pub(crate) unsafe fn tile_b4<const AV: bool, A: Copy, B: Copy, F: Fn(A) -> B>(
+    src: *const A,
+    dst: *mut B,
+    c: &Core,
+    f: &F,
+    o: &Opts,
+) {
+    debug_assert!(c.tp == 1 && core::mem::size_of::<B>() == 4);
+    let (jb, je, aligned) = column_blocks(dst, c, 16);
+    let (w, r) = (o.strip, c.rows / 8 * 8);
+    // SAFETY: blocks stay inside rows < r <= rows and columns jb..je <= cols; the
+    // streaming stores are 32-byte aligned because rows are line aligned from `jb` on.
+    unsafe {
+        if o.nt && aligned {
+            // Long destination rows go through the staging buffer (whole panels of the
+            // first `r16` rows), the rest through direct blocks.
+            let r16 = r / 16 * 16;
+            let js = if o.staged && c.cols >= STAGE_MIN_COLS {
+                staged_b4::<AV, A, B, F>(src, dst, c, f, w, r16, jb, je)
+            } else {
+                jb
+            };
+            if js > jb && r16 < r {
+                let sub = Core {
+                    rows: c.rows - r16,
+                    ..*c
+                };
+                let d = dst.offset(r16 as isize * c.ds);
+                blocks_b4::<true, AV, A, B, F>(src.add(r16), d, &sub, f, w, 8, jb, js);
+            }
+            if js == jb && c.rows * c.cols * core::mem::size_of::<A>() <= SMALL_CORE_BYTES {
+                // A small core (one batch item of `bwc -> bcw`, say): its source stays in the
+                // caches, so the order of the writes is what counts.
+                bands_b4::<true, AV, A, B, F>(src, dst, c, f, r, jb, je, o.ahead);
+            } else {
+                blocks_b4::<true, AV, A, B, F>(src, dst, c, f, w, r, js, je);
+            }
+            _mm_sfence();
+        } else {
+            blocks_b4::<false, AV, A, B, F>(src, dst, c, f, w, r, jb, je);
+        }
+        edges(src, dst, c, f, r, jb, je);
+    }
+}
+
+/// Transposition for plain 8-byte destinations; see the module documentation. `AV`: the
+/// source elements are plain 8-byte values too (see [`load4`](regs::load4)).
+///
+/// # Safety
+/// The contract of the module documentation.
+#[target_feature(enable = "avx2")]
+pub(crate) unsafe fn tile_b8<const AV: bool, A: Copy, B: Copy, F: Fn(A) -> B>(
+    src: *const A,
+    dst: *mut B,
+    c: &Core,
+    f: &F,
+    o: &Opts,
+) {
+    debug_assert!(c.tp == 1 && core::mem::size_of::<B>() == 8);
+    let (jb, je, aligned) = column_blocks(dst, c, 8);
+    let rows4 = c.rows / 4 * 4;
+    // SAFETY: as in `tile_b4`, with 8 x 4 blocks.
+    unsafe {
+        if o.nt && aligned {
+            blocks_b8::<true, AV, A, B, F>(src, dst, c, f, o.strip, rows4, jb, je);
+            _mm_sfence();
+        } else {
+            blocks_b8::<false, AV, A, B, F>(src, dst, c, f, o.strip, rows4, jb, je);
+        }
+        edges(src, dst, c, f, rows4, jb, je);
+    }
+}
