@@ -1,5 +1,6 @@
 //! Building a [`BufferLayout`] from a [`LayoutSpec`]: checking names and templates, resolving
-//! inputs, grouping leaves into hubs, ordering each hub, and assembling the tree of views.
+//! inputs, grouping leaves into hubs, ordering each hub, and assembling the tree of views (its
+//! placeholders resolved first by `placeholders`, the tree kept by `view_tree`).
 
 use std::collections::HashMap;
 use std::ops::Range;
@@ -7,9 +8,11 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::consecutive::consecutive_order;
 use super::error::{BufferError, ConcatRule};
-use super::hubs::{BufferLayout, Hub, HubSlice, HubSource, Node, ViewId};
+use super::hubs::{BufferLayout, Hub, HubSlice, HubSource, ViewId};
 use super::layers::LayoutSpec;
+use super::placeholders::{parse_source, resolve_placeholders};
 use super::template::{BufferKind, ShapeTemplate};
+use super::view_tree::Tree;
 
 static NEXT_LAYOUT_ID: AtomicU64 = AtomicU64::new(1);
 
@@ -30,157 +33,6 @@ impl LayoutSpec {
 fn build(spec: &LayoutSpec) -> Result<BufferLayout, BufferError> {
     let resolved = resolve_placeholders(spec)?;
     Builder::new(resolved.as_ref().unwrap_or(spec))?.finish()
-}
-
-/// The output a source of an input names: `"Layer"` (its `default` output), `"Layer.output"` or
-/// `"Layer.outputs.output"`.
-fn parse_source(source: &str) -> Option<(&str, &str)> {
-    let parts: Vec<&str> = source.split('.').collect();
-    match parts.as_slice() {
-        [l] => Some((*l, "default")),
-        [l, o] | [l, "outputs", o] => Some((*l, *o)),
-        _ => None,
-    }
-}
-
-/// The description with every placeholder `F` replaced by the feature dimensions of its
-/// layer's input (`None` when it holds none). Layers are resolved as their inputs' sources are,
-/// in rounds, so a chain of placeholders resolves in any declaration order; a cycle of them,
-/// or a placeholder in a layer without a unique input, is an error naming the leaf.
-fn resolve_placeholders(spec: &LayoutSpec) -> Result<Option<LayoutSpec>, BufferError> {
-    let has = |l: &super::layers::LayerSpec| {
-        [&l.outputs, &l.internals, &l.parameters]
-            .into_iter()
-            .flatten()
-            .any(|(_, t)| t.has_placeholder())
-    };
-    if !spec.layers.iter().any(has) {
-        return Ok(None);
-    }
-    let mut spec = spec.clone();
-    // The path of the first leaf of a layer holding a placeholder.
-    let first_path = |l: &super::layers::LayerSpec| {
-        let groups = [
-            ("outputs", &l.outputs),
-            ("internals", &l.internals),
-            ("parameters", &l.parameters),
-        ];
-        groups
-            .into_iter()
-            .find_map(|(g, list)| {
-                list.iter()
-                    .find(|(_, t)| t.has_placeholder())
-                    .map(|(n, _)| format!("{}.{g}.{n}", l.name))
-            })
-            .unwrap_or_default()
-    };
-    for l in &spec.layers {
-        for (g, list) in [
-            ("outputs", &l.outputs),
-            ("internals", &l.internals),
-            ("parameters", &l.parameters),
-        ] {
-            if let Some((n, t)) = list.iter().find(|(_, t)| t.placeholders() > 1) {
-                return Err(BufferError::Placeholder {
-                    path: format!("{}.{g}.{n}", l.name),
-                    reason: format!(
-                        "written {} times: a template takes at most one",
-                        t.placeholders()
-                    ),
-                });
-            }
-        }
-    }
-    loop {
-        let mut progress = false;
-        let mut waiting = None;
-        for li in 0..spec.layers.len() {
-            let layer = &spec.layers[li];
-            if !has(layer) {
-                continue;
-            }
-            let input = match layer.inputs.as_slice() {
-                [] => None,
-                [only] => Some(only),
-                several => several.iter().find(|(n, _)| n == "default"),
-            };
-            let Some((input_name, refs)) = input else {
-                let reason = if layer.inputs.is_empty() {
-                    format!("layer `{}` has no input to take it from", layer.name)
-                } else {
-                    format!(
-                        "layer `{}` has several inputs and none named `default` to take it from",
-                        layer.name
-                    )
-                };
-                return Err(BufferError::Placeholder {
-                    path: first_path(layer),
-                    reason,
-                });
-            };
-            let input_path = format!("{}.inputs.{input_name}", layer.name);
-            if refs.is_empty() {
-                return Err(BufferError::EmptyInput { input: input_path });
-            }
-            // The features of the input: its sources' concatenated along the first feature axis
-            // (sources that do not concatenate are reported by the layout with both shapes).
-            let mut features: Option<Vec<usize>> = None;
-            let mut ready = true;
-            for r in refs {
-                let template = parse_source(r).and_then(|(l, o)| {
-                    spec.layers
-                        .iter()
-                        .find(|x| x.name == l)
-                        .and_then(|x| x.outputs.iter().find(|(n, _)| n == o))
-                        .map(|(_, t)| t)
-                });
-                let Some(template) = template else {
-                    return Err(BufferError::UnknownSource {
-                        input: input_path,
-                        source_path: r.clone(),
-                        expected: "an output of a layer (write `Layer` for its `default` output, or `Layer.output`)",
-                    });
-                };
-                if template.has_placeholder() {
-                    ready = false;
-                    break;
-                }
-                match &mut features {
-                    None => features = Some(template.features().to_vec()),
-                    Some(f) => {
-                        if let (Some(a), Some(&b)) = (f.first_mut(), template.features().first()) {
-                            *a = a.saturating_add(b);
-                        }
-                    }
-                }
-            }
-            let (true, Some(features)) = (ready, features) else {
-                waiting.get_or_insert_with(|| first_path(layer));
-                continue;
-            };
-            let layer = &mut spec.layers[li];
-            for list in [
-                &mut layer.outputs,
-                &mut layer.internals,
-                &mut layer.parameters,
-            ] {
-                for (_, t) in list.iter_mut() {
-                    *t = t.resolved(&features);
-                }
-            }
-            progress = true;
-        }
-        match waiting {
-            None => return Ok(Some(spec)),
-            Some(path) if !progress => {
-                return Err(BufferError::Placeholder {
-                    path,
-                    reason: "its input reads outputs whose features are placeholders themselves, in a cycle".to_owned(),
-                });
-            }
-            Some(_) => {}
-        }
-    }
 }
 
 fn check_name(what: &'static str, name: &str) -> Result<(), BufferError> {
@@ -724,113 +576,5 @@ impl<'s> Builder<'s> {
             nodes: tree.nodes,
             paths,
         })
-    }
-}
-
-struct Tree {
-    nodes: Vec<Node>,
-    pending_sources: Vec<(u32, Vec<usize>, bool)>,
-}
-
-impl Default for Tree {
-    fn default() -> Self {
-        Tree {
-            nodes: vec![Node {
-                name: String::new(),
-                path: String::new(),
-                parent: None,
-                children: Vec::new(),
-                slice: None,
-                template: None,
-                is_array: false,
-                sources: Vec::new(),
-            }],
-            pending_sources: Vec::new(),
-        }
-    }
-}
-
-impl Tree {
-    fn add(
-        &mut self,
-        parent: u32,
-        name: &str,
-        slice: Option<HubSlice>,
-        template: Option<ShapeTemplate>,
-        is_array: bool,
-        sources: Vec<u32>,
-    ) -> u32 {
-        let index = self.nodes.len() as u32;
-        let parent_path = &self.nodes[parent as usize].path;
-        let path = if parent_path.is_empty() {
-            name.to_owned()
-        } else {
-            format!("{parent_path}.{name}")
-        };
-        self.nodes.push(Node {
-            name: name.to_owned(),
-            path,
-            parent: Some(parent),
-            children: Vec::new(),
-            slice,
-            template,
-            is_array,
-            sources,
-        });
-        self.nodes[parent as usize].children.push(index);
-        index
-    }
-
-    /// Gives a view node a slice (and a flat template) when its children tile one range of one
-    /// hub in order.
-    fn close(&mut self, node: u32, hubs: &[Hub]) {
-        let children = &self.nodes[node as usize].children;
-        let mut slice: Option<HubSlice> = None;
-        for &c in children {
-            let Some(s) = self.nodes[c as usize].slice else {
-                return;
-            };
-            slice = match slice {
-                None => Some(s),
-                Some(acc) if acc.hub == s.hub && acc.stop == s.start => Some(HubSlice {
-                    stop: s.stop,
-                    ..acc
-                }),
-                Some(_) => return,
-            };
-        }
-        if let Some(s) = slice {
-            let hub = &hubs[s.hub];
-            let template = ShapeTemplate::new(hub.kind, [s.width()]);
-            let template = if hub.kind == BufferKind::TimeSized {
-                template.with_context(hub.context_size)
-            } else {
-                template
-            };
-            let n = &mut self.nodes[node as usize];
-            n.slice = Some(s);
-            n.template = Some(template);
-        }
-    }
-
-    /// Puts a layer's groups in Brainstorm's sibling order.
-    fn reorder_groups(&mut self, layer: u32) {
-        const ORDER: [&str; 7] = [
-            "inputs",
-            "outputs",
-            "parameters",
-            "internals",
-            "input_deltas",
-            "output_deltas",
-            "gradients",
-        ];
-        let mut children = std::mem::take(&mut self.nodes[layer as usize].children);
-        children.sort_by_key(|&c| {
-            ORDER
-                .iter()
-                .position(|&g| g == self.nodes[c as usize].name)
-                .unwrap_or(ORDER.len())
-        });
-        self.nodes[layer as usize].children = children;
     }
 }

@@ -70,9 +70,11 @@ mod error;
 mod hubs;
 mod layers;
 mod manager;
+mod placeholders;
 mod sequences;
 mod template;
 mod typed;
+mod view_tree;
 
 pub use consecutive::contiguous_order;
 pub use error::{BufferError, ConcatRule};
