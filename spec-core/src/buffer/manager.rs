@@ -1,16 +1,16 @@
 //! The buffer manager: one allocation holding every hub of a layout for the current (T, B),
-//! views of its nodes, resizing, and the context steps of recurrent buffers.
+//! views of its nodes, and resizing (the hubs' places in it are `arena`'s, the context steps of
+//! recurrent buffers `context`'s).
 
 use std::ops::Range;
 
-use ndarray::{
-    ArrayBase, ArrayViewD, ArrayViewMutD, Axis, Data, Dimension, IxDyn, ShapeBuilder, Slice,
-};
+use ndarray::{ArrayBase, ArrayViewD, ArrayViewMutD, Axis, Data, Dimension, ShapeBuilder};
 
+use super::arena::{Arena, Target, target, view_mut_in, view_range, write_in};
 use super::error::BufferError;
-use super::hubs::{BufferLayout, HubSlice, ViewId, ViewKey};
+use super::hubs::{BufferLayout, ViewKey};
 use super::sequences::Minibatch;
-use super::template::{BufferKind, ShapeTemplate};
+use super::template::BufferKind;
 
 /// Owns the memory of a [`BufferLayout`]: every hub, forward and backward, in one `Vec<E>`
 /// sized for the current time steps T and batch size B.
@@ -55,208 +55,13 @@ use super::template::{BufferKind, ShapeTemplate};
 /// assert_eq!(buffers.view("A.parameters.W")?.sum(), 3.0); // kept across the reallocation
 /// # Ok::<(), batchspec_core::buffer::BufferError>(())
 /// ```
+///
+/// [`ViewId`]: super::ViewId
 #[derive(Debug, Clone)]
 pub struct BufferManager<E = f32> {
-    layout: BufferLayout,
-    data: Vec<E>,
-    arena: Arena,
-}
-
-/// Where each hub is for the current (T, B).
-#[derive(Debug, Clone)]
-struct Arena {
-    time_steps: usize,
-    batch_size: usize,
-    backward: bool,
-    offsets: Vec<usize>,
-    lens: Vec<usize>,
-    forward_len: usize,
-    len: usize,
-}
-
-/// Context steps copied out of a [`BufferManager`] by [`save_context`](BufferManager::save_context),
-/// to be written back with [`apply_context`](BufferManager::apply_context) after a resize.
-#[derive(Debug, Clone, PartialEq)]
-pub struct SavedContext<E = f32> {
-    layout: u64,
-    batch_size: usize,
-    data: Vec<E>,
-}
-
-impl<E> Default for SavedContext<E> {
-    fn default() -> Self {
-        SavedContext {
-            layout: 0,
-            batch_size: 0,
-            data: Vec::new(),
-        }
-    }
-}
-
-impl<E> SavedContext<E> {
-    /// The batch size the context was saved for.
-    pub fn batch_size(&self) -> usize {
-        self.batch_size
-    }
-}
-
-impl Arena {
-    fn compute(
-        layout: &BufferLayout,
-        time_steps: usize,
-        batch_size: usize,
-        backward: bool,
-        offsets: &mut [usize],
-        lens: &mut [usize],
-    ) -> Result<(usize, usize), BufferError> {
-        let too_large = BufferError::TooLarge {
-            time_steps,
-            batch_size,
-        };
-        let mut at = 0usize;
-        let mut forward_len = 0;
-        for (h, hub) in layout.hubs().iter().enumerate() {
-            offsets[h] = at;
-            if hub.is_backward() && !backward {
-                lens[h] = 0;
-                continue;
-            }
-            lens[h] = hub
-                .len(time_steps, batch_size)
-                .ok_or_else(|| too_large.clone())?;
-            at = at.checked_add(lens[h]).ok_or_else(|| too_large.clone())?;
-            if !hub.is_backward() {
-                forward_len = at;
-            }
-        }
-        Ok((forward_len, at))
-    }
-
-    /// A hub's shape: `[width]`, `[B, width]` or `[T + context, B, width]`.
-    fn hub_dim(&self, kind: BufferKind, width: usize, context: usize) -> IxDyn {
-        match kind {
-            BufferKind::Constant => IxDyn(&[width]),
-            BufferKind::BatchSized => IxDyn(&[self.batch_size, width]),
-            BufferKind::TimeSized => IxDyn(&[self.time_steps + context, self.batch_size, width]),
-        }
-    }
-
-    /// The shape and strides of a node's view.
-    fn geometry(
-        &self,
-        kind: BufferKind,
-        width: usize,
-        context: usize,
-        template: &ShapeTemplate,
-    ) -> (IxDyn, IxDyn) {
-        let features = template.features();
-        let lead = kind.scaling_rank();
-        let mut dim = IxDyn::zeros(lead + features.len());
-        let mut strides = IxDyn::zeros(lead + features.len());
-        let mut stride = 1usize;
-        for (i, &d) in features.iter().enumerate().rev() {
-            dim[lead + i] = d;
-            strides[lead + i] = stride;
-            stride = stride.saturating_mul(d);
-        }
-        match kind {
-            BufferKind::Constant => {}
-            BufferKind::BatchSized => {
-                dim[0] = self.batch_size;
-                strides[0] = width;
-            }
-            BufferKind::TimeSized => {
-                dim[0] = self.time_steps + context;
-                strides[0] = self.batch_size.saturating_mul(width);
-                dim[1] = self.batch_size;
-                strides[1] = width;
-            }
-        }
-        if dim.slice().contains(&0) {
-            // An empty view has no element to reach; zero strides keep it inside any slice.
-            strides = IxDyn::zeros(strides.ndim());
-        }
-        (dim, strides)
-    }
-}
-
-/// What a view request resolved to.
-#[derive(Debug, Clone, Copy)]
-struct Target<'l> {
-    slice: HubSlice,
-    template: &'l ShapeTemplate,
-    path: &'l str,
-}
-
-fn target<'l>(
-    layout: &'l BufferLayout,
-    arena: &Arena,
-    id: ViewId,
-) -> Result<Target<'l>, BufferError> {
-    let (slice, template, path) = layout.node_slice(id);
-    let (Some(slice), Some(template)) = (slice, template) else {
-        return Err(BufferError::NotAnArray {
-            path: path.to_owned(),
-            children: layout.children_names(id),
-        });
-    };
-    if layout.hubs()[slice.hub()].is_backward() && !arena.backward {
-        return Err(BufferError::NoBackwardBuffers {
-            path: path.to_owned(),
-        });
-    }
-    Ok(Target {
-        slice,
-        template,
-        path,
-    })
-}
-
-/// The range of `data` a view starts in, clamped for empty hubs.
-fn view_range(arena: &Arena, slice: HubSlice) -> Range<usize> {
-    let off = arena.offsets[slice.hub()];
-    let end = off + arena.lens[slice.hub()];
-    (off + slice.start()).min(end)..end
-}
-
-fn view_mut_in<'d, E>(
-    layout: &BufferLayout,
-    arena: &Arena,
-    data: &'d mut [E],
-    id: ViewId,
-) -> Result<ArrayViewMutD<'d, E>, BufferError> {
-    let t = target(layout, arena, id)?;
-    let hub = &layout.hubs()[t.slice.hub()];
-    let (dim, strides) = arena.geometry(hub.kind(), hub.width(), hub.context_size(), t.template);
-    let range = view_range(arena, t.slice);
-    Ok(
-        ArrayViewMutD::from_shape(dim.strides(strides), &mut data[range])
-            .expect("a node's geometry lies inside its hub"),
-    )
-}
-
-/// Writes `src` into the first T steps of `id` (all of it unless time-sized).
-fn write_in<E: Clone>(
-    layout: &BufferLayout,
-    arena: &Arena,
-    data: &mut [E],
-    id: ViewId,
-    src: ArrayViewD<'_, E>,
-) -> Result<(), BufferError> {
-    let mut view = view_mut_in(layout, arena, data, id)?;
-    let t = target(layout, arena, id)?;
-    if t.template.kind() == BufferKind::TimeSized {
-        view.slice_axis_inplace(Axis(0), Slice::from(0..arena.time_steps));
-    }
-    if view.shape() != src.shape() {
-        return Err(BufferError::ShapeMismatch {
-            path: t.path.to_owned(),
-            expected: view.shape().to_vec(),
-            actual: src.shape().to_vec(),
-        });
-    }
-    view.assign(&src);
-    Ok(())
+    pub(super) layout: BufferLayout,
+    pub(super) data: Vec<E>,
+    pub(super) arena: Arena,
 }
 
 impl<E: Copy + Default> BufferManager<E> {
@@ -581,114 +386,6 @@ impl<E: Copy + Default> BufferManager<E> {
             write_in(layout, arena, data, leaf.id(), src)?;
         }
         Ok(())
-    }
-
-    /// Carries the context over in place, for a next chunk with the same (T, B): every forward
-    /// time-sized hub with context k gets, in its k context rows, the last k steps of the
-    /// sequence so far (its T real steps preceded by its current context), so that step -1 is
-    /// the last real step. Call it between the chunks of long sequences, before writing the next
-    /// chunk. When the next chunk has another T, use [`save_context`](Self::save_context) before
-    /// and [`apply_context`](Self::apply_context) after the resize instead.
-    pub fn carry_context(&mut self) {
-        let (t, row) = (self.arena.time_steps, self.arena.batch_size);
-        for (h, hub) in self.layout.hubs().iter().enumerate() {
-            let k = hub.context_size();
-            if hub.is_backward() || k == 0 {
-                continue;
-            }
-            let r = row * hub.width();
-            let off = self.arena.offsets[h];
-            let region = &mut self.data[off..off + self.arena.lens[h]];
-            let kept = k.saturating_sub(t); // old context rows still among the last k steps
-            if kept > 0 && t > 0 {
-                region.copy_within(2 * t * r..(2 * t + kept) * r, t * r);
-            }
-            let from = (t + kept - k) * r;
-            region.copy_within(from..t * r, (t + kept) * r);
-        }
-    }
-
-    /// Copies the context a next chunk needs (for each forward time-sized hub with context k,
-    /// the last k steps, as [`carry_context`](Self::carry_context) would place them) out of the
-    /// buffers, so that it survives a resize to another T.
-    pub fn save_context(&self) -> SavedContext<E> {
-        let mut saved = SavedContext::default();
-        self.save_context_into(&mut saved);
-        saved
-    }
-
-    /// [`save_context`](Self::save_context) into an existing value, reusing its memory.
-    pub fn save_context_into(&self, saved: &mut SavedContext<E>) {
-        saved.layout = self.layout.id();
-        saved.batch_size = self.arena.batch_size;
-        saved.data.clear();
-        let t = self.arena.time_steps;
-        for (h, hub) in self.layout.hubs().iter().enumerate() {
-            let k = hub.context_size();
-            if hub.is_backward() || k == 0 {
-                continue;
-            }
-            let r = self.arena.batch_size * hub.width();
-            let off = self.arena.offsets[h];
-            let region = &self.data[off..off + self.arena.lens[h]];
-            let kept = k.saturating_sub(t);
-            if kept > 0 {
-                saved
-                    .data
-                    .extend_from_slice(&region[2 * t * r..(2 * t + kept) * r]);
-            }
-            saved
-                .data
-                .extend_from_slice(&region[(t + kept - k) * r..t * r]);
-        }
-    }
-
-    /// Writes a saved context into the context rows of the current buffers (after a resize to
-    /// the next chunk's T; B must be unchanged).
-    ///
-    /// # Errors
-    /// [`BufferError::ContextBatchMismatch`], or [`BufferError::ForeignLayout`] for a context
-    /// saved from another layout.
-    pub fn apply_context(&mut self, saved: &SavedContext<E>) -> Result<(), BufferError> {
-        if saved.layout != self.layout.id() {
-            return Err(BufferError::ForeignLayout {
-                what: "saved context",
-            });
-        }
-        if saved.batch_size != self.arena.batch_size {
-            return Err(BufferError::ContextBatchMismatch {
-                saved: saved.batch_size,
-                current: self.arena.batch_size,
-            });
-        }
-        let t = self.arena.time_steps;
-        let mut at = 0;
-        for (h, hub) in self.layout.hubs().iter().enumerate() {
-            let k = hub.context_size();
-            if hub.is_backward() || k == 0 {
-                continue;
-            }
-            let n = k * self.arena.batch_size * hub.width();
-            let off = self.arena.offsets[h] + t * self.arena.batch_size * hub.width();
-            self.data[off..off + n].copy_from_slice(&saved.data[at..at + n]);
-            at += n;
-        }
-        Ok(())
-    }
-
-    /// Zeroes (sets to `E::default()`) the context rows of every time-sized hub, forward and
-    /// backward: the start of new sequences, where step -1 is all zeros.
-    pub fn clear_context(&mut self) {
-        let t = self.arena.time_steps;
-        for (h, hub) in self.layout.hubs().iter().enumerate() {
-            let k = hub.context_size();
-            if k == 0 || (hub.is_backward() && !self.arena.backward) {
-                continue;
-            }
-            let r = self.arena.batch_size * hub.width();
-            let off = self.arena.offsets[h];
-            self.data[off + t * r..off + (t + k) * r].fill(E::default());
-        }
     }
 
     /// Zeroes every backward hub (gradients and deltas).

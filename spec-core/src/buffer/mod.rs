@@ -64,8 +64,10 @@
 //! their contents across resizes, and internals have no automatic backward mirror.
 #![doc = include_str!("../../doc/buffer.md")]
 
+mod arena;
 mod build;
 mod consecutive;
+mod context;
 mod error;
 mod hubs;
 mod layers;
@@ -77,10 +79,11 @@ mod typed;
 mod view_tree;
 
 pub use consecutive::contiguous_order;
+pub use context::SavedContext;
 pub use error::{BufferError, ConcatRule};
 pub use hubs::{BufferLayout, Hub, HubSlice, HubSource, LayoutNode, ViewId, ViewKey};
 pub use layers::{LayerSpec, LayoutSpec};
-pub use manager::{BufferManager, SavedContext};
+pub use manager::BufferManager;
 pub use sequences::{Minibatch, Minibatches, SequenceData, SequenceLengths};
 pub use template::{BufferKind, Dim, ShapeTemplate};
 pub use typed::Template;
