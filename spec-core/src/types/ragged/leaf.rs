@@ -1,112 +1,16 @@
-//! Ragged leaves: samples of a sequence space that have different lengths, stored as Arrow
-//! stores a `List` column: every sample's steps one after the other in one vector of values, and
-//! an offsets vector saying where each sample starts.
-//!
-//! A [`Ragged<S>`] is a record field like a [`Batch<S>`]: a dataset holds it, selections and
-//! permutations gather it into a new ragged leaf, and a provider serves it into a request's
-//! `Batch<S>` padded to the longest sample of each batch (or into a `Ragged<S>` as it is).
-//! It is checked once, where it is built; after that every sample's shape is a fact.
+//! The ragged leaf: [`Ragged<S>`], its checked constructors, reading and the library's own
+//! writes, and its place in a spec as a node.
 
-use crate::types::batch::{Batch, BatchView};
+use super::sequence_space::SequenceSpace;
+use super::steps::{sample_view_mut, step_len, step_shape};
+use super::views::{RaggedView, RaggedViewMut};
+use crate::types::batch::Batch;
 use crate::types::elem::Element;
 use crate::types::error::{Position, Shape, SpecError};
-use crate::types::space::{IndexSeq, Space, VectorSeq, VolumeSeq};
+use crate::types::space::Space;
 use core::fmt;
 use core::marker::PhantomData;
-use ndarray::{ArrayBase, ArrayView, ArrayViewMut, Data, Dimension, IxDyn, ShapeBuilder};
-
-/// A space with a time axis, whose samples can have different lengths: [`VectorSeq`],
-/// [`IndexSeq`] and [`VolumeSeq`].
-#[diagnostic::on_unimplemented(
-    message = "`{Self}` has no time axis: a `Ragged` leaf holds sequences of different lengths",
-    label = "not a sequence space",
-    note = "a ragged leaf is a `VectorSeq<D>`, an `IndexSeq<M>` or a `VolumeSeq<..>`; samples of one fixed shape are a `Batch`"
-)]
-pub trait SequenceSpace: Space {}
-
-#[diagnostic::do_not_recommend]
-impl<const D: usize, L: crate::types::space::VectorSeqLayout, E: crate::types::elem::Element>
-    SequenceSpace for VectorSeq<D, L, E>
-{
-}
-#[diagnostic::do_not_recommend]
-impl<const M: usize, L: crate::types::space::IndexSeqLayout, E: crate::types::elem::IndexElement>
-    SequenceSpace for IndexSeq<M, L, E>
-{
-}
-#[diagnostic::do_not_recommend]
-impl<
-    const D: usize,
-    const H: usize,
-    const W: usize,
-    const C: usize,
-    L: crate::types::space::VolumeSeqLayout,
-    E: crate::types::elem::Element,
-> SequenceSpace for VolumeSeq<D, H, W, C, L, E>
-{
-}
-
-/// The axes of one step of `S` (every axis but the batch and time axes) in memory order: their
-/// letters' positions and sizes.
-fn step_axes<S: Space>() -> impl Iterator<Item = (usize, usize)> {
-    S::SHAPE
-        .iter()
-        .enumerate()
-        .filter_map(|(i, s)| s.map(|n| (i, n)))
-}
-
-/// The number of values of one step of `S`.
-pub(crate) fn step_len<S: Space>() -> usize {
-    step_axes::<S>().map(|(_, n)| n).product()
-}
-
-/// The shape and strides of one sample of `t` steps stored as a ragged leaf stores it (steps one
-/// after the other, each step's axes in `S`'s memory order), seen as a batch of one sample of `S`.
-/// Built without allocating: a gather computes it for every sample.
-fn sample_layout<S: Space>(t: usize) -> (S::Dim, S::Dim) {
-    let shape = crate::types::space::dim_of::<S>(1, t);
-    let mut strides = S::Dim::zeros(S::SHAPE.len());
-    let mut stride = 1;
-    for (i, s) in S::SHAPE.iter().enumerate().rev() {
-        if let Some(n) = s {
-            strides[i] = stride;
-            stride *= n;
-        }
-    }
-    if let Some(ta) = S::TIME_AXIS {
-        strides[ta] = stride;
-    }
-    (shape, strides)
-}
-
-/// Views `values` (one sample of `t` steps) as a batch of one sample of `S`.
-pub(crate) fn sample_view<S: Space>(
-    values: &[S::Elem],
-    t: usize,
-) -> ArrayView<'_, S::Elem, S::Dim> {
-    let (shape, strides) = sample_layout::<S>(t);
-    // ndarray refuses custom strides over an empty slice; an empty sample needs none.
-    let shaped = if t == 0 {
-        ArrayView::from_shape(shape, values)
-    } else {
-        ArrayView::from_shape(shape.strides(strides), values)
-    };
-    shaped.unwrap_or_else(|_| unreachable!("a sample holds t steps of the step's size"))
-}
-
-/// Views `values` (room for one sample of `t` steps) mutably as a batch of one sample of `S`.
-pub(crate) fn sample_view_mut<S: Space>(
-    values: &mut [S::Elem],
-    t: usize,
-) -> ArrayViewMut<'_, S::Elem, S::Dim> {
-    let (shape, strides) = sample_layout::<S>(t);
-    let shaped = if t == 0 {
-        ArrayViewMut::from_shape(shape, values)
-    } else {
-        ArrayViewMut::from_shape(shape.strides(strides), values)
-    };
-    shaped.unwrap_or_else(|_| unreachable!("a sample holds t steps of the step's size"))
-}
+use ndarray::{ArrayBase, ArrayView, ArrayViewMut, Data, Dimension, IxDyn};
 
 /// Samples of the sequence space `S` with different numbers of steps: values and offsets, as
 /// Arrow's `List`.
@@ -130,32 +34,6 @@ pub struct Ragged<S: Space> {
     offsets: Vec<usize>,
     space: PhantomData<fn() -> S>,
 }
-
-/// Some samples of a [`Ragged`] leaf, borrowed.
-pub struct RaggedView<'a, S: Space> {
-    values: &'a [S::Elem],
-    // Into `values` (in steps), one more than the samples; not rebased.
-    offsets: &'a [usize],
-    space: PhantomData<fn() -> S>,
-}
-
-/// Some samples of a [`Ragged`] leaf, borrowed mutably (from [`Dataset::rows_mut`]): the
-/// values of each sample can be written in place, its length cannot change.
-///
-/// [`Dataset::rows_mut`]: crate::data::Dataset::rows_mut
-pub struct RaggedViewMut<'a, S: Space> {
-    values: &'a mut [S::Elem],
-    // Into `values` (in steps), one more than the samples; not rebased.
-    offsets: &'a [usize],
-    space: PhantomData<fn() -> S>,
-}
-
-impl<S: Space> Clone for RaggedView<'_, S> {
-    fn clone(&self) -> Self {
-        *self
-    }
-}
-impl<S: Space> Copy for RaggedView<'_, S> {}
 
 impl<S: Space> Clone for Ragged<S> {
     fn clone(&self) -> Self {
@@ -188,11 +66,6 @@ fn offsets_error<S: Space>(reason: String) -> SpecError {
         space: S::describe(),
         reason,
     }
-}
-
-/// The shape of one step of `S`, in memory order.
-fn step_shape<S: Space>() -> Vec<usize> {
-    step_axes::<S>().map(|(_, n)| n).collect()
 }
 
 impl<S: SequenceSpace> Ragged<S> {
@@ -481,165 +354,6 @@ impl<S: Space> Ragged<S> {
     /// The memory of the values, given up (for reuse).
     pub(crate) fn into_values(self) -> Vec<S::Elem> {
         self.values
-    }
-}
-
-impl<S: Space> RaggedViewMut<'_, S> {
-    /// The samples, borrowed (for reading).
-    pub fn view(&self) -> RaggedView<'_, S> {
-        RaggedView {
-            values: self.values,
-            offsets: self.offsets,
-            space: PhantomData,
-        }
-    }
-
-    /// The number of samples.
-    pub fn len(&self) -> usize {
-        self.view().len()
-    }
-
-    /// `true` for no samples.
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
-    /// The number of steps of every sample.
-    pub fn lengths(&self) -> impl Iterator<Item = usize> + '_ {
-        self.view().lengths()
-    }
-
-    fn sample_range(&self, i: usize) -> Result<core::ops::Range<usize>, SpecError> {
-        if i >= self.len() {
-            return Err(SpecError::Row {
-                row: i,
-                position: 0,
-                len: self.len(),
-            });
-        }
-        let step = step_len::<S>();
-        Ok(self.offsets[i] * step..self.offsets[i + 1] * step)
-    }
-
-    /// Sample `i` as a batch of one sample of `S`, mutably, for a space whose every value is
-    /// valid ([`FreeValues`](crate::types::FreeValues)); a sequence of labels is written through
-    /// [`RaggedViewMut::update`].
-    ///
-    /// # Errors
-    /// [`SpecError::Row`] for `i` not below [`RaggedViewMut::len`].
-    pub fn sample_mut(&mut self, i: usize) -> Result<ArrayViewMut<'_, S::Elem, S::Dim>, SpecError>
-    where
-        S: crate::types::space::FreeValues,
-    {
-        let range = self.sample_range(i)?;
-        let t = self.offsets[i + 1] - self.offsets[i];
-        Ok(sample_view_mut::<S>(&mut self.values[range], t))
-    }
-
-    /// Changes sample `i` with `edit` (on a copy of it, as a batch of one sample of `S`) and
-    /// keeps the change only if it is a sample of `S` of the same length (for a label space,
-    /// every label below the number of labels).
-    ///
-    /// # Errors
-    /// [`SpecError::Row`] for `i` not below [`RaggedViewMut::len`]; as [`Batch::update`]
-    /// otherwise, and the sample is unchanged.
-    pub fn update<F>(&mut self, i: usize, edit: F) -> Result<(), SpecError>
-    where
-        F: FnOnce(&mut ndarray::Array<S::Elem, S::Dim>),
-    {
-        let range = self.sample_range(i)?;
-        let t = self.offsets[i + 1] - self.offsets[i];
-        let mut sample =
-            Batch::<S, _>::from_checked(sample_view_mut::<S>(&mut self.values[range], t));
-        sample.update(edit)
-    }
-}
-
-impl<'a, S: Space> RaggedView<'a, S> {
-    /// The number of samples.
-    pub fn len(&self) -> usize {
-        self.offsets.len() - 1
-    }
-
-    /// `true` for no samples.
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
-    /// The number of steps of sample `i` (below [`RaggedView::len`]: the callers check).
-    pub fn length(&self, i: usize) -> usize {
-        self.offsets[i + 1] - self.offsets[i]
-    }
-
-    /// The number of steps of every sample.
-    pub fn lengths(&self) -> impl Iterator<Item = usize> + use<'a, S> {
-        self.offsets.windows(2).map(|w| w[1] - w[0])
-    }
-
-    /// The number of steps of the longest sample (0 for no samples).
-    pub fn max_len(&self) -> usize {
-        self.lengths().max().unwrap_or(0)
-    }
-
-    /// The values of sample `i` (below [`RaggedView::len`]: the callers check).
-    pub(crate) fn sample_values(&self, i: usize) -> &'a [S::Elem] {
-        let step = step_len::<S>();
-        &self.values[self.offsets[i] * step..self.offsets[i + 1] * step]
-    }
-
-    /// Sample `i` as a batch of one sample of `S`, in `S`'s layout (below [`RaggedView::len`]:
-    /// the callers check).
-    pub fn sample_batch(&self, i: usize) -> ArrayView<'a, S::Elem, S::Dim> {
-        sample_view::<S>(self.sample_values(i), self.length(i))
-    }
-
-    /// Sample `i` as an array of shape `(t, ..)`; `None` past the end.
-    pub fn sample(&self, i: usize) -> Option<ArrayView<'a, S::Elem, IxDyn>> {
-        if i >= self.len() {
-            return None;
-        }
-        let mut shape = vec![self.length(i)];
-        shape.extend(step_shape::<S>());
-        ArrayView::from_shape(IxDyn(&shape), self.sample_values(i)).ok()
-    }
-
-    /// The samples padded with zeros to the longest, as a dense batch of `S`.
-    pub fn to_padded(&self) -> Batch<S> {
-        let t = self.max_len();
-        let mut out = Batch::<S>::zeros(self.len(), t);
-        if let Some(ta) = S::TIME_AXIS {
-            for i in 0..self.len() {
-                let mut dst = out
-                    .array_mut_unchecked()
-                    .slice_axis_mut(ndarray::Axis(S::BATCH_AXIS), (i..i + 1).into())
-                    .slice_axis_move(ndarray::Axis(ta), (0..self.length(i)).into());
-                dst.assign(&self.sample_batch(i));
-            }
-        }
-        out
-    }
-}
-
-/// Where a record keeps a source: a dense batch, or ragged samples.
-pub enum SourceView<'a, S: Space> {
-    /// A batch of samples of one shape.
-    Dense(BatchView<'a, S>),
-    /// Samples of different lengths.
-    Ragged(RaggedView<'a, S>),
-}
-
-impl<'a, S: Space> SourceView<'a, S> {
-    /// The number of samples.
-    pub fn len(&self) -> usize {
-        match self {
-            SourceView::Dense(b) => b.len(),
-            SourceView::Ragged(r) => r.len(),
-        }
-    }
-
-    /// `true` for no samples.
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
     }
 }
 
