@@ -439,6 +439,9 @@ fn read_tree(root: &Path) -> BTreeMap<String, String> {
     files
 }
 
+/// An import that the design forbids: (importing files, imported files, why).
+type Rule<'a> = (&'a str, &'a str, &'a str);
+
 /// A crate of the workspace, by its folder beside spec-core.
 fn workspace(dir: &str) -> std::path::PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(dir)
@@ -459,7 +462,7 @@ fn each_part_imports_only_the_parts_below_it_and_no_files_form_a_loop() {
 
 #[test]
 fn no_crate_of_the_workspace_has_a_loop_of_files() {
-    let derive_rules: Vec<(&str, &str, &str)> = DERIVE_INTERNALS
+    let derive_rules: Vec<Rule> = DERIVE_INTERNALS
         .iter()
         .map(|f| {
             (
@@ -469,7 +472,7 @@ fn no_crate_of_the_workspace_has_a_loop_of_files() {
             )
         })
         .collect();
-    let crates: [(&str, &[(&str, &str, &str)]); 6] = [
+    let crates: [(&str, &[Rule]); 6] = [
         ("kernel/src", &[]),
         ("spec-facts/src", &[]),
         ("spec-derive/src", &derive_rules),

@@ -190,11 +190,11 @@ impl<E> SequenceData<E> {
     ///
     /// # Errors
     /// [`BufferError::ZeroBatchSize`].
-    pub fn minibatches(&self, batch_size: usize) -> Result<Minibatches<'_, E>, BufferError> {
+    pub fn minibatches(&self, batch_size: usize) -> Result<SequenceMinibatches<'_, E>, BufferError> {
         if batch_size == 0 {
             return Err(BufferError::ZeroBatchSize);
         }
-        Ok(Minibatches {
+        Ok(SequenceMinibatches {
             data: self,
             batch_size,
             next: 0,
@@ -204,13 +204,13 @@ impl<E> SequenceData<E> {
 
 /// The iterator of [`SequenceData::minibatches`]; `ceil(B / batch_size)` batches.
 #[derive(Debug, Clone)]
-pub struct Minibatches<'a, E> {
+pub struct SequenceMinibatches<'a, E> {
     data: &'a SequenceData<E>,
     batch_size: usize,
     next: usize,
 }
 
-impl<'a, E> Iterator for Minibatches<'a, E> {
+impl<'a, E> Iterator for SequenceMinibatches<'a, E> {
     type Item = Minibatch<'a, E>;
 
     fn next(&mut self) -> Option<Self::Item> {
@@ -240,7 +240,7 @@ impl<'a, E> Iterator for Minibatches<'a, E> {
     }
 }
 
-impl<E> ExactSizeIterator for Minibatches<'_, E> {}
+impl<E> ExactSizeIterator for SequenceMinibatches<'_, E> {}
 
 /// One batch: a range of sequences and the time steps kept; items are views of the stored data.
 #[derive(Debug, Clone)]
