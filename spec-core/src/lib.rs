@@ -34,7 +34,7 @@ pub mod __private {
         Augmentation, Draws, ImageSpace, MixLabels, check_augment, check_mixed, gather_augmented,
         mix_labels,
     };
-    pub use crate::data::dataset::{LeafSource, LoadField, LoadRecord};
+    pub use crate::load::source::{LeafSource, LoadField, LoadRecord};
     pub use crate::data::error::DataError;
     pub use crate::data::gather::{
         Collate, GatherField, GatherFrom, GatherInto, GatherSame, GatherSteps, LeafConvert,

@@ -6,7 +6,7 @@
 //! when the test ends.
 
 use batchspec::data::Dataset;
-use batchspec::data::LeafSource;
+use batchspec::load::LeafSource;
 use batchspec::load::LoadError;
 use batchspec::load::{Column, CsvFile, IdxFiles, LoadReason, NonFinite, NpyFiles, NpzFile, Place};
 use batchspec::prelude::*;

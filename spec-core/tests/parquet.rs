@@ -140,7 +140,7 @@ fn tensor_axis_names_must_follow_the_spaces_memory_order() {
 }
 
 /// The place and reason of a load that must fail.
-fn refusal<R: batchspec::data::LoadRecord>(file: &str) -> (Place, LoadReason, String) {
+fn refusal<R: batchspec::load::LoadRecord>(file: &str) -> (Place, LoadReason, String) {
     let err = Dataset::<R>::load(&mut ParquetFiles::open(data(file)).unwrap())
         .map(|_| ())
         .unwrap_err();

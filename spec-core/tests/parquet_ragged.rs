@@ -6,10 +6,10 @@
 #![cfg(feature = "parquet")]
 
 use batchspec::data::Dataset;
+use batchspec::data::Provider;
 use batchspec::iteration::Schedule;
 use batchspec::load::{LoadError, LoadReason, ParquetFiles, Place};
 use batchspec::prelude::*;
-use batchspec::data::Provider;
 use std::path::PathBuf;
 
 fn data(name: &str) -> PathBuf {
@@ -115,7 +115,7 @@ fn a_loaded_ragged_column_is_served_padded() {
     assert_eq!(b.len.array(), &ndarray::array![3i64, 0, 1, 4]);
 }
 
-fn refusal<R: batchspec::data::LoadRecord>(file: &str) -> (Place, LoadReason, String) {
+fn refusal<R: batchspec::load::LoadRecord>(file: &str) -> (Place, LoadReason, String) {
     let err = Dataset::<R>::load(&mut ParquetFiles::open(data(file)).unwrap())
         .map(|_| ())
         .unwrap_err();

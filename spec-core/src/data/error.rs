@@ -2,8 +2,8 @@
 //! errors of the parts below that reach a dataset (data that does not fit the spec, a
 //! conversion's output, a schedule that cannot be served).
 
-use crate::iteration::IterationError;
 use crate::format::error::FormatError;
+use crate::iteration::IterationError;
 use crate::types::error::SpecError;
 
 /// What a dataset or a provider refuses.
@@ -56,12 +56,12 @@ pub enum DataError {
     #[error(transparent)]
     Iteration(#[from] IterationError),
     /// The error of what a producer reads from (a file, in a
-    /// `ParquetStream` (feature `parquet`) behind a [`Prefetch`](crate::provider::Prefetch)).
+    /// `ParquetStream` (feature `parquet`) behind a [`Prefetch`](crate::data::Prefetch)).
     // Not `Source`/`Image`: rustc prints a name that two items of the crate graph share with its
     // whole path in compile errors (`batchspec::types::Source`), and the snapshots would show it.
     #[error(transparent)]
     Read(SourceError),
-    /// Two leaves read by [`Dataset::load`](crate::dataset::Dataset::load) hold different
+    /// Two leaves read by [`Dataset::load`](crate::data::Dataset::load) hold different
     /// numbers of samples; each is named with its source and, where the loader knows it, its
     /// file.
     #[error(
@@ -138,7 +138,7 @@ pub enum DataError {
         /// What is wrong.
         error: Box<DataError>,
     },
-    /// The thread of a [`Prefetch`](crate::provider::Prefetch) panicked while producing a batch:
+    /// The thread of a [`Prefetch`](crate::data::Prefetch) panicked while producing a batch:
     /// the stream ends here, before its end (the batches served before it are good).
     #[error("the thread producing batches panicked: {0}")]
     WorkerPanicked(String),

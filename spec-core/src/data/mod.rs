@@ -1,28 +1,42 @@
 //! Data: datasets held in memory, the schedules that order their samples into batches, and the
 //! providers that gather, convert and prefetch those batches.
 //!
-//! - [`dataset`]: [`Dataset`], the struct-of-arrays storage of a record spec;
-//! - [`gather`]: [`GatherFrom`](gather::GatherFrom) and [`GatherSame`](gather::GatherSame), rows
-//!   of a record into a request or into a record of its own type;
-//! - [`iteration`]: [`Schedule`](iteration::Schedule), which samples each batch holds;
-//! - [`provider`]: [`Provider`], [`Prefetch`] and [`Generator`], batches of a request;
-//! - [`stream`]: [`Stream`](stream::Stream), batches from an iterator without a length, and
-//!   [`BatchSource`](stream::BatchSource), the trait every source of batches implements;
-//! - [`training`]: [`Trainer`](training::Trainer), a training loop's data side: a model, its
-//!   costs and channels served from each batch's unique leaves.
+//! - `dataset`: [`Dataset`], the struct-of-arrays storage of a record spec, its selections,
+//!   writes, projections and memory;
+//! - `gather`: [`GatherFrom`] and [`GatherSame`], rows of a record into a request or into a
+//!   record of its own type, under the [`Collate`] policies of sequence fields;
+//! - `batch_source`: [`BatchSource`], the trait every source of batches implements, and
+//!   [`BatchInfo`], what a batch holds besides its data;
+//! - `provider`: [`Provider`], batches of a request from a dataset by a
+//!   [`Schedule`](crate::iteration::Schedule);
+//! - `devices`: a batch split across devices ([`split_across`], [`device_views`],
+//!   [`load_into_devices`]);
+//! - `prefetch`: [`Prefetch`], a producer of batches on a thread of its own;
+//! - `generator`: [`Generator`], batches filled by a closure;
+//! - `stream`: [`Stream`], batches from an iterator without a length;
+//! - `training`: [`Trainer`], a training loop's data side: a model, its costs and channels
+//!   served from each batch's unique leaves.
+//!
+//! Reading datasets from files is the `load` part's ([`Dataset::load`]).
 
+pub(crate) mod batch_source;
 pub(crate) mod dataset;
+pub(crate) mod devices;
 pub(crate) mod error;
 pub(crate) mod gather;
-
+pub(crate) mod generator;
+pub(crate) mod prefetch;
 pub(crate) mod provider;
 pub(crate) mod stream;
 pub(crate) mod training;
 
+pub use batch_source::*;
 pub use dataset::*;
+pub use devices::*;
 pub use error::*;
 pub use gather::*;
+pub use generator::*;
+pub use prefetch::*;
 pub use provider::*;
 pub use stream::*;
 pub use training::*;
-

@@ -3,110 +3,17 @@
 //! seeded shuffle buffer (tf.data's `shuffle(buffer_size)`), and are served in batches of a
 //! request with the same gathers, conversions and collate policies as a
 //! [`Provider`]; shards, the last batch's policy and
-//! [`Prefetch`] apply as well. [`BatchSource`] is the one trait generic training code takes:
-//! providers, streams, prefetched producers and generators all implement it.
+//! [`Prefetch`] apply as well.
 
 use crate::augment::Draws;
+use crate::data::batch_source::{BatchInfo, BatchSource};
 use crate::data::dataset::AllocFlat;
 use crate::data::error::DataError;
 use crate::data::gather::{GatherFrom, GatherSame};
+use crate::data::prefetch::{Prefetch, feed_epochs};
 use crate::iteration::{LastBatch, below, epoch_rng};
-use crate::data::provider::{BatchInfo, Generator, Prefetch, Prefetched, Provided, Provider};
 use crate::types::spec::{DataSpec, FlatOf};
 use rand::rngs::Xoshiro256PlusPlus;
-
-/// A source of batches of the request `Q`, whatever stands behind it: a dataset with a schedule
-/// ([`Provider`]), a stream ([`Stream`]), a producer on another thread ([`Prefetch`]) or a
-/// closure ([`Generator`]). Training code written over it takes any of them.
-///
-/// ```
-/// use batchspec::prelude::*;
-/// use batchspec::data::BatchSource;
-///
-/// #[derive(DataSpec)]
-/// struct Input {
-///     #[spec(source = "x")]
-///     x: Batch<Vector<2>>,
-/// }
-///
-/// /// Sums the first feature of every batch, from anything that serves batches.
-/// fn first_features<B: BatchSource<Input>>(batches: &mut B) -> Result<f32, batchspec::Error> {
-///     let mut sum = 0.0;
-///     while let Some(b) = batches.next_batch() {
-///         let (batch, info) = b?;
-///         sum += batch.x.array().column(0).iter().take(info.count_samples).sum::<f32>();
-///     }
-///     Ok(sum)
-/// }
-/// # use batchspec::data::Dataset;
-/// # use batchspec::iteration::Schedule;
-/// # use batchspec::data::Provider;
-/// # use batchspec::data::Stream;
-/// let ds = Dataset::new(Input { x: Batch::new(ndarray::array![[1.0f32, 0.], [2., 0.], [3., 0.]])? })?;
-/// let mut provider = Provider::<Input, Input>::new(&ds, Schedule::builder(3).batch_size(2).build()?)?;
-/// assert_eq!(first_features(&mut provider)?, 6.0);
-/// let samples = (1..=3).map(|i| Input { x: Batch::new(ndarray::array![[i as f32, 0.]]).unwrap() });
-/// let mut stream = Stream::<Input, Input>::once(samples, 2);
-/// assert_eq!(first_features(&mut stream)?, 6.0);
-/// # Ok::<(), batchspec::Error>(())
-/// ```
-// Not `Batches`: `batchspec_candle::Batches` is another item of the crate graph, and rustc
-// would then print both with their whole paths in compile errors.
-pub trait BatchSource<Q> {
-    /// A batch lent until the next call.
-    type Lent<'a>: core::ops::Deref<Target = Q>
-    where
-        Self: 'a;
-
-    /// The next batch and what it holds; `None` at the end.
-    ///
-    /// # Errors
-    /// The source's errors; a stream may go on after one, a provider's batches do not fail.
-    fn next_batch(&mut self) -> Option<Result<(Self::Lent<'_>, BatchInfo), DataError>>;
-}
-
-impl<'d, R: DataSpec, Q: DataSpec> BatchSource<Q> for Provider<'d, R, Q>
-where
-    FlatOf<Q>: AllocFlat,
-{
-    type Lent<'a>
-        = &'a Q
-    where
-        Self: 'a;
-
-    fn next_batch(&mut self) -> Option<Result<(&Q, BatchInfo), DataError>> {
-        Provider::next_batch(self).map(|Provided { batch, info }| Ok((batch, info)))
-    }
-}
-
-impl<Q: Send + 'static> BatchSource<Q> for Prefetch<Q> {
-    type Lent<'a> = Prefetched<'a, Q>;
-
-    fn next_batch(&mut self) -> Option<Result<(Prefetched<'_, Q>, BatchInfo), DataError>> {
-        Prefetch::next_batch(self).map(|r| {
-            r.map(|b| {
-                let info = b.info;
-                (b, info)
-            })
-        })
-    }
-}
-
-impl<Q, F> BatchSource<Q> for Generator<Q, F>
-where
-    Q: DataSpec,
-    F: FnMut(&mut Q) -> Option<Result<BatchInfo, DataError>>,
-    FlatOf<Q>: AllocFlat,
-{
-    type Lent<'a>
-        = &'a Q
-    where
-        Self: 'a;
-
-    fn next_batch(&mut self) -> Option<Result<(&Q, BatchInfo), DataError>> {
-        Generator::next_batch(self).map(|r| r.map(|p| (p.batch, p.info)))
-    }
-}
 
 type Source<R> = Box<dyn Iterator<Item = Result<R, DataError>> + Send>;
 type Factory<R> = Box<dyn FnMut(u64) -> Source<R> + Send>;
@@ -534,7 +441,7 @@ where
             ahead,
             move || Q::nest(FlatOf::<Q>::alloc(size, 0)),
             move |feeder| {
-                crate::data::provider::feed_epochs(
+                feed_epochs(
                     &feeder,
                     epochs,
                     &mut self,

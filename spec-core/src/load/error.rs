@@ -339,7 +339,7 @@ pub enum LoadReason {
         why: &'static str,
     },
     /// An element type the loaders do not know (only the numeric types of
-    /// [`Element`](crate::Element) are read).
+    /// [`Element`](crate::types::Element) are read).
     #[error("the element type {elem} is not one the loaders can fill")]
     UnsupportedElement {
         /// The element type.
@@ -348,7 +348,7 @@ pub enum LoadReason {
     /// The data read does not make a valid batch of the space.
     #[error("{error}")]
     Invalid {
-        /// The error of [`Batch::new`](crate::Batch::new).
+        /// The error of [`Batch::new`](crate::types::Batch::new).
         error: Box<SpecError>,
     },
 }

@@ -1,6 +1,8 @@
-//! File loaders: CSV, MNIST IDX and `.npy` / `.npz`, each a [`LeafSource`] that
-//! [`Dataset::load`](crate::data::dataset::Dataset::load) reads a record spec from, checking the file
-//! against the spec as it reads.
+//! File loaders: CSV, MNIST IDX and `.npy` / `.npz` (and Parquet with the feature `parquet`),
+//! each a [`LeafSource`] that [`Dataset::load`](crate::data::Dataset::load) reads a record spec
+//! from, checking the file against the spec as it reads. The loading traits ([`LeafSource`],
+//! [`LoadRecord`], [`LoadField`]) and `Dataset::load` sit here, beside the loaders: the `data`
+//! part holds datasets and knows nothing of files.
 //!
 //! A loader is asked for one leaf at a time, by the leaf's source (`"features"`, `"targets"`)
 //! and space. It finds the data of that source in its file(s), checks its shape against the
@@ -46,6 +48,7 @@ mod parquet_image;
 mod parquet_shard;
 #[cfg(feature = "parquet")]
 mod parquet_stream;
+pub(crate) mod source;
 
 pub use self::csv::{Column, CsvFile};
 pub use self::error::{LoadError, LoadReason, Place, TensorMismatch};
@@ -57,9 +60,7 @@ pub use self::parquet::{ParquetFiles, RowGroup};
 pub use self::parquet_shard::{Rank, ShardPlan, Tail};
 #[cfg(feature = "parquet")]
 pub use self::parquet_stream::ParquetStream;
-
-#[doc(no_inline)]
-pub use crate::data::dataset::LeafSource;
+pub use self::source::{LeafSource, LoadField, LoadRecord};
 
 use crate::types::spec::Described;
 use std::path::{Path, PathBuf};

@@ -6,9 +6,10 @@
 //! ([`Dataset::load`](crate::data::dataset::Dataset::load)); [`ParquetStream`](crate::load::ParquetStream)
 //! streams a rank's share of [`ShardPlan`](crate::load::ShardPlan) with bounded memory.
 
-use crate::data::dataset::{LeafSource, SpareBuffers};
+use crate::data::dataset::SpareBuffers;
 use crate::load::convert::{Scalar, batch_from_samples, convert_append, sample_dims, sample_fits};
 use crate::load::error::{LoadError, LoadReason, Place, TensorMismatch};
+use crate::load::source::LeafSource;
 use crate::load::{NonFinite, load_error, set_path};
 use crate::types::axis::Layout as AxisLayout;
 use crate::types::batch::Batch;

@@ -2,11 +2,12 @@
 //! reads only its row groups, every row group is read by exactly one rank per epoch, and the
 //! order is a pure function of `(seed, epoch)`, the same on every machine.
 
-use crate::data::dataset::{AllocFlat, Dataset, LoadRecord};
+use crate::data::dataset::{AllocFlat, Dataset};
 use crate::data::gather::GatherSame;
 use crate::iteration::permutation;
 use crate::load::error::LoadError;
 use crate::load::parquet::{ParquetFiles, RowGroup};
+use crate::load::source::LoadRecord;
 use crate::types::spec::FlatOf;
 
 /// This process's place in a job: rank `rank` of `world`.

@@ -2,14 +2,16 @@
 //! (feature `parquet`): memory holds two windows (the one served, and the next one being read
 //! or the memory it will be read into) plus less than a batch, whatever the size of the share.
 
-use crate::data::dataset::{AllocFlat, Dataset, LoadRecord, SpareBuffers};
+use crate::data::batch_source::BatchInfo;
+use crate::data::dataset::{AllocFlat, Dataset, SpareBuffers};
 use crate::data::error::{DataError, SourceError};
 use crate::data::gather::{GatherFrom, GatherSame};
+use crate::data::prefetch::Prefetch;
 use crate::iteration::{LastBatch, permutation};
-use crate::data::provider::{BatchInfo, Prefetch};
 use crate::load::error::LoadError;
 use crate::load::parquet::{ParquetFiles, RowGroup};
 use crate::load::parquet_shard::ShardPlan;
+use crate::load::source::LoadRecord;
 use crate::types::spec::{DataSpec, FlatOf};
 use std::sync::{Arc, Mutex};
 

@@ -1,0 +1,175 @@
+//! Allocation of a record's leaves: [`AllocFlat`] makes zero-filled leaves for a number of
+//! samples (what selections, providers and streams gather into), and [`SpareBuffers`] keeps
+//! the memory of leaves served, for the next ones to be read into.
+
+use crate::data::dataset::memory::{HUGE_PAGE_LEAF, advise_values};
+use crate::types::batch::{ArcBatch, Batch};
+use crate::types::elem::Element;
+use crate::types::hlist::{HNil, Pair};
+use crate::types::ragged::Ragged;
+use crate::types::space::Space;
+
+/// Flat forms of owned leaves ([`FlatOf`](crate::types::FlatOf) of a record or request), allocated for a number of
+/// samples: owned batches, shared batches and ragged leaves, and [`Pair`]s of them.
+pub trait AllocFlat: Sized {
+    /// Zero-filled leaves of `batch` samples (and `time` steps for sequence spaces).
+    fn alloc(batch: usize, time: usize) -> Self;
+
+    /// Gives the leaves' memory to `spare`, for the next leaves of their element types to be
+    /// read into without asking the system for (and page-faulting) new memory; leaves that do
+    /// not own their memory alone are dropped.
+    fn recycle(self, spare: &mut SpareBuffers) {
+        let _ = spare;
+    }
+}
+
+/// Vectors of leaf values kept for reuse: a stream reading window after window into leaves of
+/// the same sizes gives each window's memory back once it is served, so reading the next one
+/// touches memory that is already mapped. At most `limit` vectors are kept (the largest).
+pub struct SpareBuffers {
+    kept: Vec<Box<dyn core::any::Any + Send>>,
+    // The capacity of each kept vector, in bytes.
+    bytes: Vec<usize>,
+    limit: usize,
+}
+
+impl core::fmt::Debug for SpareBuffers {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(
+            f,
+            "SpareBuffers({} of at most {})",
+            self.kept.len(),
+            self.limit
+        )
+    }
+}
+
+impl SpareBuffers {
+    /// Keeps at most `limit` vectors.
+    pub fn new(limit: usize) -> Self {
+        SpareBuffers {
+            kept: Vec::new(),
+            bytes: Vec::new(),
+            limit,
+        }
+    }
+
+    /// Keeps `values`' memory (its contents are dropped); past the limit, the smallest vector
+    /// kept is freed.
+    pub fn put<E: Element>(&mut self, mut values: Vec<E>) {
+        values.clear();
+        if values.capacity() == 0 || self.limit == 0 {
+            return;
+        }
+        self.bytes
+            .push(values.capacity() * core::mem::size_of::<E>());
+        self.kept.push(Box::new(values));
+        if self.kept.len() > self.limit
+            && let Some((smallest, _)) = self.bytes.iter().enumerate().min_by_key(|&(_, b)| *b)
+        {
+            self.kept.swap_remove(smallest);
+            self.bytes.swap_remove(smallest);
+        }
+    }
+
+    /// An empty vector of `E` with the largest capacity kept, if one is.
+    pub fn take<E: Element>(&mut self) -> Option<Vec<E>> {
+        let (at, _) = self
+            .kept
+            .iter()
+            .enumerate()
+            .filter_map(|(i, b)| b.downcast_ref::<Vec<E>>().map(|v| (i, v.capacity())))
+            .max_by_key(|&(_, c)| c)?;
+        self.bytes.swap_remove(at);
+        self.kept
+            .swap_remove(at)
+            .downcast::<Vec<E>>()
+            .ok()
+            .map(|b| *b)
+    }
+
+    /// The bytes of memory kept.
+    pub fn bytes(&self) -> usize {
+        self.bytes.iter().sum()
+    }
+}
+
+impl AllocFlat for HNil {
+    fn alloc(_: usize, _: usize) -> Self {
+        HNil
+    }
+}
+
+/// A zero-filled batch, its memory advised for 2 MB pages before anything is written to it when
+/// it is large: the zeros come from the system untouched, so the pages are 2 MB from the first
+/// write on.
+fn zeros_advised<S: Space>(batch: usize, time: usize) -> Batch<S> {
+    let out = Batch::<S>::zeros(batch, time);
+    if let Some(values) = out.array().as_slice_memory_order() {
+        advise_values(values, HUGE_PAGE_LEAF, false);
+    }
+    out
+}
+
+impl<S: Space> AllocFlat for Batch<S> {
+    fn alloc(batch: usize, time: usize) -> Self {
+        zeros_advised(batch, time)
+    }
+
+    fn recycle(self, spare: &mut SpareBuffers) {
+        let (values, _) = self.into_array().into_raw_vec_and_offset();
+        spare.put(values);
+    }
+}
+
+impl<S: Space> AllocFlat for ArcBatch<S> {
+    fn alloc(batch: usize, time: usize) -> Self {
+        ArcBatch::<S>::from_checked(zeros_advised::<S>(batch, time).into_array().into_shared())
+    }
+}
+
+impl<S: Space> AllocFlat for Ragged<S> {
+    fn alloc(batch: usize, _: usize) -> Self {
+        Ragged::empty(batch)
+    }
+
+    fn recycle(self, spare: &mut SpareBuffers) {
+        spare.put(self.into_values());
+    }
+}
+
+impl<A: AllocFlat, B: AllocFlat> AllocFlat for Pair<A, B> {
+    fn alloc(batch: usize, time: usize) -> Self {
+        Pair {
+            first: A::alloc(batch, time),
+            second: B::alloc(batch, time),
+        }
+    }
+
+    fn recycle(self, spare: &mut SpareBuffers) {
+        self.first.recycle(spare);
+        self.second.recycle(spare);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::SpareBuffers;
+
+    #[test]
+    fn spare_buffers_keep_the_largest_up_to_their_limit_by_element_type() {
+        let mut spare = SpareBuffers::new(2);
+        spare.put(vec![1.0f32; 10]);
+        spare.put(vec![1u8; 1000]);
+        spare.put(vec![1.0f32; 100]);
+        // Three put, two kept: the 40-byte f32 vector is the smallest and freed.
+        assert_eq!(spare.bytes(), 1000 + 400);
+        assert!(spare.take::<f64>().is_none());
+        let v = spare.take::<f32>().unwrap();
+        assert!(v.is_empty() && v.capacity() >= 100);
+        assert!(spare.take::<f32>().is_none());
+        assert_eq!(spare.take::<u8>().unwrap().capacity(), 1000);
+        assert_eq!(spare.bytes(), 0);
+        SpareBuffers::new(0).put(vec![1i64; 8]);
+    }
+}

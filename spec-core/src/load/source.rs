@@ -1,0 +1,182 @@
+//! The loading traits, beside the loaders that implement them: a [`LeafSource`] is a place
+//! leaves are read from (a file, a set of files), a [`LoadRecord`] a record that reads itself
+//! from one, field by field ([`LoadField`]), and [`Dataset::load`] reads a dataset from a
+//! source and checks that its leaves agree on the number of samples.
+
+use crate::data::dataset::Dataset;
+use crate::data::error::DataError;
+use crate::types::batch::Batch;
+use crate::types::error::SpecError;
+use crate::types::for_tuples;
+use crate::types::ragged::{Ragged, SequenceSpace};
+use crate::types::space::{Null, Space};
+use crate::types::spec::{DataSpec, Described};
+
+/// A place leaves are read from (a file, a set of files): asked for one leaf at a time, by the
+/// leaf's description (field path, source name, space), in the record's order.
+pub trait LeafSource {
+    /// Reads the leaf `leaf` as a batch of the space `S`, checking it against `S` as it reads.
+    ///
+    /// # Errors
+    /// An error naming the file, the place in it (line, offset or member) and the source.
+    fn read_leaf<S: Space>(&mut self, leaf: &Described) -> Result<Batch<S>, Self::Error>;
+
+    /// Reads the leaf `leaf` as ragged samples of the sequence space `S` (a `Ragged<S>` field).
+    /// By default an error: only formats with lists of different lengths (Parquet) hold them.
+    ///
+    /// # Errors
+    /// [`DataError::NotRagged`] by default; a reader's own errors otherwise.
+    fn read_ragged<S: SequenceSpace>(
+        &mut self,
+        leaf: &Described,
+    ) -> Result<Ragged<S>, Self::Error> {
+        Err(DataError::NotRagged {
+            source_name: leaf.source,
+        }
+        .into())
+    }
+
+    /// Where `leaf` is read from, in words (`file images.idx`), for the error that names two
+    /// leaves holding different numbers of samples; `None` (the default) when every leaf comes
+    /// from the same place, so that only the fields are named.
+    fn origin(&self, leaf: &Described) -> Option<String> {
+        let _ = leaf;
+        None
+    }
+
+    /// The error of a read, which also carries the dataset's own errors (leaves that hold
+    /// different numbers of samples).
+    type Error: std::error::Error + From<DataError>;
+}
+
+/// A record that can be read from a [`LeafSource`], field by field in the order of
+/// [`DataSpec::describe`]. The derive implements it for every struct whose leaves are owned
+/// batches.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be loaded from a file",
+    label = "a dataset reads every leaf as an owned `Batch<S>`"
+)]
+pub trait LoadRecord: DataSpec {
+    /// Reads every leaf; `leaves` yields their descriptions in order.
+    ///
+    /// # Errors
+    /// The first error of the source.
+    fn load_record<L: LeafSource>(
+        source: &mut L,
+        leaves: &mut core::slice::Iter<'_, Described>,
+    ) -> Result<Self, L::Error>;
+}
+
+/// A field of a record that a [`LeafSource`] fills: an owned [`Batch`], a [`Ragged`] leaf,
+/// [`Null`], or a tuple of them (a nested record is a [`LoadRecord`]).
+#[diagnostic::on_unimplemented(
+    message = "a field of type `{Self}` cannot be loaded from a file",
+    label = "a dataset reads every leaf as an owned `Batch<S>`",
+    note = "`ArcBatch` and `BatchView` fields are for requests; a record that is loaded holds `Batch<S>` fields"
+)]
+pub trait LoadField: Sized {
+    /// Reads the field's leaves; `leaves` yields their descriptions in order.
+    ///
+    /// # Errors
+    /// The first error of the source.
+    fn load_field<L: LeafSource>(
+        source: &mut L,
+        leaves: &mut core::slice::Iter<'_, Described>,
+    ) -> Result<Self, L::Error>;
+}
+
+impl<S: Space> LoadField for Batch<S> {
+    fn load_field<L: LeafSource>(
+        source: &mut L,
+        leaves: &mut core::slice::Iter<'_, Described>,
+    ) -> Result<Self, L::Error> {
+        let leaf = leaves
+            .next()
+            .unwrap_or_else(|| unreachable!("describe lists one entry per leaf"));
+        source.read_leaf::<S>(leaf)
+    }
+}
+
+impl<S: SequenceSpace> LoadField for Ragged<S> {
+    fn load_field<L: LeafSource>(
+        source: &mut L,
+        leaves: &mut core::slice::Iter<'_, Described>,
+    ) -> Result<Self, L::Error> {
+        let leaf = leaves
+            .next()
+            .unwrap_or_else(|| unreachable!("describe lists one entry per leaf"));
+        source.read_ragged::<S>(leaf)
+    }
+}
+
+impl LoadField for Null {
+    fn load_field<L: LeafSource>(
+        _: &mut L,
+        _: &mut core::slice::Iter<'_, Described>,
+    ) -> Result<Self, L::Error> {
+        Ok(Null)
+    }
+}
+
+macro_rules! load_tuples {
+    ($($t:ident $i:tt),+) => {
+        impl<$($t: LoadField),+> LoadField for ($($t,)+) {
+            fn load_field<L: LeafSource>(
+                source: &mut L,
+                leaves: &mut core::slice::Iter<'_, Described>,
+            ) -> Result<Self, L::Error> {
+                Ok(($($t::load_field(source, leaves)?,)+))
+            }
+        }
+        impl<$($t: LoadRecord),+> LoadRecord for ($($t,)+) {
+            fn load_record<L: LeafSource>(
+                source: &mut L,
+                leaves: &mut core::slice::Iter<'_, Described>,
+            ) -> Result<Self, L::Error> {
+                Ok(($($t::load_record(source, leaves)?,)+))
+            }
+        }
+    };
+}
+for_tuples!(load_tuples);
+
+impl<R: DataSpec> Dataset<R> {
+    /// Reads a dataset from `source`, leaf by leaf, and checks that the leaves agree on the
+    /// number of samples. Every leaf of `R` must be an owned [`Batch`].
+    ///
+    /// # Errors
+    /// The first error of the source, or [`SpecError::BatchSize`] naming two fields that differ.
+    pub fn load<L: LeafSource>(source: &mut L) -> Result<Self, L::Error>
+    where
+        R: LoadRecord,
+    {
+        let leaves = R::describe(0);
+        let record = R::load_record(source, &mut leaves.iter())?;
+        match Dataset::new(record) {
+            Err(DataError::Spec(SpecError::BatchSize {
+                first_field,
+                first,
+                field,
+                actual,
+            })) => {
+                // Two leaves disagree: name where each was read from, when the source knows.
+                let at = |name: &str| leaves.iter().find(|d| d.field == name);
+                let words = |name: &str| match at(name) {
+                    Some(d) => match source.origin(d) {
+                        Some(origin) => format!("field `{name}` (source `{}`, {origin})", d.source),
+                        None => format!("field `{name}` (source `{}`)", d.source),
+                    },
+                    None => format!("field `{name}`"),
+                };
+                Err(DataError::SourcesDisagree {
+                    first: words(&first_field),
+                    first_samples: first,
+                    other: words(&field),
+                    other_samples: actual,
+                }
+                .into())
+            }
+            other => Ok(other?),
+        }
+    }
+}
