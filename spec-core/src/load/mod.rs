@@ -42,12 +42,6 @@ mod idx;
 mod npy;
 #[cfg(feature = "parquet")]
 mod parquet;
-#[cfg(feature = "parquet-image")]
-mod parquet_image;
-#[cfg(feature = "parquet")]
-mod parquet_shard;
-#[cfg(feature = "parquet")]
-mod parquet_stream;
 pub(crate) mod source;
 
 pub use self::csv::{Column, CsvFile};
@@ -55,11 +49,7 @@ pub use self::error::{LoadError, LoadReason, Place, TensorMismatch};
 pub use self::idx::IdxFiles;
 pub use self::npy::{NpyFiles, NpzFile};
 #[cfg(feature = "parquet")]
-pub use self::parquet::{ParquetFiles, RowGroup};
-#[cfg(feature = "parquet")]
-pub use self::parquet_shard::{Rank, ShardPlan, Tail};
-#[cfg(feature = "parquet")]
-pub use self::parquet_stream::ParquetStream;
+pub use self::parquet::{ParquetFiles, ParquetStream, Rank, RowGroup, ShardPlan, Tail};
 pub use self::source::{LeafSource, LoadField, LoadRecord};
 
 use crate::types::spec::Described;

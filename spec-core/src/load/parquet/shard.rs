@@ -6,7 +6,8 @@ use crate::data::dataset::{AllocFlat, Dataset};
 use crate::data::gather::GatherSame;
 use crate::iteration::permutation;
 use crate::load::error::LoadError;
-use crate::load::parquet::{ParquetFiles, RowGroup};
+use crate::load::parquet::files::ParquetFiles;
+use crate::load::parquet::row_group::RowGroup;
 use crate::load::source::LoadRecord;
 use crate::types::spec::FlatOf;
 

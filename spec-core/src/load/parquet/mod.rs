@@ -1,0 +1,28 @@
+//! Parquet files, and directories of them as Spark writes them, read into a record spec (feature
+//! `parquet`): one column per source, checked against the leaf's space before any value is
+//! read, every value converted exactly.
+//!
+//! [`ParquetFiles`] loads whole columns, or the row groups selected, into memory
+//! ([`Dataset::load`](crate::data::Dataset::load)); [`ShardPlan`] shares the row groups among
+//! the ranks of a job, and [`ParquetStream`] streams a rank's share with bounded memory.
+//!
+//! One concept per file: the reader (`files.rs`), its unit of work (`row_group.rs`), the
+//! decoder's use (`decode.rs`), a column read into a leaf (`columns.rs`) with its tensor
+//! metadata (`tensor.rs`), ragged leaves from list columns (`ragged.rs`), encoded images
+//! (`image.rs`, feature `parquet-image`), sharding (`shard.rs`) and streaming (`stream.rs`).
+
+mod columns;
+mod decode;
+mod files;
+#[cfg(feature = "parquet-image")]
+mod image;
+mod ragged;
+mod row_group;
+mod shard;
+mod stream;
+mod tensor;
+
+pub use files::ParquetFiles;
+pub use row_group::RowGroup;
+pub use shard::{Rank, ShardPlan, Tail};
+pub use stream::ParquetStream;
