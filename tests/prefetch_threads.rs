@@ -1,13 +1,14 @@
-//! 1000 prefetching providers made and dropped mid-epoch leave no thread and no memory behind
-//! (a process of its own, so that other tests' threads and allocations do not count).
+//! 1000 prefetching providers (lending and giving away their batches) made and dropped mid-epoch
+//! leave no thread and no memory behind (a process of its own, so that other tests' threads and
+//! allocations do not count).
 
 // A counting allocator: `unsafe impl GlobalAlloc`, forwarding to `System`.
 #![allow(unsafe_code)]
 
 use batchspec::data::Dataset;
+use batchspec::data::Prefetch;
 use batchspec::iteration::Schedule;
 use batchspec::prelude::*;
-use batchspec::data::Prefetch;
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicIsize, Ordering};
@@ -72,10 +73,18 @@ fn a_thousand_prefetching_providers_leave_no_thread() {
             .seed(i)
             .build()
             .unwrap();
-        let mut p = Prefetch::<Mx>::provider(Arc::clone(&ds), schedule, 0..3, 2);
-        // Some are dropped before any batch, some mid-epoch.
-        for _ in 0..(i % 4) {
-            assert!(p.next_batch().unwrap().is_ok());
+        // Some are dropped before any batch, some mid-epoch; every other one gives its batches
+        // away.
+        if i.is_multiple_of(2) {
+            let mut p = Prefetch::<Mx>::provider(Arc::clone(&ds), schedule, 0..3, 2);
+            for _ in 0..(i % 4) {
+                assert!(p.next_batch().unwrap().is_ok());
+            }
+        } else {
+            let mut p = Prefetch::<Mx>::owned_provider(Arc::clone(&ds), schedule, 0..3, 2);
+            for _ in 0..(i % 4) {
+                assert!(p.next_owned().unwrap().is_ok());
+            }
         }
     };
     let settled = |before: usize| {

@@ -3,9 +3,9 @@
 
 use batchspec::data::DataError;
 use batchspec::data::Dataset;
+use batchspec::data::{BatchInfo, Generator, Prefetch, Provider, split_across};
 use batchspec::iteration::{LastBatch, Schedule, Shard};
 use batchspec::prelude::*;
-use batchspec::data::{BatchInfo, Generator, Prefetch, Provider, split_across};
 use ndarray::{Array1, Array2, Array4, array};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -584,6 +584,140 @@ fn a_producer_that_panics_is_an_error_after_its_batches_not_the_end() {
         assert!(matches!(err, DataError::WorkerPanicked(_)));
         assert!(p.next_batch().is_none(), "the stream ends after the error");
     }
+}
+
+#[test]
+fn owned_prefetch_gives_what_next_owned_gives_a_short_last_batch_short() {
+    // 10 samples in shuffled batches of 3, the last one short (1 sample), over three epochs:
+    // the owned prefetch gives the provider's own batches, in order, rows and padding counts.
+    let ds = Arc::new(mx(10));
+    let schedule = Schedule::builder(10)
+        .batch_size(3)
+        .shuffle(true)
+        .seed(5)
+        .last_batch(LastBatch::Short)
+        .build()
+        .unwrap();
+    for ahead in [0, 1, 2, 50] {
+        let mut pre =
+            Prefetch::<Mx>::owned_provider::<Mx>(Arc::clone(&ds), schedule.clone(), 1..4, ahead);
+        let mut direct = Provider::<Mx, Mx>::new(&ds, schedule.clone()).unwrap();
+        let mut sizes = vec![];
+        for epoch in 1..4 {
+            direct.start_epoch(epoch);
+            while let Some((want, want_info)) = direct.next_owned() {
+                let (got, info) = pre.next_owned().unwrap().unwrap();
+                assert_eq!(info, want_info, "ahead {ahead}");
+                assert_eq!(got.data, want.data, "ahead {ahead}");
+                assert_eq!(got.label, want.label, "ahead {ahead}");
+                sizes.push(got.data.len());
+            }
+        }
+        assert!(pre.next_owned().is_none(), "ahead {ahead}");
+        assert_eq!(sizes, [3, 3, 3, 1].repeat(3), "ahead {ahead}");
+    }
+    // A provider that cannot be made (a schedule of another length) is the first item.
+    let wrong = Schedule::builder(7).batch_size(3).build().unwrap();
+    let mut pre = Prefetch::<Mx>::owned_provider::<Mx>(ds, wrong, 0..1, 2);
+    assert!(matches!(
+        pre.next_owned(),
+        Some(Err(DataError::ScheduleMismatch { .. }))
+    ));
+    assert!(pre.next_owned().is_none());
+}
+
+#[test]
+fn owned_batches_in_flight_are_at_most_ahead_plus_one() {
+    // A worker that counts the batches it made: however slow the consumer, at most `ahead + 1`
+    // are made and not yet taken, and the worker does run that far ahead.
+    for ahead in [1, 3] {
+        let made = Arc::new(AtomicUsize::new(0));
+        let m = Arc::clone(&made);
+        let total = 12;
+        let mut pre = Prefetch::spawn_owned(ahead, move |feeder| {
+            for k in 0..total {
+                if !feeder.permit() {
+                    return;
+                }
+                m.fetch_add(1, Ordering::SeqCst);
+                let info = BatchInfo {
+                    count_samples: 1,
+                    pad: 0,
+                };
+                if !feeder.send(Ok((vec![k as u8; 1 << 16], info))) {
+                    return;
+                }
+            }
+        });
+        let mut taken = 0;
+        loop {
+            // Let the worker run as far ahead as it may.
+            let reach = (taken + ahead + 1).min(total);
+            let started = std::time::Instant::now();
+            while made.load(Ordering::SeqCst) < reach
+                && started.elapsed() < std::time::Duration::from_secs(5)
+            {
+                std::thread::sleep(std::time::Duration::from_millis(1));
+            }
+            std::thread::sleep(std::time::Duration::from_millis(10));
+            let now = made.load(Ordering::SeqCst);
+            assert_eq!(now, reach, "ahead {ahead}, {taken} taken");
+            let Some(batch) = pre.next_owned() else {
+                break;
+            };
+            let (batch, _) = batch.unwrap();
+            assert_eq!(batch[0] as usize, taken, "in order");
+            taken += 1;
+        }
+        assert_eq!(taken, total);
+    }
+}
+
+#[test]
+fn an_owned_producer_that_panics_is_an_error_after_its_batches() {
+    let mut pre = Prefetch::spawn_owned(2, |feeder| {
+        for k in 0..2u32 {
+            let info = BatchInfo {
+                count_samples: 1,
+                pad: 0,
+            };
+            if !feeder.permit() || !feeder.send(Ok((k, info))) {
+                return;
+            }
+        }
+        panic!("batch 2 failed");
+    });
+    assert_eq!(pre.next_owned().unwrap().unwrap().0, 0);
+    assert_eq!(pre.next_owned().unwrap().unwrap().0, 1);
+    let err = pre.next_owned().unwrap().unwrap_err();
+    assert!(matches!(err, DataError::WorkerPanicked(_)), "{err}");
+    assert_eq!(
+        err.to_string(),
+        "the thread producing batches panicked: batch 2 failed"
+    );
+    assert!(pre.next_owned().is_none());
+    // Dropped mid-stream, an endless owned producer stops.
+    let calls = Arc::new(AtomicUsize::new(0));
+    let c = Arc::clone(&calls);
+    let mut endless = Prefetch::spawn_owned(1, move |feeder| {
+        while feeder.permit() {
+            c.fetch_add(1, Ordering::SeqCst);
+            let info = BatchInfo {
+                count_samples: 1,
+                pad: 0,
+            };
+            if !feeder.send(Ok((0u8, info))) {
+                return;
+            }
+        }
+    });
+    for _ in 0..5 {
+        endless.next_owned().unwrap().unwrap();
+    }
+    drop(endless);
+    let after = calls.load(Ordering::SeqCst);
+    std::thread::sleep(std::time::Duration::from_millis(100));
+    assert_eq!(calls.load(Ordering::SeqCst), after, "the worker stopped");
 }
 
 #[test]

@@ -25,12 +25,12 @@ impl<Q, F: FnMut(&mut Q) -> Option<Result<BatchInfo, DataError>> + Send> Produce
     }
 }
 
-/// A batch served by [`Prefetch`]; dropping it hands its buffer back to the worker.
+/// A batch served by [`Prefetch::next_batch`]; dropping it hands its buffer back to the worker.
 pub struct Prefetched<'a, Q: Send + 'static> {
     batch: Option<Q>,
     /// Its real samples and padding.
     pub info: BatchInfo,
-    back: &'a Sender<Q>,
+    back: &'a Sender<Back<Q>>,
 }
 
 impl<Q: Send + 'static> std::ops::Deref for Prefetched<'_, Q> {
@@ -46,53 +46,102 @@ impl<Q: Send + 'static> Drop for Prefetched<'_, Q> {
     fn drop(&mut self) {
         if let Some(q) = self.batch.take() {
             // The worker may have stopped; the buffer is then dropped.
-            let _ = self.back.send(q);
+            let _ = self.back.send(Some(q));
         }
     }
 }
 
 type Sent<Q> = Result<(Q, BatchInfo), DataError>;
 
+/// What the consumer gives back to the worker for each batch it took: the buffer, to be filled
+/// again (a lent batch dropped), or `None`, word that the batch left circulation (a batch given
+/// away), so that the worker may make another in its place.
+type Back<Q> = Option<Q>;
+
 /// How long dropping a [`Prefetch`] waits for its worker to stop before leaving it to stop by
 /// itself (a producer blocked in I/O stops at its next send, which fails).
 const DROP_WAIT: std::time::Duration = std::time::Duration::from_millis(100);
 
-/// Runs a [`Producer`] on a background thread, `ahead` batches ahead of the consumer: memory is
-/// bounded by `ahead + 1` buffers, made when the worker first needs them (a large `ahead`
-/// allocates nothing up front) and recycled. A producer error comes out of
-/// [`Prefetch::next_batch`] in the consumer's loop, and so does a panic of the producer
-/// ([`DataError::WorkerPanicked`]), never as a quiet end of the stream. Dropping the `Prefetch`
-/// mid-stream stops the thread: it is joined if it stops within a moment, else it ends by itself
-/// at its next send (the drop does not wait for a producer blocked in I/O).
+/// Runs a [`Producer`] on a background thread, `ahead` batches ahead of the consumer: at most
+/// `ahead + 1` batches are in flight (made and not yet given back or given away; an `ahead` of 0
+/// counts as 1), their buffers made when the worker first needs them (a large `ahead` allocates
+/// nothing up front). A producer error comes out of [`Prefetch::next_batch`] in the consumer's
+/// loop, and so does a panic of the producer ([`DataError::WorkerPanicked`]), never as a quiet
+/// end of the stream. Dropping the `Prefetch` mid-stream stops the thread: it is joined if it
+/// stops within a moment, else it ends by itself at its next send (the drop does not wait for a
+/// producer blocked in I/O).
+///
+/// Batches are taken in one of two ways:
+/// - lent ([`Prefetch::next_batch`]): the batch's buffer goes back to the worker when the
+///   [`Prefetched`] is dropped, and is filled again (memory: `ahead + 1` buffers, recycled);
+/// - given away ([`Prefetch::next_owned`]): for consumers that keep the memory, such as a
+///   framework's tensor made from the batch's buffer without a copy. The batch leaves
+///   circulation as it is taken, and the worker makes a new one in its place; the batches made
+///   and not yet taken stay at most `ahead + 1`. [`Prefetch::owned_provider`] and
+///   [`Prefetch::spawn_owned`] make their batches for this, each of its own size (a provider's
+///   short last batch stays short).
 pub struct Prefetch<Q: Send + 'static> {
     batches: Option<Receiver<Sent<Q>>>,
-    back: Option<Sender<Q>>,
+    back: Option<Sender<Back<Q>>>,
     worker: Option<JoinHandle<()>>,
 }
 
-/// The worker's side of a [`Prefetch`]: free buffers in, filled batches out.
+/// The worker's side of a [`Prefetch`]: free buffers (or permits) in, filled batches out.
 pub struct Feeder<Q> {
-    free: Receiver<Q>,
+    free: Receiver<Back<Q>>,
     tx: Sender<Sent<Q>>,
-    make: Box<dyn Fn() -> Q + Send>,
-    // Buffers made so far, and the most there may be (`ahead + 1`).
+    // What makes a buffer; `None` for a worker that makes its batches itself (`spawn_owned`).
+    make: Option<Box<dyn Fn() -> Q + Send>>,
+    // Batches in flight (buffers made, or permits taken, and not given away), and the most
+    // there may be (`ahead + 1`).
     made: core::cell::Cell<usize>,
     limit: usize,
 }
 
 impl<Q> Feeder<Q> {
-    /// A free buffer to fill (a new one while fewer than `ahead + 1` exist, else one the consumer
-    /// gave back, waiting for it); `None` when the consumer is gone.
+    /// A free buffer to fill (a new one while fewer than `ahead + 1` batches are in flight, else
+    /// one the consumer gave back, waiting for it); `None` when the consumer is gone. A batch the
+    /// consumer kept ([`Prefetch::next_owned`]) makes room for a new buffer. A worker started by
+    /// [`Prefetch::spawn_owned`] has nothing to make buffers with: it takes a
+    /// [`permit`](Self::permit) instead.
     pub fn buffer(&self) -> Option<Q> {
-        match self.free.try_recv() {
-            Ok(q) => Some(q),
-            Err(TryRecvError::Disconnected) => None,
-            Err(TryRecvError::Empty) if self.made.get() < self.limit => {
-                self.made.set(self.made.get() + 1);
-                Some((self.make)())
+        loop {
+            let back = match self.free.try_recv() {
+                Ok(back) => back,
+                Err(TryRecvError::Disconnected) => return None,
+                Err(TryRecvError::Empty) => match &self.make {
+                    Some(make) if self.made.get() < self.limit => {
+                        self.made.set(self.made.get() + 1);
+                        return Some(make());
+                    }
+                    _ => self.free.recv().ok()?,
+                },
+            };
+            match back {
+                Some(q) => return Some(q),
+                // A batch left circulation: one more buffer may be made.
+                None => self.made.set(self.made.get().saturating_sub(1)),
             }
-            Err(TryRecvError::Empty) => self.free.recv().ok(),
         }
+    }
+
+    /// Waits until one more batch may be in flight, for a worker that makes its batches itself
+    /// (owned batches, [`Prefetch::spawn_owned`]): `true` at once while fewer than `ahead + 1`
+    /// are, else when the consumer takes one (a buffer given back is dropped); `false` when the
+    /// consumer is gone. Take it before making the batch, and send the batch after: a permit
+    /// not used (the source had no batch left) is kept for the next batch, not taken again.
+    pub fn permit(&self) -> bool {
+        match self.free.try_recv() {
+            // A batch came back or left circulation: this one takes its place.
+            Ok(_) => return true,
+            Err(TryRecvError::Disconnected) => return false,
+            Err(TryRecvError::Empty) => {}
+        }
+        if self.made.get() < self.limit {
+            self.made.set(self.made.get() + 1);
+            return true;
+        }
+        self.free.recv().is_ok()
     }
 
     /// Hands a filled batch (or an error) to the consumer; `false` when the consumer is gone.
@@ -134,14 +183,51 @@ impl<Q: Send + 'static> Prefetch<Q> {
         make: impl Fn() -> Q + Send + 'static,
         body: impl FnOnce(Feeder<Q>) + Send + 'static,
     ) -> Self {
-        // Batches in flight are bounded by the buffers, so the channels need no bound of their
-        // own (a bounded channel would allocate `ahead` slots up front).
+        Self::start(ahead, Some(Box::new(make)), body)
+    }
+
+    /// Starts `body` on a thread that makes its batches itself, to be given away
+    /// ([`Prefetch::next_owned`]): before making each batch it takes a
+    /// [`permit`](Feeder::permit), so that at most `ahead + 1` batches are made and not yet
+    /// taken, then sends it, until it is done or the consumer is gone.
+    ///
+    /// ```
+    /// use batchspec::data::{BatchInfo, Prefetch};
+    ///
+    /// // Batches of different sizes, each a vector of its own, three at most made ahead.
+    /// let mut batches = Prefetch::spawn_owned(2, |feeder| {
+    ///     for n in 1..=5 {
+    ///         let info = BatchInfo { count_samples: n, pad: 0 };
+    ///         if !feeder.permit() || !feeder.send(Ok((vec![0u8; n], info))) {
+    ///             return;
+    ///         }
+    ///     }
+    /// });
+    /// let mut sizes = vec![];
+    /// while let Some(batch) = batches.next_owned() {
+    ///     let (batch, _info) = batch?;
+    ///     sizes.push(batch.len()); // the batch is ours to keep
+    /// }
+    /// assert_eq!(sizes, [1, 2, 3, 4, 5]);
+    /// # Ok::<(), batchspec::data::DataError>(())
+    /// ```
+    pub fn spawn_owned(ahead: usize, body: impl FnOnce(Feeder<Q>) + Send + 'static) -> Self {
+        Self::start(ahead, None, body)
+    }
+
+    fn start(
+        ahead: usize,
+        make: Option<Box<dyn Fn() -> Q + Send>>,
+        body: impl FnOnce(Feeder<Q>) + Send + 'static,
+    ) -> Self {
+        // Batches in flight are bounded by the buffers (or permits), so the channels need no
+        // bound of their own (a bounded channel would allocate `ahead` slots up front).
         let (tx, rx) = channel::<Sent<Q>>();
-        let (back, free) = channel::<Q>();
+        let (back, free) = channel::<Back<Q>>();
         let feeder = Feeder {
             free,
             tx,
-            make: Box::new(make),
+            make,
             made: core::cell::Cell::new(0),
             limit: ahead.max(1).saturating_add(1),
         };
@@ -153,19 +239,48 @@ impl<Q: Send + 'static> Prefetch<Q> {
         }
     }
 
-    /// The next batch, waiting for the worker if it is behind; `None` at the end of the stream.
+    /// The next batch, lent, waiting for the worker if it is behind; `None` at the end of the
+    /// stream. Dropping it hands its buffer back to the worker.
     ///
     /// # Errors
     /// The producer's error, once, or [`DataError::WorkerPanicked`] if the producer panicked;
     /// the stream ends after it.
     pub fn next_batch(&mut self) -> Option<Result<Prefetched<'_, Q>, DataError>> {
+        let (q, info) = match self.receive()? {
+            Ok(batch) => batch,
+            Err(e) => return Some(Err(e)),
+        };
+        Some(Ok(Prefetched {
+            batch: Some(q),
+            info,
+            back: self.back.as_ref()?,
+        }))
+    }
+
+    /// The next batch, given away, waiting for the worker if it is behind; `None` at the end of
+    /// the stream. The batch leaves circulation: the worker may make another in its place
+    /// (a buffer, for a `Prefetch` that lends; a batch of its own, for
+    /// [`Prefetch::owned_provider`] and [`Prefetch::spawn_owned`]).
+    ///
+    /// # Errors
+    /// As [`Prefetch::next_batch`].
+    pub fn next_owned(&mut self) -> Option<Result<(Q, BatchInfo), DataError>> {
+        let received = self.receive()?;
+        if received.is_ok()
+            && let Some(back) = &self.back
+        {
+            // The worker may have stopped; nothing waits for the word then.
+            let _ = back.send(None);
+        }
+        Some(received)
+    }
+
+    /// The next batch from the worker, or its error, or the panic that ended it; `None` at the
+    /// end of the stream, and after an error.
+    fn receive(&mut self) -> Option<Sent<Q>> {
         let received = self.batches.as_ref()?.recv();
         match received {
-            Ok(Ok((q, info))) => Some(Ok(Prefetched {
-                batch: Some(q),
-                info,
-                back: self.back.as_ref()?,
-            })),
+            Ok(Ok(batch)) => Some(Ok(batch)),
             Ok(Err(e)) => {
                 self.batches = None;
                 Some(Err(e))
@@ -231,6 +346,76 @@ where
                 );
             },
         )
+    }
+
+    /// Serves the epochs `epochs` of a provider of `dataset` by `schedule` from a background
+    /// thread, as batches to be given away ([`Prefetch::next_owned`]): each batch is made by
+    /// [`Provider::next_owned`], so it holds exactly the batch's rows (a short last batch is
+    /// short), and at most `ahead + 1` batches are made and not yet taken. The provider's own
+    /// error (a schedule for another number of samples) is the first item served.
+    ///
+    /// ```
+    /// use batchspec::prelude::*;
+    /// use batchspec::data::{Dataset, Prefetch};
+    /// use batchspec::iteration::Schedule;
+    /// use std::sync::Arc;
+    ///
+    /// #[derive(DataSpec)]
+    /// struct Record {
+    ///     #[spec(source = "features")]
+    ///     x: Batch<Vector<2>>,
+    /// }
+    /// let ds = Arc::new(Dataset::new(Record { x: Batch::new(ndarray::Array2::zeros((10, 2)))? })?);
+    /// let schedule = Schedule::builder(10).batch_size(4).build()?;
+    /// let mut batches = Prefetch::<Record>::owned_provider(ds, schedule, 0..2, 2);
+    /// let mut sizes = vec![];
+    /// while let Some(batch) = batches.next_owned() {
+    ///     let (batch, info) = batch?;
+    ///     assert_eq!(batch.x.len(), info.count_samples);
+    ///     sizes.push(batch.x.len());
+    /// }
+    /// assert_eq!(sizes, [4, 4, 2, 4, 4, 2]);
+    /// # Ok::<(), batchspec::Error>(())
+    /// ```
+    pub fn owned_provider<R>(
+        dataset: std::sync::Arc<Dataset<R>>,
+        schedule: Schedule,
+        epochs: Range<u64>,
+        ahead: usize,
+    ) -> Self
+    where
+        R: DataSpec + Send + Sync + 'static,
+        Q: GatherFrom<R>,
+    {
+        Self::spawn_owned(ahead, move |feeder| {
+            let mut provider = match Provider::<R, Q>::unbuffered(&dataset, schedule) {
+                Ok(p) => p,
+                Err(e) => {
+                    feeder.send(Err(e));
+                    return;
+                }
+            };
+            // A permit taken when an epoch has no batch left is kept for the next epoch (taking
+            // another would leave one batch fewer in flight for good, and the worker would wait
+            // for it forever).
+            let mut permit = false;
+            for epoch in epochs {
+                provider.start_epoch(epoch);
+                loop {
+                    if !permit && !feeder.permit() {
+                        return;
+                    }
+                    permit = true;
+                    let Some(batch) = provider.next_owned() else {
+                        break;
+                    };
+                    permit = false;
+                    if !feeder.send(Ok(batch)) {
+                        return;
+                    }
+                }
+            }
+        })
     }
 }
 
