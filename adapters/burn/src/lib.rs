@@ -41,15 +41,15 @@
 //! that keeps burn's own `Dataset`.
 
 use batchspec::data::DataError;
-use batchspec::data::{GatherFrom, GatherSame};
 use batchspec::data::{AllocFlat, Dataset};
-use batchspec::types::{HNil, Pair};
+use batchspec::data::{GatherFrom, GatherSame};
+use batchspec::data::{Prefetch, Provider};
 use batchspec::iteration::Schedule;
-use batchspec::data::{BatchInfo, Provider};
 use batchspec::mapping::{ServeCache, ServeFrom, serve};
 use batchspec::types::FlatOf;
-use batchspec::types::{LeafMapper, MapLeaf, MapSpec};
 use batchspec::types::{Batch, DataSpec, Lengths, Space};
+use batchspec::types::{HNil, Pair};
+use batchspec::types::{LeafMapper, MapLeaf, MapSpec};
 use burn::data::dataloader::batcher::Batcher;
 use burn::data::dataloader::{DataLoader, DataLoaderIterator, Progress};
 use burn::data::dataset::DatasetError;
@@ -59,8 +59,6 @@ use core::convert::Infallible;
 use core::marker::PhantomData;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
-use std::thread::JoinHandle;
 
 /// The element types burn holds, with the tensor kind each becomes.
 #[diagnostic::on_unimplemented(
@@ -292,8 +290,11 @@ where
         })
     }
 
-    /// Gathers batches on a thread of their own, up to `ahead` batches before they are asked
-    /// for (0: on the caller's thread). The order is the schedule's, whatever the timing.
+    /// Gathers batches on a thread of their own (0: on the caller's thread): batchspec's
+    /// `Prefetch` of owned batches, each batch's memory moving into its tensors, at most
+    /// `ahead + 1` batches made before they are asked for. The order is the schedule's, whatever
+    /// the timing; an error, or a panic of the thread, is an item of the iterator, never a quiet
+    /// end of the epoch.
     pub fn prefetch(mut self, ahead: usize) -> Self {
         self.ahead = ahead;
         self
@@ -350,10 +351,10 @@ where
                 Err(e) => Source::Failed(Some(e)),
             }
         } else {
-            Source::Thread(Producer::spawn(
+            Source::Thread(Prefetch::owned_provider(
                 Arc::clone(&self.dataset),
                 self.schedule.clone(),
-                epoch,
+                epoch..epoch + 1,
                 self.ahead,
             ))
         };
@@ -434,112 +435,11 @@ where
 
 enum Source<'a, R, Q: Send + 'static> {
     Here(Box<Provider<'a, R, Q>>),
-    Thread(Producer<Q>),
+    // The provider on a thread of its own, giving its batches away (each tensor keeps its
+    // batch's memory): the core's `Prefetch` of owned batches.
+    Thread(Prefetch<Q>),
     Failed(Option<DataError>),
 }
-
-/// A provider on a thread of its own, sending owned batches in order.
-struct Producer<Q: Send + 'static> {
-    batches: Option<Receiver<Produced<Q>>>,
-    thread: Option<JoinHandle<()>>,
-}
-
-/// A batch, or why there is none (the provider could not be made).
-type Produced<Q> = Result<(Q, BatchInfo), String>;
-
-impl<Q: Send + 'static> Producer<Q> {
-    /// Runs `body` on a thread of its own; it sends batches until it returns (or panics), at
-    /// most `ahead` of them before they are taken.
-    fn spawn_with(
-        ahead: usize,
-        body: impl FnOnce(&SyncSender<Produced<Q>>) + Send + 'static,
-    ) -> Self {
-        let (send, batches) = sync_channel(ahead.saturating_sub(1));
-        let thread = std::thread::spawn(move || body(&send));
-        Producer {
-            batches: Some(batches),
-            thread: Some(thread),
-        }
-    }
-
-    /// The next batch; `None` at the end of the epoch; an `Err`, and then `None`, if the
-    /// thread stopped before the end (it panicked, or could not start).
-    fn next(&mut self) -> Option<Result<(Q, BatchInfo), String>> {
-        let batches = self.batches.as_ref()?;
-        match batches.recv() {
-            Ok(Ok(b)) => Some(Ok(b)),
-            Ok(Err(why)) => {
-                self.batches = None;
-                Some(Err(why))
-            }
-            Err(_) => {
-                self.batches = None;
-                let panicked = self.thread.take().map(JoinHandle::join);
-                match panicked {
-                    Some(Err(payload)) => Some(Err(panic_message(&*payload))),
-                    _ => None,
-                }
-            }
-        }
-    }
-}
-
-impl<Q: DataSpec + Send + 'static> Producer<Q>
-where
-    FlatOf<Q>: AllocFlat,
-{
-    fn spawn<R>(dataset: Arc<Dataset<R>>, schedule: Schedule, epoch: u64, ahead: usize) -> Self
-    where
-        R: DataSpec + Send + Sync + 'static,
-        Q: GatherFrom<R>,
-    {
-        Self::spawn_with(ahead, move |send| {
-            let mut provider = match Provider::<R, Q>::unbuffered(&dataset, schedule) {
-                Ok(p) => p,
-                Err(e) => {
-                    let _ = send.send(Err(e.to_string()));
-                    return;
-                }
-            };
-            provider.start_epoch(epoch);
-            while let Some(batch) = provider.next_owned() {
-                if send.send(Ok(batch)).is_err() {
-                    return;
-                }
-            }
-        })
-    }
-}
-
-impl<Q: Send + 'static> Drop for Producer<Q> {
-    fn drop(&mut self) {
-        // Closing the channel makes the thread's next send fail, and it returns.
-        self.batches = None;
-        if let Some(t) = self.thread.take() {
-            let _ = t.join();
-        }
-    }
-}
-
-fn panic_message(payload: &(dyn core::any::Any + Send)) -> String {
-    let what = payload
-        .downcast_ref::<&str>()
-        .map(|s| s.to_string())
-        .or_else(|| payload.downcast_ref::<String>().cloned())
-        .unwrap_or_else(|| "a panic".into());
-    format!("the thread gathering batches panicked: {what}")
-}
-
-#[derive(Debug)]
-struct ThreadStopped(String);
-
-impl core::fmt::Display for ThreadStopped {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for ThreadStopped {}
 
 struct LoaderIter<'a, R, Q: Send + 'static> {
     source: Source<'a, R, Q>,
@@ -559,9 +459,9 @@ where
     fn next(&mut self) -> Option<Self::Item> {
         let (q, info) = match &mut self.source {
             Source::Here(p) => p.next_owned()?,
-            Source::Thread(t) => match t.next()? {
+            Source::Thread(t) => match t.next_owned()? {
                 Ok(b) => b,
-                Err(msg) => return Some(Err(DatasetError::new(ThreadStopped(msg)))),
+                Err(e) => return Some(Err(DatasetError::new(e))),
             },
             Source::Failed(e) => return e.take().map(|e| Err(DatasetError::new(e))),
         };
@@ -675,41 +575,5 @@ impl<A: Stack, B: Stack> Stack for Pair<A, B> {
             first: A::stack(firsts),
             second: B::stack(seconds),
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_producer_that_panics_ends_the_epoch_with_an_error() {
-        let mut p = Producer::<u32>::spawn_with(2, |send| {
-            for i in 0..2 {
-                let info = BatchInfo {
-                    count_samples: 1,
-                    pad: 0,
-                };
-                send.send(Ok((i, info))).unwrap();
-            }
-            panic!("batch 2 failed");
-        });
-        assert_eq!(p.next().unwrap().unwrap().0, 0);
-        assert_eq!(p.next().unwrap().unwrap().0, 1);
-        let err = p.next().unwrap().unwrap_err();
-        assert!(err.contains("panicked: batch 2 failed"), "{err}");
-        assert!(p.next().is_none());
-    }
-
-    #[test]
-    fn a_producer_that_cannot_start_says_why_and_ends() {
-        let mut p = Producer::<u32>::spawn_with(1, |send| {
-            send.send(Err("no provider".into())).unwrap();
-        });
-        assert_eq!(p.next().unwrap().unwrap_err(), "no provider");
-        assert!(p.next().is_none());
-        // One that ends normally ends without an error.
-        let mut done = Producer::<u32>::spawn_with(1, |_| {});
-        assert!(done.next().is_none());
     }
 }
