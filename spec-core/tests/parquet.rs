@@ -746,6 +746,43 @@ fn a_prefetched_stream_serves_what_fill_next_serves_and_passes_errors_on() {
 }
 
 #[test]
+fn a_stream_is_a_batch_source_of_its_records() {
+    use batchspec::data::BatchSource;
+    // Through the trait, the batches `next_batch` gives, each lent with its rows as samples; a
+    // short last batch short.
+    let files = ParquetFiles::open(data("uneven.parquet")).unwrap();
+    let plan = &plans(2, Tail::Pad, Some(8))[1];
+    let direct: Vec<Vec<i64>> = {
+        let mut s = ParquetStream::<Ids>::new(&files, plan, 1, 4, 2);
+        std::iter::from_fn(|| s.next_batch())
+            .map(|b| b.unwrap().id.array().iter().copied().collect())
+            .collect()
+    };
+    let mut s = ParquetStream::<Ids>::new(&files, plan, 1, 4, 2).read_ahead();
+    let mut lent: Vec<Vec<i64>> = Vec::new();
+    while let Some(b) = BatchSource::next_batch(&mut s) {
+        let (batch, info) = b.unwrap();
+        assert_eq!((info.count_samples, info.pad), (batch.id.len(), 0));
+        lent.push(batch.id.array().iter().copied().collect());
+    }
+    assert_eq!(lent, direct);
+    assert!(lent.last().unwrap().len() < 4, "{lent:?}");
+
+    // The reader's error arrives as `DataError::Read`, and ends the epoch.
+    let files = ParquetFiles::open(data("label_minus_one.parquet")).unwrap();
+    let plan = ShardPlan::new(&files, Rank::new(0, 1).unwrap()).unwrap();
+    let mut s = ParquetStream::<Grey>::new(&files, &plan, 0, 2, 1);
+    let err = std::iter::from_fn(|| BatchSource::next_batch(&mut s).map(|b| b.map(|_| ())))
+        .find_map(Result::err)
+        .expect("row 7 holds -1");
+    assert!(
+        matches!(err, batchspec::data::DataError::Read(_)),
+        "{err:?}"
+    );
+    assert!(BatchSource::next_batch(&mut s).is_none());
+}
+
+#[test]
 fn a_directory_written_by_spark_itself_reads_in_order() {
     // `make_spark_fixtures.py`: Spark 4.3 (parquet-mr 1.17) in local mode, `df.write.parquet`, 3 partitions;
     // `array<double>` columns (three-level LIST) and `bigint` labels, snappy.

@@ -2,7 +2,7 @@
 //! (feature `parquet`): memory holds two windows (the one served, and the next one being read
 //! or the memory it will be read into) plus less than a batch, whatever the size of the share.
 
-use crate::data::batch_source::BatchInfo;
+use crate::data::batch_source::{BatchInfo, BatchSource};
 use crate::data::dataset::{AllocFlat, Dataset, SpareBuffers};
 use crate::data::error::{DataError, SourceError};
 use crate::data::gather::{GatherFrom, GatherSame};
@@ -86,6 +86,8 @@ pub struct ParquetStream<R> {
     // and of each row of the span: what augmentations draw by, the same on any rank.
     globals: Vec<u64>,
     span_globals: Vec<u64>,
+    // The batch lent as a [`BatchSource`], until the next one.
+    lent: Option<R>,
 }
 
 type Pending<R> = std::thread::JoinHandle<Result<Dataset<R>, LoadError>>;
@@ -215,6 +217,7 @@ where
             carried: 0,
             globals: Vec::new(),
             span_globals: Vec::new(),
+            lent: None,
         }
     }
 
@@ -438,6 +441,11 @@ where
 
     /// The next batch of the epoch, `None` at its end.
     pub fn next_batch(&mut self) -> Option<Result<R, LoadError>> {
+        self.next_counted().map(|r| r.map(|(batch, _)| batch))
+    }
+
+    /// The next batch of the epoch and its number of rows, `None` at its end.
+    fn next_counted(&mut self) -> Option<Result<(R, usize), LoadError>> {
         let n = match self.ready()? {
             Ok(n) => n,
             Err(e) => return Some(Err(e)),
@@ -445,7 +453,7 @@ where
         let mut out = R::nest(FlatOf::<R>::alloc(n, 0));
         let (from, rows, _) = self.take(n)?;
         R::gather_same(&mut out, from, rows, 0);
-        Some(Ok(out))
+        Some(Ok((out, n)))
     }
 
     /// Writes the next batch, converted, into `out` (which holds at least `batch_size` rows; the
@@ -488,5 +496,60 @@ where
             return Some(Err(LoadError::Data(e)));
         }
         Some(Ok(n))
+    }
+}
+
+/// The stream as a [`BatchSource`] of its records, beside providers and in-memory streams: each
+/// batch is the one [`next_batch`](ParquetStream::next_batch) gives (allocated for it, its rows
+/// all real samples: `pad` is 0), lent until the next call. A reader's error arrives as
+/// [`DataError::Read`], holding the [`LoadError`], and ends the epoch.
+///
+/// ```
+/// use batchspec::prelude::*;
+/// use batchspec::data::BatchSource;
+/// use batchspec::load::{ParquetFiles, ParquetStream, Rank, ShardPlan};
+///
+/// #[derive(DataSpec)]
+/// struct Ids {
+///     #[spec(source = "id")]
+///     id: Batch<Index<100>>,
+/// }
+///
+/// /// The samples of any source of batches.
+/// fn samples<B: BatchSource<Ids>>(batches: &mut B) -> Result<usize, batchspec::Error> {
+///     let mut n = 0;
+///     while let Some(b) = batches.next_batch() {
+///         let (batch, info) = b?;
+///         assert_eq!(batch.id.len(), info.count_samples);
+///         n += info.count_samples;
+///     }
+///     Ok(n)
+/// }
+/// let files = ParquetFiles::open(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/parquet/uneven.parquet"))?;
+/// let plan = ShardPlan::new(&files, Rank::new(0, 1)?)?;
+/// assert_eq!(samples(&mut ParquetStream::<Ids>::new(&files, &plan, 0, 10, 2))?, 33);
+/// # Ok::<(), batchspec::Error>(())
+/// ```
+impl<R> BatchSource<R> for ParquetStream<R>
+where
+    R: LoadRecord + GatherSame,
+    FlatOf<R>: AllocFlat,
+{
+    type Lent<'a>
+        = &'a R
+    where
+        Self: 'a;
+
+    fn next_batch(&mut self) -> Option<Result<(&R, BatchInfo), DataError>> {
+        match self.next_counted()? {
+            Ok((batch, n)) => Some(Ok((
+                self.lent.insert(batch),
+                BatchInfo {
+                    count_samples: n,
+                    pad: 0,
+                },
+            ))),
+            Err(e) => Some(Err(DataError::Read(SourceError::new(e)))),
+        }
     }
 }
