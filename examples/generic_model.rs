@@ -4,9 +4,9 @@
 //!
 //! `cargo run --example generic_model`
 
+use batchspec::mapping::Server;
 use batchspec::mapping::{Cost, Model};
 use batchspec::prelude::*;
-use batchspec::mapping::Server;
 use ndarray::{Array1, Array2, Array4, Axis};
 
 /// What the dataset stores: 4×4 grey images as bytes, and one of 4 labels per image.
@@ -132,7 +132,8 @@ fn main() {
     let (xent, l1) = (CrossEntropy, L1(1e-4));
     // The combined request of the model, the supervised cost and the penalty is checked here,
     // at compile time: features as 16 f32, targets as one-hot of 4.
-    const _: () = batchspec::mapping::assert_serves::<Record, Supervised<Input<Vector<16>>, Vector<4>>>();
+    const _: () =
+        batchspec::mapping::assert_serves::<Record, Supervised<Input<Vector<16>>, Vector<4>>>();
     for epoch in 0..8 {
         let mut server = Server::new(&record);
         let input = server.get::<Input<Vector<16>>>();

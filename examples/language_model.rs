@@ -11,9 +11,9 @@
 //! 5% of the counts.
 
 use batchspec::data::Dataset;
+use batchspec::data::Provider;
 use batchspec::iteration::{Buckets, Schedule};
 use batchspec::prelude::*;
-use batchspec::data::Provider;
 
 /// `<pad>` (0, the `pad` value below), `<bos>`, `<eos>` and ten words.
 const V: usize = 13;

@@ -6,9 +6,9 @@
 
 use batchspec::augment::{Augmentation, Draws, Eval, ImageSpace, Steps};
 use batchspec::data::Dataset;
+use batchspec::data::{Prefetch, Provider};
 use batchspec::iteration::{LastBatch, Order, Schedule, Shard};
 use batchspec::prelude::*;
-use batchspec::data::{Prefetch, Provider};
 use batchspec::types::axis::{B, C, H, W};
 use ndarray::{Array3, Array4, ArrayView4, Axis};
 use proptest::prelude::*;

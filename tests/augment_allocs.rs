@@ -4,9 +4,9 @@
 
 use batchspec::augment::{Augmentation, Steps};
 use batchspec::data::Dataset;
+use batchspec::data::Provider;
 use batchspec::iteration::{LastBatch, Schedule};
 use batchspec::prelude::*;
-use batchspec::data::Provider;
 
 mod common;
 

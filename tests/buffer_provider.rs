@@ -3,9 +3,9 @@
 
 use batchspec::buffer::{BufferManager, LayoutSpec};
 use batchspec::data::Dataset;
+use batchspec::data::Provider;
 use batchspec::iteration::{LastBatch, Schedule};
 use batchspec::prelude::*;
-use batchspec::data::Provider;
 use ndarray::{Array2, Array3, ViewRepr};
 
 mod common;

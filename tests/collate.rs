@@ -3,9 +3,9 @@
 //! padded batch. Checked against cases computed by hand and against a plain reference.
 
 use batchspec::data::Dataset;
+use batchspec::data::Provider;
 use batchspec::iteration::{LastBatch, Schedule};
 use batchspec::prelude::*;
-use batchspec::data::Provider;
 use batchspec::types::Ragged;
 use ndarray::{Array1, Array2, array};
 use proptest::prelude::*;

@@ -3,9 +3,9 @@
 
 use batchspec::data::DataError;
 use batchspec::data::Dataset;
-use batchspec::types::SpecError;
 use batchspec::iteration::permutation;
 use batchspec::prelude::*;
+use batchspec::types::SpecError;
 use ndarray::{Array1, Array2, array};
 
 #[derive(DataSpec)]

@@ -1,7 +1,7 @@
 //! The derive on real structs: spaces, sources, leaves, describe and validate.
 
-use batchspec::types::SpecError;
 use batchspec::prelude::*;
+use batchspec::types::SpecError;
 use ndarray::{Array1, Array2, Array4};
 
 #[derive(DataSpec)]

@@ -1,8 +1,8 @@
 //! Conversions between spaces: the documents' exact examples, a plain reference, and inverses.
 
-use batchspec::types::OneHot;
 use batchspec::format::FormatError;
 use batchspec::prelude::*;
+use batchspec::types::OneHot;
 use ndarray::{Array, Array2, Array4, ArrayD, IxDyn, array, s};
 
 fn vec12() -> Batch<Vector<12>> {
@@ -91,8 +91,7 @@ fn labels_as_one_hot_rows() {
         .batch_size(2)
         .build()
         .unwrap();
-    let mut provider =
-        batchspec::data::Provider::<Record, Request>::new(&ds, schedule).unwrap();
+    let mut provider = batchspec::data::Provider::<Record, Request>::new(&ds, schedule).unwrap();
     let first = provider.next_batch().unwrap();
     assert_eq!(first.batch.y.array(), &want.slice(s![0..2, ..]));
 }
@@ -108,7 +107,8 @@ fn pylearn2_index_sequence_one_hot() {
         assert_eq!(hot.array().slice(s![0, t, ..]), eye.row(l));
     }
     // The same in time-major layouts.
-    let tb = Batch::<IndexSeq<6, batchspec::types::axis::TB>>::new(array![[0i64], [1], [4], [3]]).unwrap();
+    let tb = Batch::<IndexSeq<6, batchspec::types::axis::TB>>::new(array![[0i64], [1], [4], [3]])
+        .unwrap();
     let tbf = tb.format_as::<VectorSeq<6, TBF>>();
     assert_eq!(tbf.format_as::<VectorSeq<6>>(), hot);
 }

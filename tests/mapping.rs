@@ -1,9 +1,9 @@
 //! Pylearn2's DataSpecsMapping examples (seed document and its test suite), reproduced.
 
-use batchspec::types::ArcBatch;
 use batchspec::mapping::Mapping;
 use batchspec::mapping::MappingError;
 use batchspec::prelude::*;
+use batchspec::types::ArcBatch;
 use ndarray::Array2;
 
 type VecSpace = Vector<3072>;

@@ -2,9 +2,9 @@
 //! order are reused from epoch to epoch.
 
 use batchspec::data::Dataset;
+use batchspec::data::Provider;
 use batchspec::iteration::{LastBatch, Schedule};
 use batchspec::prelude::*;
-use batchspec::data::Provider;
 use ndarray::{Array2, Array4};
 
 mod common;

@@ -5,9 +5,9 @@
 //! again in a later epoch.)
 
 use batchspec::data::Dataset;
+use batchspec::data::Provider;
 use batchspec::iteration::{LastBatch, Schedule};
 use batchspec::prelude::*;
-use batchspec::data::Provider;
 
 mod common;
 

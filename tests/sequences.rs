@@ -3,11 +3,11 @@
 //! here over `Vec`s (padding to the longest sample of each batch, as tf.data's `padded_batch`).
 
 use batchspec::data::Dataset;
-use batchspec::iteration::{LastBatch, Schedule};
-use batchspec::prelude::*;
 use batchspec::data::{Prefetch, Provider};
-use batchspec::types::Ragged;
+use batchspec::iteration::{LastBatch, Schedule};
 use batchspec::mapping::{ServeCache, serve};
+use batchspec::prelude::*;
+use batchspec::types::Ragged;
 use ndarray::{Array2, Array3, Axis};
 use proptest::prelude::*;
 

@@ -1,8 +1,8 @@
 //! Serving requests from a record: lookup by source, conversion, de-duplication across
 //! consumers, and shared buffers.
 
-use batchspec::prelude::*;
 use batchspec::mapping::{ServeCache, Server, serve};
+use batchspec::prelude::*;
 use ndarray::{Array2, Array4, array};
 
 #[derive(DataSpec)]

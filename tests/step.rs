@@ -2,10 +2,10 @@
 //! fused into a provider's gather.
 
 use batchspec::data::Dataset;
-use batchspec::format::{FlipUpDown, FlipLeftRight, Through};
+use batchspec::data::Provider;
+use batchspec::format::{FlipLeftRight, FlipUpDown, Through};
 use batchspec::iteration::Schedule;
 use batchspec::prelude::*;
-use batchspec::data::Provider;
 use ndarray::Array4;
 use proptest::prelude::*;
 

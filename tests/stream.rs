@@ -3,12 +3,12 @@
 //! plain reference of the same shuffle written here over sample numbers, and against a
 //! provider over the same samples.
 
+use batchspec::data::BatchInfo;
 use batchspec::data::Dataset;
+use batchspec::data::{BatchSource, Stream};
+use batchspec::data::{Generator, Provider};
 use batchspec::iteration::{LastBatch, Schedule, below, epoch_rng};
 use batchspec::prelude::*;
-use batchspec::data::BatchInfo;
-use batchspec::data::{Generator, Provider};
-use batchspec::data::{BatchSource, Stream};
 use proptest::prelude::*;
 
 #[derive(DataSpec, Clone)]

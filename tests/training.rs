@@ -4,12 +4,12 @@
 //! against a provider of its own request (an independent gather), how many leaves each batch
 //! gathers, and a model trained through it.
 
-use batchspec::mapping::{Channel, Cost, Model};
 use batchspec::data::Dataset;
-use batchspec::iteration::{LastBatch, Schedule};
-use batchspec::prelude::*;
 use batchspec::data::Provider;
 use batchspec::data::Trainer;
+use batchspec::iteration::{LastBatch, Schedule};
+use batchspec::mapping::{Channel, Cost, Model};
+use batchspec::prelude::*;
 use ndarray::{Array1, Array2, Array4};
 
 /// 4×4 grey images whose bright quadrant is the label, and a source no consumer reads.

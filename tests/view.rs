@@ -1,8 +1,8 @@
 //! dp's views: cached forms, gradients routed back and summed, index/sub, replace, composites.
 
+use batchspec::prelude::*;
 use batchspec::types::Features;
 use batchspec::types::SpecError;
-use batchspec::prelude::*;
 use batchspec::view::ViewError;
 use batchspec::view::{SpecView, View};
 use ndarray::{Array1, Array2, Array3, Array4, array};

@@ -6,11 +6,11 @@
 //! The struct is written out by the script in its last lines (a comment), so that its fields
 //! can be checked by eye.
 
+use batchspec::data::Provider;
 use batchspec::data::{AllocFlat, Dataset};
 use batchspec::iteration::Schedule;
-use batchspec::prelude::*;
-use batchspec::data::Provider;
 use batchspec::mapping::Server;
+use batchspec::prelude::*;
 
 #[derive(DataSpec)]
 struct Wide {
@@ -286,7 +286,9 @@ const _: () = batchspec::mapping::assert_serves::<Wide, Wide>();
 const _: () = batchspec::mapping::assert_serves::<Wide, Ends>();
 
 fn record(samples: usize) -> Wide {
-    let mut wide = Wide::nest(<batchspec::types::FlatOf<Wide> as AllocFlat>::alloc(samples, 0));
+    let mut wide = Wide::nest(<batchspec::types::FlatOf<Wide> as AllocFlat>::alloc(
+        samples, 0,
+    ));
     for (i, v) in wide.f0.array_mut().iter_mut().enumerate() {
         *v = i as f32;
     }

@@ -15,9 +15,9 @@
 
 use batchspec::augment::{Augmentation, Draws, Steps};
 use batchspec::data::Dataset;
+use batchspec::data::{Prefetch, Provider};
 use batchspec::iteration::{LastBatch, Order, Schedule, Shard};
 use batchspec::prelude::*;
-use batchspec::data::{Prefetch, Provider};
 use ndarray::{Array4, Axis, s};
 use std::hint::black_box;
 use std::sync::Arc;

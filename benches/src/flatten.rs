@@ -4,8 +4,8 @@
 //! `case=flatten_nest generated_ns=.. hand_ns=.. ratio_hand=.. [min-max]` (ratio 1.00 = the same
 //! work), the median of the ratios of interleaved rounds and their range.
 
-use batchspec::types::{HNil, Pair};
 use batchspec::prelude::*;
+use batchspec::types::{HNil, Pair};
 use ndarray::Array2;
 use std::hint::black_box;
 use std::time::Instant;

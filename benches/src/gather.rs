@@ -17,9 +17,9 @@
 //! once.
 
 use batchspec::data::Dataset;
+use batchspec::data::{Prefetch, Provider};
 use batchspec::iteration::{LastBatch, Schedule, Shard};
 use batchspec::prelude::*;
-use batchspec::data::{Prefetch, Provider};
 use ndarray::{Array2, Array4};
 use std::hint::black_box;
 use std::sync::Arc;

@@ -11,9 +11,9 @@
 //! versions on the same shapes.
 
 use batchspec::data::Dataset;
+use batchspec::data::Provider;
 use batchspec::iteration::{LastBatch, Schedule};
 use batchspec::prelude::*;
-use batchspec::data::Provider;
 use ndarray::Array3;
 use std::hint::black_box;
 use std::time::Instant;

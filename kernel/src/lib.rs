@@ -35,7 +35,6 @@
 //! permutation. With the `rayon` feature (on by default) the work can be split over threads
 //! ([`Threads`]).
 #![doc = include_str!("../doc/kernel.md")]
-
 // The only part with `unsafe` code (the workspace denies it elsewhere): raw strided loops,
 // each block with its `SAFETY:` comment.
 #![allow(unsafe_code)]

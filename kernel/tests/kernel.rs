@@ -3,9 +3,7 @@
 //! Fortran order, broadcasting), a rank-6 sample, `u8 -> f32` and `f64`, one and two
 //! threads, and each kernel family forced on small inputs through the hidden tuning knobs.
 
-use batchspec_kernel::{
-    KernelError, MAX_RANK, Threads, Tuning, permute_into, permute_into_tuned,
-};
+use batchspec_kernel::{KernelError, MAX_RANK, Threads, Tuning, permute_into, permute_into_tuned};
 use ndarray::{ArrayD, ArrayViewD, Axis, IxDyn, Slice};
 use proptest::prelude::*;
 

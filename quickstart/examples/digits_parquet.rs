@@ -11,10 +11,10 @@
 use arrow_array::{ArrayRef, FixedSizeListArray, Int64Array, RecordBatch, UInt8Array};
 use arrow_schema::{DataType, Field, Schema};
 use batchspec::data::Dataset;
+use batchspec::data::Provider;
 use batchspec::iteration::{Schedule, permutation};
 use batchspec::load::{ParquetFiles, ParquetStream, Rank, ShardPlan};
 use batchspec::prelude::*;
-use batchspec::data::Provider;
 use batchspec_quickstart::{Digits, Gradient, Softmax, Supervised, load_digits};
 use parquet::arrow::ArrowWriter;
 use parquet::basic::Compression;

@@ -6,8 +6,8 @@
 //! `cargo run --release -p batchspec-quickstart`
 
 use batchspec::data::Dataset;
-use batchspec::iteration::{LastBatch, Schedule, permutation};
 use batchspec::data::Provider;
+use batchspec::iteration::{LastBatch, Schedule, permutation};
 use batchspec_quickstart::{Digits, Softmax, Supervised, load_digits};
 use std::time::Instant;
 

@@ -8,13 +8,13 @@
 
 use crate::buffer::BufferError;
 use crate::data::error::DataError;
-use crate::iteration::IterationError;
 use crate::format::error::FormatError;
-use batchspec_kernel::KernelError;
+use crate::iteration::IterationError;
 use crate::load::error::LoadError;
 use crate::mapping::error::MappingError;
 use crate::types::error::SpecError;
 use crate::view::error::ViewError;
+use batchspec_kernel::KernelError;
 
 /// Everything that can go wrong in batchspec, by the part that found it.
 ///

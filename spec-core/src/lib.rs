@@ -3,7 +3,6 @@
 //!
 //! Use it through the `batchspec` crate, which adds `#[derive(DataSpec)]`.
 #![warn(missing_docs)]
-
 #![forbid(unsafe_code)]
 
 // The parts. From the bottom up they are iteration, types, format, buffer, mapping, view,
@@ -34,13 +33,13 @@ pub mod __private {
         Augmentation, Draws, ImageSpace, MixLabels, check_augment, check_mixed, gather_augmented,
         mix_labels,
     };
-    pub use crate::load::source::{LeafSource, LoadField, LoadRecord};
     pub use crate::data::error::DataError;
     pub use crate::data::gather::{
         Collate, GatherField, GatherFrom, GatherInto, GatherSame, GatherSteps, LeafConvert,
         LeafMut, LeafTarget, LeafVia, Padded, SourceOf, check_fits, gather_leaf,
     };
     pub use crate::format::FormatAs;
+    pub use crate::load::source::{LeafSource, LoadField, LoadRecord};
     pub use crate::mapping::matching::{
         HasSource, LeafField, LendsAs, ProjectAs, ProjectFrom, ReadField, Reads,
     };
@@ -52,15 +51,15 @@ pub mod __private {
     pub use crate::types::error::SpecError;
     pub use crate::types::hlist::{HNil, Pair};
     pub use crate::types::ragged::{SequenceSpace, SourceView};
+    pub use crate::types::source::Source;
     pub use crate::types::source::{Features, Src, Targets};
     pub use crate::types::space::Null;
     pub use crate::types::space::Space;
+    pub use crate::types::spec::DataSpec;
     pub use crate::types::spec::{
         __add_features, Described, LeafList, LeafPair, Node, NodeMut, Path, SizeCheck, SpecField,
     };
     pub use crate::types::tensors::{LeafMapper, MapSpec};
-    pub use crate::types::spec::DataSpec;
-    pub use crate::types::source::Source;
     pub use core;
     pub use std::vec::Vec;
 }

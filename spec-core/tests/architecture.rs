@@ -493,7 +493,8 @@ fn no_crate_of_the_workspace_has_a_loop_of_files() {
 
 #[test]
 fn the_kernel_crate_imports_nothing_of_the_workspace() {
-    let manifest = std::fs::read_to_string(workspace("kernel/Cargo.toml")).expect("kernel's manifest");
+    let manifest =
+        std::fs::read_to_string(workspace("kernel/Cargo.toml")).expect("kernel's manifest");
     let deps = manifest
         .lines()
         .skip_while(|l| !l.trim().starts_with("[dependencies]"))
@@ -615,7 +616,10 @@ fn macro_paths_and_test_only_items_are_read_and_unit_tests_are_not() {
 fn a_forbidden_pair_fails_though_the_ranks_allow_it() {
     let files = tree(&[
         ("lib.rs", "pub mod data;\npub mod load;\n"),
-        ("data/mod.rs", "pub(crate) mod provider;\npub use provider::*;\n"),
+        (
+            "data/mod.rs",
+            "pub(crate) mod provider;\npub use provider::*;\n",
+        ),
         ("data/provider.rs", "pub struct Provider;\n"),
         ("load/mod.rs", "mod csv;\n"),
         ("load/csv.rs", "use crate::data::provider::Provider;\n"),

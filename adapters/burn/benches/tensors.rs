@@ -8,12 +8,12 @@
 //! Each line: `case=.. samples_per_s=.. ratio_provider=.. ratio_burn_batcher=..`, then the
 //! baselines' own samples/s.
 
-use batchspec::data::{GatherFrom, GatherSame};
 use batchspec::data::AllocFlat;
 use batchspec::data::Dataset;
+use batchspec::data::Provider;
+use batchspec::data::{GatherFrom, GatherSame};
 use batchspec::iteration::Schedule;
 use batchspec::prelude::*;
-use batchspec::data::Provider;
 use batchspec::types::FlatOf;
 use batchspec::types::MapSpec;
 use batchspec_burn::{SpecLoader, Tensors, ToBurn};

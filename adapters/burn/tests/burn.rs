@@ -2,9 +2,9 @@
 //! `DataLoader` and `Batcher` contracts, and the plain batchspec provider as the reference order.
 
 use batchspec::data::Dataset;
+use batchspec::data::Provider;
 use batchspec::iteration::{LastBatch, Schedule, Shard};
 use batchspec::prelude::*;
-use batchspec::data::Provider;
 use batchspec_burn::{IntoTensors, SpecBatcher, SpecLoader, Tensors};
 use burn::data::dataloader::batcher::Batcher;
 use burn::data::dataloader::{DataLoader, DataLoaderBuilder};

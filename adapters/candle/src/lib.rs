@@ -32,12 +32,12 @@
 
 use batchspec::data::DataError;
 use batchspec::data::GatherFrom;
+use batchspec::data::Provider;
 use batchspec::data::{AllocFlat, Dataset};
 use batchspec::iteration::Schedule;
-use batchspec::data::Provider;
 use batchspec::types::FlatOf;
-use batchspec::types::{LeafMapper, MapLeaf, MapSpec};
 use batchspec::types::{Batch, DataSpec, Space};
+use batchspec::types::{LeafMapper, MapLeaf, MapSpec};
 use candle_core::{Device, Tensor, WithDType};
 
 /// The element types candle holds (candle has no `i8`, `u16` or `u64` tensors).

@@ -2,9 +2,9 @@
 //! plain batchspec provider as the reference order.
 
 use batchspec::data::Dataset;
+use batchspec::data::Provider;
 use batchspec::iteration::{LastBatch, Schedule};
 use batchspec::prelude::*;
-use batchspec::data::Provider;
 use batchspec_candle::{Batches, IntoTensors, Tensors};
 use candle_core::{DType, Device, Tensor};
 

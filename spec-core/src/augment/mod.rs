@@ -82,6 +82,6 @@ pub use fused::MixLabels;
 #[doc(hidden)]
 pub use fused::{gather_augmented, mix_labels};
 pub use steps::{
-    Augmentation, Eval, ImageSpace, Mix, Msg, MixPair, SampleChoices, Steps, check_augment,
+    Augmentation, Eval, ImageSpace, Mix, MixPair, Msg, SampleChoices, Steps, check_augment,
     check_mixed,
 };

@@ -84,6 +84,6 @@ pub use error::{BufferError, ConcatRule};
 pub use hubs::{BufferLayout, Hub, HubSlice, HubSource, LayoutNode, ViewId, ViewKey};
 pub use layers::{LayerSpec, LayoutSpec};
 pub use manager::BufferManager;
-pub use sequences::{Minibatch, SequenceMinibatches, SequenceData, SequenceLengths};
+pub use sequences::{Minibatch, SequenceData, SequenceLengths, SequenceMinibatches};
 pub use template::{BufferKind, Dim, ShapeTemplate};
 pub use typed::Template;

@@ -190,7 +190,10 @@ impl<E> SequenceData<E> {
     ///
     /// # Errors
     /// [`BufferError::ZeroBatchSize`].
-    pub fn minibatches(&self, batch_size: usize) -> Result<SequenceMinibatches<'_, E>, BufferError> {
+    pub fn minibatches(
+        &self,
+        batch_size: usize,
+    ) -> Result<SequenceMinibatches<'_, E>, BufferError> {
         if batch_size == 0 {
             return Err(BufferError::ZeroBatchSize);
         }

@@ -40,8 +40,6 @@ use crate::types::elem::{Element, LosslessCast};
 use crate::types::space::Space;
 use ndarray::{ArrayViewD, Data, Dimension, IxDyn};
 
-
-
 /// A chain of spaces a batch of `S` goes through, each formatting as the next: a tuple
 /// `(B, C, ..)` of up to four spaces, ending in [`Chain::Out`].
 #[diagnostic::on_unimplemented(

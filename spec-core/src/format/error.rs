@@ -1,8 +1,8 @@
 //! The errors of conversions at run time: an output buffer of the wrong shape, or kernel
 //! arguments refused.
 
-use batchspec_kernel::KernelError;
 use crate::types::error::{Shape, SpecError};
+use batchspec_kernel::KernelError;
 
 /// A conversion that cannot be run with the buffers given.
 #[non_exhaustive]

@@ -172,7 +172,9 @@ fn run_permute<A: Element, B: Element, F>(
 {
     // The plan's permutation and the destination's size come from the types: an error here is a
     // bug in this crate, never a property of the user's data.
-    if let Err(e) = batchspec_kernel::permute_into(src, perm, dst, cast, batchspec_kernel::Threads::All) {
+    if let Err(e) =
+        batchspec_kernel::permute_into(src, perm, dst, cast, batchspec_kernel::Threads::All)
+    {
         unreachable!("a conversion plan produced invalid kernel arguments: {e}");
     }
 }

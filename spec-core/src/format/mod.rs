@@ -35,7 +35,7 @@ mod step;
 pub use chain::*;
 pub use error::*;
 pub use exec::{Moved, moved};
-pub use flip::{FlipUpDown, FlipLeftRight};
+pub use flip::{FlipLeftRight, FlipUpDown};
 pub use plan::{Plan, Split};
 pub use rules::{
     ImageFromVector, OneFeature, OneHotWidth, OneLabel, SameImage, SameIndexDim, SameLabels,

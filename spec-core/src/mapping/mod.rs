@@ -19,4 +19,3 @@ pub use dedup::*;
 pub use error::*;
 pub use matching::*;
 pub use serve::*;
-
