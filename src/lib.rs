@@ -72,7 +72,7 @@
 //!   policies, buckets;
 //! - [`types`]: the vocabulary: axes ([`types::axis`]), element types, spaces, sources, specs,
 //!   batches, ragged batches;
-//! - [`format`]: the legal conversions between spaces and their plans;
+//! - [`format`](mod@format): the legal conversions between spaces and their plans;
 //! - [`buffer`]: Brainstorm's buffer layouts and manager;
 //! - [`mapping`]: flatten/nest with de-duplication, matching a request to a record, serving;
 //! - [`view`]: dp's views with cached forms and gradients;
