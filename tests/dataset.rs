@@ -107,6 +107,51 @@ fn a_field_of_another_length_is_refused_until_the_fields_agree() {
     assert_eq!(ds.select(&[1]).unwrap().y.array(), &array![4i64]);
 }
 
+/// A `fields_mut` guard leaked with `mem::forget` never checks the fields: the guard marked the
+/// dataset unchecked when it was made, so every row operation refuses (an error, not a panic)
+/// until a guard is dropped again.
+#[test]
+fn a_leaked_fields_guard_leaves_the_dataset_refusing_not_panicking() {
+    let mut ds = table(4);
+    let mut guard = ds.fields_mut();
+    guard.x = Batch::new(Array2::zeros((2, 2))).unwrap();
+    std::mem::forget(guard);
+    let refused = |r: Result<Table, DataError>| match r {
+        Err(DataError::FieldsUnchecked) => {}
+        other => panic!("{:?}", other.map(|t| t.x.len())),
+    };
+    refused(ds.select(&[3]));
+    refused(ds.slice(0..4));
+    refused(ds.get(3));
+    assert!(ds.view(0..4).is_err());
+    assert!(ds.sample_mut(3).is_err());
+    assert!(ds.minibatches(2).all(|b| b.is_err()));
+    assert!(ds.samples().all(|s| s.is_err()));
+    assert!(ds.permuted(&[0, 1, 2, 3]).is_err());
+    assert!(ds.write_rows(&[0], &table(1).into_fields()).is_err());
+    assert!(matches!(ds.check(), Err(DataError::FieldsUnchecked)));
+    let msg = ds.check().unwrap_err().to_string();
+    assert!(msg.contains("leaked"), "{msg}");
+    let schedule = batchspec::iteration::Schedule::builder(4)
+        .batch_size(2)
+        .build()
+        .unwrap();
+    assert!(matches!(
+        batchspec::data::Provider::<Table, Table>::new(&ds, schedule),
+        Err(DataError::FieldsUnchecked)
+    ));
+    // A leaked guard whose fields still agree is refused all the same: nothing checked them.
+    let mut whole = table(3);
+    std::mem::forget(whole.fields_mut());
+    assert!(matches!(whole.select(&[0]), Err(DataError::FieldsUnchecked)));
+    // A guard dropped checks them: the lengths still differ, then agree.
+    drop(ds.fields_mut());
+    assert!(matches!(ds.select(&[0]), Err(DataError::Invalidated(_))));
+    ds.fields_mut().y = Batch::new(array![3i64, 4]).unwrap();
+    assert_eq!(ds.check().unwrap(), 2);
+    assert_eq!(ds.select(&[1]).unwrap().y.array(), &array![4i64]);
+}
+
 /// The proposal's `s = d[i]; s.input = val` (writes through views of the dataset's own rows)
 /// and writes into a selection.
 #[test]

@@ -37,6 +37,14 @@ pub enum DataError {
     #[error("the dataset's fields no longer agree (fix them through `fields_mut`): {0}")]
     Invalidated(SpecError),
 
+    /// A dataset whose [`FieldsMut`](crate::data::dataset::FieldsMut) guard was leaked
+    /// (`std::mem::forget`) before its drop could check the fields: refused until a guard is
+    /// dropped again.
+    #[error(
+        "the dataset's fields were written through a `fields_mut` guard that was leaked (`mem::forget`) before it could check them: every row operation is refused until a `fields_mut` guard is dropped again"
+    )]
+    FieldsUnchecked,
+
     /// Values for a write into rows hold another number of samples than the rows.
     #[error("{rows} rows are written but the values hold {samples} samples")]
     WriteRows {

@@ -65,6 +65,9 @@ pub struct Dataset<R> {
     /// Why the fields do not form a dataset, when a write through [`Dataset::fields_mut`] left
     /// them holding different numbers of samples: every row operation refuses until they agree.
     invalid: Option<SpecError>,
+    /// A [`FieldsMut`] guard was made and has not been dropped: it was leaked, since it borrows
+    /// the dataset while it lives. Every row operation refuses until a guard is dropped.
+    unchecked: bool,
 }
 
 impl<R: DataSpec> Dataset<R> {
@@ -78,15 +81,20 @@ impl<R: DataSpec> Dataset<R> {
             record,
             len,
             invalid: None,
+            unchecked: false,
         })
     }
 
     /// The number of samples, or why the fields do not form a dataset (after a write through
-    /// [`Dataset::fields_mut`] that left them holding different numbers of samples).
+    /// [`Dataset::fields_mut`] that left them holding different numbers of samples, or whose
+    /// guard was leaked).
     ///
     /// # Errors
-    /// [`DataError::Invalidated`].
+    /// [`DataError::Invalidated`], [`DataError::FieldsUnchecked`].
     pub fn check(&self) -> Result<usize, DataError> {
+        if self.unchecked {
+            return Err(DataError::FieldsUnchecked);
+        }
         match &self.invalid {
             Some(e) => Err(DataError::Invalidated(e.clone())),
             None => Ok(self.len),

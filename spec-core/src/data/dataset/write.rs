@@ -19,6 +19,10 @@ use std::ops::Range;
 /// dataset checks its fields again: if a field was replaced by one of another number of
 /// samples, every row operation of the dataset is refused with
 /// [`DataError::Invalidated`] (naming the fields) until a later write makes them agree.
+///
+/// The guard marks the dataset unchecked when it is made, and only its drop (after the check)
+/// clears the mark: a guard leaked with `std::mem::forget` leaves the dataset refusing every row
+/// operation with [`DataError::FieldsUnchecked`], never serving rows some field lacks.
 pub struct FieldsMut<'a, R: DataSpec> {
     dataset: &'a mut Dataset<R>,
 }
@@ -45,6 +49,8 @@ impl<R: DataSpec> Drop for FieldsMut<'_, R> {
             }
             Err(e) => self.dataset.invalid = Some(e),
         }
+        // Checked: the mark made with the guard goes only now.
+        self.dataset.unchecked = false;
     }
 }
 
@@ -129,7 +135,7 @@ impl<R: DataSpec> Dataset<R> {
     /// The fields, to write into or to change in place (the proposal's `d.input = val`). A field
     /// replaced by one of another number of samples makes the dataset refuse every row
     /// operation, naming the fields, until they agree again ([`FieldsMut`]); it never serves
-    /// rows that some field lacks.
+    /// rows that some field lacks, even when the guard is leaked.
     ///
     /// ```
     /// use batchspec::prelude::*;
@@ -154,6 +160,8 @@ impl<R: DataSpec> Dataset<R> {
     /// # Ok::<(), batchspec::Error>(())
     /// ```
     pub fn fields_mut(&mut self) -> FieldsMut<'_, R> {
+        // Until the guard's drop checks the fields (a leaked guard never does).
+        self.unchecked = true;
         FieldsMut { dataset: self }
     }
 
