@@ -143,7 +143,10 @@ fn a_leaked_fields_guard_leaves_the_dataset_refusing_not_panicking() {
     // A leaked guard whose fields still agree is refused all the same: nothing checked them.
     let mut whole = table(3);
     std::mem::forget(whole.fields_mut());
-    assert!(matches!(whole.select(&[0]), Err(DataError::FieldsUnchecked)));
+    assert!(matches!(
+        whole.select(&[0]),
+        Err(DataError::FieldsUnchecked)
+    ));
     // A guard dropped checks them: the lengths still differ, then agree.
     drop(ds.fields_mut());
     assert!(matches!(ds.select(&[0]), Err(DataError::Invalidated(_))));
