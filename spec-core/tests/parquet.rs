@@ -894,7 +894,7 @@ fn an_image_of_another_size_or_channel_count_is_refused_at_its_row() {
     assert_eq!(place, column("features", Some(1)));
     assert!(matches!(reason, LoadReason::Decode { .. }), "{text}");
     assert!(
-        text.contains("the image is 2×3 pixels of 1 channel"),
+        text.contains("the image is 2×3 pixels (as its header says: it was not decoded)"),
         "{text}"
     );
     assert!(text.contains("is 2×2×1"), "{text}");

@@ -48,6 +48,11 @@ pub use self::csv::{Column, CsvFile};
 pub use self::error::{LoadError, LoadReason, Place, TensorMismatch};
 pub use self::idx::IdxFiles;
 pub use self::npy::{NpyFiles, NpzFile};
+/// Thrift's compact protocol as Parquet footers and page headers use it: the reader's checks,
+/// and a writer for tests and the fuzzer to re-encode a footer with a chosen value.
+#[cfg(feature = "parquet")]
+#[doc(hidden)]
+pub use self::parquet::thrift as parquet_thrift;
 #[cfg(feature = "parquet")]
 pub use self::parquet::{ParquetFiles, ParquetStream, Rank, RowGroup, ShardPlan, Tail};
 pub use self::source::{LeafSource, LoadField, LoadRecord};

@@ -6,7 +6,9 @@
 use crate::load::NonFinite;
 use crate::load::convert::{Scalar, convert_append, sample_fits};
 use crate::load::error::{LoadReason, Place, TensorMismatch};
-use crate::load::parquet::decode::{Fail, column_reader, decode_error, find_column};
+use crate::load::parquet::decode::{
+    Budget, Fail, check_read, column_reader, decode_error, find_column,
+};
 use crate::load::parquet::row_group::RowGroup;
 use crate::load::parquet::tensor::{check_tensor, tensor_metadata};
 use crate::types::axis::Layout as AxisLayout;
@@ -29,6 +31,7 @@ pub(super) fn read_column<S: Space>(
     column: &str,
     dims: &[usize],
     group: Option<RowGroup>,
+    budget: &Budget,
     values: &mut Vec<S::Elem>,
     non_finite: NonFinite,
 ) -> Result<usize, Fail> {
@@ -39,7 +42,24 @@ pub(super) fn read_column<S: Space>(
     let (index, field) = find_column(builder.schema(), column)?;
     let per: usize = dims.iter().product();
     let layout = check_field::<S>(&field, dims, per).map_err(|r| (at(None), r))?;
-    let metadata_rows = builder.metadata().file_metadata().num_rows();
+    let elem = core::mem::size_of::<S::Elem>() as u64;
+    check_read(
+        &builder,
+        index,
+        group,
+        budget,
+        Some((per as u64).saturating_mul(elem)),
+        Some(per as u64),
+        elem,
+    )?;
+    // The rows of the row groups (checked against the budget above), not the footer's own
+    // count, which nothing holds to them.
+    let group_rows: usize = builder
+        .metadata()
+        .row_groups()
+        .iter()
+        .map(|g| usize::try_from(g.num_rows()).unwrap_or(0))
+        .fold(0, usize::saturating_add);
     // Decoded a megabyte or so at a time: the decoder's buffers then come from memory the
     // allocator keeps, where record batches of a whole row group were mapped (and page-faulted)
     // afresh each time (a third slower, measured).
@@ -47,7 +67,7 @@ pub(super) fn read_column<S: Space>(
     let reader = column_reader(builder, index, group, decode_rows)?;
     // One allocation for the rows to come (the footer says how many): growing the vector batch
     // by batch copied and page-faulted the data again at every doubling.
-    let expected = group.map_or_else(|| usize::try_from(metadata_rows).unwrap_or(0), |g| g.rows);
+    let expected = group.map_or(group_rows, |g| g.rows);
     values.reserve(expected.saturating_mul(per));
     // Rows are counted from the start of the file, as errors name them.
     let first = group.map_or(0, |g| g.first_row);

@@ -3,6 +3,7 @@
 //! data caught as errors of the file, and its errors in words.
 
 use crate::load::error::{LoadReason, Place};
+use crate::load::parquet::footer::{PageLimits, check_pages};
 use crate::load::parquet::row_group::RowGroup;
 use arrow_schema::Field;
 use parquet::arrow::ProjectionMask;
@@ -57,6 +58,105 @@ pub(super) fn column_reader(
         .with_batch_size(rows)
         .build()
         .map_err(|e| whole(decode_error(e)))
+}
+
+/// The memory a read of one file may take (see `ParquetFiles::memory_budget`), and the file, to
+/// read its page headers from.
+pub(super) struct Budget {
+    pub path: std::path::PathBuf,
+    pub bytes: u64,
+}
+
+/// Checks a read of the column at `index` (of the row group `group`, or of the whole file)
+/// before it decodes anything: the rows it claims × `row_bytes` (the bytes a row takes in
+/// memory; `None` for a ragged column, whose rows have no fixed size) within the budget, and
+/// the header of every page of the column's chunks (`values_per_row`: the most values a data
+/// page may hold per row of its row group; `None` for a ragged column).
+pub(super) fn check_read(
+    builder: &ParquetRecordBatchReaderBuilder<std::fs::File>,
+    index: usize,
+    group: Option<RowGroup>,
+    budget: &Budget,
+    row_bytes: Option<u64>,
+    values_per_row: Option<u64>,
+    elem_bytes: u64,
+) -> Result<(), Fail> {
+    let whole = |reason| (Place::File, reason);
+    let meta = builder.metadata();
+    let groups: Vec<usize> = match group {
+        Some(g) => vec![g.index],
+        None => (0..meta.num_row_groups()).collect(),
+    };
+    let rows: u64 = groups
+        .iter()
+        .filter_map(|&g| meta.row_groups().get(g))
+        .map(|g| u64::try_from(g.num_rows()).unwrap_or(u64::MAX))
+        .fold(0, u64::saturating_add);
+    if let Some(row_bytes) = row_bytes {
+        let need = rows.saturating_mul(row_bytes);
+        if need > budget.bytes {
+            let what = match group {
+                Some(g) => format!("row group {} claims", g.index),
+                None => {
+                    // The row group claiming the most, by name.
+                    let (g, most) = groups
+                        .iter()
+                        .filter_map(|&g| Some((g, meta.row_groups().get(g)?.num_rows())))
+                        .max_by_key(|&(_, n)| n)
+                        .unwrap_or((0, 0));
+                    format!("the file (row group {g} claims {most} rows) claims")
+                }
+            };
+            return Err(whole(LoadReason::Parquet {
+                message: format!(
+                    "{what} {rows} rows of {row_bytes} bytes each ({need} bytes), more than the memory budget of {} bytes (`ParquetFiles::memory_budget` raises it for a file that holds them)",
+                    budget.bytes
+                ),
+            }));
+        }
+    }
+    let schema = builder.parquet_schema();
+    let leaves: Vec<usize> = (0..schema.num_columns())
+        .filter(|&c| schema.get_column_root_idx(c) == index)
+        .collect();
+    let mut file = std::fs::File::open(&budget.path).map_err(|e| whole(e.into()))?;
+    let most_values = budget.bytes / elem_bytes.max(1);
+    for &g in &groups {
+        let Some(rg) = meta.row_groups().get(g) else {
+            continue;
+        };
+        let group_rows = u64::try_from(rg.num_rows()).unwrap_or(0);
+        let limits = PageLimits {
+            bytes: budget.bytes,
+            values: values_per_row.map_or(most_values, |v| group_rows.saturating_mul(v.max(1))),
+        };
+        for &c in &leaves {
+            let Some(chunk) = rg.columns().get(c) else {
+                continue;
+            };
+            let start = chunk
+                .dictionary_page_offset()
+                .unwrap_or(chunk.data_page_offset());
+            // `check_chunks` placed every chunk inside the file when the footer was read.
+            let (Ok(start), Ok(len)) =
+                (u64::try_from(start), u64::try_from(chunk.compressed_size()))
+            else {
+                continue;
+            };
+            check_pages(&mut file, start, len, limits).map_err(|reason| {
+                (
+                    Place::File,
+                    match reason {
+                        LoadReason::Parquet { message } => LoadReason::Parquet {
+                            message: format!("row group {g}, column {c}: {message}"),
+                        },
+                        other => other,
+                    },
+                )
+            })?;
+        }
+    }
+    Ok(())
 }
 
 /// Checks that the footer places every column chunk inside the file: the decoder trusts these

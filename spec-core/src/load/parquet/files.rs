@@ -5,7 +5,8 @@ use crate::data::dataset::SpareBuffers;
 use crate::load::convert::{batch_from_samples, sample_dims};
 use crate::load::error::{LoadError, LoadReason, Place};
 use crate::load::parquet::columns::read_column;
-use crate::load::parquet::decode::{Fail, check_chunks, decode_error, guarded};
+use crate::load::parquet::decode::{Budget, Fail, check_chunks, decode_error, guarded};
+use crate::load::parquet::footer::check_footer;
 use crate::load::parquet::ragged::read_ragged_column;
 use crate::load::parquet::row_group::RowGroup;
 use crate::load::source::LeafSource;
@@ -71,6 +72,8 @@ pub struct ParquetFiles {
     // every window through one).
     footers: Arc<[OnceLock<ArrowReaderMetadata>]>,
     non_finite: NonFinite,
+    // The most bytes a read of one file may take (`None`: the default of `memory_budget`).
+    budget: Option<u64>,
 }
 
 impl ParquetFiles {
@@ -116,7 +119,25 @@ impl ParquetFiles {
             footers: files.iter().map(|_| OnceLock::new()).collect(),
             files,
             non_finite: NonFinite::Keep,
+            budget: None,
         })
+    }
+
+    /// The most memory a read of one file (or of one row group, for a selection) may take, in
+    /// bytes: its rows × the bytes of a sample, and every page the decoder decompresses, are
+    /// checked against it before anything is allocated, so a file that claims more rows or
+    /// larger pages than it holds is refused in words instead of exhausting memory. The default
+    /// is 64 MiB plus 64 times the file's length (a column that decodes to more than 64 times
+    /// its share of the file is rare; raise the budget for one).
+    pub fn memory_budget(mut self, bytes: u64) -> Self {
+        self.budget = Some(bytes);
+        self
+    }
+
+    /// The budget of a read of file `f` of `len` bytes (see [`memory_budget`](Self::memory_budget)).
+    pub(super) fn budget_of(&self, len: u64) -> u64 {
+        self.budget
+            .unwrap_or_else(|| (64u64 << 20).saturating_add(len.saturating_mul(64)))
     }
 
     /// What to do with NaN and infinities in float columns (default [`NonFinite::Keep`]);
@@ -193,10 +214,13 @@ impl ParquetFiles {
         f: usize,
     ) -> Result<ParquetRecordBatchReaderBuilder<std::fs::File>, LoadReason> {
         let path = &self.files[f];
-        let handle = std::fs::File::open(path)?;
+        let mut handle = std::fs::File::open(path)?;
         let footer = match self.footers[f].get() {
             Some(footer) => footer.clone(),
             None => {
+                // The footer's claims checked before the `parquet` crate reserves for them.
+                let len = handle.metadata()?.len();
+                check_footer(&mut handle, len)?;
                 let footer = guarded(|| {
                     ArrowReaderMetadata::load(&handle, Default::default())
                         .map_err(|e| (Place::File, decode_error(e)))
@@ -236,8 +260,16 @@ impl LeafSource for ParquetFiles {
             .unwrap_or_default();
         let mut rows = 0usize;
         let non_finite = self.non_finite;
-        self.each_read(leaf, |builder, group| {
-            rows += read_column::<S>(builder, &column, &dims, group, &mut values, non_finite)?;
+        self.each_read(leaf, |builder, group, budget| {
+            rows += read_column::<S>(
+                builder,
+                &column,
+                &dims,
+                group,
+                budget,
+                &mut values,
+                non_finite,
+            )?;
             Ok(())
         })?;
         batch_from_samples::<S>(rows, values)
@@ -254,6 +286,7 @@ impl ParquetFiles {
         mut read: impl FnMut(
             ParquetRecordBatchReaderBuilder<std::fs::File>,
             Option<RowGroup>,
+            &Budget,
         ) -> Result<(), Fail>,
     ) -> Result<(), LoadError> {
         let reads: Vec<(usize, Option<RowGroup>)> = match &self.selection {
@@ -276,7 +309,14 @@ impl ParquetFiles {
             let builder = self
                 .builder(f)
                 .map_err(|r| load_error(file, Place::File, leaf, r))?;
-            guarded(|| read(builder, group))
+            let len = std::fs::metadata(file)
+                .map_err(|e| load_error(file, Place::File, leaf, e.into()))?
+                .len();
+            let budget = Budget {
+                path: file.clone(),
+                bytes: self.budget_of(len),
+            };
+            guarded(|| read(builder, group, &budget))
                 .map_err(|(place, reason)| load_error(file, place, leaf, reason))?;
         }
         Ok(())
@@ -296,11 +336,12 @@ impl ParquetFiles {
         let mut values: Vec<S::Elem> = Vec::new();
         let mut offsets = vec![0usize];
         let non_finite = self.non_finite;
-        self.each_read(leaf, |builder, group| {
+        self.each_read(leaf, |builder, group, budget| {
             read_ragged_column::<S>(
                 builder,
                 &column,
                 group,
+                budget,
                 &mut values,
                 &mut offsets,
                 non_finite,

@@ -10,10 +10,14 @@
 //! decoder's use (`decode.rs`), a column read into a leaf (`columns.rs`) with its tensor
 //! metadata (`tensor.rs`), ragged leaves from list columns (`ragged.rs`), encoded images
 //! (`image.rs`, feature `parquet-image`), sharding (`shard.rs`) and streaming (`stream.rs`).
+//! Before the `parquet` crate sees a file, its footer and the page headers of the chunks to be
+//! decoded are checked (`footer.rs`, over Thrift's compact protocol in `thrift.rs`): every count
+//! they claim against the bytes that hold it and against the read's memory budget.
 
 mod columns;
 mod decode;
 mod files;
+mod footer;
 #[cfg(feature = "parquet-image")]
 mod image;
 mod ragged;
@@ -21,6 +25,8 @@ mod row_group;
 mod shard;
 mod stream;
 mod tensor;
+#[doc(hidden)]
+pub mod thrift;
 
 pub use files::ParquetFiles;
 pub use row_group::RowGroup;

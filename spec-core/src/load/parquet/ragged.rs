@@ -7,7 +7,9 @@ use crate::load::error::{LoadReason, Place};
 use crate::load::parquet::columns::{
     convert_part, first_refused, flatten_nested, list_leaf, list_offsets, numeric,
 };
-use crate::load::parquet::decode::{Fail, column_reader, decode_error, find_column};
+use crate::load::parquet::decode::{
+    Budget, Fail, check_read, column_reader, decode_error, find_column,
+};
 use crate::load::parquet::row_group::RowGroup;
 use crate::types::space::Space;
 use arrow_array::Array;
@@ -24,6 +26,7 @@ pub(super) fn read_ragged_column<S: Space>(
     builder: ParquetRecordBatchReaderBuilder<std::fs::File>,
     column: &str,
     group: Option<RowGroup>,
+    budget: &Budget,
     values: &mut Vec<S::Elem>,
     offsets: &mut Vec<usize>,
     non_finite: NonFinite,
@@ -63,6 +66,16 @@ pub(super) fn read_ragged_column<S: Space>(
         },
         _ => return Err(wrong(ACCEPTED)),
     };
+    // A row takes an offset at least; its steps are bounded by the budget page by page.
+    check_read(
+        &builder,
+        index,
+        group,
+        budget,
+        Some(core::mem::size_of::<usize>() as u64),
+        None,
+        core::mem::size_of::<S::Elem>() as u64,
+    )?;
     let reader = column_reader(builder, index, group, 8192)?;
     let first = group.map_or(0, |g| g.first_row);
     let mut rows = 0usize;

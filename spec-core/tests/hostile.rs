@@ -1,0 +1,429 @@
+//! Files that lie consistently: Parquet files written by pyarrow (the fixtures of
+//! `tests/data/parquet`), their footer or a page header re-encoded with a field set to a chosen
+//! value by a structure-aware writer (Thrift's compact protocol, read and written back), each
+//! read through `Dataset::load`, `ShardPlan::load` and `ParquetStream`. Every one must be an
+//! error in words naming the file, with no allocation near what the lie claims: a global
+//! allocator records the largest request, and each test asserts it stayed under 64 MiB.
+//! `.ci/run` runs this binary under a 2 GiB address-space limit too.
+#![cfg(feature = "parquet")]
+#![allow(unsafe_code)]
+
+use batchspec::data::Dataset;
+use batchspec::load::parquet_thrift::{Value, read_struct, write_struct};
+use batchspec::load::{LoadError, ParquetFiles, ParquetStream, Rank, ShardPlan};
+use batchspec::prelude::*;
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// Forwards to `System`, remembering the largest single request.
+struct Largest;
+
+static LARGEST: AtomicUsize = AtomicUsize::new(0);
+
+// SAFETY: every call forwards to `System` with the caller's arguments; the only addition is a
+// relaxed atomic maximum, which allocates nothing.
+unsafe impl GlobalAlloc for Largest {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        LARGEST.fetch_max(layout.size(), Ordering::Relaxed);
+        // SAFETY: the caller's contract for `alloc` is `System`'s.
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: `ptr` was allocated by `System` with `layout` (through `alloc` above).
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        LARGEST.fetch_max(layout.size(), Ordering::Relaxed);
+        // SAFETY: as for `alloc`.
+        unsafe { System.alloc_zeroed(layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        LARGEST.fetch_max(new_size, Ordering::Relaxed);
+        // SAFETY: the caller's contract for `realloc` is `System`'s.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Largest = Largest;
+
+/// The tests share the allocator's record: one at a time.
+static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
+
+const LIMIT: usize = 64 << 20;
+
+fn fixture(name: &str) -> Vec<u8> {
+    std::fs::read(
+        PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/data/parquet")
+            .join(name),
+    )
+    .unwrap()
+}
+
+/// The file's footer, read with the structure-aware reader, and where it starts.
+fn footer(bytes: &[u8]) -> (Value, usize) {
+    let n = bytes.len();
+    let len = u32::from_le_bytes(bytes[n - 8..n - 4].try_into().unwrap()) as usize;
+    let start = n - 8 - len;
+    let (meta, used) = read_struct(&bytes[start..n - 8]).unwrap();
+    assert_eq!(used, len, "the footer reads back whole");
+    (meta, start)
+}
+
+/// The file with its footer replaced by `meta`.
+fn with_footer(bytes: &[u8], meta: &Value) -> Vec<u8> {
+    let (_, start) = footer(bytes);
+    let mut out = bytes[..start].to_vec();
+    let mut encoded = Vec::new();
+    write_struct(meta, &mut encoded);
+    out.extend_from_slice(&encoded);
+    out.extend_from_slice(&(encoded.len() as u32).to_le_bytes());
+    out.extend_from_slice(b"PAR1");
+    out
+}
+
+fn set_int(v: &mut Value, to: i64) {
+    *v = match v {
+        Value::I32(_) => Value::I32(to as i32),
+        _ => Value::I64(to),
+    };
+}
+
+/// The footer with `edit` applied.
+fn edit_footer(bytes: &[u8], edit: impl FnOnce(&mut Value)) -> Vec<u8> {
+    let (mut meta, _) = footer(bytes);
+    edit(&mut meta);
+    with_footer(bytes, &meta)
+}
+
+/// Row group `g`'s `num_rows` set to `rows` (and the file's, to stay consistent).
+fn rows_claimed(bytes: &[u8], g: usize, rows: i64) -> Vec<u8> {
+    edit_footer(bytes, |meta| {
+        let groups = meta.field_mut(4).unwrap().list_mut().unwrap();
+        set_int(groups[g].field_mut(3).unwrap(), rows);
+        set_int(meta.field_mut(3).unwrap(), rows);
+    })
+}
+
+/// Where column `c` of row group `g` starts (its dictionary page, or its first data page).
+fn chunk_start(meta: &Value, g: usize, c: usize) -> usize {
+    let chunk = &meta.field(4).unwrap().list().unwrap()[g]
+        .field(1)
+        .unwrap()
+        .list()
+        .unwrap()[c];
+    let cm = chunk.field(3).unwrap();
+    cm.field(11).or(cm.field(9)).and_then(Value::int).unwrap() as usize
+}
+
+/// The file with the page header at `at` re-encoded after `edit`; the bytes after it move, and
+/// every offset the footer holds past it moves with them.
+fn edit_page(bytes: &[u8], at: usize, edit: impl FnOnce(&mut Value)) -> Vec<u8> {
+    let (mut meta, start) = footer(bytes);
+    let (mut header, used) = read_struct(&bytes[at..start]).unwrap();
+    edit(&mut header);
+    let mut encoded = Vec::new();
+    write_struct(&header, &mut encoded);
+    let delta = encoded.len() as i64 - used as i64;
+    let mut body = bytes[..at].to_vec();
+    body.extend_from_slice(&encoded);
+    body.extend_from_slice(&bytes[at + used..start]);
+    let shift = |v: &mut Value| {
+        if let Some(x) = v.int()
+            && x > at as i64
+        {
+            set_int(v, x + delta);
+        }
+    };
+    for group in meta.field_mut(4).unwrap().list_mut().unwrap() {
+        for chunk in group.field_mut(1).unwrap().list_mut().unwrap() {
+            for id in [2, 4, 6] {
+                chunk.field_mut(id).map(shift);
+            }
+            let cm = chunk.field_mut(3).unwrap();
+            let first = cm.field(11).or(cm.field(9)).and_then(Value::int).unwrap();
+            for id in [9, 10, 11] {
+                cm.field_mut(id).map(shift);
+            }
+            if first <= at as i64 {
+                // This chunk holds the page: it grows by `delta`.
+                for id in [6, 7] {
+                    if let Some(v) = cm.field_mut(id) {
+                        let x = v.int().unwrap();
+                        set_int(v, x + delta);
+                    }
+                }
+            }
+        }
+        group.field_mut(5).map(shift);
+    }
+    body.extend_from_slice(&bytes[start..]);
+    with_footer(&body, &meta)
+}
+
+fn write(name: &str, bytes: &[u8]) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("batchspec-hostile-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, bytes).unwrap();
+    path
+}
+
+#[derive(DataSpec)]
+struct Doubles {
+    #[spec(source = "features")]
+    x: Batch<Vector<4, f64>>,
+    #[spec(source = "targets")]
+    y: Batch<Index<3>>,
+}
+
+/// The three ways in: the whole file, a rank's share, a stream of it; each must be an error
+/// naming the file (or, where `ok` is given, load that many rows), and allocate less than
+/// [`LIMIT`] at once.
+fn refused(path: &Path, words: &[&str]) {
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    LARGEST.store(0, Ordering::Relaxed);
+    let check = |how: &str, e: LoadError| {
+        let msg = e.to_string();
+        assert!(
+            msg.contains(path.file_name().unwrap().to_str().unwrap()),
+            "{how}: the error names no file: {msg}"
+        );
+        for w in words {
+            assert!(msg.contains(w), "{how}: `{w}` not in: {msg}");
+        }
+    };
+    let whole = ParquetFiles::open(path).and_then(|mut f| Dataset::<Doubles>::load(&mut f));
+    check(
+        "Dataset::load",
+        whole.err().expect("Dataset::load refuses it"),
+    );
+    match ParquetFiles::open(path)
+        .and_then(|f| ShardPlan::new(&f, Rank::new(0, 1)?).map(|p| (f, p)))
+    {
+        Err(e) => check("ShardPlan::new", e),
+        Ok((files, plan)) => {
+            check(
+                "ShardPlan::load",
+                plan.load::<Doubles>(&files, 0)
+                    .err()
+                    .expect("plan.load refuses it"),
+            );
+            let mut stream = ParquetStream::<Doubles>::new(&files, &plan, 0, 4, 1);
+            let first = stream
+                .next_batch()
+                .expect("the stream says why it ends")
+                .err()
+                .expect("the stream refuses it");
+            check("ParquetStream", first);
+        }
+    }
+    let largest = LARGEST.load(Ordering::Relaxed);
+    assert!(
+        largest < LIMIT,
+        "an allocation of {largest} bytes while refusing {}",
+        path.display()
+    );
+}
+
+#[test]
+fn the_fixture_reads_as_it_is_and_through_the_writer_unchanged() {
+    let bytes = fixture("fixed_size_list.parquet");
+    let (meta, _) = footer(&bytes);
+    let same = with_footer(&bytes, &meta);
+    assert_eq!(
+        same, bytes,
+        "the writer re-encodes pyarrow's footer byte for byte"
+    );
+    let ds =
+        Dataset::<Doubles>::load(&mut ParquetFiles::open(write("same.parquet", &same)).unwrap())
+            .unwrap();
+    assert_eq!(ds.len(), 10);
+}
+
+#[test]
+fn a_row_group_claiming_a_billion_rows_is_refused_by_the_budget() {
+    let path = write(
+        "rows_1e9.parquet",
+        &rows_claimed(&fixture("fixed_size_list.parquet"), 0, 1_000_000_000),
+    );
+    refused(&path, &["claims 1000000000 rows", "memory budget"]);
+}
+
+#[test]
+fn a_row_group_claiming_2_to_the_62_rows_is_refused_without_overflow() {
+    let path = write(
+        "rows_2e62.parquet",
+        &rows_claimed(&fixture("fixed_size_list.parquet"), 0, 1 << 62),
+    );
+    refused(&path, &["claims 4611686018427387904 rows"]);
+}
+
+#[test]
+fn row_groups_whose_counts_overflow_their_sum_are_refused() {
+    // `uneven.parquet` has 9 row groups; each claims i64::MAX rows.
+    let bytes = edit_footer(&fixture("uneven.parquet"), |meta| {
+        for g in meta.field_mut(4).unwrap().list_mut().unwrap() {
+            set_int(g.field_mut(3).unwrap(), i64::MAX);
+        }
+    });
+    let path = write("rows_overflow.parquet", &bytes);
+    let err = ParquetFiles::open(&path)
+        .and_then(|f| f.row_groups())
+        .err()
+        .expect("the footer is refused");
+    assert!(err.to_string().contains("add up beyond"), "{err}");
+}
+
+#[test]
+fn a_negative_row_count_is_refused() {
+    let path = write(
+        "rows_negative.parquet",
+        &rows_claimed(&fixture("fixed_size_list.parquet"), 0, -5),
+    );
+    refused(&path, &["-5 rows"]);
+}
+
+/// A schema of `depth` nested groups around one leaf, as a footer's schema list.
+fn deep_schema(depth: usize) -> Value {
+    let group = |name: &str, children: i32| {
+        Value::Struct(vec![
+            (3, Value::I32(0)),
+            (4, Value::Binary(name.as_bytes().to_vec())),
+            (5, Value::I32(children)),
+        ])
+    };
+    let mut elements = vec![Value::Struct(vec![
+        (4, Value::Binary(b"schema".to_vec())),
+        (5, Value::I32(1)),
+    ])];
+    for _ in 0..depth {
+        elements.push(group("g", 1));
+    }
+    elements.push(Value::Struct(vec![
+        (1, Value::I32(2)),
+        (3, Value::I32(0)),
+        (4, Value::Binary(b"features".to_vec())),
+    ]));
+    Value::List(12, elements)
+}
+
+#[test]
+fn a_schema_nested_20000_deep_is_refused_before_it_is_converted_even_on_a_small_stack() {
+    let bytes = edit_footer(&fixture("fixed_size_list.parquet"), |meta| {
+        *meta.field_mut(2).unwrap() = deep_schema(20_000);
+    });
+    let path = write("deep_schema.parquet", &bytes);
+    // A worker thread's stack (the parquet crate's schema reader overflowed 2 MiB at 3,000
+    // levels).
+    let refused_here = std::thread::Builder::new()
+        .stack_size(2 << 20)
+        .spawn(move || {
+            ParquetFiles::open(&path)
+                .and_then(|mut f| Dataset::<Doubles>::load(&mut f))
+                .err()
+                .map(|e| e.to_string())
+        })
+        .unwrap()
+        .join()
+        .unwrap()
+        .expect("the schema is refused");
+    assert!(
+        refused_here.contains("nests deeper than 64"),
+        "{refused_here}"
+    );
+    assert!(
+        refused_here.contains("deep_schema.parquet"),
+        "{refused_here}"
+    );
+}
+
+#[test]
+fn a_schema_element_claiming_more_children_than_follow_is_refused() {
+    let bytes = edit_footer(&fixture("fixed_size_list.parquet"), |meta| {
+        let root = &mut meta.field_mut(2).unwrap().list_mut().unwrap()[0];
+        set_int(root.field_mut(5).unwrap(), i64::from(i32::MAX));
+    });
+    let path = write("children.parquet", &bytes);
+    refused(&path, &["claims 2147483647 children"]);
+}
+
+#[test]
+fn a_page_claiming_to_decompress_to_2_gb_is_refused_before_it_is_decompressed() {
+    let bytes = fixture("fixed_size_list.parquet");
+    let (meta, _) = footer(&bytes);
+    let at = chunk_start(&meta, 0, 0);
+    let lying = edit_page(&bytes, at, |h| {
+        set_int(h.field_mut(2).unwrap(), i64::from(i32::MAX))
+    });
+    let path = write("page_2gb.parquet", &lying);
+    refused(&path, &["decompress to 2147483647 bytes", "memory budget"]);
+}
+
+#[test]
+fn a_page_with_a_page_header_rewritten_to_the_same_value_still_reads() {
+    // The page editor itself: a header re-encoded unchanged (the same length) reads as before.
+    let bytes = fixture("fixed_size_list.parquet");
+    let (meta, _) = footer(&bytes);
+    let at = chunk_start(&meta, 0, 0);
+    let same = edit_page(&bytes, at, |_| {});
+    assert_eq!(same, bytes);
+}
+
+#[test]
+fn a_dictionary_claiming_2_to_the_31_values_is_refused() {
+    let bytes = fixture("fixed_size_list.parquet");
+    let (meta, _) = footer(&bytes);
+    let at = chunk_start(&meta, 0, 0);
+    let (header, _) = read_struct(&bytes[at..]).unwrap();
+    assert_eq!(
+        header.field(1).and_then(Value::int),
+        Some(2),
+        "pyarrow wrote a dictionary page first"
+    );
+    let lying = edit_page(&bytes, at, |h| {
+        let dict = h.field_mut(7).unwrap();
+        set_int(dict.field_mut(1).unwrap(), i64::from(i32::MAX));
+    });
+    let path = write("dictionary.parquet", &lying);
+    refused(&path, &["dictionary claiming 2147483647 values"]);
+}
+
+#[test]
+fn a_data_page_claiming_2_to_the_31_values_with_its_row_group_is_refused() {
+    // The claim of a run-length-encoded page that decodes to 2^31 rows: the row group says so
+    // too, so only the budget refuses it.
+    let bytes = rows_claimed(&fixture("fixed_size_list.parquet"), 0, 1 << 31);
+    let (meta, _) = footer(&bytes);
+    let at = chunk_start(&meta, 0, 0);
+    let (header, used) = read_struct(&bytes[at..]).unwrap();
+    // The first data page: after the dictionary page.
+    let compressed = header.field(3).and_then(Value::int).unwrap() as usize;
+    let data_at = at + used + compressed;
+    let lying = edit_page(&bytes, data_at, |h| {
+        let data = h.field_mut(5).unwrap();
+        set_int(data.field_mut(1).unwrap(), i64::from(i32::MAX));
+    });
+    let path = write("rle_bomb.parquet", &lying);
+    refused(&path, &["claims 2147483648 rows", "memory budget"]);
+}
+
+#[test]
+fn a_larger_budget_is_the_users_to_set() {
+    // An honest file under a budget too small for it: refused, naming the setting.
+    let path = write("honest.parquet", &fixture("fixed_size_list.parquet"));
+    let err = Dataset::<Doubles>::load(&mut ParquetFiles::open(&path).unwrap().memory_budget(16))
+        .err()
+        .unwrap();
+    assert!(
+        err.to_string().contains("ParquetFiles::memory_budget"),
+        "{err}"
+    );
+    let ds =
+        Dataset::<Doubles>::load(&mut ParquetFiles::open(&path).unwrap().memory_budget(1 << 20))
+            .unwrap();
+    assert_eq!(ds.len(), 10);
+}
