@@ -20,10 +20,12 @@ use std::sync::{Arc, Mutex};
 /// at a time. With a [`ShardPlan::shuffle`] seed the rows of each window are shuffled (by
 /// `(seed, epoch)` and the window's place), after the row groups themselves; a batch may take
 /// rows of two windows. The epoch serves exactly [`ShardPlan::samples`] rows: under
-/// [`Tail::Pad`](crate::load::Tail::Pad) the share is read again from its first row group for
-/// the missing ones, under [`Tail::Drop`](crate::load::Tail::Drop) it stops early (so which rows
-/// repeat or are left out follows the stream's order, not the file order of
-/// [`ShardPlan::load`]). The last batch is short when the rows do not fill it.
+/// [`Tail::Pad`](crate::load::Tail::Pad) every row of the share is served once, then the share
+/// is read again from its first row group for the missing ones (a window never holds row groups
+/// of two passes over the share, so no row of the first pass is left for a repeated one); under
+/// [`Tail::Drop`](crate::load::Tail::Drop) it stops early (so which rows repeat or are left out
+/// follows the stream's order, not the file order of [`ShardPlan::load`]). The last batch is
+/// short when the rows do not fill it.
 ///
 /// Memory: the window served, plus the memory of the window before, which the next window is
 /// read into (so that reading touches memory already mapped), plus less than a batch of rows
@@ -55,8 +57,13 @@ use std::sync::{Arc, Mutex};
 /// ```
 pub struct ParquetStream<R> {
     files: ParquetFiles,
-    groups: Vec<RowGroup>,
-    next_group: usize,
+    // The rank's row groups of the epoch, read `rounds` times over: more than once only to pad
+    // the share, and a window never spans two rounds, so the first round serves every row of the
+    // share before any row is served again.
+    own: Vec<RowGroup>,
+    rounds: usize,
+    // Where the next window starts.
+    next: Cursor,
     window: usize,
     windows_read: u64,
     seed: Option<u64>,
@@ -71,8 +78,8 @@ pub struct ParquetStream<R> {
     cursor: usize,
     // With `read_ahead`: starts reading a window on another thread.
     spawn: Option<SpawnRead<R>>,
-    // The window being read ahead, and the group after its last.
-    ahead: Option<(Pending<R>, usize)>,
+    // The window being read ahead.
+    ahead: Option<(Pending<R>, Window)>,
     // The memory of served windows, which the next windows are read into.
     spare: Arc<Mutex<SpareBuffers>>,
     // The short last batch is not served.
@@ -88,6 +95,20 @@ pub struct ParquetStream<R> {
     span_globals: Vec<u64>,
     // The batch lent as a [`BatchSource`], until the next one.
     lent: Option<R>,
+}
+
+/// A place in the stream's row groups: a round (a pass over the share) and a row group of it.
+#[derive(Clone, Copy, Debug)]
+struct Cursor {
+    round: usize,
+    group: usize,
+}
+
+/// A window: row groups of the share, all of one round, and where the window after starts.
+#[derive(Clone, Debug)]
+struct Window {
+    groups: std::ops::Range<usize>,
+    after: Cursor,
 }
 
 type Pending<R> = std::thread::JoinHandle<Result<Dataset<R>, LoadError>>;
@@ -178,19 +199,14 @@ where
     ) -> Self {
         let own = plan.row_groups(epoch);
         let remaining = plan.samples(epoch);
-        // Under padding the share is read again from its start: list it as often as needed.
+        // Under padding the share is read again from its start, as often as needed (the plan
+        // checked that the rows of all row groups add up).
         let own_rows: usize = own.iter().map(|g| g.rows).sum();
         let rounds = if own_rows == 0 {
             1
         } else {
             remaining.div_ceil(own_rows).max(1)
         };
-        let groups = own
-            .iter()
-            .copied()
-            .cycle()
-            .take(own.len() * rounds)
-            .collect();
         // One window's leaves: what the next window is read into.
         let spare = Arc::new(Mutex::new(SpareBuffers::new(
             <R as crate::types::spec::Node<()>>::LEAVES,
@@ -198,8 +214,9 @@ where
         ParquetStream {
             files: files.clone().with_spare(spare.clone()),
             spare,
-            groups,
-            next_group: 0,
+            own,
+            rounds,
+            next: Cursor { round: 0, group: 0 },
             window: window.max(1),
             windows_read: 0,
             seed: plan.seed(),
@@ -257,17 +274,13 @@ where
         let mut skip = batches.saturating_mul(self.batch_size).min(self.remaining);
         self.remaining -= skip;
         // The stream is the windows' rows in order, each window shuffled on its own.
-        while self.next_group < self.groups.len() {
-            let end = (self.next_group + self.window).min(self.groups.len());
-            let rows: usize = self.groups[self.next_group..end]
-                .iter()
-                .map(|g| g.rows)
-                .sum();
+        while let Some(window) = self.window_at(self.next) {
+            let rows = self.rows_of(&window);
             if rows > skip {
                 break;
             }
             skip -= rows;
-            self.next_group = end;
+            self.next = window.after;
             self.windows_read += 1;
         }
         if skip > 0 {
@@ -281,13 +294,39 @@ where
     /// from the one before), plus, with [`read_ahead`](Self::read_ahead), the rows of the window
     /// being read.
     pub fn buffered(&self) -> usize {
-        let ahead: usize = self.ahead.as_ref().map_or(0, |&(_, end)| {
-            self.groups[self.next_group..end]
-                .iter()
-                .map(|g| g.rows)
-                .sum()
-        });
+        let ahead = self
+            .ahead
+            .as_ref()
+            .map_or(0, |(_, window)| self.rows_of(window));
         self.carried + self.buffered - self.cursor + ahead
+    }
+
+    /// The window that starts at `at`, `None` past the last round.
+    fn window_at(&self, at: Cursor) -> Option<Window> {
+        if at.round >= self.rounds || at.group >= self.own.len() {
+            return None;
+        }
+        let end = at.group.saturating_add(self.window).min(self.own.len());
+        let after = if end == self.own.len() {
+            Cursor {
+                round: at.round + 1,
+                group: 0,
+            }
+        } else {
+            Cursor {
+                round: at.round,
+                group: end,
+            }
+        };
+        Some(Window {
+            groups: at.group..end,
+            after,
+        })
+    }
+
+    /// The rows of a window, as the footers count them.
+    fn rows_of(&self, window: &Window) -> usize {
+        self.own[window.groups.clone()].iter().map(|g| g.rows).sum()
     }
 
     /// The rows still to serve in this epoch.
@@ -302,24 +341,27 @@ where
             self.cursor, self.buffered,
             "rows left in the window are carried first"
         );
-        let start = self.next_group;
-        let read = match self.ahead.take() {
-            Some((pending, end)) => {
-                self.next_group = end;
-                pending
+        let (read, groups) = match self.ahead.take() {
+            Some((pending, window)) => {
+                self.next = window.after;
+                let read = pending
                     .join()
-                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))?
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))?;
+                (read, window.groups)
             }
             None => {
-                let end = (self.next_group + self.window).min(self.groups.len());
-                let window = &self.groups[self.next_group..end];
-                self.next_group = end;
-                Dataset::<R>::load(&mut self.files.select_row_groups(window))?
+                let Some(window) = self.window_at(self.next) else {
+                    return Ok(());
+                };
+                self.next = window.after;
+                let groups = &self.own[window.groups.clone()];
+                let read = Dataset::<R>::load(&mut self.files.select_row_groups(groups))?;
+                (read, window.groups)
             }
         };
         let n = read.len();
         self.globals.clear();
-        for g in &self.groups[start..self.next_group] {
+        for g in &self.own[groups] {
             let file = (g.file as u64) << 40;
             self.globals
                 .extend((g.first_row..g.first_row + g.rows).map(|r| file | r as u64));
@@ -340,13 +382,12 @@ where
         }
         // The window after this one starts reading now, into the memory just given back.
         if let Some(spawn) = self.spawn
-            && self.next_group < self.groups.len()
+            && let Some(window) = self.window_at(self.next)
         {
-            let end = (self.next_group + self.window).min(self.groups.len());
             let files = self
                 .files
-                .select_row_groups(&self.groups[self.next_group..end]);
-            self.ahead = Some((spawn(files), end));
+                .select_row_groups(&self.own[window.groups.clone()]);
+            self.ahead = Some((spawn(files), window));
         }
         Ok(())
     }
@@ -423,7 +464,7 @@ where
             return None;
         }
         while self.carried + self.buffered - self.cursor < want
-            && self.next_group < self.groups.len()
+            && self.window_at(self.next).is_some()
         {
             self.carry();
             if let Err(e) = self.refill() {
