@@ -1,9 +1,13 @@
 //! A mutation fuzzer for every file reader, on stable Rust: valid seed files (CSV, an IDX pair,
 //! `.npy`, `.npz`, and Parquet files written by pyarrow) are damaged at random (bits flipped,
 //! bytes set to values parsers care about, header words set to huge numbers, slices cut, copied
-//! or dropped, files truncated) and loaded into a record. Each input must give `Ok` or `Err`:
-//! the run counts panics, the slowest input (a hang would show) and the largest single
-//! allocation made while loading, against what the file could justify.
+//! or dropped, files truncated) and loaded into a record. Parquet inputs are also damaged by
+//! structure: a field of the Thrift footer or of a page header set to a chosen integer (0, -1,
+//! 2^31, 2^62, i64::MAX, the value ± 1, ...) and the file re-encoded, the rest kept consistent,
+//! so that the file lies consistently. Each input must give `Ok` or `Err`: the run counts
+//! panics (those that escaped, and those the reader's guard caught inside the `parquet` crate),
+//! the slowest input (a hang would show), the largest single allocation made while loading
+//! against what the file could justify, and the peak resident memory of any input (Linux).
 //!
 //! `cargo run --release -p batchspec-core --features parquet --example fuzz_readers -- N [seed]`
 //! runs N inputs per reader (CI runs a few thousand; the README gives a run of 1,000,000).
@@ -12,6 +16,7 @@
 //! (plus 4 MB).
 
 use batchspec::data::Dataset;
+use batchspec::load::parquet_thrift::{self as thrift, Value};
 use batchspec::load::{Column, CsvFile, IdxFiles, NpyFiles, NpzFile, ParquetFiles};
 use batchspec::prelude::*;
 use std::alloc::{GlobalAlloc, Layout, System};
@@ -83,6 +88,15 @@ struct Grey {
     image: Batch<image![2, 2, 1; BHWC]>,
     #[spec(source = "targets")]
     label: Batch<Labels<3>>,
+}
+
+/// A Hugging Face image column (encoded PNGs; decoded with the `parquet-image` feature).
+#[derive(DataSpec)]
+struct GreyU8 {
+    #[spec(source = "features")]
+    image: Batch<image![2, 2, 1; BHWC, u8]>,
+    #[spec(source = "targets")]
+    label: Batch<Index<3>>,
 }
 
 /// Ragged list columns (`List<int64>`, `List<FixedSizeList<float32, 2>>`, `List<List<f64>>`).
@@ -171,12 +185,105 @@ fn mutate(seed: &[u8], rng: &mut Rng) -> Vec<u8> {
     v
 }
 
+/// Integers a structure-aware mutation writes into a field: the edges of the types, sizes
+/// that overflow, and the field's own value moved a little or a lot.
+fn chosen(rng: &mut Rng, was: i64) -> i64 {
+    const EDGES: &[i64] = &[
+        0,
+        -1,
+        1,
+        i32::MAX as i64,
+        i32::MIN as i64,
+        1 << 31,
+        1 << 32,
+        1 << 62,
+        i64::MAX,
+        i64::MIN,
+        1_000_000_000,
+    ];
+    match rng.below(4) {
+        0 => was.wrapping_add(1),
+        1 => was.wrapping_sub(1),
+        2 => was.wrapping_mul(1000),
+        _ => EDGES[rng.below(EDGES.len())],
+    }
+}
+
+/// Every integer of a Thrift value, to change one.
+fn ints(v: &mut Value) -> Vec<&mut Value> {
+    match v {
+        Value::Byte(_) | Value::I16(_) | Value::I32(_) | Value::I64(_) => vec![v],
+        Value::List(_, items) => items.iter_mut().flat_map(ints).collect(),
+        Value::Map(_, _, pairs) => pairs.iter_mut().flat_map(|(_, x)| ints(x)).collect(),
+        Value::Struct(fields) => fields.iter_mut().flat_map(|(_, x)| ints(x)).collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// One integer of `v` set to a chosen value.
+fn set_one(v: &mut Value, rng: &mut Rng) {
+    let mut slots = ints(v);
+    let n = slots.len();
+    if n > 0 {
+        let slot = &mut slots[rng.below(n)];
+        let was = slot.int().unwrap_or(0);
+        thrift::set_int(slot, chosen(rng, was));
+    }
+}
+
+/// A Parquet seed damaged by bytes, or by structure: a footer field or a page header field set
+/// to a chosen integer, the file re-encoded consistently.
+fn mutate_parquet(seed: &[u8], rng: &mut Rng) -> Vec<u8> {
+    let structured = match rng.below(3) {
+        0 => thrift::footer_of(seed).ok().and_then(|(mut meta, _)| {
+            set_one(&mut meta, rng);
+            thrift::with_footer(seed, &meta).ok()
+        }),
+        1 => thrift::footer_of(seed).ok().and_then(|(meta, _)| {
+            let groups = meta.field(4)?.list()?.len();
+            let g = rng.below(groups);
+            let columns = meta.field(4)?.list()?[g].field(1)?.list()?.len();
+            let at = thrift::chunk_start(&meta, g, rng.below(columns))?;
+            thrift::edit_page(seed, at, |h| set_one(h, rng)).ok()
+        }),
+        _ => None,
+    };
+    structured.unwrap_or_else(|| mutate(seed, rng))
+}
+
+/// Panics seen by the hook: those that escaped a load and those a reader caught.
+static PANICS: AtomicUsize = AtomicUsize::new(0);
+
+/// Where the panics were raised (file and line), with their counts.
+static PANIC_SITES: std::sync::Mutex<std::collections::BTreeMap<String, usize>> =
+    std::sync::Mutex::new(std::collections::BTreeMap::new());
+
+/// This process's peak resident memory since the last reset, in KB (Linux; 0 elsewhere).
+fn peak_rss_kb() -> usize {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            let line = s.lines().find(|l| l.starts_with("VmHWM:"))?;
+            line.split_whitespace().nth(1)?.parse().ok()
+        })
+        .unwrap_or(0)
+}
+
+/// Starts a new peak of resident memory (Linux 4.0 and later).
+fn reset_peak_rss() {
+    let _ = std::fs::write("/proc/self/clear_refs", "5");
+}
+
 /// What one reader's run found.
 #[derive(Default)]
 struct Report {
     inputs: usize,
     ok: usize,
     panics: usize,
+    /// Panics inside a load that the reader caught (the `parquet` crate's).
+    caught: usize,
+    /// The highest peak resident memory of an input, in KB.
+    peak_rss_kb: usize,
     slowest: Duration,
     /// The largest single allocation of any input, and that input.
     worst_alloc: usize,
@@ -184,25 +291,37 @@ struct Report {
     over_budget: usize,
 }
 
-/// Runs `n` damaged versions of `seeds` through `load`, which reads the file at `path`.
+/// The budget of an input: 16 bytes per byte of file, plus 4 MB.
+fn budget(len: usize) -> usize {
+    16 * len + (4 << 20)
+}
+
+/// Runs `n` damaged versions of `seeds` (damaged by `damage`) through `load`, which reads the
+/// file at `path` (of the length given) within a budget.
 fn fuzz(
     name: &str,
     seeds: &[Vec<u8>],
     n: usize,
     rng: &mut Rng,
     dir: &Path,
-    load: impl Fn(&Path) -> bool,
+    damage: fn(&[u8], &mut Rng) -> Vec<u8>,
+    load: impl Fn(&Path, usize) -> bool,
 ) -> Report {
     let path = dir.join(format!("input-{name}"));
     let mut report = Report::default();
     for i in 0..n {
-        let input = mutate(&seeds[i % seeds.len()], rng);
+        let input = damage(&seeds[i % seeds.len()], rng);
         std::fs::write(&path, &input).expect("a writable temp dir");
         LARGEST.store(0, Ordering::Relaxed);
+        reset_peak_rss();
+        let panics = PANICS.load(Ordering::Relaxed);
         let started = Instant::now();
-        let outcome = catch_unwind(AssertUnwindSafe(|| load(&path)));
+        let outcome = catch_unwind(AssertUnwindSafe(|| load(&path, input.len())));
         let took = started.elapsed();
         let largest = LARGEST.load(Ordering::Relaxed);
+        report.peak_rss_kb = report.peak_rss_kb.max(peak_rss_kb());
+        let seen = PANICS.load(Ordering::Relaxed) - panics;
+        report.caught += seen - usize::from(outcome.is_err()).min(seen);
         report.inputs += 1;
         report.slowest = report.slowest.max(took);
         match outcome {
@@ -215,8 +334,7 @@ fn fuzz(
                 let _ = std::fs::write(crashes.join(format!("{name}-{i}")), &input);
             }
         }
-        let budget = 16 * input.len() + (4 << 20);
-        if largest > budget {
+        if largest > budget(input.len()) {
             report.over_budget += 1;
         }
         if largest > report.worst_alloc {
@@ -276,7 +394,21 @@ fn main() {
     let dir = std::env::temp_dir().join(format!("batchspec-fuzz-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("a temp dir");
     // Panics are counted, not printed.
-    std::panic::set_hook(Box::new(|_| {}));
+    std::panic::set_hook(Box::new(|info| {
+        PANICS.fetch_add(1, Ordering::Relaxed);
+        let site = info.location().map_or_else(String::new, |l| {
+            // The crate's path from its registry folder on.
+            let file = l.file();
+            let file = file.find("/src/").map_or(file, |i| {
+                let head = &file[..i];
+                &file[head.rfind('/').map_or(0, |j| j + 1)..]
+            });
+            format!("{file}:{}", l.line())
+        });
+        if let Ok(mut sites) = PANIC_SITES.lock() {
+            *sites.entry(site).or_default() += 1;
+        }
+    }));
     let mut rng = Rng(seed | 1);
     let mut reports = Vec::new();
 
@@ -287,7 +419,7 @@ fn main() {
     ];
     reports.push((
         "CSV",
-        fuzz("csv", &csv, n, &mut rng, &dir, |p| {
+        fuzz("csv", &csv, n, &mut rng, &dir, mutate, |p, _| {
             Dataset::<Table>::load(&mut CsvFile::new(p).label_column(Column::Last)).is_ok()
         }),
     ));
@@ -302,15 +434,27 @@ fn main() {
     let (gi, gl) = (good_images.clone(), good_labels.clone());
     reports.push((
         "IDX images",
-        fuzz("idx-images", &[images], n, &mut rng, &dir, |p| {
-            Dataset::<Mnist>::load(&mut IdxFiles::mnist(p, &gl)).is_ok()
-        }),
+        fuzz(
+            "idx-images",
+            &[images],
+            n,
+            &mut rng,
+            &dir,
+            mutate,
+            |p, _| Dataset::<Mnist>::load(&mut IdxFiles::mnist(p, &gl)).is_ok(),
+        ),
     ));
     reports.push((
         "IDX labels",
-        fuzz("idx-labels", &[labels], n, &mut rng, &dir, |p| {
-            Dataset::<Mnist>::load(&mut IdxFiles::mnist(&gi, p)).is_ok()
-        }),
+        fuzz(
+            "idx-labels",
+            &[labels],
+            n,
+            &mut rng,
+            &dir,
+            mutate,
+            |p, _| Dataset::<Mnist>::load(&mut IdxFiles::mnist(&gi, p)).is_ok(),
+        ),
     ));
 
     let npy = [
@@ -321,7 +465,7 @@ fn main() {
     ];
     reports.push((
         ".npy",
-        fuzz("npy", &npy, n, &mut rng, &dir, |p| {
+        fuzz("npy", &npy, n, &mut rng, &dir, mutate, |p, _| {
             Dataset::<Seq>::load(&mut NpyFiles::new().file("features", p)).is_ok()
         }),
     ));
@@ -329,7 +473,7 @@ fn main() {
     let npz = [npz_seed(&dir)];
     reports.push((
         ".npz",
-        fuzz("npz", &npz, n, &mut rng, &dir, |p| {
+        fuzz("npz", &npz, n, &mut rng, &dir, mutate, |p, _| {
             Dataset::<Table>::load(&mut NpzFile::new(p)).is_ok()
         }),
     ));
@@ -339,37 +483,82 @@ fn main() {
     let doubles = [read("fixed_size_list.parquet")];
     reports.push((
         "Parquet (FixedSizeList)",
-        fuzz("parquet-fsl", &doubles, n, &mut rng, &dir, |p| {
-            ParquetFiles::open(p)
-                .and_then(|mut f| Dataset::<Doubles>::load(&mut f))
-                .is_ok()
-        }),
+        fuzz(
+            "parquet-fsl",
+            &doubles,
+            n,
+            &mut rng,
+            &dir,
+            mutate_parquet,
+            |p, len| {
+                ParquetFiles::open(p)
+                    .map(|f| f.memory_budget(budget(len) as u64))
+                    .and_then(|mut f| Dataset::<Doubles>::load(&mut f))
+                    .is_ok()
+            },
+        ),
     ));
     let tensors = [read("tensor.parquet")];
     reports.push((
         "Parquet (tensor, snappy)",
-        fuzz("parquet-tensor", &tensors, n, &mut rng, &dir, |p| {
-            ParquetFiles::open(p)
-                .and_then(|mut f| Dataset::<Grey>::load(&mut f))
-                .is_ok()
-        }),
+        fuzz(
+            "parquet-tensor",
+            &tensors,
+            n,
+            &mut rng,
+            &dir,
+            mutate_parquet,
+            |p, len| {
+                ParquetFiles::open(p)
+                    .map(|f| f.memory_budget(budget(len) as u64))
+                    .and_then(|mut f| Dataset::<Grey>::load(&mut f))
+                    .is_ok()
+            },
+        ),
+    ));
+    let images = [read("hf_image.parquet")];
+    reports.push((
+        "Parquet (image column)",
+        fuzz(
+            "parquet-image",
+            &images,
+            n,
+            &mut rng,
+            &dir,
+            mutate_parquet,
+            |p, len| {
+                ParquetFiles::open(p)
+                    .map(|f| f.memory_budget(budget(len) as u64))
+                    .and_then(|mut f| Dataset::<GreyU8>::load(&mut f))
+                    .is_ok()
+            },
+        ),
     ));
     let sequences = [read("sequences.parquet")];
     reports.push((
         "Parquet (ragged lists)",
-        fuzz("parquet-ragged", &sequences, n, &mut rng, &dir, |p| {
-            ParquetFiles::open(p)
-                .and_then(|mut f| Dataset::<Sentences>::load(&mut f))
-                .is_ok()
-        }),
+        fuzz(
+            "parquet-ragged",
+            &sequences,
+            n,
+            &mut rng,
+            &dir,
+            mutate_parquet,
+            |p, len| {
+                ParquetFiles::open(p)
+                    .map(|f| f.memory_budget(budget(len) as u64))
+                    .and_then(|mut f| Dataset::<Sentences>::load(&mut f))
+                    .is_ok()
+            },
+        ),
     ));
     let _ = std::fs::remove_dir_all(&dir);
 
     println!("{n} damaged inputs per reader, seed {seed}");
     println!(
-        "| reader | inputs | loaded | panics | slowest | largest allocation | over 16 B/byte + 4 MB |"
+        "| reader | inputs | loaded | panics | caught in the decoder | slowest | largest allocation | peak RSS | over 16 B/byte + 4 MB |"
     );
-    println!("| --- | --- | --- | --- | --- | --- | --- |");
+    println!("| --- | --- | --- | --- | --- | --- | --- | --- | --- |");
     let mut failed = false;
     // The input that made each reader's largest allocation, to look at.
     let largest = Path::new("target/fuzz-largest");
@@ -378,15 +567,25 @@ fn main() {
         let file: String = name.chars().filter(char::is_ascii_alphanumeric).collect();
         let _ = std::fs::write(largest.join(file), &r.worst_input);
         println!(
-            "| {name} | {} | {} | {} | {:.1} ms | {} KB | {} |",
+            "| {name} | {} | {} | {} | {} | {:.1} ms | {} KB | {} MB | {} |",
             r.inputs,
             r.ok,
             r.panics,
+            r.caught,
             r.slowest.as_secs_f64() * 1000.0,
             r.worst_alloc / 1024,
+            r.peak_rss_kb / 1024,
             r.over_budget
         );
         failed |= r.panics > 0 || r.over_budget > 0 || r.slowest > Duration::from_secs(2);
+    }
+    if let Ok(sites) = PANIC_SITES.lock()
+        && !sites.is_empty()
+    {
+        println!("\npanics by site (caught by a reader's guard unless counted above):");
+        for (site, n) in sites.iter() {
+            println!("- {site}: {n}");
+        }
     }
     if failed {
         eprintln!(

@@ -9,7 +9,7 @@
 #![allow(unsafe_code)]
 
 use batchspec::data::Dataset;
-use batchspec::load::parquet_thrift::{Value, read_struct, write_struct};
+use batchspec::load::parquet_thrift::{self as thrift, Value, footer_of, read_struct, set_int};
 use batchspec::load::{LoadError, ParquetFiles, ParquetStream, Rank, ShardPlan};
 use batchspec::prelude::*;
 use std::alloc::{GlobalAlloc, Layout, System};
@@ -65,31 +65,11 @@ fn fixture(name: &str) -> Vec<u8> {
 
 /// The file's footer, read with the structure-aware reader, and where it starts.
 fn footer(bytes: &[u8]) -> (Value, usize) {
-    let n = bytes.len();
-    let len = u32::from_le_bytes(bytes[n - 8..n - 4].try_into().unwrap()) as usize;
-    let start = n - 8 - len;
-    let (meta, used) = read_struct(&bytes[start..n - 8]).unwrap();
-    assert_eq!(used, len, "the footer reads back whole");
-    (meta, start)
+    footer_of(bytes).unwrap()
 }
 
-/// The file with its footer replaced by `meta`.
 fn with_footer(bytes: &[u8], meta: &Value) -> Vec<u8> {
-    let (_, start) = footer(bytes);
-    let mut out = bytes[..start].to_vec();
-    let mut encoded = Vec::new();
-    write_struct(meta, &mut encoded);
-    out.extend_from_slice(&encoded);
-    out.extend_from_slice(&(encoded.len() as u32).to_le_bytes());
-    out.extend_from_slice(b"PAR1");
-    out
-}
-
-fn set_int(v: &mut Value, to: i64) {
-    *v = match v {
-        Value::I32(_) => Value::I32(to as i32),
-        _ => Value::I64(to),
-    };
+    thrift::with_footer(bytes, meta).unwrap()
 }
 
 /// The footer with `edit` applied.
@@ -108,60 +88,13 @@ fn rows_claimed(bytes: &[u8], g: usize, rows: i64) -> Vec<u8> {
     })
 }
 
-/// Where column `c` of row group `g` starts (its dictionary page, or its first data page).
 fn chunk_start(meta: &Value, g: usize, c: usize) -> usize {
-    let chunk = &meta.field(4).unwrap().list().unwrap()[g]
-        .field(1)
-        .unwrap()
-        .list()
-        .unwrap()[c];
-    let cm = chunk.field(3).unwrap();
-    cm.field(11).or(cm.field(9)).and_then(Value::int).unwrap() as usize
+    thrift::chunk_start(meta, g, c).unwrap()
 }
 
-/// The file with the page header at `at` re-encoded after `edit`; the bytes after it move, and
-/// every offset the footer holds past it moves with them.
+/// The file with the page header at `at` re-encoded after `edit`, the rest kept consistent.
 fn edit_page(bytes: &[u8], at: usize, edit: impl FnOnce(&mut Value)) -> Vec<u8> {
-    let (mut meta, start) = footer(bytes);
-    let (mut header, used) = read_struct(&bytes[at..start]).unwrap();
-    edit(&mut header);
-    let mut encoded = Vec::new();
-    write_struct(&header, &mut encoded);
-    let delta = encoded.len() as i64 - used as i64;
-    let mut body = bytes[..at].to_vec();
-    body.extend_from_slice(&encoded);
-    body.extend_from_slice(&bytes[at + used..start]);
-    let shift = |v: &mut Value| {
-        if let Some(x) = v.int()
-            && x > at as i64
-        {
-            set_int(v, x + delta);
-        }
-    };
-    for group in meta.field_mut(4).unwrap().list_mut().unwrap() {
-        for chunk in group.field_mut(1).unwrap().list_mut().unwrap() {
-            for id in [2, 4, 6] {
-                chunk.field_mut(id).map(shift);
-            }
-            let cm = chunk.field_mut(3).unwrap();
-            let first = cm.field(11).or(cm.field(9)).and_then(Value::int).unwrap();
-            for id in [9, 10, 11] {
-                cm.field_mut(id).map(shift);
-            }
-            if first <= at as i64 {
-                // This chunk holds the page: it grows by `delta`.
-                for id in [6, 7] {
-                    if let Some(v) = cm.field_mut(id) {
-                        let x = v.int().unwrap();
-                        set_int(v, x + delta);
-                    }
-                }
-            }
-        }
-        group.field_mut(5).map(shift);
-    }
-    body.extend_from_slice(&bytes[start..]);
-    with_footer(&body, &meta)
+    thrift::edit_page(bytes, at, edit).unwrap()
 }
 
 fn write(name: &str, bytes: &[u8]) -> PathBuf {

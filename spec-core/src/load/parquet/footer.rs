@@ -144,6 +144,7 @@ pub(super) fn check_pages(
     let end = start.saturating_add(len);
     let mut at = start;
     let mut page = 0usize;
+    let mut dictionary = false;
     while at < end {
         // A page header is small; 64 KB holds any the writers make (their statistics are
         // truncated), and one that does not fit is refused below.
@@ -195,7 +196,26 @@ pub(super) fn check_pages(
                 limits.values
             )));
         }
+        // A data page encoded against a dictionary (PLAIN_DICTIONARY, RLE_DICTIONARY) needs
+        // the chunk's dictionary page before it (the decoder asserts it).
+        let encoding = match kind {
+            0 => header
+                .field(5)
+                .and_then(|h| h.field(2))
+                .and_then(Value::int),
+            3 => header
+                .field(8)
+                .and_then(|h| h.field(4))
+                .and_then(Value::int),
+            _ => None,
+        };
+        if matches!(encoding, Some(2 | 8)) && !dictionary {
+            return Err(lie(format!(
+                "{place} is encoded against a dictionary, and no dictionary page comes before it"
+            )));
+        }
         if kind == 2 {
+            dictionary = true;
             // DICTIONARY_PAGE: each value takes a byte at least.
             let n = header
                 .field(7)

@@ -361,6 +361,135 @@ fn zigzag(v: i64, out: &mut Vec<u8>) {
     varint(((v << 1) ^ (v >> 63)) as u64, out);
 }
 
+/// A Parquet file's footer (the `FileMetaData` struct) and the offset where it starts.
+///
+/// # Errors
+/// Bytes that do not end in a footer length and `PAR1`, or a footer that does not read.
+pub fn footer_of(file: &[u8]) -> Result<(Value, usize), ThriftError> {
+    let n = file.len();
+    let bad = |what: &str| ThriftError {
+        offset: n,
+        what: what.to_owned(),
+    };
+    if n < 12 || &file[n - 4..] != b"PAR1" {
+        return Err(bad("not a Parquet file"));
+    }
+    let len = u32::from_le_bytes([file[n - 8], file[n - 7], file[n - 6], file[n - 5]]) as usize;
+    let start = (n - 8)
+        .checked_sub(len)
+        .ok_or_else(|| bad("a footer longer than the file"))?;
+    let (meta, _) = read_struct(&file[start..n - 8])?;
+    Ok((meta, start))
+}
+
+/// The file with its footer replaced by `meta` (and the footer's length by the new one's).
+///
+/// # Errors
+/// As [`footer_of`].
+pub fn with_footer(file: &[u8], meta: &Value) -> Result<Vec<u8>, ThriftError> {
+    let (_, start) = footer_of(file)?;
+    let mut out = file[..start].to_vec();
+    let mut encoded = Vec::new();
+    write_struct(meta, &mut encoded);
+    out.extend_from_slice(&encoded);
+    out.extend_from_slice(&(encoded.len() as u32).to_le_bytes());
+    out.extend_from_slice(b"PAR1");
+    Ok(out)
+}
+
+/// An integer field set to `to`, keeping its width (truncated to it).
+pub fn set_int(v: &mut Value, to: i64) {
+    *v = match v {
+        Value::Byte(_) => Value::Byte(to as i8),
+        Value::I16(_) => Value::I16(to as i16),
+        Value::I32(_) => Value::I32(to as i32),
+        _ => Value::I64(to),
+    };
+}
+
+/// Where column chunk `c` of row group `g` starts (its dictionary page, or its first data page).
+pub fn chunk_start(meta: &Value, g: usize, c: usize) -> Option<usize> {
+    let chunk = meta.field(4)?.list()?.get(g)?.field(1)?.list()?.get(c)?;
+    let cm = chunk.field(3)?;
+    usize::try_from(cm.field(11).or(cm.field(9))?.int()?).ok()
+}
+
+/// The file with the page header at byte `at` re-encoded after `edit`: the bytes after it move,
+/// and every offset the footer holds past it moves with them (the chunk that holds the page
+/// grows), so the file stays consistent but for what `edit` changed.
+///
+/// # Errors
+/// As [`footer_of`], or a header that does not read at `at`.
+pub fn edit_page(
+    file: &[u8],
+    at: usize,
+    edit: impl FnOnce(&mut Value),
+) -> Result<Vec<u8>, ThriftError> {
+    let (mut meta, start) = footer_of(file)?;
+    if at >= start {
+        return Err(ThriftError {
+            offset: at,
+            what: "a page header past the data".into(),
+        });
+    }
+    let (mut header, used) = read_struct(&file[at..start])?;
+    edit(&mut header);
+    let mut encoded = Vec::new();
+    write_struct(&header, &mut encoded);
+    let delta = encoded.len() as i64 - used as i64;
+    let mut body = file[..at].to_vec();
+    body.extend_from_slice(&encoded);
+    body.extend_from_slice(&file[at + used..start]);
+    let shift = |v: &mut Value| {
+        if let Some(x) = v.int()
+            && x > at as i64
+        {
+            set_int(v, x + delta);
+        }
+    };
+    for group in meta
+        .field_mut(4)
+        .and_then(Value::list_mut)
+        .into_iter()
+        .flatten()
+    {
+        for chunk in group
+            .field_mut(1)
+            .and_then(Value::list_mut)
+            .into_iter()
+            .flatten()
+        {
+            for id in [2, 4, 6] {
+                chunk.field_mut(id).map(shift);
+            }
+            let Some(cm) = chunk.field_mut(3) else {
+                continue;
+            };
+            let first = cm
+                .field(11)
+                .or(cm.field(9))
+                .and_then(Value::int)
+                .unwrap_or(0);
+            let size = cm.field(7).and_then(Value::int).unwrap_or(0);
+            for id in [9, 10, 11] {
+                cm.field_mut(id).map(shift);
+            }
+            if first <= at as i64 && (at as i64) < first + size {
+                // This chunk holds the page: it grows by `delta`.
+                for id in [6, 7] {
+                    if let Some(v) = cm.field_mut(id) {
+                        let x = v.int().unwrap_or(0);
+                        set_int(v, x + delta);
+                    }
+                }
+            }
+        }
+        group.field_mut(5).map(shift);
+    }
+    body.extend_from_slice(&file[start..]);
+    with_footer(&body, &meta)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
