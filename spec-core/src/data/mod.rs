@@ -18,6 +18,7 @@
 //!   served from each batch's unique leaves.
 //!
 //! Reading datasets from files is the `load` part's ([`Dataset::load`]).
+#![doc = include_str!("../../doc/data.md")]
 
 pub(crate) mod batch_source;
 pub(crate) mod dataset;

@@ -34,6 +34,9 @@
 //!
 //! A source the loader has nothing for is an [`LoadError::NoSource`].
 //! Loaders never panic on the content of a file.
+#![doc = include_str!("../../doc/load.md")]
+#![doc = include_str!("../../doc/parquet.md")]
+#![doc = include_str!("../../doc/files-from-strangers.md")]
 
 mod convert;
 mod csv;
