@@ -351,6 +351,40 @@ pub enum LoadReason {
         /// The error of [`Batch::new`](crate::types::Batch::new).
         error: Box<SpecError>,
     },
+    /// A link in a directory of part files that points outside the directory (followed only
+    /// when asked: `ParquetOpenOptions::follow_links`).
+    #[error(
+        "a link to {}, outside the directory: links are followed only inside it unless asked (`ParquetFiles::options().follow_links(true)`)",
+        .target.display()
+    )]
+    LinkLeaves {
+        /// Where the link leads, every link on the way resolved.
+        target: std::path::PathBuf,
+    },
+    /// A link whose target cannot be reached.
+    #[error("a link to {}, which cannot be read: {message}", .target.display())]
+    BrokenLink {
+        /// Where the link points, as written in it.
+        target: std::path::PathBuf,
+        /// The operating system's message.
+        message: String,
+    },
+    /// A Hive-style partition folder (`year=2020/`) in a directory of part files: its rows
+    /// would be read without the value its name gives them.
+    #[error(
+        "a Hive partition folder (`{column}=...`): partition columns are not read, so its rows would lose their `{column}`; write the column into the files, or open each folder on its own"
+    )]
+    Partitioned {
+        /// The partition column the folder's name gives.
+        column: String,
+    },
+    /// A path that is not a regular file or a directory (a FIFO, a socket, a device), refused
+    /// by its type before it is opened (opening a FIFO blocks until a writer comes).
+    #[error("a {kind}, not a regular file: refused without opening it")]
+    NotAFile {
+        /// What it is (`"FIFO"`, `"socket"`, `"character device"`, `"block device"`).
+        kind: &'static str,
+    },
 }
 
 /// A tensor column (Arrow's `arrow.fixed_shape_tensor`) whose shape or axis names do not fit

@@ -57,7 +57,10 @@ pub use self::npy::{NpyFiles, NpzFile};
 #[doc(hidden)]
 pub use self::parquet::thrift as parquet_thrift;
 #[cfg(feature = "parquet")]
-pub use self::parquet::{ParquetFiles, ParquetStream, Rank, RowGroup, ShardPlan, Tail};
+pub use self::parquet::{
+    ParquetFiles, ParquetOpenOptions, ParquetStream, Rank, RowGroup, ShardPlan, SkipReason,
+    Skipped, Tail,
+};
 pub use self::source::{LeafSource, LoadField, LoadRecord};
 
 use crate::types::spec::Described;

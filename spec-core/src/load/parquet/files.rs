@@ -7,6 +7,7 @@ use crate::load::error::{LoadError, LoadReason, Place};
 use crate::load::parquet::columns::read_column;
 use crate::load::parquet::decode::{Budget, Fail, check_chunks, decode_error, guarded};
 use crate::load::parquet::footer::check_footer;
+use crate::load::parquet::listing::{ParquetOpenOptions, Skipped};
 use crate::load::parquet::ragged::read_ragged_column;
 use crate::load::parquet::row_group::RowGroup;
 use crate::load::source::LeafSource;
@@ -20,9 +21,22 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
 
 /// Parquet data as a [`LeafSource`]: one file, or a directory of part files as Spark, Ray and
-/// Dask write them (`part-*.parquet`, read in the order of their names; `_SUCCESS`, `.crc` and
-/// every other file whose name starts with `_` or `.` left out). Each source is the column of
-/// its name unless [`ParquetFiles::column`] names another.
+/// Dask write them (`part-*.parquet`, read in the order of their names). Each source is the
+/// column of its name unless [`ParquetFiles::column`] names another.
+///
+/// A directory comes from strangers, so its listing has rules, and nothing is left out without
+/// a word ([`ParquetFiles::skipped`] lists what is not read, and why):
+///
+/// - read: the entries whose names end in `.parquet` that are regular files, or links to
+///   regular files inside the directory;
+/// - skipped: names starting with `_` or `.` (`_SUCCESS`, `_temporary/`, `.crc` checksums,
+///   hidden files), other names (not opened), and folders;
+/// - refused, naming the entry: a link that leads out of the directory, with where it leads
+///   (unless [`ParquetOpenOptions::follow_links`](crate::load::ParquetOpenOptions::follow_links)),
+///   a link that leads nowhere, a Hive partition folder (`year=2020/`: its rows would lose the
+///   partition column, which is not read), and a FIFO, a socket or a device, found by its type
+///   before anything opens it (opening a FIFO blocks). The path given is refused so too when it
+///   is not a regular file or a directory.
 ///
 /// | column type | fills |
 /// | --- | --- |
@@ -74,44 +88,29 @@ pub struct ParquetFiles {
     non_finite: NonFinite,
     // The most bytes a read of one file may take (`None`: the default of `memory_budget`).
     budget: Option<u64>,
+    // What the directory held that is not read.
+    skipped: Arc<[Skipped]>,
 }
 
 impl ParquetFiles {
-    /// The file at `path`, or the part files of the directory at `path`.
+    /// The file at `path`, or the part files of the directory at `path` (the rules of a
+    /// directory are the type's; [`ParquetFiles::options`] sets whether its links may lead out
+    /// of it).
     ///
     /// # Errors
-    /// A [`LoadError::File`] when the path cannot be read, or the directory holds no Parquet
-    /// file.
+    /// A [`LoadError::File`] naming the path or the directory's entry when the path cannot be
+    /// read, the directory holds no Parquet file, a part file is a link that leads out of the
+    /// directory ([`LoadReason::LinkLeaves`]) or nowhere ([`LoadReason::BrokenLink`]), the
+    /// directory holds a Hive partition folder ([`LoadReason::Partitioned`]), or the path or a
+    /// part file is a FIFO, a socket or a device ([`LoadReason::NotAFile`], found by its type
+    /// before anything opens it).
     pub fn open(path: impl AsRef<Path>) -> Result<Self, LoadError> {
-        let path = path.as_ref().to_path_buf();
-        let fail = |reason| LoadError::File {
-            file: path.clone(),
-            place: Place::File,
-            source_name: "",
-            reason: Box::new(reason),
-        };
-        let meta = std::fs::metadata(&path).map_err(|e| fail(e.into()))?;
-        let files = if meta.is_dir() {
-            let mut files = Vec::new();
-            for entry in std::fs::read_dir(&path).map_err(|e| fail(e.into()))? {
-                let entry = entry.map_err(|e| fail(e.into()))?;
-                let name = entry.file_name().to_string_lossy().into_owned();
-                let hidden = name.starts_with('_') || name.starts_with('.');
-                if !hidden && name.ends_with(".parquet") && entry.path().is_file() {
-                    files.push(entry.path());
-                }
-            }
-            files.sort();
-            if files.is_empty() {
-                return Err(fail(LoadReason::Parquet {
-                    message: "the directory holds no `.parquet` file (part files as Spark writes them: `part-*.parquet`)".into(),
-                }));
-            }
-            files
-        } else {
-            vec![path.clone()]
-        };
-        Ok(ParquetFiles {
+        ParquetOpenOptions::new().open(path)
+    }
+
+    /// The files listed at `path`, with what the directory held that is not read.
+    pub(super) fn listed(path: PathBuf, files: Vec<PathBuf>, skipped: Vec<Skipped>) -> Self {
+        ParquetFiles {
             path,
             columns: Vec::new(),
             selection: None,
@@ -120,7 +119,15 @@ impl ParquetFiles {
             files,
             non_finite: NonFinite::Keep,
             budget: None,
-        })
+            skipped: skipped.into(),
+        }
+    }
+
+    /// What the directory held that is not read, each with why (hidden names such as `_SUCCESS`
+    /// and `.crc` checksums, names that do not end in `.parquet`, folders), in name order:
+    /// nothing is left out without a word. Empty for a file.
+    pub fn skipped(&self) -> &[Skipped] {
+        &self.skipped
     }
 
     /// The most memory a read of one file (or of one row group, for a selection) may take, in

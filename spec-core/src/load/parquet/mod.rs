@@ -20,6 +20,7 @@ mod files;
 mod footer;
 #[cfg(feature = "parquet-image")]
 mod image;
+mod listing;
 mod ragged;
 mod row_group;
 mod shard;
@@ -29,6 +30,7 @@ mod tensor;
 pub mod thrift;
 
 pub use files::ParquetFiles;
+pub use listing::{ParquetOpenOptions, SkipReason, Skipped};
 pub use row_group::RowGroup;
 pub use shard::{Rank, ShardPlan, Tail};
 pub use stream::ParquetStream;

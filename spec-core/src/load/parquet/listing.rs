@@ -1,0 +1,241 @@
+//! The listing of a directory of part files: what is read, what is skipped (and reported), and
+//! what is refused before anything is opened (links that leave the directory, Hive partition
+//! folders, FIFOs, sockets and devices).
+
+use crate::load::error::{LoadError, LoadReason, Place};
+use crate::load::parquet::files::ParquetFiles;
+use std::fmt;
+use std::fs::{FileType, Metadata};
+use std::path::{Path, PathBuf};
+
+/// How [`ParquetFiles`] opens a path ([`ParquetFiles::options`]): today, whether links in a
+/// directory may lead out of it.
+///
+/// ```no_run
+/// use batchspec::load::ParquetFiles;
+///
+/// // `train/` holds links to part files kept elsewhere.
+/// let files = ParquetFiles::options().follow_links(true).open("train/")?;
+/// # Ok::<(), batchspec::Error>(())
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ParquetOpenOptions {
+    follow_links: bool,
+}
+
+impl ParquetOpenOptions {
+    /// The defaults of [`ParquetFiles::open`]: a directory's links are followed only when they
+    /// lead to a place inside it.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Follows the links of a directory wherever they lead (by default a link that leads out of
+    /// the directory is refused, naming the link and where it points: a directory from
+    /// strangers must not make the reader read `/etc` or another user's files).
+    pub fn follow_links(mut self, follow: bool) -> Self {
+        self.follow_links = follow;
+        self
+    }
+
+    /// The file at `path`, or the part files of the directory at `path`, as
+    /// [`ParquetFiles::open`] lists them, with these options.
+    ///
+    /// # Errors
+    /// As [`ParquetFiles::open`].
+    pub fn open(&self, path: impl AsRef<Path>) -> Result<ParquetFiles, LoadError> {
+        let path = path.as_ref().to_path_buf();
+        let (files, skipped) = self.list(&path)?;
+        Ok(ParquetFiles::listed(path, files, skipped))
+    }
+
+    /// The files to read at `path`, and what a directory holds that is not read.
+    fn list(&self, path: &Path) -> Result<(Vec<PathBuf>, Vec<Skipped>), LoadError> {
+        // The path given is followed if it is a link: the caller named it.
+        let meta = std::fs::metadata(path).map_err(|e| refused(path, e.into()))?;
+        if !meta.is_dir() {
+            regular(path, &meta)?;
+            return Ok((vec![path.to_path_buf()], Vec::new()));
+        }
+        let inside = std::fs::canonicalize(path).map_err(|e| refused(path, e.into()))?;
+        let (mut files, mut skipped) = (Vec::new(), Vec::new());
+        // In name order, so that the first entry refused is the same on every file system.
+        let mut entries = std::fs::read_dir(path)
+            .and_then(|dir| dir.collect::<Result<Vec<_>, _>>())
+            .map_err(|e| refused(path, e.into()))?;
+        entries.sort_by_key(|entry| entry.file_name());
+        for entry in entries {
+            let entry_path = entry.path();
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if name.starts_with('_') || name.starts_with('.') {
+                skipped.push(Skipped::new(entry_path, SkipReason::Hidden));
+                continue;
+            }
+            let parquet = name.ends_with(".parquet");
+            let partition = name
+                .split_once('=')
+                .map(|(column, _)| column)
+                .filter(|column| !column.is_empty());
+            // The entry's own type (a link is not followed yet).
+            let own = entry
+                .file_type()
+                .map_err(|e| refused(&entry_path, e.into()))?;
+            let meta = if own.is_symlink() {
+                if !parquet && partition.is_none() {
+                    // Not read whatever it leads to: not followed.
+                    skipped.push(Skipped::new(entry_path, SkipReason::NotParquet));
+                    continue;
+                }
+                self.through_link(&entry_path, &inside)?
+            } else {
+                entry
+                    .metadata()
+                    .map_err(|e| refused(&entry_path, e.into()))?
+            };
+            if meta.is_dir() {
+                if let Some(column) = partition {
+                    return Err(refused(
+                        &entry_path,
+                        LoadReason::Partitioned {
+                            column: column.to_owned(),
+                        },
+                    ));
+                }
+                skipped.push(Skipped::new(entry_path, SkipReason::Folder));
+            } else if !parquet {
+                skipped.push(Skipped::new(entry_path, SkipReason::NotParquet));
+            } else {
+                regular(&entry_path, &meta)?;
+                files.push(entry_path);
+            }
+        }
+        if files.is_empty() {
+            return Err(refused(
+                path,
+                LoadReason::Parquet {
+                    message: "the directory holds no `.parquet` file (part files as Spark writes them: `part-*.parquet`)".into(),
+                },
+            ));
+        }
+        Ok((files, skipped))
+    }
+
+    /// What the link at `link` leads to, when it may be followed: it leads inside `inside` (the
+    /// directory, every link of its path resolved), or links are followed anywhere.
+    fn through_link(&self, link: &Path, inside: &Path) -> Result<Metadata, LoadError> {
+        let written = std::fs::read_link(link).map_err(|e| refused(link, e.into()))?;
+        let broken = |e: std::io::Error| {
+            refused(
+                link,
+                LoadReason::BrokenLink {
+                    target: written.clone(),
+                    message: e.to_string(),
+                },
+            )
+        };
+        // Resolving a path reads no file: a FIFO at the end is not opened.
+        let target = std::fs::canonicalize(link).map_err(broken)?;
+        if !self.follow_links && !target.starts_with(inside) {
+            return Err(refused(link, LoadReason::LinkLeaves { target }));
+        }
+        std::fs::metadata(&target).map_err(broken)
+    }
+}
+
+impl ParquetFiles {
+    /// Options for opening Parquet files: [`ParquetOpenOptions::follow_links`].
+    pub fn options() -> ParquetOpenOptions {
+        ParquetOpenOptions::new()
+    }
+}
+
+/// What a directory held that [`ParquetFiles`] does not read ([`ParquetFiles::skipped`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Skipped {
+    /// The entry's path.
+    pub path: PathBuf,
+    /// Why it is not read.
+    pub why: SkipReason,
+}
+
+impl Skipped {
+    fn new(path: PathBuf, why: SkipReason) -> Self {
+        Skipped { path, why }
+    }
+}
+
+impl fmt::Display for Skipped {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.path.display(), self.why)
+    }
+}
+
+/// Why an entry of a directory is not read.
+#[non_exhaustive]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SkipReason {
+    /// Its name starts with `_` or `.`: Spark's `_SUCCESS` and `_temporary/`, checksums
+    /// (`.part-0.parquet.crc`), `_metadata` summaries, hidden files. Not looked at further.
+    Hidden,
+    /// A file whose name does not end in `.parquet`, or a link so named (not followed). Not
+    /// opened.
+    NotParquet,
+    /// A folder (not a Hive partition folder `key=value`, which is refused): folders are not
+    /// read into the directory's rows.
+    Folder,
+}
+
+impl fmt::Display for SkipReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            SkipReason::Hidden => {
+                "its name starts with `_` or `.` (Spark's markers, checksums, hidden files)"
+            }
+            SkipReason::NotParquet => "its name does not end in `.parquet`",
+            SkipReason::Folder => "a folder: only the directory's own part files are read",
+        })
+    }
+}
+
+fn refused(path: &Path, reason: LoadReason) -> LoadError {
+    LoadError::File {
+        file: path.to_path_buf(),
+        place: Place::File,
+        source_name: "",
+        reason: Box::new(reason),
+    }
+}
+
+/// Refuses what is not a regular file, by its type, before anything opens it.
+fn regular(path: &Path, meta: &Metadata) -> Result<(), LoadError> {
+    if meta.is_file() {
+        return Ok(());
+    }
+    Err(refused(
+        path,
+        LoadReason::NotAFile {
+            kind: kind(&meta.file_type()),
+        },
+    ))
+}
+
+#[cfg(unix)]
+fn kind(t: &FileType) -> &'static str {
+    use std::os::unix::fs::FileTypeExt;
+    if t.is_fifo() {
+        "FIFO (named pipe)"
+    } else if t.is_socket() {
+        "socket"
+    } else if t.is_char_device() {
+        "character device"
+    } else if t.is_block_device() {
+        "block device"
+    } else {
+        "special file"
+    }
+}
+
+#[cfg(not(unix))]
+fn kind(_: &FileType) -> &'static str {
+    "special file"
+}
