@@ -206,8 +206,7 @@ fn row_groups_whose_counts_overflow_their_sum_are_refused() {
     let path = write("rows_overflow.parquet", &bytes);
     let err = ParquetFiles::open(&path)
         .and_then(|f| f.row_groups())
-        .err()
-        .expect("the footer is refused");
+        .expect_err("the footer is refused");
     assert!(err.to_string().contains("add up beyond"), "{err}");
 }
 

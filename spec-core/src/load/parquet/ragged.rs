@@ -36,7 +36,7 @@ pub(super) fn read_ragged_column<S: Space>(
         row,
     };
     let (index, field) = find_column(builder.schema(), column)?;
-    let step = crate::types::ragged::step_len::<S>();
+    let step = crate::types::ragged::steps::step_len::<S>();
     let step_shape: Vec<usize> = S::SHAPE.iter().flatten().copied().collect();
     let wrong = |expected| {
         (

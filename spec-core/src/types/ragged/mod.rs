@@ -14,10 +14,9 @@
 
 mod leaf;
 mod sequence_space;
-mod steps;
+pub(crate) mod steps;
 mod views;
 
 pub use leaf::*;
 pub use sequence_space::*;
-pub(crate) use steps::*;
 pub use views::*;
