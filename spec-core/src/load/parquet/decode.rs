@@ -119,7 +119,7 @@ pub(super) fn check_read(
     let leaves: Vec<usize> = (0..schema.num_columns())
         .filter(|&c| schema.get_column_root_idx(c) == index)
         .collect();
-    let mut file = std::fs::File::open(&budget.path).map_err(|e| whole(e.into()))?;
+    let mut file = open_regular(&budget.path).map_err(whole)?;
     let most_values = budget.bytes / elem_bytes.max(1);
     for &g in &groups {
         let Some(rg) = meta.row_groups().get(g) else {
@@ -157,6 +157,19 @@ pub(super) fn check_read(
         }
     }
     Ok(())
+}
+
+/// Opens a file that is still a regular file: one swapped for a FIFO since the directory was
+/// listed would block `open` forever.
+pub(super) fn open_regular(path: &std::path::Path) -> Result<std::fs::File, LoadReason> {
+    let meta = std::fs::metadata(path)?;
+    if !meta.is_file() {
+        return Err(LoadReason::Parquet {
+            message: "the path is no longer a regular file (it was when the directory was listed)"
+                .into(),
+        });
+    }
+    Ok(std::fs::File::open(path)?)
 }
 
 /// Checks that the footer places every column chunk inside the file: the decoder trusts these

@@ -5,7 +5,9 @@ use crate::data::dataset::SpareBuffers;
 use crate::load::convert::{batch_from_samples, sample_dims};
 use crate::load::error::{LoadError, LoadReason, Place};
 use crate::load::parquet::columns::read_column;
-use crate::load::parquet::decode::{Budget, Fail, check_chunks, decode_error, guarded};
+use crate::load::parquet::decode::{
+    Budget, Fail, check_chunks, decode_error, guarded, open_regular,
+};
 use crate::load::parquet::footer::check_footer;
 use crate::load::parquet::listing::{ParquetOpenOptions, Skipped};
 use crate::load::parquet::ragged::read_ragged_column;
@@ -221,7 +223,7 @@ impl ParquetFiles {
         f: usize,
     ) -> Result<ParquetRecordBatchReaderBuilder<std::fs::File>, LoadReason> {
         let path = &self.files[f];
-        let mut handle = std::fs::File::open(path)?;
+        let mut handle = open_regular(path)?;
         let footer = match self.footers[f].get() {
             Some(footer) => footer.clone(),
             None => {
