@@ -14,6 +14,7 @@
 //!
 //! The sources live under `src/` because the workspace root package would otherwise pick
 //! up `benches/*.rs` as its own benchmark targets.
+#![forbid(unsafe_code)]
 
 /// The CPU the figures were measured on, from `/proc/cpuinfo` (`model name`), or `unknown`:
 /// each benchmark prints it first, since the shared VM has run on hosts of different CPUs

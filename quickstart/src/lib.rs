@@ -1,6 +1,7 @@
 //! What the quickstart and its Parquet example share: the digits record (scikit-learn's digits,
 //! 1797 grey 8×8 images of 10 classes, shipped inside the smartcore crate), the request a softmax
 //! regression asks for, and the model.
+#![forbid(unsafe_code)]
 
 use batchspec::data::Dataset;
 use batchspec::prelude::*;
@@ -83,9 +84,11 @@ impl<const D: usize, const K: usize> Softmax<D, K> {
     /// The gradient of the summed loss over the first `count` rows of `data` (the rest is
     /// padding), and that loss.
     pub fn gradient(&self, data: &Supervised<D, K>, count: usize) -> Gradient {
-        let rows = ndarray::s![..count, ..];
-        let x = data.x.array().slice(rows);
-        let t = data.y.array().slice(rows);
+        // The first `count` rows (no `s!`: its expansion allows `unsafe`, which this crate
+        // forbids).
+        let rows = ndarray::Slice::from(..count);
+        let x = data.x.array().slice_axis(ndarray::Axis(0), rows);
+        let t = data.y.array().slice_axis(ndarray::Axis(0), rows);
         let p = self.probabilities(x);
         let loss = -(p.mapv(|v| v.max(1e-12).ln()) * t).sum();
         let delta = p - t;

@@ -4,6 +4,7 @@
 //! provider converts while it gathers shuffled minibatches.
 //!
 //! `cargo run --release -p batchspec-quickstart`
+#![forbid(unsafe_code)]
 
 use batchspec::data::Dataset;
 use batchspec::data::Provider;

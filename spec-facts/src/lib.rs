@@ -3,6 +3,7 @@
 //! at compile time that its types agree). No dependencies, so the derive stays quick to build.
 #![no_std]
 #![warn(missing_docs)]
+#![forbid(unsafe_code)]
 
 /// One axis: its letter in layout strings, the name of its marker type, and its name in words.
 #[derive(Clone, Copy, Debug)]

@@ -39,6 +39,7 @@
 //! a new epoch (a new shuffle) at every `iter()`, shards, prefetch on a thread, `slice` and
 //! `to_device`, so burn's `Learner` trains from it. [`SpecBatcher`] is a [`Batcher`] for code
 //! that keeps burn's own `Dataset`.
+#![forbid(unsafe_code)]
 
 use batchspec::data::DataError;
 use batchspec::data::{AllocFlat, Dataset};

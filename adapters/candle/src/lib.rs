@@ -29,6 +29,7 @@
 //! assert_eq!(t.x.to_vec2::<f32>()?, [[1.0, 2.0], [3.0, 4.0]]);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
+#![forbid(unsafe_code)]
 
 use batchspec::data::DataError;
 use batchspec::data::GatherFrom;

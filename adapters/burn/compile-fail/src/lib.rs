@@ -1,1 +1,2 @@
 //! The compile errors users of `batchspec-burn` see, as trybuild snapshots (`tests/`); no code.
+#![forbid(unsafe_code)]
