@@ -94,6 +94,26 @@ pub struct ParquetFiles {
     skipped: Arc<[Skipped]>,
 }
 
+impl ParquetOpenOptions {
+    /// The file at `path`, or the part files of the directory at `path`, as
+    /// [`ParquetFiles::open`] lists them, with these options.
+    ///
+    /// # Errors
+    /// As [`ParquetFiles::open`].
+    pub fn open(&self, path: impl AsRef<Path>) -> Result<ParquetFiles, LoadError> {
+        let path = path.as_ref().to_path_buf();
+        let (files, skipped) = self.list(&path)?;
+        Ok(ParquetFiles::listed(path, files, skipped))
+    }
+}
+
+impl ParquetFiles {
+    /// Options for opening Parquet files: [`ParquetOpenOptions::follow_links`].
+    pub fn options() -> ParquetOpenOptions {
+        ParquetOpenOptions::new()
+    }
+}
+
 impl ParquetFiles {
     /// The file at `path`, or the part files of the directory at `path` (the rules of a
     /// directory are the type's; [`ParquetFiles::options`] sets whether its links may lead out

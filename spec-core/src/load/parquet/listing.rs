@@ -3,12 +3,11 @@
 //! folders, FIFOs, sockets and devices).
 
 use crate::load::error::{LoadError, LoadReason, Place};
-use crate::load::parquet::files::ParquetFiles;
 use std::fmt;
 use std::fs::{FileType, Metadata};
 use std::path::{Path, PathBuf};
 
-/// How [`ParquetFiles`] opens a path ([`ParquetFiles::options`]): today, whether links in a
+/// How [`ParquetFiles`](crate::load::ParquetFiles) opens a path ([`ParquetFiles::options`](crate::load::ParquetFiles::options)): today, whether links in a
 /// directory may lead out of it.
 ///
 /// ```no_run
@@ -24,7 +23,7 @@ pub struct ParquetOpenOptions {
 }
 
 impl ParquetOpenOptions {
-    /// The defaults of [`ParquetFiles::open`]: a directory's links are followed only when they
+    /// The defaults of [`ParquetFiles::open`](crate::load::ParquetFiles::open): a directory's links are followed only when they
     /// lead to a place inside it.
     pub fn new() -> Self {
         Self::default()
@@ -38,19 +37,8 @@ impl ParquetOpenOptions {
         self
     }
 
-    /// The file at `path`, or the part files of the directory at `path`, as
-    /// [`ParquetFiles::open`] lists them, with these options.
-    ///
-    /// # Errors
-    /// As [`ParquetFiles::open`].
-    pub fn open(&self, path: impl AsRef<Path>) -> Result<ParquetFiles, LoadError> {
-        let path = path.as_ref().to_path_buf();
-        let (files, skipped) = self.list(&path)?;
-        Ok(ParquetFiles::listed(path, files, skipped))
-    }
-
     /// The files to read at `path`, and what a directory holds that is not read.
-    fn list(&self, path: &Path) -> Result<(Vec<PathBuf>, Vec<Skipped>), LoadError> {
+    pub(super) fn list(&self, path: &Path) -> Result<(Vec<PathBuf>, Vec<Skipped>), LoadError> {
         // The path given is followed if it is a link: the caller named it.
         let meta = std::fs::metadata(path).map_err(|e| refused(path, e.into()))?;
         if !meta.is_dir() {
@@ -142,14 +130,7 @@ impl ParquetOpenOptions {
     }
 }
 
-impl ParquetFiles {
-    /// Options for opening Parquet files: [`ParquetOpenOptions::follow_links`].
-    pub fn options() -> ParquetOpenOptions {
-        ParquetOpenOptions::new()
-    }
-}
-
-/// What a directory held that [`ParquetFiles`] does not read ([`ParquetFiles::skipped`]).
+/// What a directory held that [`ParquetFiles`](crate::load::ParquetFiles) does not read ([`ParquetFiles::skipped`](crate::load::ParquetFiles::skipped)).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Skipped {
     /// The entry's path.
