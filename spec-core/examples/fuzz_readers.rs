@@ -185,6 +185,15 @@ fn mutate(seed: &[u8], rng: &mut Rng) -> Vec<u8> {
     v
 }
 
+/// Loads the Parquet file at `path` (of `len` bytes) into the record `R` within the fuzzer's
+/// budget; whether it loaded.
+fn load_parquet<R: batchspec::load::LoadRecord>(path: &Path, len: usize) -> bool {
+    ParquetFiles::open(path)
+        .map(|f| f.memory_budget(budget(len) as u64))
+        .and_then(|mut f| Dataset::<R>::load(&mut f))
+        .is_ok()
+}
+
 /// Integers a structure-aware mutation writes into a field: the edges of the types, sizes
 /// that overflow, and the field's own value moved a little or a lot.
 fn chosen(rng: &mut Rng, was: i64) -> i64 {
@@ -480,78 +489,46 @@ fn main() {
 
     let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/parquet");
     let read = |name: &str| std::fs::read(fixtures.join(name)).expect("a committed fixture");
-    let doubles = [read("fixed_size_list.parquet")];
-    reports.push((
-        "Parquet (FixedSizeList)",
-        fuzz(
+    // Each Parquet target: a fixture read into a record, within the fuzzer's budget.
+    type Target = (
+        &'static str,
+        &'static str,
+        &'static str,
+        fn(&Path, usize) -> bool,
+    );
+    let targets: [Target; 4] = [
+        (
+            "Parquet (FixedSizeList)",
             "parquet-fsl",
-            &doubles,
-            n,
-            &mut rng,
-            &dir,
-            mutate_parquet,
-            |p, len| {
-                ParquetFiles::open(p)
-                    .map(|f| f.memory_budget(budget(len) as u64))
-                    .and_then(|mut f| Dataset::<Doubles>::load(&mut f))
-                    .is_ok()
-            },
+            "fixed_size_list.parquet",
+            load_parquet::<Doubles>,
         ),
-    ));
-    let tensors = [read("tensor.parquet")];
-    reports.push((
-        "Parquet (tensor, snappy)",
-        fuzz(
+        (
+            "Parquet (tensor, snappy)",
             "parquet-tensor",
-            &tensors,
-            n,
-            &mut rng,
-            &dir,
-            mutate_parquet,
-            |p, len| {
-                ParquetFiles::open(p)
-                    .map(|f| f.memory_budget(budget(len) as u64))
-                    .and_then(|mut f| Dataset::<Grey>::load(&mut f))
-                    .is_ok()
-            },
+            "tensor.parquet",
+            load_parquet::<Grey>,
         ),
-    ));
-    let images = [read("hf_image.parquet")];
-    reports.push((
-        "Parquet (image column)",
-        fuzz(
+        (
+            "Parquet (image column)",
             "parquet-image",
-            &images,
-            n,
-            &mut rng,
-            &dir,
-            mutate_parquet,
-            |p, len| {
-                ParquetFiles::open(p)
-                    .map(|f| f.memory_budget(budget(len) as u64))
-                    .and_then(|mut f| Dataset::<GreyU8>::load(&mut f))
-                    .is_ok()
-            },
+            "hf_image.parquet",
+            load_parquet::<GreyU8>,
         ),
-    ));
-    let sequences = [read("sequences.parquet")];
-    reports.push((
-        "Parquet (ragged lists)",
-        fuzz(
+        (
+            "Parquet (ragged lists)",
             "parquet-ragged",
-            &sequences,
-            n,
-            &mut rng,
-            &dir,
-            mutate_parquet,
-            |p, len| {
-                ParquetFiles::open(p)
-                    .map(|f| f.memory_budget(budget(len) as u64))
-                    .and_then(|mut f| Dataset::<Sentences>::load(&mut f))
-                    .is_ok()
-            },
+            "sequences.parquet",
+            load_parquet::<Sentences>,
         ),
-    ));
+    ];
+    for (title, name, fixture, load) in targets {
+        let seeds = [read(fixture)];
+        reports.push((
+            title,
+            fuzz(name, &seeds, n, &mut rng, &dir, mutate_parquet, load),
+        ));
+    }
     let _ = std::fs::remove_dir_all(&dir);
 
     println!("{n} damaged inputs per reader, seed {seed}");

@@ -145,14 +145,24 @@ pub(super) fn check_pages(
     let mut at = start;
     let mut page = 0usize;
     let mut dictionary = false;
+    let mut head = Vec::new();
     while at < end {
-        // A page header is small; 64 KB holds any the writers make (their statistics are
-        // truncated), and one that does not fit is refused below.
-        let want = (end - at).min(64 << 10) as usize;
-        let mut head = vec![0u8; want];
-        file.seek(SeekFrom::Start(at))?;
-        file.read_exact(&mut head)?;
-        let (header, used) = read_struct(&head).map_err(|e| {
+        // A page header is small: read 1 KB of it first (the chunk's pages are walked on every
+        // read, so this is on the stream's path), and 64 KB only for a header longer than that
+        // (large statistics); one that does not fit in 64 KB is refused.
+        let mut parsed = None;
+        for want in [1usize << 10, 64 << 10] {
+            let want = (end - at).min(want as u64) as usize;
+            head.resize(want, 0);
+            file.seek(SeekFrom::Start(at))?;
+            file.read_exact(&mut head)?;
+            parsed = Some(read_struct(&head));
+            if matches!(&parsed, Some(Ok(_))) || want as u64 == end - at {
+                break;
+            }
+        }
+        let Some(parsed) = parsed else { break };
+        let (header, used) = parsed.map_err(|e| {
             lie(format!(
                 "page {page} of the column chunk at byte {start}: its header is not Thrift's compact protocol ({} at byte {})",
                 e.what,
