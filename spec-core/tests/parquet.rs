@@ -596,9 +596,8 @@ fn a_stream_resumes_at_a_batch_without_replaying_the_epoch() {
                 .collect()
         };
         for k in 0..=full.len() {
-            let mut s = ParquetStream::<Ids>::new(&files, plan, 2, 3, 2)
-                .resume(k)
-                .unwrap();
+            let mut s = ParquetStream::<Ids>::new(&files, plan, 2, 3, 2);
+            s.seek(k).unwrap();
             let rest: Vec<Vec<i64>> = std::iter::from_fn(|| s.next_batch())
                 .map(|b| b.unwrap().id.array().iter().copied().collect())
                 .collect();
@@ -649,10 +648,8 @@ fn reading_ahead_on_another_thread_serves_the_same_batches() {
                     &mut 0,
                 );
                 for k in 0..=full.len() {
-                    let mut s = ParquetStream::<Ids>::new(&files, plan, 1, 3, 2)
-                        .read_ahead()
-                        .resume(k)
-                        .unwrap();
+                    let mut s = ParquetStream::<Ids>::new(&files, plan, 1, 3, 2).read_ahead();
+                    s.seek(k).unwrap();
                     assert_eq!(batches(&mut s, &mut 0), full[k..], "resumed at {k}");
                 }
             }

@@ -173,7 +173,8 @@ fn streamed(
         prop_assert_eq!(&fetched, &batches, "prefetched");
     }
     let k = batches.len() * how.resume_at / 16;
-    let mut s = stream(files, plan, epoch, how).resume(k).unwrap();
+    let mut s = stream(files, plan, epoch, how);
+    s.seek(k).unwrap();
     let rest: Vec<Vec<i64>> = std::iter::from_fn(|| s.next_batch())
         .map(|b| ids(&b.unwrap()))
         .collect();

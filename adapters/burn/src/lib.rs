@@ -43,8 +43,8 @@
 
 use batchspec::data::DataError;
 use batchspec::data::{AllocFlat, Dataset};
+use batchspec::data::{BatchSource, Prefetch, Provider};
 use batchspec::data::{GatherFrom, GatherSame};
-use batchspec::data::{Prefetch, Provider};
 use batchspec::iteration::Schedule;
 use batchspec::mapping::{ServeCache, ServeFrom, serve};
 use batchspec::types::FlatOf;
@@ -476,6 +476,199 @@ where
     R: DataSpec,
     Q: DataSpec + MapSpec<ToBurn> + Send + 'static,
     FlatOf<Q>: AllocFlat,
+{
+    fn progress(&self) -> Progress {
+        Progress::new(self.processed, self.total, Some("samples".into()))
+    }
+}
+
+/// Any batchspec source of batches as burn's [`DataLoader`]: a `ParquetStream` larger than
+/// memory, a prefetched provider, a stream, a generator, or any of these taken, skipped or
+/// mapped. Each `iter()` serves an epoch of the source, as tensors of the request `Q` on the
+/// loader's device, each batch's memory moved into its tensors; the first continues the epoch
+/// the source stands in (so a source resumed from a saved state continues where it was), the
+/// next ones start the following epochs. The loader's clones and the loaders `to_device` makes
+/// share the source (and its position).
+///
+/// `num_items` is the source's samples per epoch where it knows them (a provider, a Parquet
+/// stream), else 0; burn's `slice` (the learner's split across devices) is the `SpecLoader`'s:
+/// a source cannot be cut into independent parts, so a sliced `SourceLoader` serves one error
+/// saying so.
+///
+/// ```
+/// use batchspec::prelude::*;
+/// use batchspec::data::{BatchSource, Dataset, Provider};
+/// use batchspec::iteration::Schedule;
+/// use batchspec_burn::SourceLoader;
+/// use burn::data::dataloader::DataLoader;
+/// use burn::tensor::Device;
+/// use std::sync::Arc;
+///
+/// #[derive(DataSpec)]
+/// struct Record {
+///     #[spec(source = "features")]
+///     x: Batch<Vector<2>>,
+/// }
+/// let ds = Arc::new(Dataset::new(Record { x: Batch::new(ndarray::Array2::zeros((10, 2)))? })?);
+/// let source = Provider::<Record, Record>::shared(ds, Schedule::builder(10).batch_size(4).build()?)?;
+/// let loader = SourceLoader::new(source.prefetched(2), &Device::flex());
+/// assert_eq!(loader.num_items(), 10);
+/// for _epoch in 0..2 {
+///     let sizes: Vec<usize> = loader.iter().map(|b| b.unwrap().x.dims()[0]).collect();
+///     assert_eq!(sizes, [4, 4, 2]);
+/// }
+/// # Ok::<(), batchspec::Error>(())
+/// ```
+pub struct SourceLoader<S, Q> {
+    source: Arc<std::sync::Mutex<S>>,
+    device: Device,
+    // The epoch the next `iter()` serves, and whether it continues the one the source stands in.
+    next_epoch: Arc<AtomicU64>,
+    continues: Arc<std::sync::atomic::AtomicBool>,
+    items: usize,
+    sliced: bool,
+    request: PhantomData<fn() -> Q>,
+}
+
+impl<S, Q> Clone for SourceLoader<S, Q> {
+    fn clone(&self) -> Self {
+        SourceLoader {
+            source: Arc::clone(&self.source),
+            device: self.device.clone(),
+            next_epoch: Arc::clone(&self.next_epoch),
+            continues: Arc::clone(&self.continues),
+            items: self.items,
+            sliced: self.sliced,
+            request: PhantomData,
+        }
+    }
+}
+
+impl<S: BatchSource<Q>, Q> SourceLoader<S, Q> {
+    /// A loader of the batches of `source` on `device`, from where the source stands.
+    pub fn new(source: S, device: &Device) -> Self {
+        let epoch = source.state().epoch();
+        SourceLoader {
+            items: source.samples_per_epoch().unwrap_or(0),
+            source: Arc::new(std::sync::Mutex::new(source)),
+            device: device.clone(),
+            next_epoch: Arc::new(AtomicU64::new(epoch)),
+            continues: Arc::new(std::sync::atomic::AtomicBool::new(true)),
+            sliced: false,
+            request: PhantomData,
+        }
+    }
+
+    /// The source's state (after the batches served so far): the data side of a checkpoint.
+    pub fn state(&self) -> batchspec::data::SourceState {
+        lock(&self.source).state()
+    }
+
+    /// The epoch the next `iter()` serves.
+    pub fn next_epoch(&self) -> u64 {
+        self.next_epoch.load(Ordering::SeqCst)
+    }
+}
+
+/// The source, even if a thread panicked while it held it (the source then stands where the
+/// panic left it, and its next epoch starts afresh).
+fn lock<S>(source: &std::sync::Mutex<S>) -> std::sync::MutexGuard<'_, S> {
+    source
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+impl<S, Q> DataLoader<Tensors<Q>> for SourceLoader<S, Q>
+where
+    S: BatchSource<Q> + Send + 'static,
+    Q: DataSpec + MapSpec<ToBurn> + 'static,
+    Tensors<Q>: 'static,
+{
+    fn iter<'a>(&'a self) -> Box<dyn DataLoaderIterator<Tensors<Q>> + 'a> {
+        if self.sliced {
+            return Box::new(SourceIter::<S, Q> {
+                source: None,
+                device: self.device.clone(),
+                processed: 0,
+                total: 0,
+                refused: true,
+                request: PhantomData,
+            });
+        }
+        let epoch = self.next_epoch.fetch_add(1, Ordering::SeqCst);
+        let mut source = lock(&self.source);
+        if !self.continues.swap(false, Ordering::SeqCst) || source.state().epoch() != epoch {
+            source.start_epoch(epoch);
+        }
+        let processed = usize::try_from(source.state().samples()).unwrap_or(0);
+        Box::new(SourceIter {
+            source: Some(source),
+            device: self.device.clone(),
+            processed,
+            total: self.items,
+            refused: false,
+            request: PhantomData,
+        })
+    }
+
+    fn num_items(&self) -> usize {
+        self.items
+    }
+
+    fn to_device(&self, device: &Device) -> Arc<dyn DataLoader<Tensors<Q>>> {
+        let mut moved = self.clone();
+        moved.device = device.clone();
+        Arc::new(moved)
+    }
+
+    fn slice(&self, _start: usize, _end: usize) -> Arc<dyn DataLoader<Tensors<Q>>> {
+        let mut sliced = self.clone();
+        sliced.sliced = true;
+        Arc::new(sliced)
+    }
+}
+
+struct SourceIter<'a, S, Q> {
+    // `None` for a sliced loader, which serves an error instead.
+    source: Option<std::sync::MutexGuard<'a, S>>,
+    device: Device,
+    processed: usize,
+    total: usize,
+    refused: bool,
+    request: PhantomData<fn() -> Q>,
+}
+
+impl<S, Q> Iterator for SourceIter<'_, S, Q>
+where
+    S: BatchSource<Q>,
+    Q: DataSpec + MapSpec<ToBurn>,
+{
+    type Item = Result<Tensors<Q>, DatasetError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let Some(source) = &mut self.source else {
+            // A sliced loader serves its error, once, and nothing else.
+            if !std::mem::take(&mut self.refused) {
+                return None;
+            }
+            return Some(Err(DatasetError::new(std::io::Error::other(
+                "a SourceLoader cannot be sliced: its source serves one sequence of batches, which cannot be cut into independent parts (split the data into one source per device, or use a SpecLoader of a dataset)",
+            ))));
+        };
+        match source.next_owned()? {
+            Ok((q, info)) => {
+                self.processed += info.count_samples;
+                Some(Ok(q.into_tensors(&self.device)))
+            }
+            Err(e) => Some(Err(DatasetError::new(e))),
+        }
+    }
+}
+
+impl<S, Q> DataLoaderIterator<Tensors<Q>> for SourceIter<'_, S, Q>
+where
+    S: BatchSource<Q>,
+    Q: DataSpec + MapSpec<ToBurn>,
 {
     fn progress(&self) -> Progress {
         Progress::new(self.processed, self.total, Some("samples".into()))

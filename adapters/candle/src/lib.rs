@@ -33,8 +33,8 @@
 
 use batchspec::data::DataError;
 use batchspec::data::GatherFrom;
-use batchspec::data::Provider;
 use batchspec::data::{AllocFlat, Dataset};
+use batchspec::data::{BatchSource, Provider, SourceState};
 use batchspec::iteration::Schedule;
 use batchspec::types::FlatOf;
 use batchspec::types::{Batch, DataSpec, Space};
@@ -145,9 +145,12 @@ impl<Q> IntoTensors for Q {
 /// }
 /// # Ok::<(), batchspec::Error>(())
 /// ```
-pub struct Batches<'d, R, Q> {
-    provider: Provider<'d, R, Q>,
+pub struct Batches<'d, R, Q, S = Provider<'d, R, Q>> {
+    source: S,
     device: Device,
+    // The epoch a resume left the source in: the next `epoch` of it continues it.
+    resumed: Option<u64>,
+    request: core::marker::PhantomData<fn() -> (&'d R, Q)>,
 }
 
 impl<'d, R: DataSpec, Q: DataSpec> Batches<'d, R, Q>
@@ -167,37 +170,101 @@ where
         Q: GatherFrom<R>,
     {
         Ok(Batches {
-            provider: Provider::new(dataset, schedule)?,
+            source: Provider::new(dataset, schedule)?,
             device: device.clone(),
+            resumed: None,
+            request: core::marker::PhantomData,
         })
-    }
-
-    /// The batches of epoch `epoch` (its own shuffle, for shuffled schedules), each gathered
-    /// into a buffer of its own and moved into its tensors.
-    pub fn epoch(&mut self, epoch: u64) -> Epoch<'_, 'd, R, Q> {
-        self.provider.start_epoch(epoch);
-        Epoch { batches: self }
     }
 
     /// The schedule.
     pub fn schedule(&self) -> &Schedule {
-        self.provider.schedule()
+        self.source.schedule()
+    }
+}
+
+impl<Q: DataSpec, S: BatchSource<Q>> Batches<'static, (), Q, S> {
+    /// Batches of any batchspec source of batches of `Q` (a `ParquetStream` larger than memory,
+    /// a prefetched provider, a stream, ...), on `device`, from where the source stands: a
+    /// source resumed from a saved state continues its epoch at the next [`Batches::epoch`] of
+    /// that epoch.
+    ///
+    /// ```
+    /// use batchspec::prelude::*;
+    /// use batchspec::data::{BatchSource, Dataset, Provider};
+    /// use batchspec::iteration::Schedule;
+    /// use batchspec_candle::Batches;
+    /// use candle_core::Device;
+    /// use std::sync::Arc;
+    ///
+    /// #[derive(DataSpec)]
+    /// struct Record {
+    ///     #[spec(source = "features")]
+    ///     x: Batch<Vector<2>>,
+    /// }
+    /// let ds = Arc::new(Dataset::new(Record { x: Batch::new(ndarray::Array2::zeros((10, 2)))? })?);
+    /// let source = Provider::<Record, Record>::shared(ds, Schedule::builder(10).batch_size(4).build()?)?;
+    /// let mut batches = Batches::from_source(source.prefetched(2), &Device::Cpu);
+    /// let sizes: Vec<usize> = batches.epoch(0).map(|b| b.unwrap().x.dims()[0]).collect();
+    /// assert_eq!(sizes, [4, 4, 2]);
+    /// # Ok::<(), batchspec::Error>(())
+    /// ```
+    pub fn from_source(source: S, device: &Device) -> Self {
+        let resumed = Some(source.state().epoch());
+        Batches {
+            source,
+            device: device.clone(),
+            resumed,
+            request: core::marker::PhantomData,
+        }
+    }
+}
+
+impl<R, Q: DataSpec, S: BatchSource<Q>> Batches<'_, R, Q, S> {
+    /// The batches of epoch `epoch` (its own shuffle, for shuffled sources), each gathered into
+    /// memory of its own and moved into its tensors.
+    pub fn epoch(&mut self, epoch: u64) -> Epoch<'_, Q, S> {
+        if self.resumed.take() != Some(epoch) {
+            self.source.start_epoch(epoch);
+        }
+        Epoch {
+            source: &mut self.source,
+            device: &self.device,
+            request: core::marker::PhantomData,
+        }
+    }
+
+    /// The source's state: the data side of a checkpoint.
+    pub fn state(&self) -> SourceState {
+        self.source.state()
+    }
+
+    /// Continues from `state`: the next [`Batches::epoch`] of the state's epoch serves the
+    /// batches an uninterrupted run would have served after it.
+    ///
+    /// # Errors
+    /// The source's: a state of another source, in words.
+    pub fn resume(&mut self, state: &SourceState) -> Result<(), DataError> {
+        self.source.resume(state)?;
+        self.resumed = Some(state.epoch());
+        Ok(())
     }
 }
 
 /// The tensor batches of one epoch (see [`Batches::epoch`]).
-pub struct Epoch<'b, 'd, R, Q> {
-    batches: &'b mut Batches<'d, R, Q>,
+pub struct Epoch<'b, Q, S> {
+    source: &'b mut S,
+    device: &'b Device,
+    request: core::marker::PhantomData<fn() -> Q>,
 }
 
-impl<R: DataSpec, Q: DataSpec + MapSpec<ToCandle>> Iterator for Epoch<'_, '_, R, Q>
-where
-    FlatOf<Q>: AllocFlat,
-{
+impl<Q: DataSpec + MapSpec<ToCandle>, S: BatchSource<Q>> Iterator for Epoch<'_, Q, S> {
     type Item = candle_core::Result<Tensors<Q>>;
 
     fn next(&mut self) -> Option<Self::Item> {
-        let (q, _) = self.batches.provider.next_owned()?;
-        Some(q.into_tensors(&self.batches.device))
+        match self.source.next_owned()? {
+            Ok((q, _)) => Some(q.into_tensors(self.device)),
+            Err(e) => Some(Err(candle_core::Error::wrap(e))),
+        }
     }
 }

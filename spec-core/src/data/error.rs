@@ -150,6 +150,24 @@ pub enum DataError {
     /// the stream ends here, before its end (the batches served before it are good).
     #[error("the thread producing batches panicked: {0}")]
     WorkerPanicked(String),
+
+    /// A saved [`SourceState`](crate::data::SourceState) that belongs to another source: the
+    /// part that differs, as the state holds it and as this source has it.
+    #[error(
+        "the saved state belongs to another source: its {part} is {saved}, but this source's is {here}"
+    )]
+    StateMismatch {
+        /// What differs (the seed, the plan, the data, the request, the number of ranks...).
+        part: &'static str,
+        /// The saved state's value.
+        saved: String,
+        /// This source's value.
+        here: String,
+    },
+
+    /// A saved state this source cannot resume from, and why.
+    #[error("cannot resume from the saved state: {0}")]
+    Resume(String),
 }
 
 /// An error of a producer's source, kept whole: [`SourceError::get`] gives it back as its own

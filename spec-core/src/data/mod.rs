@@ -5,8 +5,9 @@
 //!   writes, projections and memory;
 //! - `gather`: [`GatherFrom`] and [`GatherSame`], rows of a record into a request or into a
 //!   record of its own type, under the [`Collate`] policies of sequence fields;
-//! - `batch_source`: [`BatchSource`], the trait every source of batches implements, and
-//!   [`BatchInfo`], what a batch holds besides its data;
+//! - `batch_source`: [`BatchSource`], the trait every source of batches implements, its
+//!   combinators, and [`BatchInfo`], what a batch holds besides its data;
+//! - `state`: [`SourceState`], a source's position as a serializable value, to resume from;
 //! - `provider`: [`Provider`], batches of a request from a dataset by a
 //!   [`Schedule`](crate::iteration::Schedule);
 //! - `devices`: a batch split across devices ([`split_across`], [`device_views`],
@@ -23,11 +24,13 @@
 pub(crate) mod batch_source;
 pub(crate) mod dataset;
 pub(crate) mod devices;
+pub(crate) mod elastic;
 pub(crate) mod error;
 pub(crate) mod gather;
 pub(crate) mod generator;
 pub(crate) mod prefetch;
 pub(crate) mod provider;
+pub(crate) mod state;
 pub(crate) mod stream;
 pub(crate) mod training;
 
@@ -39,5 +42,6 @@ pub use gather::*;
 pub use generator::*;
 pub use prefetch::*;
 pub use provider::*;
+pub use state::*;
 pub use stream::*;
 pub use training::*;

@@ -6,6 +6,7 @@ use crate::data::dataset::{AllocFlat, Dataset};
 use crate::data::error::DataError;
 use crate::data::gather::GatherFrom;
 use crate::data::provider::Provider;
+use crate::data::state::SourceState;
 use crate::iteration::Schedule;
 use crate::types::spec::{DataSpec, FlatOf};
 use std::ops::Range;
@@ -51,7 +52,8 @@ impl<Q: Send + 'static> Drop for Prefetched<'_, Q> {
     }
 }
 
-type Sent<Q> = Result<(Q, BatchInfo), DataError>;
+/// A batch and, for a [`Prefetch::source`], the source's state after it.
+type Sent<Q> = Result<(Q, BatchInfo, Option<Box<SourceState>>), DataError>;
 
 /// What the consumer gives back to the worker for each batch it took: the buffer, to be filled
 /// again (a lent batch dropped), or `None`, word that the batch left circulation (a batch given
@@ -84,6 +86,103 @@ pub struct Prefetch<Q: Send + 'static> {
     batches: Option<Receiver<Sent<Q>>>,
     back: Option<Sender<Back<Q>>>,
     worker: Option<JoinHandle<()>>,
+    // A prefetched source ([`Prefetch::source`]): what restarts it, the state of the batches
+    // the consumer took, and the samples of its epochs.
+    control: Option<Box<dyn Restart<Q>>>,
+    state: Option<SourceState>,
+    samples: Option<usize>,
+}
+
+/// What a prefetched source's thread is restarted for.
+enum Command<'a> {
+    Epoch(u64),
+    Resume(&'a SourceState),
+}
+
+/// Restarts the thread of a [`Prefetch::source`]: the source, given back by the stopped thread,
+/// is moved to a new position and served by a new thread.
+trait Restart<Q: Send + 'static>: Send {
+    /// Applies `command` to the source (or, if that fails, puts it back at `last`, the state of
+    /// the batches the consumer took) and starts a new thread: the new `Prefetch` and the
+    /// source's state; the command's error after the thread is started again.
+    fn restart(
+        &mut self,
+        command: Command<'_>,
+        last: &SourceState,
+    ) -> (Prefetch<Q>, SourceState, Result<(), DataError>);
+}
+
+/// A source shared between the consumer's side (between runs) and the thread serving it.
+struct Shared<S> {
+    source: std::sync::Arc<std::sync::Mutex<S>>,
+    ahead: usize,
+}
+
+impl<Q, S> Restart<Q> for Shared<S>
+where
+    Q: DataSpec + Send + 'static,
+    S: BatchSource<Q> + Send + 'static,
+{
+    fn restart(
+        &mut self,
+        command: Command<'_>,
+        last: &SourceState,
+    ) -> (Prefetch<Q>, SourceState, Result<(), DataError>) {
+        let state = {
+            // A thread that panicked left the source where the panic did: it is repositioned.
+            let mut source = self
+                .source
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            let done = match command {
+                Command::Epoch(epoch) => {
+                    source.start_epoch(epoch);
+                    Ok(())
+                }
+                Command::Resume(state) => source.resume(state),
+            };
+            let done = match done {
+                Ok(()) => Ok(()),
+                // The thread had made batches past `last`: back to where the consumer is.
+                Err(e) => source.resume(last).map_or_else(Err, |()| Err(e)),
+            };
+            (source.state(), done)
+        };
+        let prefetch = serve_shared(std::sync::Arc::clone(&self.source), self.ahead);
+        (prefetch, state.0, state.1)
+    }
+}
+
+/// A thread serving the current epoch of a shared source, each batch given away with the state
+/// after it.
+fn serve_shared<Q, S>(source: std::sync::Arc<std::sync::Mutex<S>>, ahead: usize) -> Prefetch<Q>
+where
+    Q: DataSpec + Send + 'static,
+    S: BatchSource<Q> + Send + 'static,
+{
+    Prefetch::start(ahead, None, move |feeder: Feeder<Q>| {
+        let mut source = source
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        loop {
+            if !feeder.permit() {
+                return;
+            }
+            match source.next_owned() {
+                None => return,
+                Some(Ok((q, info))) => {
+                    let state = Box::new(source.state());
+                    if feeder.tx.send(Ok((q, info, Some(state)))).is_err() {
+                        return;
+                    }
+                }
+                Some(Err(e)) => {
+                    feeder.send(Err(e));
+                    return;
+                }
+            }
+        }
+    })
 }
 
 /// The worker's side of a [`Prefetch`]: free buffers (or permits) in, filled batches out.
@@ -146,7 +245,7 @@ impl<Q> Feeder<Q> {
 
     /// Hands a filled batch (or an error) to the consumer; `false` when the consumer is gone.
     pub fn send(&self, batch: Result<(Q, BatchInfo), DataError>) -> bool {
-        self.tx.send(batch).is_ok()
+        self.tx.send(batch.map(|(q, info)| (q, info, None))).is_ok()
     }
 }
 
@@ -236,7 +335,73 @@ impl<Q: Send + 'static> Prefetch<Q> {
             batches: Some(rx),
             back: Some(back),
             worker: Some(worker),
+            control: None,
+            state: None,
+            samples: None,
         }
+    }
+
+    /// Serves the batches of `source`, from where it stands, on a thread of its own, up to
+    /// `ahead + 1` batches made before they are asked for and given away
+    /// ([`Prefetch::next_owned`]; [`Prefetch::next_batch`] lends them). The `Prefetch` is a
+    /// source itself: [`BatchSource::state`] is the source's state after the last batch the
+    /// consumer took (not after those made ahead), and [`BatchSource::start_epoch`] and
+    /// [`BatchSource::resume`] stop the thread, move the source and start a new thread. An error
+    /// of the source ends the epoch's stream after it.
+    ///
+    /// ```
+    /// use batchspec::prelude::*;
+    /// use batchspec::data::{BatchSource, Dataset, Prefetch, Provider};
+    /// use batchspec::iteration::Schedule;
+    /// use std::sync::Arc;
+    ///
+    /// #[derive(DataSpec)]
+    /// struct Input {
+    ///     #[spec(source = "x")]
+    ///     x: Batch<Vector<1>>,
+    /// }
+    /// let ds = Arc::new(Dataset::new(Input { x: Batch::new(ndarray::Array2::zeros((10, 1)))? })?);
+    /// let schedule = Schedule::builder(10).batch_size(4).build()?;
+    /// let mut batches = Provider::<Input, Input>::shared(ds, schedule)?.prefetched(2);
+    /// batches.next_owned();
+    /// assert_eq!(batches.state().batches(), 1, "the batches taken, not those made ahead");
+    /// assert_eq!(std::iter::from_fn(|| batches.next_owned()).count(), 2);
+    /// batches.start_epoch(1);
+    /// assert_eq!(std::iter::from_fn(|| batches.next_owned()).count(), 3);
+    /// # Ok::<(), batchspec::Error>(())
+    /// ```
+    pub fn source<S>(source: S, ahead: usize) -> Self
+    where
+        Q: DataSpec,
+        S: BatchSource<Q> + Send + 'static,
+    {
+        let state = source.state();
+        let samples = source.samples_per_epoch();
+        let source = std::sync::Arc::new(std::sync::Mutex::new(source));
+        let mut prefetch = serve_shared(std::sync::Arc::clone(&source), ahead);
+        prefetch.control = Some(Box::new(Shared { source, ahead }));
+        prefetch.state = Some(state);
+        prefetch.samples = samples;
+        prefetch
+    }
+
+    /// Stops the thread (its batches made ahead are dropped), waits for it to give the source
+    /// back, applies `command` to it and starts a new thread; without a source, `None`.
+    fn restart(&mut self, command: Command<'_>) -> Option<Result<(), DataError>> {
+        let mut control = self.control.take()?;
+        let last = self.state.take()?;
+        self.batches = None;
+        self.back = None;
+        if let Some(worker) = self.worker.take() {
+            // It stops at its next send or permit, both of which now fail.
+            let _ = worker.join();
+        }
+        let (mut fresh, state, done) = control.restart(command, &last);
+        fresh.control = Some(control);
+        fresh.state = Some(state);
+        fresh.samples = self.samples;
+        *self = fresh;
+        Some(done)
     }
 
     /// The next batch, lent, waiting for the worker if it is behind; `None` at the end of the
@@ -246,7 +411,7 @@ impl<Q: Send + 'static> Prefetch<Q> {
     /// The producer's error, once, or [`DataError::WorkerPanicked`] if the producer panicked;
     /// the stream ends after it.
     pub fn next_batch(&mut self) -> Option<Result<Prefetched<'_, Q>, DataError>> {
-        let (q, info) = match self.receive()? {
+        let (q, info, _) = match self.receive()? {
             Ok(batch) => batch,
             Err(e) => return Some(Err(e)),
         };
@@ -272,7 +437,7 @@ impl<Q: Send + 'static> Prefetch<Q> {
             // The worker may have stopped; nothing waits for the word then.
             let _ = back.send(None);
         }
-        Some(received)
+        Some(received.map(|(q, info, _)| (q, info)))
     }
 
     /// The next batch from the worker, or its error, or the panic that ended it; `None` at the
@@ -280,7 +445,12 @@ impl<Q: Send + 'static> Prefetch<Q> {
     fn receive(&mut self) -> Option<Sent<Q>> {
         let received = self.batches.as_ref()?.recv();
         match received {
-            Ok(Ok(batch)) => Some(Ok(batch)),
+            Ok(Ok((q, info, state))) => {
+                if let Some(state) = state {
+                    self.state = Some(*state);
+                }
+                Some(Ok((q, info, None)))
+            }
             Ok(Err(e)) => {
                 self.batches = None;
                 Some(Err(e))
@@ -475,6 +645,11 @@ impl<Q: Send + 'static> Drop for Prefetch<Q> {
     }
 }
 
+/// A `Prefetch` as a source. Made by [`Prefetch::source`] (or
+/// [`BatchSource::prefetched`]) it has the source's state and resumes; made from a producer
+/// ([`Prefetch::spawn`], [`Prefetch::provider`], ...) it has no position to give: its
+/// [`start_epoch`](BatchSource::start_epoch) does nothing (its epochs were given where it was
+/// made) and [`resume`](BatchSource::resume) is refused in words.
 impl<Q: Send + 'static> BatchSource<Q> for Prefetch<Q> {
     type Lent<'a> = Prefetched<'a, Q>;
 
@@ -485,5 +660,32 @@ impl<Q: Send + 'static> BatchSource<Q> for Prefetch<Q> {
                 (b, info)
             })
         })
+    }
+
+    fn next_owned(&mut self) -> Option<Result<(Q, BatchInfo), DataError>> {
+        Prefetch::next_owned(self)
+    }
+
+    fn start_epoch(&mut self, epoch: u64) {
+        // A source's `start_epoch` cannot fail.
+        let _ = self.restart(Command::Epoch(epoch));
+    }
+
+    fn state(&self) -> SourceState {
+        self.state
+            .clone()
+            .unwrap_or_else(|| SourceState::new("prefetched producer", 0))
+    }
+
+    fn resume(&mut self, state: &SourceState) -> Result<(), DataError> {
+        self.restart(Command::Resume(state)).unwrap_or_else(|| {
+            Err(DataError::Resume(
+                "a Prefetch of a producer (a closure) has no position to resume: prefetch a source instead (`BatchSource::prefetched`, `Prefetch::source`)".into(),
+            ))
+        })
+    }
+
+    fn samples_per_epoch(&self) -> Option<usize> {
+        self.samples
     }
 }

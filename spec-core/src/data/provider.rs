@@ -10,11 +10,14 @@
 use crate::augment::Draws;
 use crate::data::batch_source::{BatchInfo, BatchSource};
 use crate::data::dataset::{AllocFlat, Dataset};
+use crate::data::elastic::{EpochCursor, Step};
 use crate::data::error::DataError;
 use crate::data::gather::GatherFrom;
-use crate::iteration::{Epoch, IndexBatch, Schedule};
+use crate::data::state::{SourceState, fingerprint, spec_fingerprint};
+use crate::iteration::Schedule;
 use crate::types::spec::{DataSpec, Described, FlatOf};
 use std::ops::Range;
+use std::sync::Arc;
 
 /// A batch lent by a provider.
 pub struct Provided<'a, Q> {
@@ -22,6 +25,23 @@ pub struct Provided<'a, Q> {
     pub batch: &'a Q,
     /// Its real samples and padding.
     pub info: BatchInfo,
+}
+
+/// The dataset of a provider: borrowed, or shared ([`Provider::shared`], a provider that can
+/// move to another thread on its own).
+enum Held<'d, R> {
+    Borrowed(&'d Dataset<R>),
+    Shared(Arc<Dataset<R>>),
+}
+
+impl<R> core::ops::Deref for Held<'_, R> {
+    type Target = Dataset<R>;
+    fn deref(&self) -> &Dataset<R> {
+        match self {
+            Held::Borrowed(d) => d,
+            Held::Shared(d) => d,
+        }
+    }
 }
 
 /// A request's gather from a record ([`GatherFrom::gather_from`]).
@@ -57,9 +77,9 @@ type GatherFn<Q, R> = fn(&mut Q, &R, &[usize], Range<usize>, Draws<'_>) -> Resul
 /// # Ok::<(), batchspec::Error>(())
 /// ```
 pub struct Provider<'d, R, Q> {
-    dataset: &'d Dataset<R>,
-    schedule: Schedule,
-    epoch: Epoch,
+    dataset: Held<'d, R>,
+    // The schedule's epoch, and the position in it.
+    cursor: EpochCursor,
     rows: Vec<usize>,
     buffer: Option<Q>,
     short: Option<(usize, Q)>,
@@ -82,6 +102,13 @@ impl<'d, R: DataSpec, Q: DataSpec> Provider<'d, R, Q> {
     where
         Q: GatherFrom<R>,
     {
+        Self::held(Held::Borrowed(dataset), schedule)
+    }
+
+    fn held(dataset: Held<'d, R>, schedule: Schedule) -> Result<Self, DataError>
+    where
+        Q: GatherFrom<R>,
+    {
         dataset.check()?;
         if schedule.num_samples() != dataset.len() {
             return Err(DataError::ScheduleMismatch {
@@ -91,12 +118,10 @@ impl<'d, R: DataSpec, Q: DataSpec> Provider<'d, R, Q> {
         }
         // Every sample fits the request's collate policies: checked once, here.
         Q::check_fits(dataset.fields())?;
-        let epoch = schedule.epoch(0);
         Ok(Provider {
             dataset,
             rows: Vec::with_capacity(schedule.batch_size()),
-            epoch,
-            schedule,
+            cursor: EpochCursor::new(schedule),
             buffer: None,
             short: None,
             labels: vec!["targets", "softmax_label", "label"],
@@ -113,23 +138,64 @@ impl<'d, R: DataSpec, Q: DataSpec> Provider<'d, R, Q> {
 
     /// The schedule.
     pub fn schedule(&self) -> &Schedule {
-        &self.schedule
+        self.cursor.schedule()
     }
 
     /// What the random choices of augmented fields are drawn from: the schedule's seed and the
     /// epoch being served.
     pub fn draws(&self) -> Draws<'static> {
-        Draws::new(self.schedule.seed(), self.epoch.index())
+        Draws::new(self.cursor.schedule().seed(), self.cursor.index())
     }
 
     /// Starts epoch `epoch` (its order, for shuffled schedules, depends on the seed and `epoch`).
     pub fn start_epoch(&mut self, epoch: u64) {
-        self.epoch.restart(epoch);
+        self.cursor.start_epoch(epoch);
+    }
+
+    /// Moves to the next batch of the epoch, its rows in `self.rows`; `None` at the end.
+    fn advance(&mut self) -> Option<Step> {
+        self.cursor.advance(&mut self.rows)
+    }
+
+    /// What identifies this provider's batches besides the position (see [`SourceState`]).
+    fn identity(&self) -> SourceState {
+        let len = self.dataset.len() as u64;
+        SourceState::new("provider", 0)
+            .with_request::<Q>()
+            .with_data(fingerprint(&[
+                &len.to_le_bytes(),
+                &spec_fingerprint::<R>().to_le_bytes(),
+            ]))
+    }
+
+    /// Where the provider stands: the epoch, the batches and samples served in it, and what they
+    /// depend on (see [`SourceState`]).
+    pub fn state(&self) -> SourceState {
+        self.cursor.state(self.identity())
+    }
+
+    /// Continues from `state`: the next batches are those an uninterrupted run would have served
+    /// after it. The epoch's batches before it are skipped without being gathered.
+    ///
+    /// A state taken with another number of ranks (the schedule's [`Shard`] of another
+    /// `num_parts`, same samples and plan) is an elastic resume: the samples every rank of the
+    /// saved job had still to serve in the epoch are dealt to this job's ranks in contiguous
+    /// parts, and served in batches of the batch size under the last-batch policy (`Short` and
+    /// `Pad`: each once, across the ranks; `Drop`: each at most once); the next epochs are those
+    /// of a fresh run. Elastic resume needs an order without replacement and no roll-over.
+    ///
+    /// [`Shard`]: crate::iteration::Shard
+    ///
+    /// # Errors
+    /// [`DataError::StateMismatch`] for a state of another dataset, request, seed or plan;
+    /// [`DataError::Resume`] for an elastic resume the schedule does not allow.
+    pub fn resume(&mut self, state: &SourceState) -> Result<(), DataError> {
+        self.cursor.resume(state, self.identity(), &mut self.rows)
     }
 
     /// The batch size.
     pub fn batch_size(&self) -> usize {
-        self.schedule.batch_size()
+        self.cursor.schedule().batch_size()
     }
 
     /// `(source, shape)` of every data leaf of a batch (MXNet's `provide_data`).
@@ -160,12 +226,11 @@ impl<'d, R: DataSpec, Q: DataSpec> Provider<'d, R, Q> {
         &mut self,
         out: &mut Out,
     ) -> Option<Result<BatchInfo, DataError>> {
-        let batch = self.epoch.next_into(&mut self.rows)?;
-        let info = info_of(&batch, self.schedule.batch_size());
-        let filled = batch.indices().len();
-        drop(batch);
-        let size = self.schedule.batch_size();
-        let data: &'d R = self.dataset.fields();
+        let step = self.advance()?;
+        let size = self.cursor.schedule().batch_size();
+        let info = info_of(&step, size);
+        let filled = step.filled;
+        let data = self.dataset.fields();
         // Rows past the samples (padding, or a short last batch) are zeroed.
         let draws = self.draws();
         Some(Out::gather_from(out, data, &self.rows[..filled], filled..size, draws).map(|()| info))
@@ -186,21 +251,43 @@ where
         Q: GatherFrom<R>,
     {
         let mut p = Self::unbuffered(dataset, schedule)?;
-        p.buffer = Some(Q::nest(FlatOf::<Q>::alloc(p.schedule.batch_size(), 0)));
+        p.buffer = Some(Q::nest(FlatOf::<Q>::alloc(
+            p.cursor.schedule().batch_size(),
+            0,
+        )));
+        Ok(p)
+    }
+
+    /// A provider that holds its dataset by an [`Arc`]: it borrows nothing, so it can move to
+    /// another thread ([`BatchSource::prefetched`]) or into a framework's loader.
+    ///
+    /// # Errors
+    /// As [`Provider::unbuffered`].
+    pub fn shared(
+        dataset: Arc<Dataset<R>>,
+        schedule: Schedule,
+    ) -> Result<Provider<'static, R, Q>, DataError>
+    where
+        Q: GatherFrom<R>,
+        R: 'static,
+    {
+        let mut p = Provider::held(Held::Shared(dataset), schedule)?;
+        p.buffer = Some(Q::nest(FlatOf::<Q>::alloc(
+            p.cursor.schedule().batch_size(),
+            0,
+        )));
         Ok(p)
     }
 
     /// Lends the next batch of the epoch; `None` at its end. A short last batch (policy
     /// [`LastBatch::Short`](crate::iteration::LastBatch::Short)) is lent with exactly its samples.
     pub fn next_batch(&mut self) -> Option<Provided<'_, Q>> {
-        let batch = self.epoch.next_into(&mut self.rows)?;
-        let size = self.schedule.batch_size();
+        let step = self.advance()?;
+        let size = self.cursor.schedule().batch_size();
         // A short last batch lent short has no padding: its rows are its samples.
-        let info = info_of(&batch, batch.size());
-        let filled = batch.indices().len();
-        let rows_in_batch = batch.size();
-        drop(batch);
-        let data: &'d R = self.dataset.fields();
+        let info = info_of(&step, step.size);
+        let (filled, rows_in_batch) = (step.filled, step.size);
+        let data = self.dataset.fields();
         let draws = self.draws();
         let out = if rows_in_batch < size {
             // A short last batch: a buffer of its own size, kept for the next epochs.
@@ -269,7 +356,7 @@ where
             }
             .into());
         }
-        let out = if rows.len() == self.schedule.batch_size() {
+        let out = if rows.len() == self.cursor.schedule().batch_size() {
             self.buffer
                 .get_or_insert_with(|| Q::nest(FlatOf::<Q>::alloc(rows.len(), 0)))
         } else {
@@ -301,11 +388,9 @@ where
     /// the memory, such as a framework's tensor built from the batch's buffer without a copy
     /// (`batchspec-burn`, `batchspec-candle`); [`Provider::next_batch`] reuses one buffer instead.
     pub fn next_owned(&mut self) -> Option<(Q, BatchInfo)> {
-        let batch = self.epoch.next_into(&mut self.rows)?;
-        let info = info_of(&batch, batch.size());
-        let filled = batch.indices().len();
-        let rows_in_batch = batch.size();
-        drop(batch);
+        let step = self.advance()?;
+        let info = info_of(&step, step.size);
+        let (filled, rows_in_batch) = (step.filled, step.size);
         let mut out = Q::nest(FlatOf::<Q>::alloc(rows_in_batch, 0));
         owned_gather((self.gather)(
             &mut out,
@@ -327,11 +412,10 @@ fn owned_gather(result: Result<(), DataError>) {
     }
 }
 
-fn info_of(batch: &IndexBatch<'_>, size: usize) -> BatchInfo {
-    let count = batch.count_samples();
+fn info_of(step: &Step, size: usize) -> BatchInfo {
     BatchInfo {
-        count_samples: count,
-        pad: size.saturating_sub(count).max(batch.pad()),
+        count_samples: step.count,
+        pad: size.saturating_sub(step.count).max(step.pad),
     }
 }
 
@@ -346,5 +430,25 @@ where
 
     fn next_batch(&mut self) -> Option<Result<(&Q, BatchInfo), DataError>> {
         Provider::next_batch(self).map(|Provided { batch, info }| Ok((batch, info)))
+    }
+
+    fn next_owned(&mut self) -> Option<Result<(Q, BatchInfo), DataError>> {
+        Provider::next_owned(self).map(Ok)
+    }
+
+    fn start_epoch(&mut self, epoch: u64) {
+        Provider::start_epoch(self, epoch);
+    }
+
+    fn state(&self) -> SourceState {
+        Provider::state(self)
+    }
+
+    fn resume(&mut self, state: &SourceState) -> Result<(), DataError> {
+        Provider::resume(self, state)
+    }
+
+    fn samples_per_epoch(&self) -> Option<usize> {
+        self.cursor.schedule().num_examples()
     }
 }

@@ -11,6 +11,7 @@ use crate::data::dataset::AllocFlat;
 use crate::data::error::DataError;
 use crate::data::gather::{GatherFrom, GatherSame};
 use crate::data::prefetch::{Prefetch, feed_epochs};
+use crate::data::state::SourceState;
 use crate::iteration::{LastBatch, below, epoch_rng};
 use crate::types::spec::{DataSpec, FlatOf};
 use rand::rngs::Xoshiro256PlusPlus;
@@ -83,8 +84,9 @@ pub struct Stream<R, Q> {
     position: u64,
     chunks: u64,
     // Samples served in batches this epoch: the global index of a sample for the draws of
-    // augmentations is its place in the epoch's stream.
+    // augmentations is its place in the epoch's stream. Batches served this epoch.
     served: u64,
+    batches: u64,
     // The samples of the batch being made, then its rows.
     staging: Option<R>,
     rows: Vec<usize>,
@@ -167,6 +169,7 @@ where
             position: 0,
             chunks: 0,
             served: 0,
+            batches: 0,
             staging: None,
             rows: (0..batch_size).collect(),
             out: None,
@@ -241,7 +244,47 @@ where
         self.position = 0;
         self.chunks = 0;
         self.served = 0;
+        self.batches = 0;
         self.done = false;
+    }
+
+    /// Where the stream stands: the epoch, the batches and samples served in it, the seed, the
+    /// rank and the plan (batch size, shuffle buffer, last batch).
+    pub fn state(&self) -> SourceState {
+        SourceState::new("stream", self.epoch)
+            .with_request::<Q>()
+            .with_seed(Some(self.seed))
+            .with_rank(self.rank, self.ranks)
+            .with_plan(format!(
+                "batch {}, shuffle buffer {}, last batch {:?}",
+                self.batch_size, self.buffer_size, self.last_batch
+            ))
+            .at(self.batches, self.served)
+    }
+
+    /// Continues from `state`: the epoch's source is made again and the samples of the batches
+    /// served before the state are read and drawn again, not gathered (a stream has no random
+    /// access: resuming costs a read of what was served). The source must give the same samples
+    /// for the same epoch, as a file or a seeded generator does. Errors of the source met again
+    /// were served before the state, in their place: they are passed over as the run did.
+    ///
+    /// # Errors
+    /// [`DataError::StateMismatch`] for a state of another request, seed, plan or number of
+    /// ranks.
+    pub fn resume(&mut self, state: &SourceState) -> Result<(), DataError> {
+        state.check_against(&self.state(), false)?;
+        self.start_epoch(state.epoch());
+        while self.batches < state.batches() {
+            match self.stage() {
+                None => break,
+                Some(Err(_)) => {}
+                Some(Ok(n)) => {
+                    self.served += n as u64;
+                    self.batches += 1;
+                }
+            }
+        }
+        Ok(())
     }
 
     /// The next sample of this rank from the source, as a record of one sample.
@@ -368,6 +411,7 @@ where
             globals: None,
         };
         self.served += filled as u64;
+        self.batches += 1;
         match Q::gather_from(
             out,
             staging,
@@ -403,7 +447,51 @@ where
             globals: None,
         };
         self.served += filled as u64;
+        self.batches += 1;
         Some(Q::gather_from(out, staging, &self.rows[..filled], filled..size, draws).map(|()| info))
+    }
+
+    /// The next batch in memory of its own, holding exactly its rows (a short last batch is
+    /// short; under [`LastBatch::Pad`] the rows after the samples are zeroed and counted as
+    /// padding); `None` at the end of the epoch.
+    ///
+    /// # Errors
+    /// As [`Stream::next_batch`].
+    pub fn next_owned(&mut self) -> Option<Result<(Q, BatchInfo), DataError>> {
+        let size = self.batch_size;
+        let filled = match self.stage()? {
+            Ok(n) => n,
+            Err(e) => return Some(Err(e)),
+        };
+        let rows_in_batch = if filled < size && self.last_batch == LastBatch::Short {
+            filled
+        } else {
+            size
+        };
+        let mut out = Q::nest(FlatOf::<Q>::alloc(rows_in_batch, 0));
+        let staging = self.staging.as_ref()?;
+        let info = BatchInfo {
+            count_samples: filled,
+            pad: rows_in_batch - filled,
+        };
+        let draws = Draws {
+            seed: self.seed,
+            epoch: self.epoch,
+            first: self.served,
+            globals: None,
+        };
+        self.served += filled as u64;
+        self.batches += 1;
+        Some(
+            Q::gather_from(
+                &mut out,
+                staging,
+                &self.rows[..filled],
+                filled..rows_in_batch,
+                draws,
+            )
+            .map(|()| (out, info)),
+        )
     }
 }
 
@@ -421,6 +509,22 @@ where
 
     fn next_batch(&mut self) -> Option<Result<(&Q, BatchInfo), DataError>> {
         Stream::next_batch(self)
+    }
+
+    fn next_owned(&mut self) -> Option<Result<(Q, BatchInfo), DataError>> {
+        Stream::next_owned(self)
+    }
+
+    fn start_epoch(&mut self, epoch: u64) {
+        Stream::start_epoch(self, epoch);
+    }
+
+    fn state(&self) -> SourceState {
+        Stream::state(self)
+    }
+
+    fn resume(&mut self, state: &SourceState) -> Result<(), DataError> {
+        Stream::resume(self, state)
     }
 }
 

@@ -81,15 +81,19 @@
 //! # Ok::<(), batchspec::Error>(())
 //! ```
 
+use crate::data::batch_source::BatchSource;
 use crate::data::dataset::Dataset;
+use crate::data::elastic::EpochCursor;
 use crate::data::error::DataError;
-use crate::iteration::{Epoch, Schedule};
+use crate::data::state::{SourceState, fingerprint, spec_fingerprint};
+use crate::iteration::Schedule;
 use crate::mapping::consumer::{Channel, Cost, Model};
 use crate::mapping::dedup::Mapping;
 use crate::mapping::serve::{ServeCache, ServeFrom, ServedBy};
 use crate::types::space::Null;
 use crate::types::spec::DataSpec;
 use core::marker::PhantomData;
+use serde::{Deserialize, Serialize};
 
 /// The costs of a model `M`, each reported and summed by a training step: a tuple of
 /// [`Cost<M>`]s (`(Xent, L1)`), or `()` for none.
@@ -198,11 +202,137 @@ pub type Combined<M, C, H> = (
     <H as Channels<M>>::Data,
 );
 
-/// A training loop's data side over a dataset of the record `R`: the batches of a [`Schedule`],
-/// each served to the model `M`, its costs `C` and its channels `H` from its unique leaves.
-pub struct Trainer<'d, R, M: Model, C: Costs<M>, H: Channels<M>> {
+/// The batches of a [`Trainer`] made by [`Trainer::new`]: rows of a dataset by a schedule,
+/// each unique leaf gathered straight from the dataset.
+pub struct DatasetRows<'d, R> {
     dataset: &'d Dataset<R>,
-    epoch: Epoch,
+    cursor: EpochCursor,
+}
+
+/// The batches of a [`Trainer`] made by [`Trainer::from_source`]: batches of the record from any
+/// [`BatchSource`], each unique leaf gathered from the batch.
+pub struct SourceRows<S> {
+    source: S,
+    epoch: u64,
+}
+
+mod sealed {
+    pub trait Sealed {}
+    impl<R> Sealed for super::DatasetRows<'_, R> {}
+    impl<S> Sealed for super::SourceRows<S> {}
+}
+
+/// What a [`Trainer`] takes its batches from: [`DatasetRows`] or [`SourceRows`].
+pub trait TrainerRows<R>: sealed::Sealed {
+    /// Serves the next batch to `serve` (the record and its rows); its result and the batch's
+    /// samples, `None` at the end of the epoch.
+    #[doc(hidden)]
+    fn serve_next<T>(
+        &mut self,
+        rows: &mut Vec<usize>,
+        serve: impl FnOnce(&R, &[usize]) -> T,
+    ) -> Option<Result<(T, usize), DataError>>;
+    /// Starts epoch `epoch`.
+    #[doc(hidden)]
+    fn start(&mut self, epoch: u64);
+    /// The epoch being served.
+    #[doc(hidden)]
+    fn epoch(&self) -> u64;
+    /// The position.
+    #[doc(hidden)]
+    fn position(&self) -> SourceState;
+    /// Continues from a position.
+    #[doc(hidden)]
+    fn seek(&mut self, state: &SourceState) -> Result<(), DataError>;
+}
+
+impl<R: DataSpec> DatasetRows<'_, R> {
+    fn identity(&self) -> SourceState {
+        let len = self.dataset.len() as u64;
+        SourceState::new("trainer", 0).with_data(fingerprint(&[
+            &len.to_le_bytes(),
+            &spec_fingerprint::<R>().to_le_bytes(),
+        ]))
+    }
+}
+
+impl<R: DataSpec> TrainerRows<R> for DatasetRows<'_, R> {
+    fn serve_next<T>(
+        &mut self,
+        rows: &mut Vec<usize>,
+        serve: impl FnOnce(&R, &[usize]) -> T,
+    ) -> Option<Result<(T, usize), DataError>> {
+        let step = self.cursor.advance(rows)?;
+        // A batch holds its samples only: a padded last batch is served short, a rolled-over
+        // one with its wrapped samples.
+        let served = serve(self.dataset.fields(), &rows[..step.filled]);
+        Some(Ok((served, step.filled)))
+    }
+    fn start(&mut self, epoch: u64) {
+        self.cursor.start_epoch(epoch);
+    }
+    fn epoch(&self) -> u64 {
+        self.cursor.index()
+    }
+    fn position(&self) -> SourceState {
+        self.cursor.state(self.identity())
+    }
+    fn seek(&mut self, state: &SourceState) -> Result<(), DataError> {
+        self.cursor.resume(state, self.identity(), &mut Vec::new())
+    }
+}
+
+impl<R, S: BatchSource<R>> TrainerRows<R> for SourceRows<S> {
+    fn serve_next<T>(
+        &mut self,
+        rows: &mut Vec<usize>,
+        serve: impl FnOnce(&R, &[usize]) -> T,
+    ) -> Option<Result<(T, usize), DataError>> {
+        let (batch, info) = match self.source.next_batch()? {
+            Ok(b) => b,
+            Err(e) => return Some(Err(e)),
+        };
+        rows.clear();
+        rows.extend(0..info.count_samples);
+        Some(Ok((serve(&batch, rows), info.count_samples)))
+    }
+    fn start(&mut self, epoch: u64) {
+        self.epoch = epoch;
+        self.source.start_epoch(epoch);
+    }
+    fn epoch(&self) -> u64 {
+        self.epoch
+    }
+    fn position(&self) -> SourceState {
+        self.source.state()
+    }
+    fn seek(&mut self, state: &SourceState) -> Result<(), DataError> {
+        self.source.resume(state)?;
+        self.epoch = state.epoch();
+        Ok(())
+    }
+}
+
+/// Where a [`Trainer`] stands: the steps it took (over all epochs) and its data's position.
+/// Saved beside the model's checkpoint ([`Trainer::checkpoint_every`]), it makes a restarted
+/// run continue with exactly the batches the uninterrupted run would have served.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TrainerState {
+    /// The steps taken since the first epoch.
+    pub step: u64,
+    /// The data's position.
+    pub data: SourceState,
+}
+
+/// A hook run after every `every` steps, with the trainer's state after the step.
+type Hook = (u64, Box<dyn FnMut(&TrainerState) + Send>);
+
+/// A training loop's data side over batches of the record `R`: the batches of a [`Schedule`]
+/// over a dataset ([`Trainer::new`]) or of any [`BatchSource`] of the record
+/// ([`Trainer::from_source`]: a Parquet stream larger than memory, a prefetched provider), each
+/// served to the model `M`, its costs `C` and its channels `H` from its unique leaves.
+pub struct Trainer<'d, R, M: Model, C: Costs<M>, H: Channels<M>, S = DatasetRows<'d, R>> {
+    rows_of: S,
     rows: Vec<usize>,
     cache: ServeCache,
     costs: C,
@@ -211,10 +341,12 @@ pub struct Trainer<'d, R, M: Model, C: Costs<M>, H: Channels<M>> {
     leaves: usize,
     /// The samples of the last batch served.
     served: usize,
-    _model: PhantomData<fn() -> M>,
+    steps: u64,
+    hooks: Vec<Hook>,
+    _model: PhantomData<fn() -> (M, &'d R)>,
 }
 
-impl<'d, R, M, C, H> Trainer<'d, R, M, C, H>
+impl<'d, R, M, C, H> Trainer<'d, R, M, C, H, DatasetRows<'d, R>>
 where
     R: DataSpec,
     M: Model,
@@ -246,19 +378,178 @@ where
                 dataset: dataset.len(),
             });
         }
+        let rows = Vec::with_capacity(schedule.batch_size());
+        Ok(Self::with_rows(
+            DatasetRows {
+                dataset,
+                cursor: EpochCursor::new(schedule),
+            },
+            rows,
+            costs,
+            channels,
+        ))
+    }
+
+    /// The next batch of the epoch, served to every consumer; `None` at the end of the epoch.
+    /// A batch holds its samples only: a padded last batch is served short, a rolled-over one
+    /// with its wrapped samples.
+    pub fn next_data(&mut self) -> Option<StepData<M, C, H>>
+    where
+        Combined<M, C, H>: ServeFrom<R>,
+    {
+        self.try_next_data().map(infallible)
+    }
+
+    /// One step: the next batch served, the costs and channels computed on it with `model` as
+    /// it is, then `update(model, costs, data)` (the gradient step the caller writes); `None` at
+    /// the end of the epoch.
+    pub fn step(
+        &mut self,
+        model: &mut M,
+        update: impl FnOnce(&mut M, &C, &StepData<M, C, H>),
+    ) -> Option<StepReport>
+    where
+        Combined<M, C, H>: ServeFrom<R>,
+    {
+        self.try_step(model, update).map(infallible)
+    }
+
+    /// The rest of the epoch, step by step, then the next epoch started: each cost and channel
+    /// averaged over the samples.
+    pub fn epoch(
+        &mut self,
+        model: &mut M,
+        update: impl FnMut(&mut M, &C, &StepData<M, C, H>),
+    ) -> EpochReport
+    where
+        Combined<M, C, H>: ServeFrom<R>,
+    {
+        infallible(self.try_epoch(model, update))
+    }
+}
+
+/// The result of serving a dataset's rows, which cannot fail (the rows come from a schedule
+/// checked against the dataset where the trainer was made).
+fn infallible<T>(result: Result<T, DataError>) -> T {
+    result.unwrap_or_else(|e| unreachable!("serving a dataset's rows cannot fail, yet: {e}"))
+}
+
+impl<R, M, C, H, S> Trainer<'static, R, M, C, H, SourceRows<S>>
+where
+    R: DataSpec + 'static,
+    M: Model,
+    C: Costs<M>,
+    H: Channels<M>,
+    S: BatchSource<R>,
+{
+    /// A trainer of the batches of `source`, a source of batches of the record `R` (a
+    /// `ParquetStream`, a prefetched provider of the record, a stream), from where it stands.
+    /// Each batch is served to every consumer as [`Trainer::new`]'s are, from its unique leaves.
+    ///
+    /// ```
+    /// use batchspec::prelude::*;
+    /// use batchspec::data::{BatchSource, Dataset, Provider, Trainer};
+    /// use batchspec::iteration::Schedule;
+    /// use batchspec::mapping::{Cost, Model};
+    /// use std::sync::Arc;
+    ///
+    /// #[derive(DataSpec)]
+    /// struct Record {
+    ///     #[spec(source = "features")]
+    ///     x: Batch<Vector<1>>,
+    /// }
+    /// #[derive(DataSpec)]
+    /// struct Input {
+    ///     #[spec(source = "features")]
+    ///     x: ArcBatch<Vector<1>>,
+    /// }
+    /// struct Mean;
+    /// impl Model for Mean {
+    ///     type Input = Input;
+    ///     type Output = Vector<1>;
+    /// }
+    /// let ds = Arc::new(Dataset::new(Record { x: Batch::new(ndarray::Array2::from_elem((10, 1), 2.0f32))? })?);
+    /// let source = Provider::<Record, Record>::shared(ds, Schedule::builder(10).batch_size(4).build()?)?;
+    /// let mut trainer = Trainer::<Record, Mean, (), ()>::from_source(source.prefetched(2), (), ());
+    /// let report = trainer.epoch(&mut Mean, |_, _, data| assert!(data.input.x.array().iter().all(|&v| v == 2.0)))?;
+    /// assert_eq!((report.steps, report.samples), (3, 10));
+    /// # Ok::<(), batchspec::Error>(())
+    /// ```
+    pub fn from_source(source: S, costs: C, channels: H) -> Self
+    where
+        M::Input: ServeFrom<R>,
+        C::Data: ServedBy<R>,
+        H::Data: ServedBy<R>,
+    {
+        let epoch = source.state().epoch();
+        Self::with_rows(SourceRows { source, epoch }, Vec::new(), costs, channels)
+    }
+
+    /// The next batch of the epoch, served to every consumer; `None` at the end of the epoch.
+    ///
+    /// # Errors
+    /// The source's errors.
+    pub fn next_data(&mut self) -> Option<Result<StepData<M, C, H>, DataError>>
+    where
+        Combined<M, C, H>: ServeFrom<R>,
+    {
+        self.try_next_data()
+    }
+
+    /// One step (see [`Trainer::step`] of a dataset's trainer); `None` at the end of the epoch.
+    ///
+    /// # Errors
+    /// The source's errors.
+    pub fn step(
+        &mut self,
+        model: &mut M,
+        update: impl FnOnce(&mut M, &C, &StepData<M, C, H>),
+    ) -> Option<Result<StepReport, DataError>>
+    where
+        Combined<M, C, H>: ServeFrom<R>,
+    {
+        self.try_step(model, update)
+    }
+
+    /// The rest of the epoch, step by step, then the next epoch started.
+    ///
+    /// # Errors
+    /// The source's first error, which ends the epoch.
+    pub fn epoch(
+        &mut self,
+        model: &mut M,
+        update: impl FnMut(&mut M, &C, &StepData<M, C, H>),
+    ) -> Result<EpochReport, DataError>
+    where
+        Combined<M, C, H>: ServeFrom<R>,
+    {
+        self.try_epoch(model, update)
+    }
+}
+
+impl<'d, R, M, C, H, S> Trainer<'d, R, M, C, H, S>
+where
+    R: DataSpec,
+    M: Model,
+    C: Costs<M>,
+    H: Channels<M>,
+    S: TrainerRows<R>,
+{
+    fn with_rows(rows_of: S, rows: Vec<usize>, costs: C, channels: H) -> Self {
         let mapping = Mapping::<Combined<M, C, H>>::new();
-        Ok(Trainer {
-            dataset,
-            epoch: schedule.epoch(0),
-            rows: Vec::with_capacity(schedule.batch_size()),
+        Trainer {
+            rows_of,
+            rows,
             cache: ServeCache::new(),
             costs,
             channels,
             unique: mapping.len(),
             leaves: <Combined<M, C, H> as DataSpec>::LEAVES,
             served: 0,
+            steps: 0,
+            hooks: Vec::new(),
             _model: PhantomData,
-        })
+        }
     }
 
     /// The unique (source, space) leaves of the combined request: what each batch gathers.
@@ -283,42 +574,78 @@ where
 
     /// Starts epoch `epoch` (its order, for shuffled schedules, depends on the seed and `epoch`).
     pub fn start_epoch(&mut self, epoch: u64) {
-        self.epoch.restart(epoch);
+        self.rows_of.start(epoch);
     }
 
-    /// The next batch of the epoch, served to every consumer; `None` at the end of the epoch.
-    /// A batch holds its samples only: a padded last batch is served short, a rolled-over one
-    /// with its wrapped samples.
-    pub fn next_data(&mut self) -> Option<StepData<M, C, H>>
+    /// Where the trainer stands: the steps taken and the data's position (after the last
+    /// step).
+    pub fn state(&self) -> TrainerState {
+        TrainerState {
+            step: self.steps,
+            data: self.rows_of.position(),
+        }
+    }
+
+    /// Continues from `state`: the next step serves the batch an uninterrupted run would have
+    /// served after it (the data's resume, elastic for a dataset's trainer as a
+    /// [`Provider`](crate::data::Provider)'s is).
+    ///
+    /// # Errors
+    /// The data's: a state of another dataset, request, seed or plan, in words.
+    pub fn resume(&mut self, state: &TrainerState) -> Result<(), DataError> {
+        self.rows_of.seek(&state.data)?;
+        self.steps = state.step;
+        Ok(())
+    }
+
+    /// Runs `save` with the trainer's state after every `every` steps (counted since the first
+    /// epoch, so a resumed run saves at the same steps): the data side of a checkpoint, to be
+    /// written beside the model's. A step count of 0 is taken as 1.
+    pub fn checkpoint_every(
+        &mut self,
+        every: u64,
+        save: impl FnMut(&TrainerState) + Send + 'static,
+    ) -> &mut Self {
+        self.hooks.push((every.max(1), Box::new(save)));
+        self
+    }
+
+    /// The steps taken since the first epoch.
+    pub fn steps(&self) -> u64 {
+        self.steps
+    }
+
+    fn try_next_data(&mut self) -> Option<Result<StepData<M, C, H>, DataError>>
     where
         Combined<M, C, H>: ServeFrom<R>,
     {
-        let batch = self.epoch.next_into(&mut self.rows)?;
-        let filled = batch.indices().len();
-        drop(batch);
-        self.served = filled;
-        self.cache.serve_rows(&self.rows[..filled]);
-        let (input, costs, channels) =
-            <Combined<M, C, H> as ServeFrom<R>>::serve_from(self.dataset.fields(), &mut self.cache);
-        Some(StepData {
-            input,
-            costs,
-            channels,
-        })
+        let cache = &mut self.cache;
+        let served = self.rows_of.serve_next(&mut self.rows, |record, rows| {
+            cache.serve_rows(rows);
+            <Combined<M, C, H> as ServeFrom<R>>::serve_from(record, cache)
+        })?;
+        Some(served.map(|((input, costs, channels), n)| {
+            self.served = n;
+            StepData {
+                input,
+                costs,
+                channels,
+            }
+        }))
     }
 
-    /// One step: the next batch served, the costs and channels computed on it with `model` as
-    /// it is, then `update(model, costs, data)` (the gradient step the caller writes); `None` at
-    /// the end of the epoch.
-    pub fn step(
+    fn try_step(
         &mut self,
         model: &mut M,
         update: impl FnOnce(&mut M, &C, &StepData<M, C, H>),
-    ) -> Option<StepReport>
+    ) -> Option<Result<StepReport, DataError>>
     where
         Combined<M, C, H>: ServeFrom<R>,
     {
-        let data = self.next_data()?;
+        let data = match self.try_next_data()? {
+            Ok(data) => data,
+            Err(e) => return Some(Err(e)),
+        };
         let leaves_gathered = self.cache.produced();
         let mut costs = Vec::new();
         self.costs.values(model, &data.costs, &mut costs);
@@ -326,26 +653,34 @@ where
         self.channels.values(model, &data.channels, &mut channels);
         let samples = self.served;
         update(model, &self.costs, &data);
-        Some(StepReport {
+        self.steps += 1;
+        if !self.hooks.is_empty() {
+            let state = self.state();
+            for (every, hook) in &mut self.hooks {
+                if self.steps % *every == 0 {
+                    hook(&state);
+                }
+            }
+        }
+        Some(Ok(StepReport {
             samples,
             costs,
             channels,
             leaves_gathered,
-        })
+        }))
     }
 
-    /// The rest of the epoch, step by step, then the next epoch started: each cost and channel
-    /// averaged over the samples.
-    pub fn epoch(
+    fn try_epoch(
         &mut self,
         model: &mut M,
         mut update: impl FnMut(&mut M, &C, &StepData<M, C, H>),
-    ) -> EpochReport
+    ) -> Result<EpochReport, DataError>
     where
         Combined<M, C, H>: ServeFrom<R>,
     {
         let mut report = EpochReport::default();
-        while let Some(step) = self.step(model, &mut update) {
+        while let Some(step) = self.try_step(model, &mut update) {
+            let step = step?;
             let w = step.samples as f64;
             if report.steps == 0 {
                 report.costs = vec![0.0; step.costs.len()];
@@ -369,8 +704,8 @@ where
             report.costs.iter_mut().for_each(|c| *c /= n);
             report.channels.iter_mut().for_each(|(_, c)| *c /= n);
         }
-        let next = self.epoch.index() + 1;
-        self.epoch.restart(next);
-        report
+        let next = self.rows_of.epoch() + 1;
+        self.rows_of.start(next);
+        Ok(report)
     }
 }

@@ -114,6 +114,23 @@ impl Schedule {
         }
     }
 
+    /// The same plan for another shard, rebuilt from the batch size (what elastic resume deals
+    /// the rest of an epoch by); `None` when this schedule is not what its batch size alone
+    /// rebuilds (a number of batches below the most its shard allows).
+    pub(crate) fn for_shard(&self, shard: Shard) -> Option<Schedule> {
+        let rebuild = |shard| {
+            Schedule::builder(self.num_samples)
+                .batch_size(self.batch_size)
+                .order(self.order)
+                .last_batch(self.last_batch)
+                .seed(self.seed)
+                .shard(shard)
+                .build()
+                .ok()
+        };
+        (rebuild(self.shard).as_ref() == Some(self)).then(|| rebuild(shard))?
+    }
+
     /// The number of samples of the whole dataset.
     pub fn num_samples(&self) -> usize {
         self.num_samples

@@ -193,6 +193,21 @@ impl ShardPlan {
         })
     }
 
+    /// The rank this plan is for.
+    pub fn rank(&self) -> Rank {
+        self.rank
+    }
+
+    /// The tail policy.
+    pub fn tail_policy(&self) -> Tail {
+        self.tail
+    }
+
+    /// Every row group dealt (those that hold rows), in file order.
+    pub fn all_row_groups(&self) -> &[RowGroup] {
+        &self.groups
+    }
+
     /// Shuffles the order of the row groups in each epoch by `(seed, epoch)`.
     pub fn shuffle(mut self, seed: u64) -> Self {
         self.seed = Some(seed);

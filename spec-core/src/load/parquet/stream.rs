@@ -7,6 +7,7 @@ use crate::data::dataset::{AllocFlat, Dataset, SpareBuffers};
 use crate::data::error::{DataError, SourceError};
 use crate::data::gather::{GatherFrom, GatherSame};
 use crate::data::prefetch::Prefetch;
+use crate::data::state::{SourceState, fingerprint};
 use crate::iteration::{LastBatch, permutation};
 use crate::load::error::LoadError;
 use crate::load::parquet::files::ParquetFiles;
@@ -57,6 +58,12 @@ use std::sync::{Arc, Mutex};
 /// ```
 pub struct ParquetStream<R> {
     files: ParquetFiles,
+    plan: ShardPlan,
+    // What the files hold (their names and row groups' rows), for the state.
+    data: u64,
+    // Batches and rows served in the epoch.
+    batches: u64,
+    served: u64,
     // The rank's row groups of the epoch, read `rounds` times over: more than once only to pad
     // the share, and a window never spans two rounds, so the first round serves every row of the
     // share before any row is served again.
@@ -197,32 +204,43 @@ where
         batch_size: usize,
         window: usize,
     ) -> Self {
-        let own = plan.row_groups(epoch);
-        let remaining = plan.samples(epoch);
-        // Under padding the share is read again from its start, as often as needed (the plan
-        // checked that the rows of all row groups add up).
-        let own_rows: usize = own.iter().map(|g| g.rows).sum();
-        let rounds = if own_rows == 0 {
-            1
-        } else {
-            remaining.div_ceil(own_rows).max(1)
-        };
         // One window's leaves: what the next window is read into.
         let spare = Arc::new(Mutex::new(SpareBuffers::new(
             <R as crate::types::spec::Node<()>>::LEAVES,
         )));
-        ParquetStream {
+        let mut words: Vec<Vec<u8>> = files
+            .files()
+            .iter()
+            .map(|f| {
+                f.file_name()
+                    .unwrap_or_default()
+                    .as_encoded_bytes()
+                    .to_vec()
+            })
+            .collect();
+        words.extend(plan.all_row_groups().iter().map(|g| {
+            [g.file, g.index, g.first_row, g.rows]
+                .iter()
+                .flat_map(|x| (*x as u64).to_le_bytes())
+                .collect()
+        }));
+        let parts: Vec<&[u8]> = words.iter().map(Vec::as_slice).collect();
+        let mut stream = ParquetStream {
             files: files.clone().with_spare(spare.clone()),
+            plan: plan.clone(),
+            data: fingerprint(&parts),
+            batches: 0,
+            served: 0,
             spare,
-            own,
-            rounds,
+            own: Vec::new(),
+            rounds: 1,
             next: Cursor { round: 0, group: 0 },
             window: window.max(1),
             windows_read: 0,
             seed: plan.seed(),
             epoch,
             batch_size: batch_size.max(1),
-            remaining,
+            remaining: 0,
             buffer: None,
             order: Vec::new(),
             buffered: 0,
@@ -235,7 +253,75 @@ where
             globals: Vec::new(),
             span_globals: Vec::new(),
             lent: None,
+        };
+        stream.start_epoch(epoch);
+        stream
+    }
+
+    /// Starts epoch `epoch` of the plan: its row groups (shuffled by the plan's seed and the
+    /// epoch), from the first. The memory of the windows read so far is kept for the next ones.
+    pub fn start_epoch(&mut self, epoch: u64) {
+        self.epoch = epoch;
+        self.own = self.plan.row_groups(epoch);
+        self.remaining = self.plan.samples(epoch);
+        // Under padding the share is read again from its start, as often as needed (the plan
+        // checked that the rows of all row groups add up).
+        let own_rows: usize = self.own.iter().map(|g| g.rows).sum();
+        self.rounds = if own_rows == 0 {
+            1
+        } else {
+            self.remaining.div_ceil(own_rows).max(1)
+        };
+        self.next = Cursor { round: 0, group: 0 };
+        self.windows_read = 0;
+        self.batches = 0;
+        self.served = 0;
+        // A window being read ahead belongs to the epoch before: its memory is kept.
+        if let Some((pending, _)) = self.ahead.take()
+            && let Ok(Ok(read)) = pending.join()
+        {
+            self.recycle(read.into_fields());
         }
+        if let Some(old) = self.buffer.take() {
+            self.recycle(old);
+        }
+        self.order.clear();
+        self.buffered = 0;
+        self.cursor = 0;
+        self.carried = 0;
+    }
+
+    /// Where the stream stands: the epoch, the batches and rows served in it, the plan's seed,
+    /// rank and tail, the batch size and window, and a fingerprint of the files (their names and
+    /// row groups).
+    pub fn state(&self) -> SourceState {
+        let rank = self.plan.rank();
+        SourceState::new("parquet stream", self.epoch)
+            .with_request::<R>()
+            .with_data(self.data)
+            .with_seed(self.seed)
+            .with_rank(rank.rank(), rank.world())
+            .with_plan(format!(
+                "batch {}, window {} row groups, tail {:?}, last batch {}",
+                self.batch_size,
+                self.window,
+                self.plan.tail_policy(),
+                if self.drop_last { "dropped" } else { "short" }
+            ))
+            .at(self.batches, self.served)
+    }
+
+    /// Continues from `state` (see [`ParquetStream::seek`]).
+    ///
+    /// # Errors
+    /// [`DataError::StateMismatch`] for a state of other files, request, seed, plan or number of
+    /// ranks; the reader's errors for the window the next batch starts in.
+    pub fn resume(&mut self, state: &SourceState) -> Result<(), DataError> {
+        state.check_against(&self.state(), false)?;
+        self.start_epoch(state.epoch());
+        let batches = usize::try_from(state.batches()).unwrap_or(usize::MAX);
+        self.seek(batches)
+            .map_err(|e| DataError::Read(SourceError::new(e)))
     }
 
     /// What becomes of the epoch's last batch when the rows do not fill it:
@@ -263,15 +349,21 @@ where
         Ok(self)
     }
 
-    /// The same stream resumed after its first `batches` batches, without reading what they
-    /// held: whole windows are skipped by the row counts of the files' footers, and only the
-    /// window the next batch starts in is read (its rows shuffled exactly as a stream from the
-    /// start would shuffle them).
+    /// Moves a stream at the start of its epoch past the epoch's first `batches` batches,
+    /// without reading what they held: whole windows are skipped by the row counts of the files'
+    /// footers, and only the window the next batch starts in is read (its rows shuffled exactly
+    /// as a stream from the start would shuffle them).
     ///
     /// # Errors
     /// The reader's errors for that window.
-    pub fn resume(mut self, batches: usize) -> Result<Self, LoadError> {
+    pub fn seek(&mut self, batches: usize) -> Result<(), LoadError> {
         let mut skip = batches.saturating_mul(self.batch_size).min(self.remaining);
+        if self.drop_last {
+            // Batches are all full: the rows of a dropped last batch are not skipped into.
+            skip = skip.min(self.remaining - self.remaining % self.batch_size);
+        }
+        self.batches = batches.min(skip.div_ceil(self.batch_size)) as u64;
+        self.served = skip as u64;
         self.remaining -= skip;
         // The stream is the windows' rows in order, each window shuffled on its own.
         while let Some(window) = self.window_at(self.next) {
@@ -287,7 +379,7 @@ where
             self.refill()?;
             self.cursor = skip.min(self.buffered);
         }
-        Ok(self)
+        Ok(())
     }
 
     /// The rows held in memory now: read and not yet served (those of the window and any carried
@@ -424,6 +516,8 @@ where
     /// from the window when rows were carried.
     fn take(&mut self, n: usize) -> Option<(&R, &[usize], &[u64])> {
         self.remaining -= n;
+        self.batches += 1;
+        self.served += n as u64;
         if self.carried == 0 {
             let rows = &self.order[self.cursor..self.cursor + n];
             self.cursor += n;
@@ -592,5 +686,34 @@ where
             ))),
             Err(e) => Some(Err(DataError::Read(SourceError::new(e)))),
         }
+    }
+
+    fn next_owned(&mut self) -> Option<Result<(R, BatchInfo), DataError>> {
+        Some(match self.next_counted()? {
+            Ok((batch, n)) => Ok((
+                batch,
+                BatchInfo {
+                    count_samples: n,
+                    pad: 0,
+                },
+            )),
+            Err(e) => Err(DataError::Read(SourceError::new(e))),
+        })
+    }
+
+    fn start_epoch(&mut self, epoch: u64) {
+        ParquetStream::start_epoch(self, epoch);
+    }
+
+    fn state(&self) -> SourceState {
+        ParquetStream::state(self)
+    }
+
+    fn resume(&mut self, state: &SourceState) -> Result<(), DataError> {
+        ParquetStream::resume(self, state)
+    }
+
+    fn samples_per_epoch(&self) -> Option<usize> {
+        Some(self.plan.samples(self.epoch))
     }
 }
