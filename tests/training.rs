@@ -37,7 +37,8 @@ fn record(n: usize) -> Record {
     Record {
         image: Batch::new(image).unwrap(),
         label: Batch::new(Array1::from(labels)).unwrap(),
-        weight: Batch::new(Array2::ones((n, 1))).unwrap(),
+        // Each sample's id: read by the resume tests' channel only.
+        weight: Batch::new(Array2::from_shape_fn((n, 1), |(i, _)| i as f32)).unwrap(),
     }
 }
 
@@ -331,4 +332,164 @@ fn ragged_sources_are_served_padded_per_batch() {
         shapes.push(data.input.tokens.shape().to_vec());
     }
     assert_eq!(shapes, [[2, 4], [2, 5], [2, 2]]);
+}
+
+/// The ids of a batch's samples (the record's "weights" hold each sample's id).
+#[derive(DataSpec)]
+struct SampleIds {
+    #[spec(source = "weights")]
+    ids: ArcBatch<Vector<1>>,
+}
+
+struct Ids;
+impl Channel<Linear> for Ids {
+    type Data = SampleIds;
+    fn name(&self) -> &str {
+        "ids"
+    }
+    fn value(&self, _: &Linear, data: &SampleIds) -> f64 {
+        f64::from(data.ids.array().sum())
+    }
+}
+
+type Watched = (Accuracy, Ids);
+type Served = Vec<(u64, Vec<usize>)>;
+
+/// A gradient step of the cross-entropy on the batch, and the batch's (epoch, sample ids).
+fn update(
+    epoch: u64,
+    served: &mut Served,
+) -> impl FnMut(&mut Linear, &Costs, &batchspec::data::StepData<Linear, Costs, Watched>) + '_ {
+    move |m, _, data| {
+        let x = data.input.x.array().mapv(|v| v / 255.0);
+        let p = m.probabilities(&data.input);
+        let g = x.t().dot(&(p - data.costs.0.targets.array()));
+        m.w.scaled_add(-0.5 / x.nrows() as f32, &g);
+        let ids = data
+            .channels
+            .1
+            .ids
+            .array()
+            .iter()
+            .map(|&v| v as usize)
+            .collect();
+        served.push((epoch, ids));
+    }
+}
+
+/// A run of the dataset's trainer stopped mid-epoch (after its checkpoint hook saved the data's
+/// state to disk and the model was saved beside it), restarted from the file by a new trainer,
+/// serves the same (epoch, sample ids) sequence as the uninterrupted run and ends with the same
+/// weights, bit for bit; so does a trainer of a prefetched source.
+#[test]
+fn a_run_stopped_mid_epoch_resumes_from_its_checkpoint_identically() {
+    let ds = Dataset::new(record(70)).unwrap();
+    let (epochs, every, crash) = (3u64, 4u64, 11u64);
+    let fresh = || {
+        Trainer::<Record, Linear, Costs, Watched>::new(
+            &ds,
+            schedule(70, LastBatch::Short),
+            (CrossEntropy, L1(0.0)),
+            (Accuracy, Ids),
+        )
+        .unwrap()
+    };
+    let model = || Linear {
+        w: Array2::zeros((16, 4)),
+    };
+    // Uninterrupted.
+    let (mut whole, mut m) = (Served::new(), model());
+    let mut t = fresh();
+    for _ in 0..epochs {
+        let e = t.state().data.epoch();
+        t.epoch(&mut m, update(e, &mut whole));
+    }
+    // Stopped after `crash` steps; the last checkpoint was at step 8.
+    let dir = std::env::temp_dir().join(format!("batchspec-trainer-resume-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("data-state.json");
+    let (mut served, mut m2) = (Served::new(), model());
+    let mut saved_model = None;
+    let mut t = fresh();
+    let to = file.clone();
+    t.checkpoint_every(every, move |state| {
+        std::fs::write(&to, serde_json::to_string(state).unwrap()).unwrap()
+    });
+    while t.steps() < crash {
+        let e = t.state().data.epoch();
+        if t.step(&mut m2, update(e, &mut served)).is_none() {
+            t.start_epoch(e + 1);
+        }
+        if t.steps() % every == 0 {
+            saved_model = Some(m2.w.clone());
+        }
+    }
+    drop(t);
+    // A new trainer, from the files.
+    let state: batchspec::data::TrainerState =
+        serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    assert_eq!(state.step, 8);
+    served.truncate(state.step as usize);
+    let mut m3 = Linear {
+        w: saved_model.unwrap(),
+    };
+    let mut t = fresh();
+    t.resume(&state).unwrap();
+    while t.state().data.epoch() < epochs {
+        let e = t.state().data.epoch();
+        t.epoch(&mut m3, update(e, &mut served));
+    }
+    assert_eq!(served, whole, "the (epoch, sample ids) sequence");
+    assert_eq!(m3.w, m.w, "the final weights");
+    let _ = std::fs::remove_dir_all(&dir);
+
+    // The same with a trainer of a prefetched source (a provider of the record).
+    let shared = std::sync::Arc::new(Dataset::new(record(70)).unwrap());
+    let source = || {
+        use batchspec::data::BatchSource;
+        Provider::<Record, Record>::shared(shared.clone(), schedule(70, LastBatch::Short))
+            .unwrap()
+            .prefetched(2)
+    };
+    let fresh = || {
+        Trainer::<Record, Linear, Costs, Watched>::from_source(
+            source(),
+            (CrossEntropy, L1(0.0)),
+            (Accuracy, Ids),
+        )
+    };
+    let (mut whole2, mut m) = (Served::new(), model());
+    let mut t = fresh();
+    for _ in 0..epochs {
+        let e = t.state().data.epoch();
+        t.epoch(&mut m, update(e, &mut whole2)).unwrap();
+    }
+    assert_eq!(
+        whole2, whole,
+        "a source serves what the dataset's trainer serves"
+    );
+    let (mut served, mut m2) = (Served::new(), model());
+    let mut t = fresh();
+    let mut checkpoint = None;
+    while t.steps() < crash {
+        let e = t.state().data.epoch();
+        match t.step(&mut m2, update(e, &mut served)) {
+            None => t.start_epoch(e + 1),
+            Some(r) => drop(r.unwrap()),
+        }
+        if t.steps() == 6 {
+            checkpoint = Some((t.state(), m2.w.clone()));
+        }
+    }
+    let (state, w) = checkpoint.unwrap();
+    served.truncate(6);
+    let mut m3 = Linear { w };
+    let mut t = fresh();
+    t.resume(&state).unwrap();
+    while t.state().data.epoch() < epochs {
+        let e = t.state().data.epoch();
+        t.epoch(&mut m3, update(e, &mut served)).unwrap();
+    }
+    assert_eq!(served, whole);
+    assert_eq!(m3.w, m.w);
 }

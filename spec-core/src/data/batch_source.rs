@@ -4,10 +4,13 @@
 //! Providers, streams, prefetched producers, generators and Parquet streams implement it, each
 //! beside its own type.
 
+use crate::augment::Draws;
+use crate::data::dataset::AllocFlat;
 use crate::data::error::DataError;
+use crate::data::gather::GatherFrom;
 use crate::data::prefetch::Prefetch;
 use crate::data::state::SourceState;
-use crate::types::spec::DataSpec;
+use crate::types::spec::{DataSpec, FlatOf};
 
 /// What a step of a provider served besides the data.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -148,6 +151,25 @@ pub trait BatchSource<Q> {
             f,
             lent: None,
             from: core::marker::PhantomData,
+        }
+    }
+
+    /// The batches converted to the request `P`, each leaf gathered from the batch's record and
+    /// converted in one pass, as a provider of `P` would from a dataset of the record (the
+    /// conversion is checked at compile time: `P: GatherFrom<Q>`). For a source of records,
+    /// such as a `ParquetStream`, feeding a model that asks for other layouts or types.
+    /// Augmentations draw by `(seed, epoch)` and each sample's place in the epoch.
+    fn as_request<P>(self) -> AsRequest<Self, Q, P>
+    where
+        Self: Sized,
+        Q: DataSpec,
+        P: DataSpec + GatherFrom<Q>,
+        FlatOf<P>: AllocFlat,
+    {
+        AsRequest {
+            source: self,
+            lent: None,
+            types: core::marker::PhantomData,
         }
     }
 
@@ -343,5 +365,78 @@ where
 
     fn samples_per_epoch(&self) -> Option<usize> {
         self.source.samples_per_epoch()
+    }
+}
+
+/// A source's batches converted to another request ([`BatchSource::as_request`]).
+pub struct AsRequest<S, Q, P> {
+    source: S,
+    lent: Option<P>,
+    types: core::marker::PhantomData<fn(Q) -> P>,
+}
+
+impl<S, Q, P> BatchSource<P> for AsRequest<S, Q, P>
+where
+    S: BatchSource<Q>,
+    Q: DataSpec,
+    P: DataSpec + GatherFrom<Q>,
+    FlatOf<P>: AllocFlat,
+{
+    type Lent<'a>
+        = &'a P
+    where
+        Self: 'a;
+
+    fn next_batch(&mut self) -> Option<Result<(&P, BatchInfo), DataError>> {
+        match self.next_owned()? {
+            Ok((p, info)) => Some(Ok((self.lent.insert(p), info))),
+            Err(e) => Some(Err(e)),
+        }
+    }
+
+    fn next_owned(&mut self) -> Option<Result<(P, BatchInfo), DataError>> {
+        let at = self.draws();
+        let (batch, info) = match self.source.next_batch()? {
+            Ok(b) => b,
+            Err(e) => return Some(Err(e)),
+        };
+        let rows = info.count_samples + info.pad;
+        let mut out = P::nest(FlatOf::<P>::alloc(rows, 0));
+        let filled: Vec<usize> = (0..info.count_samples).collect();
+        let gathered = P::gather_from(&mut out, &batch, &filled, info.count_samples..rows, at);
+        Some(gathered.map(|()| (out, info)))
+    }
+
+    fn start_epoch(&mut self, epoch: u64) {
+        self.source.start_epoch(epoch);
+    }
+
+    fn state(&self) -> SourceState {
+        self.source.state()
+    }
+
+    fn resume(&mut self, state: &SourceState) -> Result<(), DataError> {
+        self.source.resume(state)
+    }
+
+    fn samples_per_epoch(&self) -> Option<usize> {
+        self.source.samples_per_epoch()
+    }
+}
+
+impl<S, Q, P> AsRequest<S, Q, P> {
+    /// The draws of the next batch: the seed of the source's state, its epoch, and the place in
+    /// the epoch of the batch's first sample.
+    fn draws(&self) -> Draws<'static>
+    where
+        S: BatchSource<Q>,
+    {
+        let state = self.source.state();
+        Draws {
+            seed: state.seed().unwrap_or(0),
+            epoch: state.epoch(),
+            first: state.samples(),
+            globals: None,
+        }
     }
 }

@@ -390,6 +390,54 @@ where
         ))
     }
 
+    /// A trainer of the batches of `source`, a source of batches of the record `R` (a
+    /// `ParquetStream`, a prefetched provider of the record, a stream), from where it stands.
+    /// Each batch is served to every consumer as [`Trainer::new`]'s are, from its unique leaves.
+    ///
+    /// ```
+    /// use batchspec::prelude::*;
+    /// use batchspec::data::{BatchSource, Dataset, Provider, Trainer};
+    /// use batchspec::iteration::Schedule;
+    /// use batchspec::mapping::{Cost, Model};
+    /// use std::sync::Arc;
+    ///
+    /// #[derive(DataSpec)]
+    /// struct Record {
+    ///     #[spec(source = "features")]
+    ///     x: Batch<Vector<1>>,
+    /// }
+    /// #[derive(DataSpec)]
+    /// struct Input {
+    ///     #[spec(source = "features")]
+    ///     x: ArcBatch<Vector<1>>,
+    /// }
+    /// struct Mean;
+    /// impl Model for Mean {
+    ///     type Input = Input;
+    ///     type Output = Vector<1>;
+    /// }
+    /// let ds = Arc::new(Dataset::new(Record { x: Batch::new(ndarray::Array2::from_elem((10, 1), 2.0f32))? })?);
+    /// let source = Provider::<Record, Record>::shared(ds, Schedule::builder(10).batch_size(4).build()?)?;
+    /// let mut trainer = Trainer::<Record, Mean, (), ()>::from_source(source.prefetched(2), (), ());
+    /// let report = trainer.epoch(&mut Mean, |_, _, data| assert!(data.input.x.array().iter().all(|&v| v == 2.0)))?;
+    /// assert_eq!((report.steps, report.samples), (3, 10));
+    /// # Ok::<(), batchspec::Error>(())
+    /// ```
+    pub fn from_source<S: BatchSource<R>>(
+        source: S,
+        costs: C,
+        channels: H,
+    ) -> Trainer<'static, R, M, C, H, SourceRows<S>>
+    where
+        R: 'static,
+        M::Input: ServeFrom<R>,
+        C::Data: ServedBy<R>,
+        H::Data: ServedBy<R>,
+    {
+        let epoch = source.state().epoch();
+        Trainer::with_rows(SourceRows { source, epoch }, Vec::new(), costs, channels)
+    }
+
     /// The next batch of the epoch, served to every consumer; `None` at the end of the epoch.
     /// A batch holds its samples only: a padded last batch is served short, a rolled-over one
     /// with its wrapped samples.
@@ -442,49 +490,6 @@ where
     H: Channels<M>,
     S: BatchSource<R>,
 {
-    /// A trainer of the batches of `source`, a source of batches of the record `R` (a
-    /// `ParquetStream`, a prefetched provider of the record, a stream), from where it stands.
-    /// Each batch is served to every consumer as [`Trainer::new`]'s are, from its unique leaves.
-    ///
-    /// ```
-    /// use batchspec::prelude::*;
-    /// use batchspec::data::{BatchSource, Dataset, Provider, Trainer};
-    /// use batchspec::iteration::Schedule;
-    /// use batchspec::mapping::{Cost, Model};
-    /// use std::sync::Arc;
-    ///
-    /// #[derive(DataSpec)]
-    /// struct Record {
-    ///     #[spec(source = "features")]
-    ///     x: Batch<Vector<1>>,
-    /// }
-    /// #[derive(DataSpec)]
-    /// struct Input {
-    ///     #[spec(source = "features")]
-    ///     x: ArcBatch<Vector<1>>,
-    /// }
-    /// struct Mean;
-    /// impl Model for Mean {
-    ///     type Input = Input;
-    ///     type Output = Vector<1>;
-    /// }
-    /// let ds = Arc::new(Dataset::new(Record { x: Batch::new(ndarray::Array2::from_elem((10, 1), 2.0f32))? })?);
-    /// let source = Provider::<Record, Record>::shared(ds, Schedule::builder(10).batch_size(4).build()?)?;
-    /// let mut trainer = Trainer::<Record, Mean, (), ()>::from_source(source.prefetched(2), (), ());
-    /// let report = trainer.epoch(&mut Mean, |_, _, data| assert!(data.input.x.array().iter().all(|&v| v == 2.0)))?;
-    /// assert_eq!((report.steps, report.samples), (3, 10));
-    /// # Ok::<(), batchspec::Error>(())
-    /// ```
-    pub fn from_source(source: S, costs: C, channels: H) -> Self
-    where
-        M::Input: ServeFrom<R>,
-        C::Data: ServedBy<R>,
-        H::Data: ServedBy<R>,
-    {
-        let epoch = source.state().epoch();
-        Self::with_rows(SourceRows { source, epoch }, Vec::new(), costs, channels)
-    }
-
     /// The next batch of the epoch, served to every consumer; `None` at the end of the epoch.
     ///
     /// # Errors
