@@ -222,3 +222,46 @@ fn padded_sequences_with_mask_and_lengths_become_tensors() {
         ]
     );
 }
+
+/// `Batches::from_source`: any source (here a provider prefetched on its own thread) as candle
+/// tensors, an epoch at a time; resumed from a saved state, the next `epoch` of the state's epoch
+/// continues it with the batches the uninterrupted run served, then the next epochs start fresh.
+#[test]
+fn batches_from_any_source_resume_mid_epoch() {
+    use batchspec::data::{BatchSource, Dataset, Provider};
+    use batchspec::iteration::Schedule;
+    use batchspec::prelude::*;
+    use batchspec_candle::Batches;
+    use candle_core::Device;
+    use std::sync::Arc;
+
+    #[derive(DataSpec)]
+    struct Ids {
+        #[spec(source = "id")]
+        id: Batch<Vector<1>>,
+    }
+    let x = ndarray::Array2::from_shape_fn((23, 1), |(i, _)| i as f32);
+    let ds = Arc::new(Dataset::new(Ids { id: Batch::new(x).unwrap() }).unwrap());
+    let schedule = Schedule::builder(23).batch_size(5).shuffle(true).seed(9).build().unwrap();
+    let source = || {
+        Provider::<Ids, Ids>::shared(ds.clone(), schedule.clone())
+            .unwrap()
+            .prefetched(1)
+    };
+    let ids = |t: Tensors<Ids>| t.id.flatten_all().unwrap().to_vec1::<f32>().unwrap();
+    let mut batches = Batches::from_source(source(), &Device::Cpu);
+    let e0: Vec<Vec<f32>> = batches.epoch(0).map(|b| ids(b.unwrap())).collect();
+    let e1: Vec<Vec<f32>> = batches.epoch(1).map(|b| ids(b.unwrap())).collect();
+    assert_eq!(e0.iter().map(Vec::len).sum::<usize>(), 23);
+    assert_ne!(e0, e1);
+    let mut run = Batches::from_source(source(), &Device::Cpu);
+    let taken: Vec<_> = run.epoch(1).take(2).map(|b| ids(b.unwrap())).collect();
+    assert_eq!(taken, e1[..2]);
+    let saved = run.state();
+    let mut resumed = Batches::from_source(source(), &Device::Cpu);
+    resumed.resume(&saved).unwrap();
+    let rest: Vec<_> = resumed.epoch(1).map(|b| ids(b.unwrap())).collect();
+    assert_eq!(rest, e1[2..]);
+    let again: Vec<_> = resumed.epoch(0).map(|b| ids(b.unwrap())).collect();
+    assert_eq!(again, e0);
+}
