@@ -1106,3 +1106,48 @@ fn non_finite_values_follow_the_policy_at_their_row() {
     assert!(served <= 4, "{served} rows before the refusal");
     assert!(err.to_string().contains("column `x`, row 4"), "{err}");
 }
+
+/// A Parquet stream's state is refused, in words, by a stream of other files, another window,
+/// seed or number of ranks: never a silent restart from the epoch's start.
+#[test]
+fn a_parquet_state_of_other_files_or_plan_is_refused_in_words() {
+    let files = ParquetFiles::open(data("uneven.parquet")).unwrap();
+    let plan = |seed, world| {
+        ShardPlan::new(&files, Rank::new(0, world).unwrap())
+            .unwrap()
+            .shuffle(seed)
+    };
+    let mut run = ParquetStream::<Ids>::new(&files, &plan(1, 1), 0, 4, 2);
+    run.next_batch();
+    let state = run.state();
+    let refused = |mut s: ParquetStream<Ids>| s.resume(&state).unwrap_err().to_string();
+    let window = refused(ParquetStream::<Ids>::new(&files, &plan(1, 1), 0, 4, 3));
+    assert!(
+        window.contains("its plan is batch 4, window 2 row groups"),
+        "{window}"
+    );
+    let seed = refused(ParquetStream::<Ids>::new(&files, &plan(2, 1), 0, 4, 2));
+    assert!(
+        seed.contains("its seed is 1, but this source's is 2"),
+        "{seed}"
+    );
+    let ranks = refused(ParquetStream::<Ids>::new(&files, &plan(1, 2), 0, 4, 2));
+    assert!(
+        ranks.contains("its number of ranks is 1, but this source's is 2"),
+        "{ranks}"
+    );
+    // The same rows under another file name are other data.
+    let dir = std::env::temp_dir().join(format!("batchspec-state-files-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::copy(data("uneven.parquet"), dir.join("renamed.parquet")).unwrap();
+    let other = ParquetFiles::open(dir.join("renamed.parquet")).unwrap();
+    let other_plan = ShardPlan::new(&other, Rank::new(0, 1).unwrap())
+        .unwrap()
+        .shuffle(1);
+    let data = refused(ParquetStream::<Ids>::new(&other, &other_plan, 0, 4, 2));
+    assert!(
+        data.contains("its data (its samples, files or row counts)"),
+        "{data}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -16,6 +16,7 @@
 
 use arrow_array::{ArrayRef, Int64Array};
 use arrow_schema::{DataType, Field, Schema};
+use batchspec::data::{BatchSource, SourceState};
 use batchspec::iteration::LastBatch;
 use batchspec::load::{LoadError, ParquetFiles, ParquetStream, Rank, ShardPlan, Tail};
 use batchspec::prelude::*;
@@ -179,6 +180,37 @@ fn streamed(
         .map(|b| ids(&b.unwrap()))
         .collect();
     prop_assert_eq!(&rest[..], &batches[k..], "resumed at batch {}", k);
+    // The position as a value: the state after `k` batches, through JSON, resumed by a stream
+    // made for another epoch (and behind a prefetch thread), serves the same rest.
+    let mut s = stream(files, plan, epoch, how);
+    for _ in 0..k {
+        s.next_batch();
+    }
+    let state: SourceState =
+        serde_json::from_str(&serde_json::to_string(&s.state()).unwrap()).unwrap();
+    prop_assert_eq!(state.batches() as usize, k);
+    let mut other = stream(files, plan, epoch + 1, how);
+    other.resume(&state).unwrap();
+    let rest: Vec<Vec<i64>> = std::iter::from_fn(|| other.next_batch())
+        .map(|b| ids(&b.unwrap()))
+        .collect();
+    prop_assert_eq!(
+        &rest[..],
+        &batches[k..],
+        "resumed from its state at batch {}",
+        k
+    );
+    let mut fetched = stream(files, plan, epoch + 2, how).prefetched(1);
+    fetched.resume(&state).unwrap();
+    let rest: Vec<Vec<i64>> = std::iter::from_fn(|| fetched.next_owned())
+        .map(|b| ids(&b.unwrap().0))
+        .collect();
+    prop_assert_eq!(
+        &rest[..],
+        &batches[k..],
+        "prefetched, resumed from its state at batch {}",
+        k
+    );
     Ok(batches)
 }
 

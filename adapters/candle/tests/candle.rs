@@ -241,8 +241,18 @@ fn batches_from_any_source_resume_mid_epoch() {
         id: Batch<Vector<1>>,
     }
     let x = ndarray::Array2::from_shape_fn((23, 1), |(i, _)| i as f32);
-    let ds = Arc::new(Dataset::new(Ids { id: Batch::new(x).unwrap() }).unwrap());
-    let schedule = Schedule::builder(23).batch_size(5).shuffle(true).seed(9).build().unwrap();
+    let ds = Arc::new(
+        Dataset::new(Ids {
+            id: Batch::new(x).unwrap(),
+        })
+        .unwrap(),
+    );
+    let schedule = Schedule::builder(23)
+        .batch_size(5)
+        .shuffle(true)
+        .seed(9)
+        .build()
+        .unwrap();
     let source = || {
         Provider::<Ids, Ids>::shared(ds.clone(), schedule.clone())
             .unwrap()
