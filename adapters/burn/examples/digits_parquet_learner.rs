@@ -146,12 +146,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let train = ParquetFiles::open(dir.join("train"))?;
     let plan = ShardPlan::new(&train, Rank::new(0, 1)?)?.shuffle(7);
     let stream = ParquetStream::<Digits>::new(&train, &plan, 0, 32, 2).read_ahead();
-    let loader = SourceLoader::new(stream.as_request::<Input>().prefetched(2), &device);
+    let loader = SourceLoader::new(stream.into_request::<Input>().prefetched(2), &device);
 
     let valid = ParquetFiles::open(dir.join("valid"))?;
     let valid_plan = ShardPlan::new(&valid, Rank::new(0, 1)?)?;
     let valid_stream = ParquetStream::<Digits>::new(&valid, &valid_plan, 0, 128, 2);
-    let valid_loader = SourceLoader::new(valid_stream.as_request::<Input>(), &device);
+    let valid_loader = SourceLoader::new(valid_stream.into_request::<Input>(), &device);
     println!(
         "{} training samples in {} row groups, {} held out",
         loader.num_items(),

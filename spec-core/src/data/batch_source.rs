@@ -1,6 +1,7 @@
 //! What every source of batches serves: [`BatchInfo`], a batch's real samples and padding, and
 //! [`BatchSource`], the one trait generic training code takes, with its combinators
-//! ([`TakeBatches`], [`SkipBatches`], [`MapBatches`], and [`BatchSource::prefetched`]).
+//! ([`TakeBatches`], [`SkipBatches`], [`MapBatches`], [`IntoRequest`]; `prefetched` is the
+//! prefetch file's [`IntoPrefetch`](crate::data::IntoPrefetch)).
 //! Providers, streams, prefetched producers, generators and Parquet streams implement it, each
 //! beside its own type.
 
@@ -8,7 +9,6 @@ use crate::augment::Draws;
 use crate::data::dataset::AllocFlat;
 use crate::data::error::DataError;
 use crate::data::gather::GatherFrom;
-use crate::data::prefetch::Prefetch;
 use crate::data::state::SourceState;
 use crate::types::spec::{DataSpec, FlatOf};
 
@@ -33,7 +33,8 @@ pub struct BatchInfo {
 /// epoch and `None` at its end, [`start_epoch`](Self::start_epoch) starts another. Its position
 /// is a value, [`state`](Self::state), and [`resume`](Self::resume) continues from a saved one
 /// with exactly the batches an uninterrupted run would have served next (property-tested for
-/// every source at every batch boundary).
+/// every source at every batch boundary). Every source also runs on a thread of its own with
+/// [`IntoPrefetch::prefetched`](crate::data::IntoPrefetch::prefetched) (in the prelude).
 ///
 /// ```
 /// use batchspec::prelude::*;
@@ -95,8 +96,8 @@ pub trait BatchSource<Q> {
     /// Starts epoch `epoch` (its order, for shuffled sources, depends on the seed and `epoch`).
     fn start_epoch(&mut self, epoch: u64);
 
-    /// Where the source stands: after the batches served so far (with
-    /// [`prefetched`](Self::prefetched), after those the consumer took, not those made ahead).
+    /// Where the source stands: after the batches served so far (prefetched, after those the
+    /// consumer took, not those made ahead).
     fn state(&self) -> SourceState;
 
     /// Continues from `state`, a state this source (or the same source in another process)
@@ -159,28 +160,18 @@ pub trait BatchSource<Q> {
     /// conversion is checked at compile time: `P: GatherFrom<Q>`). For a source of records,
     /// such as a `ParquetStream`, feeding a model that asks for other layouts or types.
     /// Augmentations draw by `(seed, epoch)` and each sample's place in the epoch.
-    fn as_request<P>(self) -> AsRequest<Self, Q, P>
+    fn into_request<P>(self) -> IntoRequest<Self, Q, P>
     where
         Self: Sized,
         Q: DataSpec,
         P: DataSpec + GatherFrom<Q>,
         FlatOf<P>: AllocFlat,
     {
-        AsRequest {
+        IntoRequest {
             source: self,
             lent: None,
             types: core::marker::PhantomData,
         }
-    }
-
-    /// The source on a thread of its own, up to `ahead + 1` batches made before they are asked
-    /// for ([`Prefetch::source`]); its state is that of the batches taken.
-    fn prefetched(self, ahead: usize) -> Prefetch<Q>
-    where
-        Self: Sized + Send + 'static,
-        Q: DataSpec + Send + 'static,
-    {
-        Prefetch::source(self, ahead)
     }
 }
 
@@ -191,6 +182,7 @@ pub struct TakeBatches<S> {
     served: usize,
 }
 
+#[diagnostic::do_not_recommend]
 impl<Q, S: BatchSource<Q>> BatchSource<Q> for TakeBatches<S> {
     type Lent<'a>
         = S::Lent<'a>
@@ -276,6 +268,7 @@ impl<S> SkipBatches<S> {
     }
 }
 
+#[diagnostic::do_not_recommend]
 impl<Q, S: BatchSource<Q>> BatchSource<Q> for SkipBatches<S> {
     type Lent<'a>
         = S::Lent<'a>
@@ -326,6 +319,7 @@ pub struct MapBatches<S, F, Q, P> {
     from: core::marker::PhantomData<fn(Q)>,
 }
 
+#[diagnostic::do_not_recommend]
 impl<Q, P, S, F> BatchSource<P> for MapBatches<S, F, Q, P>
 where
     S: BatchSource<Q>,
@@ -368,14 +362,15 @@ where
     }
 }
 
-/// A source's batches converted to another request ([`BatchSource::as_request`]).
-pub struct AsRequest<S, Q, P> {
+/// A source's batches converted to another request ([`BatchSource::into_request`]).
+pub struct IntoRequest<S, Q, P> {
     source: S,
     lent: Option<P>,
     types: core::marker::PhantomData<fn(Q) -> P>,
 }
 
-impl<S, Q, P> BatchSource<P> for AsRequest<S, Q, P>
+#[diagnostic::do_not_recommend]
+impl<S, Q, P> BatchSource<P> for IntoRequest<S, Q, P>
 where
     S: BatchSource<Q>,
     Q: DataSpec,
@@ -424,7 +419,7 @@ where
     }
 }
 
-impl<S, Q, P> AsRequest<S, Q, P> {
+impl<S, Q, P> IntoRequest<S, Q, P> {
     /// The draws of the next batch: the seed of the source's state, its epoch, and the place in
     /// the epoch of the batch's first sample.
     fn draws(&self) -> Draws<'static>

@@ -157,6 +157,7 @@ where
     }
 }
 
+#[diagnostic::do_not_recommend]
 impl<Q, F> BatchSource<Q> for Generator<Q, F>
 where
     Q: DataSpec,

@@ -645,11 +645,28 @@ impl<Q: Send + 'static> Drop for Prefetch<Q> {
     }
 }
 
+/// `.prefetched(ahead)` on any source of batches: the source on a thread of its own, up to
+/// `ahead + 1` batches made before they are asked for ([`Prefetch::source`]); its state is that
+/// of the batches taken. Implemented for every [`BatchSource`]; in the prelude.
+pub trait IntoPrefetch<Q>: BatchSource<Q> + Sized {
+    /// The source on a thread of its own ([`Prefetch::source`]).
+    fn prefetched(self, ahead: usize) -> Prefetch<Q>
+    where
+        Self: Send + 'static,
+        Q: DataSpec + Send + 'static,
+    {
+        Prefetch::source(self, ahead)
+    }
+}
+
+impl<Q, S: BatchSource<Q>> IntoPrefetch<Q> for S {}
+
 /// A `Prefetch` as a source. Made by [`Prefetch::source`] (or
-/// [`BatchSource::prefetched`]) it has the source's state and resumes; made from a producer
+/// [`IntoPrefetch::prefetched`](crate::data::IntoPrefetch::prefetched)) it has the source's state and resumes; made from a producer
 /// ([`Prefetch::spawn`], [`Prefetch::provider`], ...) it has no position to give: its
 /// [`start_epoch`](BatchSource::start_epoch) does nothing (its epochs were given where it was
 /// made) and [`resume`](BatchSource::resume) is refused in words.
+#[diagnostic::do_not_recommend]
 impl<Q: Send + 'static> BatchSource<Q> for Prefetch<Q> {
     type Lent<'a> = Prefetched<'a, Q>;
 
@@ -680,7 +697,7 @@ impl<Q: Send + 'static> BatchSource<Q> for Prefetch<Q> {
     fn resume(&mut self, state: &SourceState) -> Result<(), DataError> {
         self.restart(Command::Resume(state)).unwrap_or_else(|| {
             Err(DataError::Resume(
-                "a Prefetch of a producer (a closure) has no position to resume: prefetch a source instead (`BatchSource::prefetched`, `Prefetch::source`)".into(),
+                "a Prefetch of a producer (a closure) has no position to resume: prefetch a source instead (`.prefetched(ahead)`, `Prefetch::source`)".into(),
             ))
         })
     }

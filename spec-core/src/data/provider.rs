@@ -259,7 +259,7 @@ where
     }
 
     /// A provider that holds its dataset by an [`Arc`]: it borrows nothing, so it can move to
-    /// another thread ([`BatchSource::prefetched`]) or into a framework's loader.
+    /// another thread ([`IntoPrefetch::prefetched`](crate::data::IntoPrefetch::prefetched)) or into a framework's loader.
     ///
     /// # Errors
     /// As [`Provider::unbuffered`].
@@ -419,6 +419,7 @@ fn info_of(step: &Step, size: usize) -> BatchInfo {
     }
 }
 
+#[diagnostic::do_not_recommend]
 impl<'d, R: DataSpec, Q: DataSpec> BatchSource<Q> for Provider<'d, R, Q>
 where
     FlatOf<Q>: AllocFlat,

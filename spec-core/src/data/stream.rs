@@ -495,6 +495,7 @@ where
     }
 }
 
+#[diagnostic::do_not_recommend]
 impl<R, Q> BatchSource<Q> for Stream<R, Q>
 where
     R: DataSpec + GatherSame + Send + 'static,

@@ -662,7 +662,7 @@ where
         if !self.hooks.is_empty() {
             let state = self.state();
             for (every, hook) in &mut self.hooks {
-                if self.steps % *every == 0 {
+                if self.steps.is_multiple_of(*every) {
                     hook(&state);
                 }
             }

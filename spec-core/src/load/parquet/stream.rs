@@ -665,6 +665,7 @@ where
 /// assert_eq!(samples(&mut ParquetStream::<Ids>::new(&files, &plan, 0, 10, 2))?, 33);
 /// # Ok::<(), batchspec::Error>(())
 /// ```
+#[diagnostic::do_not_recommend]
 impl<R> BatchSource<R> for ParquetStream<R>
 where
     R: LoadRecord + GatherSame,

@@ -20,7 +20,7 @@ struct Input {
 
 fn serve(ds: Arc<Dataset<Record>>, schedule: Schedule) {
     let source = Provider::<Record, Record>::shared(ds, schedule).unwrap();
-    let _ = source.as_request::<Input>();
+    let _ = source.into_request::<Input>();
 }
 
 fn main() {}
