@@ -446,7 +446,6 @@ fn a_run_stopped_mid_epoch_resumes_from_its_checkpoint_identically() {
     // The same with a trainer of a prefetched source (a provider of the record).
     let shared = std::sync::Arc::new(Dataset::new(record(70)).unwrap());
     let source = || {
-        use batchspec::data::BatchSource;
         Provider::<Record, Record>::shared(shared.clone(), schedule(70, LastBatch::Short))
             .unwrap()
             .prefetched(2)

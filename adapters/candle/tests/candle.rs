@@ -228,7 +228,7 @@ fn padded_sequences_with_mask_and_lengths_become_tensors() {
 /// continues it with the batches the uninterrupted run served, then the next epochs start fresh.
 #[test]
 fn batches_from_any_source_resume_mid_epoch() {
-    use batchspec::data::{BatchSource, Dataset, Provider};
+    use batchspec::data::{Dataset, Provider};
     use batchspec::iteration::Schedule;
     use batchspec::prelude::*;
     use batchspec_candle::Batches;
