@@ -2,8 +2,8 @@
 //! digits are trained by batchspec's `Trainer` (a softmax regression, plain SGD), whose
 //! `checkpoint_every` hook writes the data's state (a `TrainerState`, JSON) beside the model's
 //! weights every 10 steps. One process trains without a stop; a second is killed mid-epoch
-//! (`process::exit` at step 67, in the second epoch); a third restarts from the files it left (step 60) and trains to
-//! the end. The sequence of (epoch, sample ids) the two runs served, and their final weights and
+//! (`process::exit` at step 67, in the second epoch); a third restarts from the files it left
+//! (step 60) and trains to the end. The sequence of (epoch, sample ids) the two runs served, and their final weights and
 //! held-out accuracy, must be identical: the example fails otherwise.
 //!
 //! `cargo run --release -p batchspec-quickstart --example digits_resume`
@@ -175,7 +175,7 @@ fn run(dir: &Path, resume: bool, stop: Option<u64>) -> Result<(), Box<dyn std::e
             continue;
         }
         append(&dir.join("served.txt"), &std::mem::take(&mut served))?;
-        if trainer.steps() % EVERY == 0 {
+        if trainer.steps().is_multiple_of(EVERY) {
             std::fs::write(
                 dir.join("model.json"),
                 serde_json::to_string(&model.w.iter().collect::<Vec<_>>())?,
