@@ -3,8 +3,9 @@
 //! `checkpoint_every` hook writes the data's state (a `TrainerState`, JSON) beside the model's
 //! weights every 10 steps. One process trains without a stop; a second is killed mid-epoch
 //! (`process::exit` at step 67, in the second epoch); a third restarts from the files it left
-//! (step 60) and trains to the end. The sequence of (epoch, sample ids) the two runs served, and their final weights and
-//! held-out accuracy, must be identical: the example fails otherwise.
+//! (step 60) and trains to the end. The sequence of (epoch, sample ids) the two runs served,
+//! and their final weights and held-out accuracy, must be identical: the example fails
+//! otherwise.
 //!
 //! `cargo run --release -p batchspec-quickstart --example digits_resume`
 
