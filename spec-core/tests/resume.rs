@@ -296,6 +296,22 @@ where
             "prefetched, resumed at {}",
             k
         );
+        // Two resumes in a row: from the middle of the rest, by a third source.
+        let mid = k + (full.len() - k) / 2;
+        let mut again = make();
+        again.resume(&round_trip(state, how)).unwrap();
+        for _ in k..mid {
+            again.next_owned();
+        }
+        let mut third = make();
+        third.resume(&round_trip(&again.state(), how)).unwrap();
+        prop_assert_eq!(
+            &drain(&mut third)[..],
+            &full[mid..],
+            "resumed at {} then {}",
+            k,
+            mid
+        );
     }
     Ok(())
 }
