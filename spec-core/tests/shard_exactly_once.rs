@@ -417,6 +417,134 @@ proptest! {
     }
 }
 
+/// Elastic resume of Parquet streams: a job of `w` ranks steps `k` batches together, its state
+/// (of a rank still serving, through JSON) is resumed by a job of `w2` ranks, which steps `k2`
+/// batches, whose state is resumed by a job of `w3` ranks, which ends the epoch. Across all of
+/// them, under `Uneven` every row of the files is served exactly once; under `Pad` every row at
+/// least once; under `Drop` (and a dropped last batch) at most once. The next epoch of the last
+/// job is a fresh stream's.
+fn elastic(
+    sizes: &[usize],
+    cuts: &[bool],
+    worlds: [usize; 3],
+    steps: [usize; 2],
+    seed: Option<u64>,
+    tail: Tail,
+    how: Streaming,
+) -> Result<(), TestCaseError> {
+    let dir = TempDir::new();
+    let rows = write_parts(&dir.0, sizes, cuts);
+    let files = ParquetFiles::open(&dir.0).unwrap();
+    let plan = |r, w| -> Option<ShardPlan> {
+        let p = ShardPlan::new(&files, Rank::new(r, w).unwrap())
+            .ok()?
+            .tail(tail);
+        Some(match seed {
+            Some(s) => p.shuffle(s),
+            None => p,
+        })
+    };
+    let job = |w| (0..w).map(|r| plan(r, w)).collect::<Option<Vec<_>>>();
+    let (Some(first), Some(second), Some(third)) = (job(worlds[0]), job(worlds[1]), job(worlds[2]))
+    else {
+        return Ok(());
+    };
+    let epoch = 1;
+    let mut served: Vec<i64> = Vec::new();
+    // Steps every rank of `streams` together, `k` batches (all for `None`); the state of a rank
+    // that served the most.
+    let mut step = |streams: &mut Vec<ParquetStream<Ids>>, k: Option<usize>| {
+        let mut state: Option<SourceState> = None;
+        for s in streams.iter_mut() {
+            for _ in 0..k.unwrap_or(usize::MAX) {
+                let Some(b) = s.next_batch() else { break };
+                served.extend(ids(&b.unwrap()));
+            }
+            let here = s.state();
+            if state
+                .as_ref()
+                .is_none_or(|st| here.batches() > st.batches())
+            {
+                state = Some(here);
+            }
+        }
+        let state = state.unwrap();
+        serde_json::from_str::<SourceState>(&serde_json::to_string(&state).unwrap()).unwrap()
+    };
+    let mut a: Vec<_> = first
+        .iter()
+        .map(|p| stream(&files, p, epoch, how))
+        .collect();
+    let state = step(&mut a, Some(steps[0]));
+    let resumed = |plans: &[ShardPlan], state: &SourceState| -> Vec<ParquetStream<Ids>> {
+        plans
+            .iter()
+            .map(|p| {
+                let mut s = stream(&files, p, 0, how);
+                s.resume(state).unwrap();
+                s
+            })
+            .collect()
+    };
+    let mut b = resumed(&second, &state);
+    let state = step(&mut b, Some(steps[1]));
+    let mut c = resumed(&third, &state);
+    step(&mut c, None);
+    let counts = multiplicity(&served);
+    prop_assert!(counts.keys().all(|&id| (0..rows as i64).contains(&id)));
+    match tail {
+        Tail::Uneven if !how.drop_last => {
+            prop_assert_eq!(counts.len(), rows, "every row served");
+            prop_assert!(
+                counts.values().all(|&n| n == 1),
+                "a row served twice: {:?}",
+                counts
+            );
+        }
+        Tail::Pad if !how.drop_last => prop_assert_eq!(counts.len(), rows, "every row served"),
+        Tail::Drop | Tail::Uneven => {
+            prop_assert!(
+                counts.values().all(|&n| n == 1),
+                "a row served twice: {:?}",
+                counts
+            );
+        }
+        Tail::Pad => {}
+    }
+    // The next epoch is a fresh run's.
+    for (s, p) in c.iter_mut().zip(&third) {
+        s.start_epoch(epoch + 1);
+        let mut fresh = stream(&files, p, epoch + 1, how);
+        let mine: Vec<Vec<i64>> = std::iter::from_fn(|| s.next_batch())
+            .map(|b| ids(&b.unwrap()))
+            .collect();
+        let theirs: Vec<Vec<i64>> = std::iter::from_fn(|| fresh.next_batch())
+            .map(|b| ids(&b.unwrap()))
+            .collect();
+        prop_assert_eq!(mine, theirs);
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    #[test]
+    fn an_elastic_resume_serves_the_rest_of_the_epoch_across_the_new_ranks(
+        (sizes, cuts) in (1usize..=12).prop_flat_map(|n| (
+            prop::collection::vec(prop_oneof![1 => Just(0usize), 4 => 1usize..=7], n),
+            prop::collection::vec(prop::bool::weighted(0.3), n),
+        )),
+        worlds in [1usize..=4, 1usize..=4, 1usize..=4],
+        steps in [0usize..=4, 0usize..=3],
+        seed in prop::option::of(any::<u64>()),
+        tail in prop_oneof![Just(Tail::Uneven), Just(Tail::Pad), Just(Tail::Drop)],
+        how in streaming(),
+    ) {
+        elastic(&sizes, &cuts, worlds, steps, seed, tail, how)?;
+    }
+}
+
 /// The two bugs the property found, as examples. Pad: five ranks, one row group each, so every
 /// rank pads to 4 rows; the rank of the 3-row group (ids 7, 8, 9) read its share twice over in
 /// one window of 2 row groups (6 rows, shuffled) and served 4 of them, never row 7. A row group

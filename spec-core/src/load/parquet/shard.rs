@@ -198,6 +198,14 @@ impl ShardPlan {
         self.rank
     }
 
+    /// The same plan for another rank (of any world).
+    pub(crate) fn for_rank(&self, rank: Rank) -> ShardPlan {
+        ShardPlan {
+            rank,
+            ..self.clone()
+        }
+    }
+
     /// The tail policy.
     pub fn tail_policy(&self) -> Tail {
         self.tail

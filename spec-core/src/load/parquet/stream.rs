@@ -10,6 +10,7 @@ use crate::data::prefetch::Prefetch;
 use crate::data::state::{SourceState, fingerprint};
 use crate::iteration::{LastBatch, permutation};
 use crate::load::error::LoadError;
+use crate::load::parquet::elastic::{Batching, Chunk, part_of_rest};
 use crate::load::parquet::files::ParquetFiles;
 use crate::load::parquet::row_group::RowGroup;
 use crate::load::parquet::shard::ShardPlan;
@@ -102,6 +103,9 @@ pub struct ParquetStream<R> {
     span_globals: Vec<u64>,
     // The batch lent as a [`BatchSource`], until the next one.
     lent: Option<R>,
+    // The part of another job's epoch an elastic resume dealt to this rank, read a chunk at a
+    // time instead of the epoch's own windows, and the state it continues.
+    rest: Option<(SourceState, Vec<Chunk>, usize)>,
 }
 
 /// A place in the stream's row groups: a round (a pass over the share) and a row group of it.
@@ -253,6 +257,7 @@ where
             globals: Vec::new(),
             span_globals: Vec::new(),
             lent: None,
+            rest: None,
         };
         stream.start_epoch(epoch);
         stream
@@ -289,6 +294,7 @@ where
         self.buffered = 0;
         self.cursor = 0;
         self.carried = 0;
+        self.rest = None;
     }
 
     /// Where the stream stands: the epoch, the batches and rows served in it, the plan's seed,
@@ -296,7 +302,7 @@ where
     /// row groups).
     pub fn state(&self) -> SourceState {
         let rank = self.plan.rank();
-        SourceState::new("parquet stream", self.epoch)
+        let state = SourceState::new("parquet stream", self.epoch)
             .with_request::<R>()
             .with_data(self.data)
             .with_seed(self.seed)
@@ -308,20 +314,48 @@ where
                 self.plan.tail_policy(),
                 if self.drop_last { "dropped" } else { "short" }
             ))
-            .at(self.batches, self.served)
+            .at(self.batches, self.served);
+        match &self.rest {
+            Some((origin, _, _)) => state.with_inner(vec![origin.clone()]),
+            None => state,
+        }
     }
 
     /// Continues from `state` (see [`ParquetStream::seek`]).
     ///
+    /// A state taken with another number of ranks (the plan's [`Rank`](crate::load::Rank) of
+    /// another world, same files, seed, tail, batch size and window) is an elastic resume: the
+    /// rows every rank of the saved job had still to serve in its share's first pass (computed
+    /// from the footers and the shuffle, nothing read) are dealt to this job's ranks in
+    /// contiguous parts and served under the plan's tail (`Uneven`: each once across the ranks;
+    /// `Pad`: parts padded from their first rows to the largest; `Drop`: cut to the smallest),
+    /// a window of the old stream at a time; the next epochs are a fresh run's.
+    ///
     /// # Errors
-    /// [`DataError::StateMismatch`] for a state of other files, request, seed, plan or number of
-    /// ranks; the reader's errors for the window the next batch starts in.
+    /// [`DataError::StateMismatch`] for a state of other files, request, seed or plan; the
+    /// reader's errors for the window the next batch starts in.
     pub fn resume(&mut self, state: &SourceState) -> Result<(), DataError> {
-        state.check_against(&self.state(), false)?;
+        let rank = self.plan.rank();
+        state.check_against(&self.state().with_inner(Vec::new()), true)?;
         self.start_epoch(state.epoch());
         let batches = usize::try_from(state.batches()).unwrap_or(usize::MAX);
-        self.seek(batches)
-            .map_err(|e| DataError::Read(SourceError::new(e)))
+        let read = |e| DataError::Read(SourceError::new(e));
+        if state.world() == rank.world() && state.inner().is_empty() {
+            return self.seek(batches).map_err(read);
+        }
+        let (origin, skip) = match state.inner().first() {
+            Some(origin) if state.world() == rank.world() => (origin, batches),
+            _ => (state, 0),
+        };
+        let how = Batching {
+            batch: self.batch_size,
+            window: self.window,
+            drop_last: self.drop_last,
+        };
+        let chunks = part_of_rest(&self.plan, how, origin, rank.rank(), rank.world())?;
+        self.remaining = chunks.iter().map(|c| c.rows.len()).sum();
+        self.rest = Some((origin.clone(), chunks, 0));
+        self.seek(skip).map_err(read)
     }
 
     /// What becomes of the epoch's last batch when the rows do not fill it:
@@ -365,6 +399,22 @@ where
         self.batches = batches.min(skip.div_ceil(self.batch_size)) as u64;
         self.served = skip as u64;
         self.remaining -= skip;
+        if let Some((_, chunks, next)) = &mut self.rest {
+            // A rest is its chunks' rows in order.
+            while let Some(chunk) = chunks.get(*next) {
+                if chunk.rows.len() > skip {
+                    break;
+                }
+                skip -= chunk.rows.len();
+                *next += 1;
+                self.windows_read += 1;
+            }
+            if skip > 0 {
+                self.refill()?;
+                self.cursor = skip.min(self.buffered);
+            }
+            return Ok(());
+        }
         // The stream is the windows' rows in order, each window shuffled on its own.
         while let Some(window) = self.window_at(self.next) {
             let rows = self.rows_of(&window);
@@ -416,6 +466,14 @@ where
         })
     }
 
+    /// Whether a window (or a chunk of a rest) is still to be read.
+    fn more_to_read(&self) -> bool {
+        match &self.rest {
+            Some((_, chunks, next)) => *next < chunks.len(),
+            None => self.window_at(self.next).is_some(),
+        }
+    }
+
     /// The rows of a window, as the footers count them.
     fn rows_of(&self, window: &Window) -> usize {
         self.own[window.groups.clone()].iter().map(|g| g.rows).sum()
@@ -433,6 +491,27 @@ where
             self.cursor, self.buffered,
             "rows left in the window are carried first"
         );
+        if let Some((_, chunks, next)) = &mut self.rest {
+            let Some(chunk) = chunks.get(*next) else {
+                return Ok(());
+            };
+            *next += 1;
+            let read = Dataset::<R>::load(&mut self.files.select_row_groups(&chunk.groups))?;
+            self.globals.clear();
+            for g in &chunk.groups {
+                let file = (g.file as u64) << 40;
+                self.globals
+                    .extend((g.first_row..g.first_row + g.rows).map(|r| file | r as u64));
+            }
+            self.order.clone_from(&chunk.rows);
+            self.windows_read += 1;
+            self.buffered = self.order.len();
+            self.cursor = 0;
+            if let Some(old) = self.buffer.replace(read.into_fields()) {
+                self.recycle(old);
+            }
+            return Ok(());
+        }
         let (read, groups) = match self.ahead.take() {
             Some((pending, window)) => {
                 self.next = window.after;
@@ -557,9 +636,7 @@ where
             self.remaining = 0;
             return None;
         }
-        while self.carried + self.buffered - self.cursor < want
-            && self.window_at(self.next).is_some()
-        {
+        while self.carried + self.buffered - self.cursor < want && self.more_to_read() {
             self.carry();
             if let Err(e) = self.refill() {
                 self.remaining = 0;
