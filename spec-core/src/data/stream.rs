@@ -372,6 +372,29 @@ where
         Some(Ok(filled))
     }
 
+    /// The rows of a batch of `filled` samples: the samples alone for a short last batch, else
+    /// the batch size (the rows after the samples are padding).
+    fn rows_in_batch(&self, filled: usize) -> usize {
+        if filled < self.batch_size && self.last_batch == LastBatch::Short {
+            filled
+        } else {
+            self.batch_size
+        }
+    }
+
+    /// Counts the next batch of `filled` samples as served: its augmentations' draws.
+    fn count(&mut self, filled: usize) -> Draws<'static> {
+        let draws = Draws {
+            seed: self.seed,
+            epoch: self.epoch,
+            first: self.served,
+            globals: None,
+        };
+        self.served += filled as u64;
+        self.batches += 1;
+        draws
+    }
+
     /// Lends the next batch; `None` at the end of the epoch.
     ///
     /// # Errors
@@ -384,44 +407,23 @@ where
             Ok(n) => n,
             Err(e) => return Some(Err(e)),
         };
-        let rows_in_batch = if filled < size && self.last_batch == LastBatch::Short {
-            filled
-        } else {
-            size
-        };
-        let out = if rows_in_batch < size {
+        let rows = self.rows_in_batch(filled);
+        let draws = self.count(filled);
+        let out = if rows < size {
             let short = match self.short.take() {
-                Some((n, q)) if n == rows_in_batch => q,
-                _ => Q::nest(FlatOf::<Q>::alloc(rows_in_batch, 0)),
+                Some((n, q)) if n == rows => q,
+                _ => Q::nest(FlatOf::<Q>::alloc(rows, 0)),
             };
-            &mut self.short.insert((rows_in_batch, short)).1
+            &mut self.short.insert((rows, short)).1
         } else {
             self.out
                 .get_or_insert_with(|| Q::nest(FlatOf::<Q>::alloc(size, 0)))
         };
         let staging = self.staging.as_ref()?;
-        let info = BatchInfo {
-            count_samples: filled,
-            pad: rows_in_batch - filled,
-        };
-        let draws = Draws {
-            seed: self.seed,
-            epoch: self.epoch,
-            first: self.served,
-            globals: None,
-        };
-        self.served += filled as u64;
-        self.batches += 1;
-        match Q::gather_from(
-            out,
-            staging,
-            &self.rows[..filled],
-            filled..rows_in_batch,
-            draws,
-        ) {
-            Ok(()) => Some(Ok((out, info))),
-            Err(e) => Some(Err(e)),
-        }
+        Some(
+            Q::gather_from(out, staging, &self.rows[..filled], filled..rows, draws)
+                .map(|()| (&*out, info(filled, rows))),
+        )
     }
 
     /// Writes the next batch into `out` (of the batch size: the rows after the batch's samples
@@ -435,20 +437,12 @@ where
             Ok(n) => n,
             Err(e) => return Some(Err(e)),
         };
+        let draws = self.count(filled);
         let staging = self.staging.as_ref()?;
-        let info = BatchInfo {
-            count_samples: filled,
-            pad: size - filled,
-        };
-        let draws = Draws {
-            seed: self.seed,
-            epoch: self.epoch,
-            first: self.served,
-            globals: None,
-        };
-        self.served += filled as u64;
-        self.batches += 1;
-        Some(Q::gather_from(out, staging, &self.rows[..filled], filled..size, draws).map(|()| info))
+        Some(
+            Q::gather_from(out, staging, &self.rows[..filled], filled..size, draws)
+                .map(|()| info(filled, size)),
+        )
     }
 
     /// The next batch in memory of its own, holding exactly its rows (a short last batch is
@@ -458,40 +452,26 @@ where
     /// # Errors
     /// As [`Stream::next_batch`].
     pub fn next_owned(&mut self) -> Option<Result<(Q, BatchInfo), DataError>> {
-        let size = self.batch_size;
         let filled = match self.stage()? {
             Ok(n) => n,
             Err(e) => return Some(Err(e)),
         };
-        let rows_in_batch = if filled < size && self.last_batch == LastBatch::Short {
-            filled
-        } else {
-            size
-        };
-        let mut out = Q::nest(FlatOf::<Q>::alloc(rows_in_batch, 0));
+        let rows = self.rows_in_batch(filled);
+        let draws = self.count(filled);
+        let mut out = Q::nest(FlatOf::<Q>::alloc(rows, 0));
         let staging = self.staging.as_ref()?;
-        let info = BatchInfo {
-            count_samples: filled,
-            pad: rows_in_batch - filled,
-        };
-        let draws = Draws {
-            seed: self.seed,
-            epoch: self.epoch,
-            first: self.served,
-            globals: None,
-        };
-        self.served += filled as u64;
-        self.batches += 1;
         Some(
-            Q::gather_from(
-                &mut out,
-                staging,
-                &self.rows[..filled],
-                filled..rows_in_batch,
-                draws,
-            )
-            .map(|()| (out, info)),
+            Q::gather_from(&mut out, staging, &self.rows[..filled], filled..rows, draws)
+                .map(|()| (out, info(filled, rows))),
         )
+    }
+}
+
+/// A batch of `filled` samples in `rows` rows.
+fn info(filled: usize, rows: usize) -> BatchInfo {
+    BatchInfo {
+        count_samples: filled,
+        pad: rows - filled,
     }
 }
 
