@@ -170,6 +170,7 @@ pub trait BatchSource<Q> {
         IntoRequest {
             source: self,
             lent: None,
+            at: None,
             types: core::marker::PhantomData,
         }
     }
@@ -225,10 +226,7 @@ impl<Q, S: BatchSource<Q>> BatchSource<Q> for TakeBatches<S> {
         Ok(())
     }
 
-    fn samples_per_epoch(&self) -> Option<usize> {
-        // Batches may be short: the source's count bounds it.
-        self.source.samples_per_epoch()
-    }
+    // The samples of the first batches are not known before they are served: no count.
 }
 
 /// Each epoch of a source without its first batches ([`BatchSource::skip_batches`]).
@@ -366,6 +364,9 @@ where
 pub struct IntoRequest<S, Q, P> {
     source: S,
     lent: Option<P>,
+    // The draws of the next batch: the source's seed and epoch, and the samples it served in the
+    // epoch (read from its state once, then counted here).
+    at: Option<Draws<'static>>,
     types: core::marker::PhantomData<fn(Q) -> P>,
 }
 
@@ -390,11 +391,22 @@ where
     }
 
     fn next_owned(&mut self) -> Option<Result<(P, BatchInfo), DataError>> {
-        let at = self.draws();
+        let at = *self.at.get_or_insert_with(|| {
+            let state = self.source.state();
+            Draws {
+                seed: state.seed().unwrap_or(0),
+                epoch: state.epoch(),
+                first: state.samples(),
+                globals: None,
+            }
+        });
         let (batch, info) = match self.source.next_batch()? {
             Ok(b) => b,
             Err(e) => return Some(Err(e)),
         };
+        if let Some(next) = &mut self.at {
+            next.first += info.count_samples as u64;
+        }
         let rows = info.count_samples + info.pad;
         let mut out = P::nest(FlatOf::<P>::alloc(rows, 0));
         let filled: Vec<usize> = (0..info.count_samples).collect();
@@ -403,6 +415,7 @@ where
     }
 
     fn start_epoch(&mut self, epoch: u64) {
+        self.at = None;
         self.source.start_epoch(epoch);
     }
 
@@ -411,27 +424,11 @@ where
     }
 
     fn resume(&mut self, state: &SourceState) -> Result<(), DataError> {
+        self.at = None;
         self.source.resume(state)
     }
 
     fn samples_per_epoch(&self) -> Option<usize> {
         self.source.samples_per_epoch()
-    }
-}
-
-impl<S, Q, P> IntoRequest<S, Q, P> {
-    /// The draws of the next batch: the seed of the source's state, its epoch, and the place in
-    /// the epoch of the batch's first sample.
-    fn draws(&self) -> Draws<'static>
-    where
-        S: BatchSource<Q>,
-    {
-        let state = self.source.state();
-        Draws {
-            seed: state.seed().unwrap_or(0),
-            epoch: state.epoch(),
-            first: state.samples(),
-            globals: None,
-        }
     }
 }

@@ -28,6 +28,9 @@ pub(crate) struct Step {
 /// [`Trainer`](crate::data::Trainer).
 pub(crate) struct EpochCursor {
     schedule: Schedule,
+    // The state at the start of an epoch, made once: the source's kind, request and data, and
+    // the schedule's seed, shard and plan in words.
+    base: SourceState,
     epoch: Epoch,
     batches: u64,
     samples: u64,
@@ -35,11 +38,25 @@ pub(crate) struct EpochCursor {
 }
 
 impl EpochCursor {
-    /// At the start of epoch 0.
-    pub(crate) fn new(schedule: Schedule) -> Self {
+    /// At the start of epoch 0; `identity` is the source's kind, request and data.
+    pub(crate) fn new(schedule: Schedule, identity: &SourceState) -> Self {
+        let shard = schedule.shard();
+        let base = SourceState::new(identity.kind(), 0)
+            .with_request_of(identity)
+            .with_seed(Some(schedule.seed()))
+            .with_rank(shard.part_index(), shard.num_parts())
+            .with_plan(format!(
+                "{} samples, batch {}, {:?} order, last batch {:?}, {:?} split",
+                schedule.num_samples(),
+                schedule.batch_size(),
+                schedule.order(),
+                schedule.last_batch(),
+                shard.split()
+            ));
         EpochCursor {
             epoch: schedule.epoch(0),
             schedule,
+            base,
             batches: 0,
             samples: 0,
             rest: None,
@@ -92,28 +109,12 @@ impl EpochCursor {
         Some(step)
     }
 
-    /// `identity` (the kind, request and data of the source) with the plan of the schedule.
-    fn planned(&self, identity: SourceState, epoch: u64) -> SourceState {
-        let s = &self.schedule;
-        let shard = s.shard();
-        SourceState::new(identity.kind(), epoch)
-            .with_request_of(&identity)
-            .with_seed(Some(s.seed()))
-            .with_rank(shard.part_index(), shard.num_parts())
-            .with_plan(format!(
-                "{} samples, batch {}, {:?} order, last batch {:?}, {:?} split",
-                s.num_samples(),
-                s.batch_size(),
-                s.order(),
-                s.last_batch(),
-                shard.split()
-            ))
-    }
-
-    /// The state: `identity`'s kind, request and data, the plan, the position.
-    pub(crate) fn state(&self, identity: SourceState) -> SourceState {
+    /// The state: the source and its plan, the position.
+    pub(crate) fn state(&self) -> SourceState {
         let state = self
-            .planned(identity, self.index())
+            .base
+            .clone()
+            .in_epoch(self.index())
             .at(self.batches, self.samples);
         match &self.rest {
             Some(rest) => state.with_inner(vec![rest.origin.clone()]),
@@ -126,12 +127,10 @@ impl EpochCursor {
     pub(crate) fn resume(
         &mut self,
         state: &SourceState,
-        identity: SourceState,
         rows: &mut Vec<usize>,
     ) -> Result<(), DataError> {
-        let here = self.planned(identity, state.epoch());
-        state.check_against(&here, true)?;
-        let world = here.world();
+        state.check_against(&self.base, true)?;
+        let (rank, world) = (self.base.rank(), self.base.world());
         self.start_epoch(state.epoch());
         let skip = if state.world() == world && state.inner().is_empty() {
             state.batches()
@@ -140,7 +139,7 @@ impl EpochCursor {
                 Some(origin) if state.world() == world => (origin, state.batches()),
                 _ => (state, 0),
             };
-            self.rest = Some(rest_for(&self.schedule, origin, here.rank(), world)?);
+            self.rest = Some(rest_for(&self.schedule, origin, rank, world)?);
             skip
         };
         for _ in 0..skip {

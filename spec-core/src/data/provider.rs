@@ -118,10 +118,17 @@ impl<'d, R: DataSpec, Q: DataSpec> Provider<'d, R, Q> {
         }
         // Every sample fits the request's collate policies: checked once, here.
         Q::check_fits(dataset.fields())?;
+        let len = dataset.len() as u64;
+        let identity = SourceState::new("provider", 0)
+            .with_request::<Q>()
+            .with_data(fingerprint(&[
+                &len.to_le_bytes(),
+                &spec_fingerprint::<R>().to_le_bytes(),
+            ]));
         Ok(Provider {
             dataset,
             rows: Vec::with_capacity(schedule.batch_size()),
-            cursor: EpochCursor::new(schedule),
+            cursor: EpochCursor::new(schedule, &identity),
             buffer: None,
             short: None,
             labels: vec!["targets", "softmax_label", "label"],
@@ -157,21 +164,10 @@ impl<'d, R: DataSpec, Q: DataSpec> Provider<'d, R, Q> {
         self.cursor.advance(&mut self.rows)
     }
 
-    /// What identifies this provider's batches besides the position (see [`SourceState`]).
-    fn identity(&self) -> SourceState {
-        let len = self.dataset.len() as u64;
-        SourceState::new("provider", 0)
-            .with_request::<Q>()
-            .with_data(fingerprint(&[
-                &len.to_le_bytes(),
-                &spec_fingerprint::<R>().to_le_bytes(),
-            ]))
-    }
-
     /// Where the provider stands: the epoch, the batches and samples served in it, and what they
     /// depend on (see [`SourceState`]).
     pub fn state(&self) -> SourceState {
-        self.cursor.state(self.identity())
+        self.cursor.state()
     }
 
     /// Continues from `state`: the next batches are those an uninterrupted run would have served
@@ -190,7 +186,7 @@ impl<'d, R: DataSpec, Q: DataSpec> Provider<'d, R, Q> {
     /// [`DataError::StateMismatch`] for a state of another dataset, request, seed or plan;
     /// [`DataError::Resume`] for an elastic resume the schedule does not allow.
     pub fn resume(&mut self, state: &SourceState) -> Result<(), DataError> {
-        self.cursor.resume(state, self.identity(), &mut self.rows)
+        self.cursor.resume(state, &mut self.rows)
     }
 
     /// The batch size.

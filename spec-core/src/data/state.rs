@@ -105,6 +105,12 @@ impl SourceState {
         self
     }
 
+    /// The same state in epoch `epoch`.
+    pub(crate) fn in_epoch(mut self, epoch: u64) -> Self {
+        self.epoch = epoch;
+        self
+    }
+
     /// With the position: `batches` batches holding `samples` samples served in the epoch.
     pub fn at(mut self, batches: u64, samples: u64) -> Self {
         self.batches = batches;

@@ -246,16 +246,6 @@ pub trait TrainerRows<R>: sealed::Sealed {
     fn seek(&mut self, state: &SourceState) -> Result<(), DataError>;
 }
 
-impl<R: DataSpec> DatasetRows<'_, R> {
-    fn identity(&self) -> SourceState {
-        let len = self.dataset.len() as u64;
-        SourceState::new("trainer", 0).with_data(fingerprint(&[
-            &len.to_le_bytes(),
-            &spec_fingerprint::<R>().to_le_bytes(),
-        ]))
-    }
-}
-
 impl<R: DataSpec> TrainerRows<R> for DatasetRows<'_, R> {
     fn serve_next<T>(
         &mut self,
@@ -275,10 +265,10 @@ impl<R: DataSpec> TrainerRows<R> for DatasetRows<'_, R> {
         self.cursor.index()
     }
     fn position(&self) -> SourceState {
-        self.cursor.state(self.identity())
+        self.cursor.state()
     }
     fn seek(&mut self, state: &SourceState) -> Result<(), DataError> {
-        self.cursor.resume(state, self.identity(), &mut Vec::new())
+        self.cursor.resume(state, &mut Vec::new())
     }
 }
 
@@ -379,10 +369,15 @@ where
             });
         }
         let rows = Vec::with_capacity(schedule.batch_size());
+        let len = dataset.len() as u64;
+        let identity = SourceState::new("trainer", 0).with_data(fingerprint(&[
+            &len.to_le_bytes(),
+            &spec_fingerprint::<R>().to_le_bytes(),
+        ]));
         Ok(Self::with_rows(
             DatasetRows {
                 dataset,
-                cursor: EpochCursor::new(schedule),
+                cursor: EpochCursor::new(schedule, &identity),
             },
             rows,
             costs,

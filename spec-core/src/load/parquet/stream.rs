@@ -60,8 +60,8 @@ use std::sync::{Arc, Mutex};
 pub struct ParquetStream<R> {
     files: ParquetFiles,
     plan: ShardPlan,
-    // What the files hold (their names and row groups' rows), for the state.
-    data: u64,
+    // The state's kind, request and the files it holds (their names and row groups' rows).
+    identity: SourceState,
     // Batches and rows served in the epoch.
     batches: u64,
     served: u64,
@@ -232,7 +232,9 @@ where
         let mut stream = ParquetStream {
             files: files.clone().with_spare(spare.clone()),
             plan: plan.clone(),
-            data: fingerprint(&parts),
+            identity: SourceState::new("parquet stream", 0)
+                .with_request::<R>()
+                .with_data(fingerprint(&parts)),
             batches: 0,
             served: 0,
             spare,
@@ -302,9 +304,10 @@ where
     /// row groups).
     pub fn state(&self) -> SourceState {
         let rank = self.plan.rank();
-        let state = SourceState::new("parquet stream", self.epoch)
-            .with_request::<R>()
-            .with_data(self.data)
+        let state = self
+            .identity
+            .clone()
+            .in_epoch(self.epoch)
             .with_seed(self.seed)
             .with_rank(rank.rank(), rank.world())
             .with_plan(format!(
