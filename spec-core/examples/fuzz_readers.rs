@@ -12,8 +12,9 @@
 //! `cargo run --release -p batchspec-core --features parquet --example fuzz_readers -- N [seed]`
 //! runs N inputs per reader (CI runs a few thousand; the README gives a run of 1,000,000).
 //! Inputs that panic are written to `target/fuzz-crashes/` to be replayed. Exits with an error
-//! if any input panicked, took over 2 s, or allocated more than 16 bytes per byte of file
-//! (plus 4 MB).
+//! if any input panicked (a panic the reader's guard caught too: it would be an abort under
+//! `panic = "abort"`), took over 2 s, or allocated more than 16 bytes per byte of file (plus
+//! 4 MB).
 
 use batchspec::data::Dataset;
 use batchspec::load::parquet_thrift::{self as thrift, Value};
@@ -330,7 +331,13 @@ fn fuzz(
         let largest = LARGEST.load(Ordering::Relaxed);
         report.peak_rss_kb = report.peak_rss_kb.max(peak_rss_kb());
         let seen = PANICS.load(Ordering::Relaxed) - panics;
-        report.caught += seen - usize::from(outcome.is_err()).min(seen);
+        let caught = seen - usize::from(outcome.is_err()).min(seen);
+        report.caught += caught;
+        if caught > 0 {
+            let crashes = Path::new("target/fuzz-crashes");
+            let _ = std::fs::create_dir_all(crashes);
+            let _ = std::fs::write(crashes.join(format!("{name}-{i}-caught")), &input);
+        }
         report.inputs += 1;
         report.slowest = report.slowest.max(took);
         match outcome {
@@ -554,7 +561,10 @@ fn main() {
             r.peak_rss_kb / 1024,
             r.over_budget
         );
-        failed |= r.panics > 0 || r.over_budget > 0 || r.slowest > Duration::from_secs(2);
+        // A panic the reader's guard caught is an abort in a program built with
+        // `panic = "abort"`: a failure too.
+        failed |=
+            r.panics > 0 || r.caught > 0 || r.over_budget > 0 || r.slowest > Duration::from_secs(2);
     }
     if let Ok(sites) = PANIC_SITES.lock()
         && !sites.is_empty()

@@ -113,11 +113,28 @@ struct Doubles {
     y: Batch<Index<3>>,
 }
 
+/// Panics anywhere in this process since the hook was installed (a failing test's too: the
+/// run fails then anyway).
+static PANICS: AtomicUsize = AtomicUsize::new(0);
+
+fn count_panics() {
+    static HOOK: std::sync::Once = std::sync::Once::new();
+    HOOK.call_once(|| {
+        let default = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            PANICS.fetch_add(1, Ordering::Relaxed);
+            default(info);
+        }));
+    });
+}
+
 /// The three ways in: the whole file, a rank's share, a stream of it; each must be an error
 /// naming the file (or, where `ok` is given, load that many rows), and allocate less than
 /// [`LIMIT`] at once.
 fn refused(path: &Path, words: &[&str]) {
     let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    count_panics();
+    let panics_before = PANICS.load(Ordering::Relaxed);
     LARGEST.store(0, Ordering::Relaxed);
     let check = |how: &str, e: LoadError| {
         let msg = e.to_string();
@@ -154,6 +171,14 @@ fn refused(path: &Path, words: &[&str]) {
             check("ParquetStream", first);
         }
     }
+    // Refused before the decoder, not caught from it: under `panic = "abort"` a panic inside
+    // the decoder would be an abort.
+    assert_eq!(
+        PANICS.load(Ordering::Relaxed),
+        panics_before,
+        "a panic (caught by the reader's guard) while refusing {}",
+        path.display()
+    );
     let largest = LARGEST.load(Ordering::Relaxed);
     assert!(
         largest < LIMIT,
@@ -358,4 +383,68 @@ fn a_larger_budget_is_the_users_to_set() {
         Dataset::<Doubles>::load(&mut ParquetFiles::open(&path).unwrap().memory_budget(1 << 20))
             .unwrap();
     assert_eq!(ds.len(), 10);
+}
+
+/// The first data page of column chunk `c` of row group `g` (after the dictionary page pyarrow
+/// writes first): where its header starts, where its payload starts, and its header.
+fn first_data_page(bytes: &[u8], g: usize, c: usize) -> (usize, usize, Value) {
+    let (meta, _) = footer(bytes);
+    let at = chunk_start(&meta, g, c);
+    let (header, used) = read_struct(&bytes[at..]).unwrap();
+    assert_eq!(
+        header.field(1).and_then(Value::int),
+        Some(2),
+        "a dictionary page"
+    );
+    let data_at = at + used + header.field(3).and_then(Value::int).unwrap() as usize;
+    let (header, used) = read_struct(&bytes[data_at..]).unwrap();
+    assert_eq!(
+        header.field(1).and_then(Value::int),
+        Some(0),
+        "a v1 data page"
+    );
+    (data_at, data_at + used, header)
+}
+
+#[test]
+fn a_bit_packed_run_of_definition_levels_longer_than_its_bytes_is_refused_before_the_decoder() {
+    // `targets` (int32, nullable: the one-bit level decoder) of the uncompressed fixture: the
+    // page's definition levels are 4 bytes of length (2), then one run of 3 present values
+    // ([3 << 1, 1]). Rewritten in the same bytes as a length of 1 and a bit-packed run of one
+    // group of 8 levels, whose byte is not there: the crate's decoder reads past the levels
+    // (a panic inside arrow-buffer, an abort under `panic = "abort"`).
+    let mut bytes = fixture("fixed_size_list.parquet");
+    let (_, payload, _) = first_data_page(&bytes, 0, 1);
+    assert_eq!(&bytes[payload..payload + 6], &[2, 0, 0, 0, 3 << 1, 1]);
+    bytes[payload..payload + 6].copy_from_slice(&[1, 0, 0, 0, (1 << 1) | 1, 0]);
+    let path = write("bit_packed_levels.parquet", &bytes);
+    refused(
+        &path,
+        &[
+            "row group 0, column 1",
+            "definition levels",
+            "bit-packed run",
+            "need 1 bytes; 0 are left",
+        ],
+    );
+}
+
+#[test]
+fn byte_stream_split_values_fewer_than_their_levels_are_refused_before_the_decoder() {
+    // The same page's header rewritten to say its values are BYTE_STREAM_SPLIT: the 3 present
+    // int32 values need 12 bytes, the page holds the dictionary indices' 2 (the crate's
+    // decoder indexes past them).
+    let bytes = fixture("fixed_size_list.parquet");
+    let (at, _, _) = first_data_page(&bytes, 0, 1);
+    let lying = edit_page(&bytes, at, |h| {
+        set_int(h.field_mut(5).unwrap().field_mut(2).unwrap(), 9)
+    });
+    let path = write("byte_stream_split.parquet", &lying);
+    refused(
+        &path,
+        &[
+            "row group 0, column 1",
+            "3 values of 4 bytes are present (BYTE_STREAM_SPLIT",
+        ],
+    );
 }

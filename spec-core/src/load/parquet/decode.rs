@@ -4,6 +4,7 @@
 
 use crate::load::error::{LoadReason, Place};
 use crate::load::parquet::footer::{PageLimits, check_pages};
+use crate::load::parquet::levels::{check_payloads, needs_payload_check};
 use crate::load::parquet::row_group::RowGroup;
 use arrow_schema::Field;
 use parquet::arrow::ProjectionMask;
@@ -143,7 +144,7 @@ pub(super) fn check_read(
             else {
                 continue;
             };
-            check_pages(&mut file, start, len, limits).map_err(|reason| {
+            let in_chunk = |reason| {
                 (
                     Place::File,
                     match reason {
@@ -153,7 +154,13 @@ pub(super) fn check_read(
                         other => other,
                     },
                 )
-            })?;
+            };
+            let risky = check_pages(&mut file, start, len, limits).map_err(in_chunk)?;
+            let column = schema.column(c);
+            if needs_payload_check(&column, risky.0) {
+                let rows = usize::try_from(group_rows).unwrap_or(usize::MAX);
+                check_payloads(&file, chunk, rows, &column).map_err(in_chunk)?;
+            }
         }
     }
     Ok(())

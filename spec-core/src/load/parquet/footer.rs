@@ -134,17 +134,20 @@ pub(super) struct PageLimits {
 
 /// Walks the page headers of the column chunk of `len` bytes from byte `start` and checks each
 /// page's claims: its compressed bytes inside the chunk, its uncompressed size and its value
-/// counts within `limits`, a dictionary's values within its bytes.
+/// counts within `limits`, a dictionary's values within its bytes. Whether a data page names an
+/// encoding whose decoder trusts the page's payload (`BYTE_STREAM_SPLIT` values, `BIT_PACKED`
+/// levels): `levels.rs` checks those payloads.
 pub(super) fn check_pages(
     file: &mut std::fs::File,
     start: u64,
     len: u64,
     limits: PageLimits,
-) -> Result<(), LoadReason> {
+) -> Result<RiskyEncoding, LoadReason> {
     let end = start.saturating_add(len);
     let mut at = start;
     let mut page = 0usize;
     let mut dictionary = false;
+    let mut risky = RiskyEncoding(false);
     let mut head = Vec::new();
     while at < end {
         // A page header is small: read 1 KB of it first (the chunk's pages are walked on every
@@ -219,6 +222,19 @@ pub(super) fn check_pages(
                 .and_then(Value::int),
             _ => None,
         };
+        // BYTE_STREAM_SPLIT values; BIT_PACKED (deprecated) definition or repetition levels.
+        let levels = match kind {
+            0 => header.field(5).map(|h| [h.field(3), h.field(4)]),
+            _ => None,
+        };
+        if encoding == Some(9)
+            || levels
+                .into_iter()
+                .flatten()
+                .any(|l| l.and_then(Value::int) == Some(4))
+        {
+            risky.0 = true;
+        }
         if matches!(encoding, Some(2 | 8)) && !dictionary {
             return Err(lie(format!(
                 "{place} is encoded against a dictionary, and no dictionary page comes before it"
@@ -241,5 +257,9 @@ pub(super) fn check_pages(
         at = after + compressed as u64;
         page += 1;
     }
-    Ok(())
+    Ok(risky)
 }
+
+/// Whether a chunk's data pages name an encoding whose decoder trusts the payload.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct RiskyEncoding(pub bool);

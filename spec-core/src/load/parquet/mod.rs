@@ -12,7 +12,9 @@
 //! (`image.rs`, feature `parquet-image`), sharding (`shard.rs`), streaming (`stream.rs`) and a stream's elastic resume (`elastic.rs`).
 //! Before the `parquet` crate sees a file, its footer and the page headers of the chunks to be
 //! decoded are checked (`footer.rs`, over Thrift's compact protocol in `thrift.rs`): every count
-//! they claim against the bytes that hold it and against the read's memory budget.
+//! they claim against the bytes that hold it and against the read's memory budget; the payloads
+//! whose decoders trust them (one-bit definition levels, `BYTE_STREAM_SPLIT` values) are checked
+//! too (`levels.rs`).
 
 mod columns;
 mod decode;
@@ -21,6 +23,7 @@ mod files;
 mod footer;
 #[cfg(feature = "parquet-image")]
 mod image;
+mod levels;
 mod listing;
 mod ragged;
 mod row_group;
