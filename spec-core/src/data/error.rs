@@ -168,6 +168,11 @@ pub enum DataError {
     /// A saved state this source cannot resume from, and why.
     #[error("cannot resume from the saved state: {0}")]
     Resume(String),
+
+    /// A mixture of sources that cannot serve as asked (its weights, a source that serves no
+    /// sample when started again), in words.
+    #[error("mixture of sources: {0}")]
+    Mixture(String),
 }
 
 /// An error of a producer's source, kept whole: [`SourceError::get`] gives it back as its own

@@ -15,6 +15,8 @@
 //! - `prefetch`: [`Prefetch`], a producer of batches on a thread of its own;
 //! - `generator`: [`Generator`], batches filled by a closure;
 //! - `stream`: [`Stream`], batches from an iterator without a length;
+//! - `mixture`: [`Mix`], weighted mixtures of sources of one request (`cursor`: a source read a
+//!   sample at a time);
 //! - `training`: [`Trainer`], a training loop's data side: a model, its costs and channels
 //!   served from each batch's unique leaves.
 //!
@@ -22,12 +24,14 @@
 #![doc = include_str!("../../doc/data.md")]
 
 pub(crate) mod batch_source;
+pub(crate) mod cursor;
 pub(crate) mod dataset;
 pub(crate) mod devices;
 pub(crate) mod elastic;
 pub(crate) mod error;
 pub(crate) mod gather;
 pub(crate) mod generator;
+pub(crate) mod mixture;
 pub(crate) mod prefetch;
 pub(crate) mod provider;
 pub(crate) mod state;
@@ -40,6 +44,7 @@ pub use devices::*;
 pub use error::*;
 pub use gather::*;
 pub use generator::*;
+pub use mixture::*;
 pub use prefetch::*;
 pub use provider::*;
 pub use state::*;
