@@ -39,6 +39,8 @@ pub(crate) struct Cursor<'a, Q> {
     used: usize,
     /// The source's state before `batch` was served.
     before: Option<SourceState>,
+    /// The rows (samples and padding) of the first batch the source served: its batch size.
+    rows: Option<usize>,
 }
 
 /// What a cursor's next sample is.
@@ -56,7 +58,14 @@ impl<'a, Q> Cursor<'a, Q> {
             batch: None,
             used: 0,
             before: None,
+            rows: None,
         }
+    }
+
+    /// The rows of the first batch the source served (its samples and padding), once it served
+    /// one.
+    pub fn batch_rows(&self) -> Option<usize> {
+        self.rows
     }
 
     /// The batch the last [`Next::Row`] points into.
@@ -84,6 +93,7 @@ impl<'a, Q> Cursor<'a, Q> {
                 }
                 Some(Err(e)) => return Err(e),
                 Some(Ok((q, info))) => {
+                    self.rows.get_or_insert(info.count_samples + info.pad);
                     self.before = Some(before);
                     self.batch = Some((q, info.count_samples));
                 }
@@ -128,6 +138,7 @@ impl<'a, Q> Cursor<'a, Q> {
         let before = self.source.state();
         match self.source.next_owned() {
             Some(Ok((q, info))) if info.count_samples >= used => {
+                self.rows.get_or_insert(info.count_samples + info.pad);
                 self.before = Some(before);
                 self.batch = Some((q, info.count_samples));
                 self.used = used;

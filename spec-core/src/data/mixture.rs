@@ -81,13 +81,16 @@ struct Part<'a, Q> {
 ///     #[spec(source = "x")]
 ///     x: Batch<Vector<1>>,
 /// }
-/// let rows = |from: i32, n: i32| {
-///     (from..from + n).map(|i| Text { x: Batch::new(ndarray::array![[i as f32]]).unwrap() }).collect::<Vec<_>>()
+/// // A source of `n` samples numbered from `from`, served in batches of 4.
+/// let source = |from: i32, n: i32| {
+///     Stream::<Text, Text>::new(
+///         move |_epoch| (from..from + n).map(|i| Text { x: Batch::new(ndarray::array![[i as f32]]).unwrap() }),
+///         4,
+///     )
 /// };
-/// let (web, books) = (rows(0, 70), rows(1000, 30));
 /// let mut mixed = Mix::of_samples(8)
-///     .source(Stream::<Text, Text>::new(move |_| web.clone(), 4), 0.7)?
-///     .source(Stream::<Text, Text>::new(move |_| books.clone(), 4), 0.3)?
+///     .source(source(0, 70), 0.7)?
+///     .source(source(1000, 30), 0.3)?
 ///     .stopping(Stopping::AllExhausted)
 ///     .seed(7);
 /// let (mut web_seen, mut books_seen) = (0, 0);

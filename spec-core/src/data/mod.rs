@@ -17,6 +17,7 @@
 //! - `stream`: [`Stream`], batches from an iterator without a length;
 //! - `mixture`: [`Mix`], weighted mixtures of sources of one request (`cursor`: a source read a
 //!   sample at a time);
+//! - `stages`: [`SampleStages`], per-sample filters and maps on any source;
 //! - `training`: [`Trainer`], a training loop's data side: a model, its costs and channels
 //!   served from each batch's unique leaves.
 //!
@@ -34,6 +35,7 @@ pub(crate) mod generator;
 pub(crate) mod mixture;
 pub(crate) mod prefetch;
 pub(crate) mod provider;
+pub(crate) mod stages;
 pub(crate) mod state;
 pub(crate) mod stream;
 pub(crate) mod training;
@@ -47,6 +49,7 @@ pub use generator::*;
 pub use mixture::*;
 pub use prefetch::*;
 pub use provider::*;
+pub use stages::*;
 pub use state::*;
 pub use stream::*;
 pub use training::*;
