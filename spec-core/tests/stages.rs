@@ -70,7 +70,7 @@ fn a_filter_serves_the_samples_that_pass_in_order_in_batches_of_the_source_size(
             .filter(|i| i % 3 != 0)
             .collect();
         let mut kept = provider(37, 5, seed, LastBatch::Short)
-            .filter_samples(|s: &Ids| s.id.array()[[0, 0]] as usize % 3 != 0);
+            .filter_samples(|s: &Ids| !(s.id.array()[[0, 0]] as usize).is_multiple_of(3));
         let batches = epoch(&mut kept);
         assert!(batches[..batches.len() - 1].iter().all(|b| b.len() == 5));
         assert_eq!(batches.concat(), reference, "seed {seed}");
@@ -176,7 +176,7 @@ proptest! {
     ) {
         let make = || {
             let kept = provider(n, bs, seed, LastBatch::Short)
-                .filter_samples(move |s: &Ids| s.id.array()[[0, 0]] as usize % modulus == 0);
+                .filter_samples(move |s: &Ids| (s.id.array()[[0, 0]] as usize).is_multiple_of(modulus));
             if map {
                 Box::new(kept.map_samples(|s: Ids| Ok(Ids { id: Batch::new(s.id.array().mapv(|v| v + 100.0))? })))
                     as Box<dyn StageOfIds>

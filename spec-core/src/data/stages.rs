@@ -64,47 +64,94 @@ pub struct SampleStage<'a, Q, P, F> {
 pub trait SampleStages<Q>: BatchSource<Q> + Sized {
     /// Only the samples for which `keep` holds (it sees each sample as a batch of one); dropped
     /// samples never reach a batch, and the batches' counts are those of the samples kept.
-    fn filter_samples<'a, F>(
-        self,
-        mut keep: F,
-    ) -> SampleStage<'a, Q, Q, impl FnMut(Q) -> Result<Option<Q>, DataError> + Send + 'a>
+    fn filter_samples<'a, F>(self, keep: F) -> SampleStage<'a, Q, Q, Keep<F>>
     where
         Self: Send + 'a,
-        F: FnMut(&Q) -> bool + Send + 'a,
+        F: FnMut(&Q) -> bool,
         Q: DataSpec + GatherSame + 'a,
         FlatOf<Q>: AllocFlat,
     {
-        SampleStage::new(self, "filter", move |q: Q| Ok(keep(&q).then_some(q)))
+        SampleStage::new(self, "filter", Keep(keep))
     }
 
     /// Each sample made by `f` into a sample of the spec `P` (a batch of one; the output spec is
     /// checked at compile time like any request).
-    fn map_samples<'a, P, F>(
-        self,
-        mut f: F,
-    ) -> SampleStage<'a, Q, P, impl FnMut(Q) -> Result<Option<P>, DataError> + Send + 'a>
+    fn map_samples<'a, P, F>(self, f: F) -> SampleStage<'a, Q, P, MapTo<F>>
     where
         Self: Send + 'a,
-        F: FnMut(Q) -> Result<P, DataError> + Send + 'a,
+        F: FnMut(Q) -> Result<P, DataError>,
         Q: DataSpec + GatherSame + 'a,
-        P: DataSpec + GatherSame,
+        P: SampleOut,
         FlatOf<Q>: AllocFlat,
-        FlatOf<P>: AllocFlat,
     {
-        SampleStage::new(self, "map", move |q: Q| f(q).map(Some))
+        SampleStage::new(self, "map", MapTo(f))
     }
 
     /// Each sample made by `f` into a sample of `P`, or dropped (`Ok(None)`).
-    fn filter_map_samples<'a, P, F>(self, f: F) -> SampleStage<'a, Q, P, F>
+    fn filter_map_samples<'a, P, F>(self, f: F) -> SampleStage<'a, Q, P, FilterMap<F>>
     where
         Self: Send + 'a,
         F: FnMut(Q) -> Result<Option<P>, DataError>,
         Q: DataSpec + GatherSame + 'a,
-        P: DataSpec + GatherSame,
+        P: SampleOut,
         FlatOf<Q>: AllocFlat,
-        FlatOf<P>: AllocFlat,
     {
-        SampleStage::new(self, "filter-map", f)
+        SampleStage::new(self, "filter-map", FilterMap(f))
+    }
+}
+
+/// What a per-sample map may make: a sample of a spec whose batches own their data.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a spec a per-sample map can make",
+    label = "the map's function returns `{Self}`",
+    note = "a per-sample map returns `Ok(sample)`, a batch of one of a `#[derive(DataSpec)]` struct whose fields own their data (`Batch`, `ArcBatch` or `Ragged`)"
+)]
+pub trait SampleOut: DataSpec + GatherSame {
+    #[doc(hidden)]
+    fn alloc_batch(rows: usize) -> Self;
+}
+
+#[diagnostic::do_not_recommend]
+impl<P: DataSpec + GatherSame> SampleOut for P
+where
+    FlatOf<P>: AllocFlat,
+{
+    fn alloc_batch(rows: usize) -> Self {
+        P::nest(FlatOf::<P>::alloc(rows, 0))
+    }
+}
+
+/// What a stage does with one sample: keep it, make another of it, or drop it.
+pub trait SampleFn<Q, P> {
+    /// The sample made of `q`, or `None` to drop it.
+    ///
+    /// # Errors
+    /// The function's own.
+    fn call(&mut self, q: Q) -> Result<Option<P>, DataError>;
+}
+
+/// The function of [`SampleStages::filter_samples`].
+pub struct Keep<F>(F);
+/// The function of [`SampleStages::map_samples`].
+pub struct MapTo<F>(F);
+/// The function of [`SampleStages::filter_map_samples`].
+pub struct FilterMap<F>(F);
+
+impl<Q, F: FnMut(&Q) -> bool> SampleFn<Q, Q> for Keep<F> {
+    fn call(&mut self, q: Q) -> Result<Option<Q>, DataError> {
+        Ok((self.0)(&q).then_some(q))
+    }
+}
+
+impl<Q, P, F: FnMut(Q) -> Result<P, DataError>> SampleFn<Q, P> for MapTo<F> {
+    fn call(&mut self, q: Q) -> Result<Option<P>, DataError> {
+        (self.0)(q).map(Some)
+    }
+}
+
+impl<Q, P, F: FnMut(Q) -> Result<Option<P>, DataError>> SampleFn<Q, P> for FilterMap<F> {
+    fn call(&mut self, q: Q) -> Result<Option<P>, DataError> {
+        (self.0)(q)
     }
 }
 
@@ -113,10 +160,9 @@ impl<Q, S: BatchSource<Q>> SampleStages<Q> for S {}
 impl<'a, Q, P, F> SampleStage<'a, Q, P, F>
 where
     Q: DataSpec + GatherSame + 'a,
-    P: DataSpec + GatherSame,
+    P: SampleOut,
     FlatOf<Q>: AllocFlat,
-    FlatOf<P>: AllocFlat,
-    F: FnMut(Q) -> Result<Option<P>, DataError>,
+    F: SampleFn<Q, P>,
 {
     fn new<S: BatchSource<Q> + Send + 'a>(source: S, kind: &'static str, f: F) -> Self {
         SampleStage {
@@ -151,11 +197,9 @@ where
                 .get_or_insert(self.cursor.batch_rows().unwrap_or(1).max(1));
             let mut one = Q::nest(FlatOf::<Q>::alloc(1, 0));
             Q::gather_same(&mut one, self.cursor.batch()?, &[row], 0);
-            match (self.f)(one) {
+            match self.f.call(one) {
                 Ok(Some(p)) => {
-                    let staging = self
-                        .staging
-                        .get_or_insert_with(|| P::nest(FlatOf::<P>::alloc(size, 0)));
+                    let staging = self.staging.get_or_insert_with(|| P::alloc_batch(size));
                     P::gather_same(staging, &p, &[0], self.filled);
                     self.filled += 1;
                 }
@@ -173,7 +217,7 @@ where
     }
 
     fn short(&self, filled: usize) -> Option<P> {
-        let mut short = P::nest(FlatOf::<P>::alloc(filled, 0));
+        let mut short = P::alloc_batch(filled);
         let rows: Vec<usize> = (0..filled).collect();
         P::gather_same(&mut short, self.staging.as_ref()?, &rows, 0);
         Some(short)
@@ -191,10 +235,9 @@ fn info(filled: usize) -> BatchInfo {
 impl<'a, Q, P, F> BatchSource<P> for SampleStage<'a, Q, P, F>
 where
     Q: DataSpec + GatherSame + 'a,
-    P: DataSpec + GatherSame,
+    P: SampleOut,
     FlatOf<Q>: AllocFlat,
-    FlatOf<P>: AllocFlat,
-    F: FnMut(Q) -> Result<Option<P>, DataError>,
+    F: SampleFn<Q, P>,
 {
     type Lent<'b>
         = &'b P
