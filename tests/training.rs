@@ -7,6 +7,7 @@
 use batchspec::data::Dataset;
 use batchspec::data::Provider;
 use batchspec::data::Trainer;
+use batchspec::data::{Control, CsvLog, EarlyStopping, Event, Every, Watch};
 use batchspec::iteration::{LastBatch, Schedule};
 use batchspec::mapping::{Channel, Cost, Model};
 use batchspec::prelude::*;
@@ -491,4 +492,252 @@ fn a_run_stopped_mid_epoch_resumes_from_its_checkpoint_identically() {
     }
     assert_eq!(served, whole);
     assert_eq!(m3.w, m.w);
+}
+
+/// A gradient step of the cross-entropy, as the learning test takes it.
+fn sgd(
+    rate: f32,
+) -> impl FnMut(&mut Linear, &Costs, &batchspec::data::StepData<Linear, Costs, Channels>) {
+    move |m, _, data| {
+        let xent = &data.costs.0;
+        let p = m.probabilities(&xent.input);
+        let delta = (p - xent.targets.array()) / xent.input.x.len().max(1) as f32;
+        let x = xent.input.x.array().mapv(|v| v / 255.0);
+        m.w.scaled_add(-rate, &x.t().dot(&delta));
+    }
+}
+
+/// The validation set's costs and channels computed by hand on the whole set (the reference of
+/// a monitor's report: means over samples, batch by batch weighted).
+fn by_hand(model: &Linear, validation: &Record) -> (f64, f64) {
+    let n = validation.label.len();
+    let x = validation
+        .image
+        .array()
+        .to_shape((n, 16))
+        .unwrap()
+        .mapv(f32::from);
+    let mut one_hot = Array2::<f32>::zeros((n, 4));
+    for (i, &l) in validation.label.array().iter().enumerate() {
+        one_hot[[i, usize::from(l)]] = 1.0;
+    }
+    let input = Input {
+        x: ArcBatch::new(x.into_shared()).unwrap(),
+    };
+    let data = Supervised {
+        input,
+        targets: ArcBatch::new(one_hot.clone().into_shared()).unwrap(),
+    };
+    (
+        CrossEntropy.cost(model, &data),
+        accuracy(&model.scores(&data.input), one_hot.view()),
+    )
+}
+
+#[test]
+fn a_monitoring_source_is_evaluated_on_its_timescale_with_the_model_as_it_is() {
+    let train = Dataset::new(record(64)).unwrap();
+    let held_out = Dataset::new(record(24)).unwrap();
+    let validation = Provider::<Record, Record>::new(
+        &held_out,
+        Schedule::builder(24).batch_size(24).build().unwrap(),
+    )
+    .unwrap();
+    let mut trainer = Trainer::<Record, Linear, Costs, Channels>::new(
+        &train,
+        schedule(64, LastBatch::Short),
+        (CrossEntropy, L1(0.0)),
+        (Accuracy, MeanLabel),
+    )
+    .unwrap();
+    trainer.monitor("validation", validation, Every::Epochs(1));
+    let every_3 = Provider::<Record, Record>::new(
+        &held_out,
+        Schedule::builder(24).batch_size(5).build().unwrap(),
+    )
+    .unwrap();
+    trainer.monitor("every 3 steps", every_3, Every::Steps(3));
+    let mut model = Linear {
+        w: Array2::zeros((16, 4)),
+    };
+    for _ in 0..3 {
+        trainer.epoch(&mut model, sgd(0.5));
+    }
+    let reports = trainer.monitored();
+    let by_epoch: Vec<_> = reports.iter().filter(|r| r.name == "validation").collect();
+    assert_eq!(by_epoch.len(), 3);
+    assert_eq!(
+        by_epoch
+            .iter()
+            .map(|r| (r.epoch, r.step))
+            .collect::<Vec<_>>(),
+        vec![(0, 4), (1, 8), (2, 12)]
+    );
+    // The last report: the model as it is now, on the whole held-out set, against a plain
+    // computation over the set (cost 1 is the L1 of weight 0).
+    let last = by_epoch[2].report.as_ref().unwrap();
+    let (xent, acc) = by_hand(
+        &model,
+        &held_out.select(&(0..24).collect::<Vec<_>>()).unwrap(),
+    );
+    assert_eq!(last.samples, 24);
+    assert!((last.costs[0] - xent).abs() < 1e-5, "{last:?} vs {xent}");
+    assert!((last.channel("accuracy").unwrap() - acc).abs() < 1e-9);
+    // Batches of 5 over 24 samples: means weighted by samples, the same values.
+    let steps: Vec<u64> = reports
+        .iter()
+        .filter(|r| r.name == "every 3 steps")
+        .map(|r| r.step)
+        .collect();
+    assert_eq!(steps, vec![3, 6, 9, 12]);
+    let at_12 = reports.iter().rfind(|r| r.name == "every 3 steps").unwrap();
+    let at_12 = at_12.report.as_ref().unwrap();
+    assert_eq!((at_12.steps, at_12.samples), (5, 24));
+    assert!((at_12.costs[0] - xent).abs() < 1e-5);
+    assert!(
+        (at_12.channel("mean label").unwrap() - last.channel("mean label").unwrap()).abs() < 1e-9
+    );
+}
+
+#[test]
+fn early_stopping_stops_when_the_watched_channel_stops_improving() {
+    let train = Dataset::new(record(64)).unwrap();
+    // A validation set whose labels are the training set's moved by one quadrant: the better
+    // the model learns the training set, the worse its validation cost.
+    let mut shifted = record(24);
+    shifted.label = Batch::new(shifted.label.array().mapv(|l| (l + 1) % 4)).unwrap();
+    let held_out = Dataset::new(shifted).unwrap();
+    let validation = Provider::<Record, Record>::new(
+        &held_out,
+        Schedule::builder(24).batch_size(8).build().unwrap(),
+    )
+    .unwrap();
+    let mut trainer = Trainer::<Record, Linear, Costs, Channels>::new(
+        &train,
+        schedule(64, LastBatch::Short),
+        (CrossEntropy, L1(0.0)),
+        (Accuracy, MeanLabel),
+    )
+    .unwrap();
+    let mut moments = Vec::new();
+    let seen = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let record = seen.clone();
+    trainer
+        .monitor("validation", validation, Every::Epochs(1))
+        .hook(
+            Every::Epochs(1),
+            EarlyStopping::new("validation", Watch::Cost, 2),
+        )
+        .hook(Every::Epochs(1), move |e: &Event<'_>| {
+            record.lock().unwrap().push((
+                e.epoch,
+                e.step,
+                e.monitors.len(),
+                e.epoch_report.is_some(),
+            ));
+            Control::Continue
+        });
+    let mut model = Linear {
+        w: Array2::zeros((16, 4)),
+    };
+    let epochs = trainer.fit(&mut model, 50, sgd(0.5));
+    moments.extend(seen.lock().unwrap().iter().copied());
+    // The first evaluation is the best (the model only gets worse on the shifted labels); the
+    // run stops after two more that do not improve (a patience of 2): three epochs.
+    assert_eq!(epochs.len(), 3, "{moments:?}");
+    let why = trainer.stopped().expect("stopped");
+    assert!(
+        why.contains("the cost of monitor `validation` has not improved")
+            && why.contains("(step 4) for 2 evaluations"),
+        "{why}"
+    );
+    assert_eq!(
+        moments,
+        vec![(0, 4, 1, true), (1, 8, 1, true), (2, 12, 1, true)]
+    );
+    // A stopped trainer serves no more steps.
+    assert!(trainer.step(&mut model, |_, _, _| {}).is_none());
+}
+
+#[test]
+fn a_csv_log_holds_every_value_of_every_moment() {
+    let train = Dataset::new(record(40)).unwrap();
+    let held_out = Dataset::new(record(8)).unwrap();
+    let mut trainer = Trainer::<Record, Linear, Costs, Channels>::new(
+        &train,
+        schedule(40, LastBatch::Short),
+        (CrossEntropy, L1(1e-3)),
+        (Accuracy, MeanLabel),
+    )
+    .unwrap();
+    let path = std::env::temp_dir().join(format!("batchspec-log-{}.csv", std::process::id()));
+    trainer
+        .monitor(
+            "held out",
+            Provider::<Record, Record>::new(
+                &held_out,
+                Schedule::builder(8).batch_size(8).build().unwrap(),
+            )
+            .unwrap(),
+            Every::Epochs(1),
+        )
+        .hook(Every::Steps(1), CsvLog::create(&path).unwrap())
+        .hook(
+            Every::Epochs(1),
+            CsvLog::create(path.with_extension("epochs.csv")).unwrap(),
+        );
+    let mut model = Linear {
+        w: Array2::zeros((16, 4)),
+    };
+    let report = trainer.epoch(&mut model, sgd(0.5));
+    // No field holds a comma or a quote: lines split on commas, after the header.
+    let rows = |p: &std::path::Path| -> Vec<Vec<String>> {
+        let text = std::fs::read_to_string(p).unwrap();
+        let mut lines = text.lines();
+        assert_eq!(lines.next(), Some("step,epoch,source,name,value"));
+        lines
+            .map(|l| l.split(',').map(str::to_owned).collect())
+            .collect()
+    };
+    let steps_log = rows(&path);
+    // Per step: samples, cost, cost 0, cost 1, accuracy, mean label.
+    assert_eq!(steps_log.len(), report.steps * 6);
+    assert_eq!(steps_log[0], ["1", "0", "train", "samples", "16"]);
+    let names: Vec<&str> = steps_log[..6].iter().map(|r| r[3].as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "samples",
+            "cost",
+            "cost 0",
+            "cost 1",
+            "accuracy",
+            "mean label"
+        ]
+    );
+    // The epoch's means, from the log's values weighted by their samples.
+    let value = |r: &Vec<String>| r[4].parse::<f64>().unwrap();
+    let (mut weighted, mut samples) = ([0.0; 5], 0.0);
+    for step in steps_log.chunks(6) {
+        let n = value(&step[0]);
+        samples += n;
+        for (w, r) in weighted.iter_mut().zip(&step[1..]) {
+            *w += n * value(r);
+        }
+    }
+    assert_eq!(samples, 40.0);
+    assert!((weighted[1] / samples - report.costs[0]).abs() < 1e-9);
+    assert!((weighted[3] / samples - report.channels[0].1).abs() < 1e-9);
+    let epochs_log = rows(&path.with_extension("epochs.csv"));
+    // One epoch's end: the training means and the monitor's (6 values each).
+    assert_eq!(epochs_log.len(), 12);
+    assert_eq!(epochs_log[2][..4], ["3", "0", "train epoch", "cost 0"]);
+    assert_eq!(value(&epochs_log[2]), report.costs[0]);
+    assert_eq!(epochs_log[7][2..4], ["held out", "cost"]);
+    assert_eq!(
+        value(&epochs_log[7]),
+        trainer.monitored()[0].report.as_ref().unwrap().cost()
+    );
+    let _ = std::fs::remove_file(&path);
+    let _ = std::fs::remove_file(path.with_extension("epochs.csv"));
 }

@@ -19,7 +19,9 @@
 //!   sample at a time);
 //! - `stages`: [`SampleStages`], per-sample filters and maps on any source;
 //! - `training`: [`Trainer`], a training loop's data side: a model, its costs and channels
-//!   served from each batch's unique leaves.
+//!   served from each batch's unique leaves;
+//! - `hooks`: what a trainer runs on a timescale: monitoring sources ([`MonitorReport`]) and
+//!   [`Hook`]s ([`CsvLog`], [`EarlyStopping`], closures), and its reports.
 //!
 //! Reading datasets from files is the `load` part's ([`Dataset::load`]).
 #![doc = include_str!("../../doc/data.md")]
@@ -32,6 +34,7 @@ pub(crate) mod elastic;
 pub(crate) mod error;
 pub(crate) mod gather;
 pub(crate) mod generator;
+pub(crate) mod hooks;
 pub(crate) mod mixture;
 pub(crate) mod prefetch;
 pub(crate) mod provider;
@@ -46,6 +49,7 @@ pub use devices::*;
 pub use error::*;
 pub use gather::*;
 pub use generator::*;
+pub use hooks::*;
 pub use mixture::*;
 pub use prefetch::*;
 pub use provider::*;

@@ -82,9 +82,13 @@
 //! ```
 
 use crate::data::batch_source::BatchSource;
+use crate::data::cursor::OwnedBatches;
 use crate::data::dataset::Dataset;
 use crate::data::elastic::EpochCursor;
 use crate::data::error::DataError;
+use crate::data::hooks::{
+    Control, EpochReport, Event, Every, Hook, MonitorReport, StepReport, TrainerState,
+};
 use crate::data::state::{SourceState, fingerprint, spec_fingerprint};
 use crate::iteration::Schedule;
 use crate::mapping::consumer::{Channel, Cost, Model};
@@ -93,7 +97,6 @@ use crate::mapping::serve::{ServeCache, ServeFrom, ServedBy};
 use crate::types::space::Null;
 use crate::types::spec::DataSpec;
 use core::marker::PhantomData;
-use serde::{Deserialize, Serialize};
 
 /// The costs of a model `M`, each reported and summed by a training step: a tuple of
 /// [`Cost<M>`]s (`(Xent, L1)`), or `()` for none.
@@ -151,48 +154,6 @@ pub struct StepData<M: Model, C: Costs<M>, H: Channels<M>> {
     pub costs: C::Data,
     /// Each channel's data, in the order of the channels.
     pub channels: H::Data,
-}
-
-/// What one training step reports, for the model as it was before its update.
-#[derive(Debug, Clone, PartialEq)]
-pub struct StepReport {
-    /// The samples of the batch.
-    pub samples: usize,
-    /// Each cost's value, in order.
-    pub costs: Vec<f64>,
-    /// Each channel's name and value, in order.
-    pub channels: Vec<(String, f64)>,
-    /// The leaves gathered for the batch: the unique (source, space) pairs of the combined
-    /// request, each gathered once.
-    pub leaves_gathered: usize,
-}
-
-impl StepReport {
-    /// The sum of the costs (what a training algorithm minimizes).
-    pub fn cost(&self) -> f64 {
-        self.costs.iter().sum()
-    }
-}
-
-/// What an epoch reports: each cost and channel averaged over the epoch's samples (each step's
-/// value weighted by its samples).
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct EpochReport {
-    /// The steps taken.
-    pub steps: usize,
-    /// The samples served.
-    pub samples: usize,
-    /// Each cost's mean, in order.
-    pub costs: Vec<f64>,
-    /// Each channel's name and mean, in order.
-    pub channels: Vec<(String, f64)>,
-}
-
-impl EpochReport {
-    /// The sum of the mean costs.
-    pub fn cost(&self) -> f64 {
-        self.costs.iter().sum()
-    }
 }
 
 /// The combined request of a model `M`, its costs `C` and its channels `H`.
@@ -303,19 +264,17 @@ impl<R, S: BatchSource<R>> TrainerRows<R> for SourceRows<S> {
     }
 }
 
-/// Where a [`Trainer`] stands: the steps it took (over all epochs) and its data's position.
-/// Saved beside the model's checkpoint ([`Trainer::checkpoint_every`]), it makes a restarted
-/// run continue with exactly the batches the uninterrupted run would have served.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct TrainerState {
-    /// The steps taken since the first epoch.
-    pub step: u64,
-    /// The data's position.
-    pub data: SourceState,
-}
+/// A checkpoint run after every `every` steps, with the trainer's state after the step.
+type Checkpoint = (u64, Box<dyn FnMut(&TrainerState) + Send>);
 
-/// A hook run after every `every` steps, with the trainer's state after the step.
-type Hook = (u64, Box<dyn FnMut(&TrainerState) + Send>);
+/// A monitoring source: batches of the record evaluated whole at its moments.
+struct Monitor<'d, R> {
+    name: String,
+    every: Every,
+    source: Box<dyn OwnedBatches<R> + 'd>,
+    cache: ServeCache,
+    rows: Vec<usize>,
+}
 
 /// A training loop's data side over batches of the record `R`: the batches of a [`Schedule`]
 /// over a dataset ([`Trainer::new`]) or of any [`BatchSource`] of the record
@@ -332,7 +291,13 @@ pub struct Trainer<'d, R, M: Model, C: Costs<M>, H: Channels<M>, S = DatasetRows
     /// The samples of the last batch served.
     served: usize,
     steps: u64,
-    hooks: Vec<Hook>,
+    checkpoints: Vec<Checkpoint>,
+    monitors: Vec<Monitor<'d, R>>,
+    hooks: Vec<(Every, Box<dyn Hook + 'd>)>,
+    /// Why a hook stopped the run.
+    stopped: Option<String>,
+    /// Every monitoring pass so far.
+    monitored: Vec<MonitorReport>,
     _model: PhantomData<fn() -> (M, &'d R)>,
 }
 
@@ -469,6 +434,27 @@ where
     {
         infallible(self.try_epoch(model, update))
     }
+
+    /// Up to `epochs` epochs (fewer when a hook stops the run, [`Trainer::stopped`]): each
+    /// epoch's report.
+    pub fn fit(
+        &mut self,
+        model: &mut M,
+        epochs: u64,
+        mut update: impl FnMut(&mut M, &C, &StepData<M, C, H>),
+    ) -> Vec<EpochReport>
+    where
+        Combined<M, C, H>: ServeFrom<R>,
+    {
+        let mut reports = Vec::new();
+        for _ in 0..epochs {
+            if self.stopped.is_some() {
+                break;
+            }
+            reports.push(self.epoch(model, &mut update));
+        }
+        reports
+    }
 }
 
 /// The result of serving a dataset's rows, which cannot fail (the rows come from a schedule
@@ -525,6 +511,30 @@ where
     {
         self.try_epoch(model, update)
     }
+
+    /// Up to `epochs` epochs (fewer when a hook stops the run, [`Trainer::stopped`]): each
+    /// epoch's report.
+    ///
+    /// # Errors
+    /// The source's first error, which ends the run.
+    pub fn fit(
+        &mut self,
+        model: &mut M,
+        epochs: u64,
+        mut update: impl FnMut(&mut M, &C, &StepData<M, C, H>),
+    ) -> Result<Vec<EpochReport>, DataError>
+    where
+        Combined<M, C, H>: ServeFrom<R>,
+    {
+        let mut reports = Vec::new();
+        for _ in 0..epochs {
+            if self.stopped.is_some() {
+                break;
+            }
+            reports.push(self.try_epoch(model, &mut update)?);
+        }
+        Ok(reports)
+    }
 }
 
 impl<'d, R, M, C, H, S> Trainer<'d, R, M, C, H, S>
@@ -547,7 +557,11 @@ where
             leaves: <Combined<M, C, H> as DataSpec>::LEAVES,
             served: 0,
             steps: 0,
+            checkpoints: Vec::new(),
+            monitors: Vec::new(),
             hooks: Vec::new(),
+            stopped: None,
+            monitored: Vec::new(),
             _model: PhantomData,
         }
     }
@@ -606,8 +620,48 @@ where
         every: u64,
         save: impl FnMut(&TrainerState) + Send + 'static,
     ) -> &mut Self {
-        self.hooks.push((every.max(1), Box::new(save)));
+        self.checkpoints.push((every.max(1), Box::new(save)));
         self
+    }
+
+    /// Evaluates `source`, batches of the record (a validation set: a provider of another
+    /// dataset, a Parquet stream of held-out files), on the timescale `every`: a whole pass of
+    /// its epoch 0 each time, every cost and channel computed on each batch with the model as it
+    /// is (no update) and averaged over the samples, each batch served from its unique leaves
+    /// as the training batches are. The reports reach the hooks of the same moment and
+    /// [`Trainer::monitored`]. The sources are evaluated in the order they were added.
+    pub fn monitor<V>(&mut self, name: impl Into<String>, source: V, every: Every) -> &mut Self
+    where
+        V: BatchSource<R> + Send + 'd,
+    {
+        self.monitors.push(Monitor {
+            name: name.into(),
+            every,
+            source: Box::new(source),
+            cache: ServeCache::new(),
+            rows: Vec::new(),
+        });
+        self
+    }
+
+    /// Runs `hook` on the timescale `every` (after the step, or at the epoch's end, once that
+    /// moment's monitors are evaluated): a [`CsvLog`](crate::data::CsvLog), an
+    /// [`EarlyStopping`](crate::data::EarlyStopping), or any `FnMut(&Event) -> Control`. A hook
+    /// that answers [`Control::Stop`] stops the run: the trainer serves no more steps
+    /// ([`Trainer::stopped`] says why). Hooks run in the order they were added.
+    pub fn hook(&mut self, every: Every, hook: impl Hook + 'd) -> &mut Self {
+        self.hooks.push((every, Box::new(hook)));
+        self
+    }
+
+    /// Why a hook stopped the run, if one did.
+    pub fn stopped(&self) -> Option<&str> {
+        self.stopped.as_deref()
+    }
+
+    /// Every monitoring pass so far, in order.
+    pub fn monitored(&self) -> &[MonitorReport] {
+        &self.monitored
     }
 
     /// The steps taken since the first epoch.
@@ -642,6 +696,9 @@ where
     where
         Combined<M, C, H>: ServeFrom<R>,
     {
+        if self.stopped.is_some() {
+            return None;
+        }
         let data = match self.try_next_data()? {
             Ok(data) => data,
             Err(e) => return Some(Err(e)),
@@ -653,21 +710,98 @@ where
         self.channels.values(model, &data.channels, &mut channels);
         let samples = self.served;
         update(model, &self.costs, &data);
+        drop(data);
         self.steps += 1;
-        if !self.hooks.is_empty() {
+        if !self.checkpoints.is_empty() {
             let state = self.state();
-            for (every, hook) in &mut self.hooks {
+            for (every, save) in &mut self.checkpoints {
                 if self.steps.is_multiple_of(*every) {
-                    hook(&state);
+                    save(&state);
                 }
             }
         }
-        Some(Ok(StepReport {
+        let report = StepReport {
             samples,
             costs,
             channels,
             leaves_gathered,
-        }))
+        };
+        self.moment(model, None, Some(&report), None);
+        Some(Ok(report))
+    }
+
+    /// The monitors and hooks of a moment: after a step, or at the end of `epoch_end`.
+    fn moment(
+        &mut self,
+        model: &M,
+        epoch_end: Option<u64>,
+        step_report: Option<&StepReport>,
+        epoch_report: Option<&EpochReport>,
+    ) where
+        Combined<M, C, H>: ServeFrom<R>,
+    {
+        let steps = self.steps;
+        if !self.monitors.iter().any(|m| m.every.due(steps, epoch_end))
+            && !self.hooks.iter().any(|h| h.0.due(steps, epoch_end))
+        {
+            return;
+        }
+        let epoch = epoch_end.unwrap_or_else(|| self.rows_of.epoch());
+        let mut now = Vec::new();
+        for i in 0..self.monitors.len() {
+            if self.monitors[i].every.due(steps, epoch_end) {
+                let report = self.evaluate(model, i);
+                now.push(MonitorReport {
+                    name: self.monitors[i].name.clone(),
+                    step: steps,
+                    epoch,
+                    report,
+                });
+            }
+        }
+        let state = self.state();
+        let event = Event {
+            step: steps,
+            epoch,
+            step_report,
+            epoch_report,
+            monitors: &now,
+            state: &state,
+        };
+        for (every, hook) in &mut self.hooks {
+            if every.due(steps, epoch_end)
+                && let Control::Stop(why) = hook.run(&event)
+                && self.stopped.is_none()
+            {
+                self.stopped = Some(why);
+            }
+        }
+        self.monitored.extend(now);
+    }
+
+    /// A pass over monitor `i`'s epoch 0 with the model as it is.
+    fn evaluate(&mut self, model: &M, i: usize) -> Result<EpochReport, DataError>
+    where
+        Combined<M, C, H>: ServeFrom<R>,
+    {
+        let monitor = &mut self.monitors[i];
+        monitor.source.start_epoch(0);
+        let mut report = EpochReport::default();
+        let (mut costs, mut channels) = (Vec::new(), Vec::new());
+        while let Some(batch) = monitor.source.next_owned() {
+            let (batch, info) = batch?;
+            monitor.rows.clear();
+            monitor.rows.extend(0..info.count_samples);
+            monitor.cache.serve_rows(&monitor.rows);
+            let (_, c, h) =
+                <Combined<M, C, H> as ServeFrom<R>>::serve_from(&batch, &mut monitor.cache);
+            costs.clear();
+            channels.clear();
+            self.costs.values(model, &c, &mut costs);
+            self.channels.values(model, &h, &mut channels);
+            report.add(info.count_samples, &costs, &channels);
+        }
+        Ok(report.finish())
     }
 
     fn try_epoch(
@@ -681,31 +815,15 @@ where
         let mut report = EpochReport::default();
         while let Some(step) = self.try_step(model, &mut update) {
             let step = step?;
-            let w = step.samples as f64;
-            if report.steps == 0 {
-                report.costs = vec![0.0; step.costs.len()];
-                report.channels = step
-                    .channels
-                    .iter()
-                    .map(|(n, _)| (n.clone(), 0.0))
-                    .collect();
-            }
-            for (sum, v) in report.costs.iter_mut().zip(&step.costs) {
-                *sum += w * v;
-            }
-            for ((_, sum), (_, v)) in report.channels.iter_mut().zip(&step.channels) {
-                *sum += w * v;
-            }
-            report.steps += 1;
-            report.samples += step.samples;
+            report.add(step.samples, &step.costs, &step.channels);
         }
-        if report.samples > 0 {
-            let n = report.samples as f64;
-            report.costs.iter_mut().for_each(|c| *c /= n);
-            report.channels.iter_mut().for_each(|(_, c)| *c /= n);
+        let report = report.finish();
+        let ended = self.rows_of.epoch();
+        // An epoch a hook stopped is not an epoch's end: its moment does not come.
+        if self.stopped.is_none() {
+            self.moment(model, Some(ended), None, Some(&report));
         }
-        let next = self.rows_of.epoch() + 1;
-        self.rows_of.start(next);
+        self.rows_of.start(ended + 1);
         Ok(report)
     }
 }
