@@ -556,7 +556,7 @@ fn a_monitoring_source_is_evaluated_on_its_timescale_with_the_model_as_it_is() {
         Schedule::builder(24).batch_size(5).build().unwrap(),
     )
     .unwrap();
-    trainer.monitor("every 3 steps", every_3, Every::Steps(3));
+    trainer.monitor("every 3 steps", every_3, Every::Updates(3));
     let mut model = Linear {
         w: Array2::zeros((16, 4)),
     };
@@ -637,6 +637,14 @@ fn early_stopping_stops_when_the_watched_channel_stops_improving() {
             ));
             Control::Continue
         });
+    let ended = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let end = ended.clone();
+    trainer.hook(Every::End, move |e: &Event<'_>| {
+        end.lock()
+            .unwrap()
+            .push((e.step, e.epoch_report.map(|r| r.steps)));
+        Control::Continue
+    });
     let mut model = Linear {
         w: Array2::zeros((16, 4)),
     };
@@ -655,6 +663,8 @@ fn early_stopping_stops_when_the_watched_channel_stops_improving() {
         moments,
         vec![(0, 4, 1, true), (1, 8, 1, true), (2, 12, 1, true)]
     );
+    // The end's hook ran once, after the stop, with the last epoch's report.
+    assert_eq!(*ended.lock().unwrap(), vec![(12, Some(4))]);
     // A stopped trainer serves no more steps.
     assert!(trainer.step(&mut model, |_, _, _| {}).is_none());
 }
@@ -681,7 +691,7 @@ fn a_csv_log_holds_every_value_of_every_moment() {
             .unwrap(),
             Every::Epochs(1),
         )
-        .hook(Every::Steps(1), CsvLog::create(&path).unwrap())
+        .hook(Every::Updates(1), CsvLog::create(&path).unwrap())
         .hook(
             Every::Epochs(1),
             CsvLog::create(path.with_extension("epochs.csv")).unwrap(),

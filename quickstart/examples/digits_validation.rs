@@ -120,7 +120,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .join("digits_validation.csv");
     trainer
         .monitor("validation", validation, Every::Epochs(1))
-        .hook(Every::Steps(1), CsvLog::create(&log)?)
+        .hook(Every::Updates(1), CsvLog::create(&log)?)
         .hook(
             Every::Epochs(1),
             CsvLog::create(log.with_extension("epochs.csv"))?,

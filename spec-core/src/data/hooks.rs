@@ -93,23 +93,39 @@ pub struct TrainerState {
     pub data: SourceState,
 }
 
-/// A timescale: every `n` training steps (updates) or every `n` epochs (Brainstorm's
-/// `timescale` and `interval`). An `n` of 0 is taken as 1.
+/// A timescale: every `n` training steps (updates), every `n` epochs (Brainstorm's
+/// `timescale` and `interval`), or once at the end of [`Trainer::fit`]. An `n` of 0 is taken as
+/// 1.
+///
+/// [`Trainer::fit`]: crate::data::Trainer::fit
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Every {
-    /// After every `n`-th step, counted since the first epoch.
-    Steps(u64),
+    /// After every `n`-th update (training step), counted since the first epoch.
+    Updates(u64),
     /// At the end of every `n`-th epoch.
     Epochs(u64),
+    /// Once, when `fit` ends (its last epoch done, or a hook stopped the run).
+    End,
+}
+
+/// A moment of a run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Moment {
+    /// After a step.
+    Update,
+    /// At the end of this epoch.
+    EpochEnd(u64),
+    /// At the end of `fit`.
+    End,
 }
 
 impl Every {
-    /// Whether the moment after `steps` steps (or, at an epoch's end, after epoch `epoch`)
-    /// is on this timescale.
-    pub(crate) fn due(self, steps: u64, epoch_end: Option<u64>) -> bool {
-        match (self, epoch_end) {
-            (Every::Steps(n), None) => steps.is_multiple_of(n.max(1)),
-            (Every::Epochs(n), Some(epoch)) => (epoch + 1).is_multiple_of(n.max(1)),
+    /// Whether `moment`, after `steps` steps, is on this timescale.
+    pub(crate) fn due(self, steps: u64, moment: Moment) -> bool {
+        match (self, moment) {
+            (Every::Updates(n), Moment::Update) => steps.is_multiple_of(n.max(1)),
+            (Every::Epochs(n), Moment::EpochEnd(epoch)) => (epoch + 1).is_multiple_of(n.max(1)),
+            (Every::End, Moment::End) => true,
             _ => false,
         }
     }
@@ -138,7 +154,7 @@ pub enum Control {
     Stop(String),
 }
 
-/// A moment of the run a hook sees: after a step, or at an epoch's end.
+/// A moment of the run a hook sees: after a step, at an epoch's end, or at the end of `fit`.
 #[derive(Debug)]
 pub struct Event<'e> {
     /// The steps taken since the first epoch.

@@ -87,7 +87,7 @@ use crate::data::dataset::Dataset;
 use crate::data::elastic::EpochCursor;
 use crate::data::error::DataError;
 use crate::data::hooks::{
-    Control, EpochReport, Event, Every, Hook, MonitorReport, StepReport, TrainerState,
+    Control, EpochReport, Event, Every, Hook, Moment, MonitorReport, StepReport, TrainerState,
 };
 use crate::data::state::{SourceState, fingerprint, spec_fingerprint};
 use crate::iteration::Schedule;
@@ -435,8 +435,8 @@ where
         infallible(self.try_epoch(model, update))
     }
 
-    /// Up to `epochs` epochs (fewer when a hook stops the run, [`Trainer::stopped`]): each
-    /// epoch's report.
+    /// Up to `epochs` epochs (fewer when a hook stops the run, [`Trainer::stopped`]), then
+    /// the monitors and hooks of [`Every::End`](crate::data::Every::End): each epoch's report.
     pub fn fit(
         &mut self,
         model: &mut M,
@@ -453,6 +453,7 @@ where
             }
             reports.push(self.epoch(model, &mut update));
         }
+        self.moment(model, Moment::End, None, reports.last());
         reports
     }
 }
@@ -512,8 +513,8 @@ where
         self.try_epoch(model, update)
     }
 
-    /// Up to `epochs` epochs (fewer when a hook stops the run, [`Trainer::stopped`]): each
-    /// epoch's report.
+    /// Up to `epochs` epochs (fewer when a hook stops the run, [`Trainer::stopped`]), then
+    /// the monitors and hooks of [`Every::End`](crate::data::Every::End): each epoch's report.
     ///
     /// # Errors
     /// The source's first error, which ends the run.
@@ -533,6 +534,7 @@ where
             }
             reports.push(self.try_epoch(model, &mut update)?);
         }
+        self.moment(model, Moment::End, None, reports.last());
         Ok(reports)
     }
 }
@@ -726,30 +728,33 @@ where
             channels,
             leaves_gathered,
         };
-        self.moment(model, None, Some(&report), None);
+        self.moment(model, Moment::Update, Some(&report), None);
         Some(Ok(report))
     }
 
-    /// The monitors and hooks of a moment: after a step, or at the end of `epoch_end`.
+    /// The monitors and hooks of a moment.
     fn moment(
         &mut self,
         model: &M,
-        epoch_end: Option<u64>,
+        moment: Moment,
         step_report: Option<&StepReport>,
         epoch_report: Option<&EpochReport>,
     ) where
         Combined<M, C, H>: ServeFrom<R>,
     {
         let steps = self.steps;
-        if !self.monitors.iter().any(|m| m.every.due(steps, epoch_end))
-            && !self.hooks.iter().any(|h| h.0.due(steps, epoch_end))
+        if !self.monitors.iter().any(|m| m.every.due(steps, moment))
+            && !self.hooks.iter().any(|h| h.0.due(steps, moment))
         {
             return;
         }
-        let epoch = epoch_end.unwrap_or_else(|| self.rows_of.epoch());
+        let epoch = match moment {
+            Moment::EpochEnd(e) => e,
+            _ => self.rows_of.epoch(),
+        };
         let mut now = Vec::new();
         for i in 0..self.monitors.len() {
-            if self.monitors[i].every.due(steps, epoch_end) {
+            if self.monitors[i].every.due(steps, moment) {
                 let report = self.evaluate(model, i);
                 now.push(MonitorReport {
                     name: self.monitors[i].name.clone(),
@@ -769,7 +774,7 @@ where
             state: &state,
         };
         for (every, hook) in &mut self.hooks {
-            if every.due(steps, epoch_end)
+            if every.due(steps, moment)
                 && let Control::Stop(why) = hook.run(&event)
                 && self.stopped.is_none()
             {
@@ -821,7 +826,7 @@ where
         let ended = self.rows_of.epoch();
         // An epoch a hook stopped is not an epoch's end: its moment does not come.
         if self.stopped.is_none() {
-            self.moment(model, Some(ended), None, Some(&report));
+            self.moment(model, Moment::EpochEnd(ended), None, Some(&report));
         }
         self.rows_of.start(ended + 1);
         Ok(report)
