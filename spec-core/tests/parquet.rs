@@ -432,7 +432,7 @@ fn pad_and_drop_give_every_rank_the_same_number_of_samples() {
 }
 
 #[test]
-fn a_rank_comes_from_torchrun_or_slurm_variables_and_errors_name_the_variable() {
+fn a_rank_comes_from_torchrun_mpirun_or_slurm_variables_and_errors_name_the_variable() {
     let env = |pairs: &'static [(&'static str, &'static str)]| {
         move |name: &str| {
             pairs
@@ -445,6 +445,21 @@ fn a_rank_comes_from_torchrun_or_slurm_variables_and_errors_name_the_variable() 
     assert_eq!((r.rank(), r.world()), (2, 8));
     let r = Rank::from_vars(env(&[("SLURM_PROCID", "1"), ("SLURM_NTASKS", "4")])).unwrap();
     assert_eq!((r.rank(), r.world()), (1, 4));
+    // OpenMPI's mpirun, inside a Slurm allocation: mpirun started the process.
+    let r = Rank::from_vars(env(&[
+        ("OMPI_COMM_WORLD_RANK", "3"),
+        ("OMPI_COMM_WORLD_SIZE", "5"),
+        ("SLURM_PROCID", "0"),
+        ("SLURM_NTASKS", "1"),
+    ]))
+    .unwrap();
+    assert_eq!((r.rank(), r.world()), (3, 5));
+    let cut = Rank::from_vars(env(&[("OMPI_COMM_WORLD_RANK", "3")])).unwrap_err();
+    assert!(
+        cut.to_string()
+            .contains("`OMPI_COMM_WORLD_SIZE` is not set"),
+        "{cut}"
+    );
     let missing = Rank::from_vars(env(&[("RANK", "0")])).unwrap_err();
     assert!(
         missing.to_string().contains("`WORLD_SIZE` is not set"),

@@ -33,8 +33,10 @@ impl Rank {
         Ok(Rank { rank, world })
     }
 
-    /// The rank torchrun (`RANK`, `WORLD_SIZE`) or Slurm (`SLURM_PROCID`, `SLURM_NTASKS`) gave
-    /// this process, in that order of preference.
+    /// The rank the launcher that started this process gave it: torchrun (`RANK`,
+    /// `WORLD_SIZE`), OpenMPI's `mpirun` (`OMPI_COMM_WORLD_RANK`, `OMPI_COMM_WORLD_SIZE`) or
+    /// Slurm's `srun` (`SLURM_PROCID`, `SLURM_NTASKS`), in that order of preference (`mpirun`
+    /// inside a Slurm allocation started the process: its variables win over Slurm's).
     ///
     /// # Errors
     /// [`LoadError::Env`] naming the variable that is missing or malformed.
@@ -49,6 +51,8 @@ impl Rank {
     pub fn from_vars(var: impl Fn(&str) -> Option<String>) -> Result<Self, LoadError> {
         let (rank_var, world_var) = if var("RANK").is_some() || var("WORLD_SIZE").is_some() {
             ("RANK", "WORLD_SIZE")
+        } else if var("OMPI_COMM_WORLD_RANK").is_some() || var("OMPI_COMM_WORLD_SIZE").is_some() {
+            ("OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE")
         } else if var("SLURM_PROCID").is_some() || var("SLURM_NTASKS").is_some() {
             ("SLURM_PROCID", "SLURM_NTASKS")
         } else {

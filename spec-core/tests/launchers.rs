@@ -1,0 +1,160 @@
+//! Ranks as separate processes started by a real launcher: OpenMPI's `mpirun` starts four copies
+//! of this test binary (the ignored `shard_child` below), each takes its rank from the variables
+//! `mpirun` sets (`Rank::from_env`), streams its share of a pyarrow-written file of 33 rows in 9
+//! uneven row groups for two shuffled epochs, and writes the ids it served. The parent checks
+//! the tail policies' promises across the processes: `Uneven` serves every row exactly once per
+//! epoch, `Pad` and `Drop` give every rank the same number of batches (at least once / at most
+//! once each).
+//!
+//! Skipped, with a message, where `mpirun` is not installed, unless `BATCHSPEC_REQUIRE_LAUNCHERS`
+//! is set (`.ci/run` installs OpenMPI and sets it).
+#![cfg(feature = "parquet")]
+
+use batchspec::data::BatchSource;
+use batchspec::load::{ParquetFiles, ParquetStream, Rank, ShardPlan, Tail};
+use batchspec::prelude::*;
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::process::Command;
+
+#[derive(DataSpec)]
+struct Ids {
+    #[spec(source = "id")]
+    id: Batch<Index<1000>>,
+}
+
+const ROWS: usize = 33;
+const EPOCHS: u64 = 2;
+
+fn fixture() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/parquet/uneven.parquet")
+}
+
+fn tail_of(name: &str) -> Tail {
+    match name {
+        "uneven" => Tail::Uneven,
+        "pad" => Tail::Pad,
+        _ => Tail::Drop,
+    }
+}
+
+/// What one process served: its rank and world as the launcher gave them, and per epoch its
+/// batches' ids.
+type Served = (usize, usize, Vec<Vec<Vec<usize>>>);
+
+fn mpirun() -> bool {
+    Command::new("mpirun")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+#[test]
+fn four_processes_started_by_mpirun_keep_each_tail_policy_across_processes() {
+    if !mpirun() {
+        assert!(
+            std::env::var_os("BATCHSPEC_REQUIRE_LAUNCHERS").is_none(),
+            "BATCHSPEC_REQUIRE_LAUNCHERS is set and OpenMPI's mpirun is not installed"
+        );
+        eprintln!(
+            "skipped: OpenMPI's mpirun is not installed (`apt-get install openmpi-bin`; .ci/run installs it)"
+        );
+        return;
+    }
+    for tail in ["uneven", "pad", "drop"] {
+        let dir =
+            std::env::temp_dir().join(format!("batchspec-mpirun-{}-{tail}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let out = Command::new("mpirun")
+            .args(["--allow-run-as-root", "--oversubscribe", "-n", "4"])
+            .arg(std::env::current_exe().unwrap())
+            .args(["shard_child", "--exact", "--ignored", "--nocapture"])
+            .env("BATCHSPEC_CHILD_OUT", &dir)
+            .env("BATCHSPEC_CHILD_TAIL", tail)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "mpirun failed: {}\n{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let mut by_rank = BTreeMap::new();
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let (rank, world, epochs): Served =
+                serde_json::from_str(&std::fs::read_to_string(entry.unwrap().path()).unwrap())
+                    .unwrap();
+            assert_eq!(world, 4, "the world mpirun gave");
+            assert!(by_rank.insert(rank, epochs).is_none(), "rank {rank} twice");
+        }
+        assert_eq!(
+            by_rank.keys().copied().collect::<Vec<_>>(),
+            vec![0, 1, 2, 3]
+        );
+        for epoch in 0..EPOCHS as usize {
+            let mut count = vec![0usize; ROWS];
+            for batches in by_rank.values() {
+                for &id in batches[epoch].iter().flatten() {
+                    count[id] += 1;
+                }
+            }
+            let batches: Vec<usize> = by_rank.values().map(|b| b[epoch].len()).collect();
+            match tail_of(tail) {
+                Tail::Uneven => assert!(count.iter().all(|&c| c == 1), "{tail} {count:?}"),
+                Tail::Pad => {
+                    assert!(count.iter().all(|&c| c >= 1), "{tail} {count:?}");
+                    assert!(batches.iter().all(|&b| b == batches[0]), "{batches:?}");
+                }
+                Tail::Drop => {
+                    assert!(count.iter().all(|&c| c <= 1), "{tail} {count:?}");
+                    assert!(batches.iter().all(|&b| b == batches[0]), "{batches:?}");
+                }
+            }
+        }
+        // Shuffled: the two epochs serve other orders.
+        assert_ne!(by_rank[&0][0], by_rank[&0][1]);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
+
+/// One rank of [`four_processes_started_by_mpirun_keep_each_tail_policy_across_processes`].
+#[test]
+#[ignore = "run by mpirun from four_processes_started_by_mpirun_keep_each_tail_policy_across_processes"]
+fn shard_child() {
+    let (Ok(out), Ok(tail)) = (
+        std::env::var("BATCHSPEC_CHILD_OUT"),
+        std::env::var("BATCHSPEC_CHILD_TAIL"),
+    ) else {
+        return;
+    };
+    let rank = Rank::from_env().unwrap();
+    let files = ParquetFiles::open(fixture()).unwrap();
+    let plan = ShardPlan::new(&files, rank)
+        .unwrap()
+        .tail(tail_of(&tail))
+        .shuffle(5);
+    let mut epochs = Vec::new();
+    for epoch in 0..EPOCHS {
+        let mut stream = ParquetStream::<Ids>::new(&files, &plan, epoch, 2, 2);
+        let mut batches = Vec::new();
+        while let Some(b) = BatchSource::next_batch(&mut stream) {
+            let (batch, info) = b.unwrap();
+            batches.push(
+                batch
+                    .id
+                    .array()
+                    .iter()
+                    .take(info.count_samples)
+                    .map(|&i| i as usize)
+                    .collect::<Vec<_>>(),
+            );
+        }
+        epochs.push(batches);
+    }
+    let served: Served = (rank.rank(), rank.world(), epochs);
+    std::fs::write(
+        PathBuf::from(out).join(format!("rank-{}.json", rank.rank())),
+        serde_json::to_string(&served).unwrap(),
+    )
+    .unwrap();
+}
