@@ -68,6 +68,20 @@ impl<'a, Q> Cursor<'a, Q> {
         self.rows
     }
 
+    /// When the last [`Next::Row`] was the first of a batch just served: the source's state
+    /// before that batch and the batch's samples.
+    pub fn fresh_batch(&self) -> Option<(&SourceState, usize)> {
+        match (&self.before, &self.batch) {
+            (Some(before), Some((_, n))) if self.used == 1 => Some((before, *n)),
+            _ => None,
+        }
+    }
+
+    /// The samples of the batch being read.
+    pub fn batch_samples(&self) -> Option<usize> {
+        self.batch.as_ref().map(|(_, n)| *n)
+    }
+
     /// The batch the last [`Next::Row`] points into.
     pub fn batch(&self) -> Option<&Q> {
         self.batch.as_ref().map(|(q, _)| q)

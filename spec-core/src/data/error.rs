@@ -169,6 +169,11 @@ pub enum DataError {
     #[error("cannot resume from the saved state: {0}")]
     Resume(String),
 
+    /// The function of a per-sample stage panicked on a sample (on one of the stage's worker
+    /// threads): the sample is lost, the stage goes on with the next.
+    #[error("a per-sample stage's function panicked on a sample: {0}")]
+    SamplePanicked(String),
+
     /// A mixture of sources that cannot serve as asked (its weights, a source that serves no
     /// sample when started again), in words.
     #[error("mixture of sources: {0}")]

@@ -17,7 +17,8 @@
 //! - `stream`: [`Stream`], batches from an iterator without a length;
 //! - `mixture`: [`Mix`], weighted mixtures of sources of one request (`cursor`: a source read a
 //!   sample at a time);
-//! - `stages`: [`SampleStages`], per-sample filters and maps on any source;
+//! - `stages`: [`SampleStages`], per-sample filters and maps on any source (`workers`: the
+//!   same stages on a pool of threads, [`ParallelStage`]);
 //! - `training`: [`Trainer`], a training loop's data side: a model, its costs and channels
 //!   served from each batch's unique leaves;
 //! - `hooks`: what a trainer runs on a timescale: monitoring sources ([`MonitorReport`]) and
@@ -42,6 +43,7 @@ pub(crate) mod stages;
 pub(crate) mod state;
 pub(crate) mod stream;
 pub(crate) mod training;
+pub(crate) mod workers;
 
 pub use batch_source::*;
 pub use dataset::*;
@@ -57,3 +59,4 @@ pub use stages::*;
 pub use state::*;
 pub use stream::*;
 pub use training::*;
+pub use workers::*;

@@ -17,11 +17,11 @@ use crate::types::spec::{DataSpec, FlatOf};
 /// Its state is the source's at the batch being read, the samples of it taken, and the stage's
 /// own count; resuming gives the same batches (for an `f` that is a function of its sample).
 pub struct SampleStage<'a, Q, P, F> {
-    cursor: Cursor<'a, Q>,
-    f: F,
-    kind: &'static str,
-    batch_size: Option<usize>,
-    epoch: u64,
+    pub(crate) cursor: Cursor<'a, Q>,
+    pub(crate) f: F,
+    pub(crate) kind: &'static str,
+    pub(crate) batch_size: Option<usize>,
+    pub(crate) epoch: u64,
     batches: u64,
     samples: u64,
     staging: Option<P>,
@@ -131,10 +131,13 @@ pub trait SampleFn<Q, P> {
 }
 
 /// The function of [`SampleStages::filter_samples`].
+#[derive(Clone)]
 pub struct Keep<F>(F);
 /// The function of [`SampleStages::map_samples`].
+#[derive(Clone)]
 pub struct MapTo<F>(F);
 /// The function of [`SampleStages::filter_map_samples`].
+#[derive(Clone)]
 pub struct FilterMap<F>(F);
 
 impl<Q, F: FnMut(&Q) -> bool> SampleFn<Q, Q> for Keep<F> {

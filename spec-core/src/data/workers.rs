@@ -1,0 +1,426 @@
+//! A per-sample stage on a pool of worker threads ([`SampleStage::workers`]): the samples are
+//! read in the source's order, handed to `n` threads, and their results put back in that order
+//! before they are batched, so the batches do not depend on the number of workers or on which
+//! finishes first. At most `2 × n` samples are in the workers' hands or waiting for an earlier
+//! one; an error or a panic of the function reaches the consumer at its sample's batch; dropping
+//! the stage stops and joins the threads.
+
+use crate::data::batch_source::{BatchInfo, BatchSource};
+use crate::data::cursor::{Cursor, Next};
+use crate::data::dataset::AllocFlat;
+use crate::data::error::DataError;
+use crate::data::gather::GatherSame;
+use crate::data::stages::{SampleFn, SampleOut, SampleStage};
+use crate::data::state::SourceState;
+use crate::types::spec::{DataSpec, FlatOf};
+use std::collections::{BTreeMap, VecDeque};
+use std::sync::mpsc::{Receiver, Sender, SyncSender, channel, sync_channel};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+
+type Outcome<P> = Result<Option<P>, DataError>;
+
+/// A source batch read ahead: the place in the epoch's order of its sample `skipped` (its first
+/// read: after a resume, the batch's first samples were taken before), its samples, and the
+/// source's state before it.
+struct Mark {
+    first: u64,
+    skipped: usize,
+    samples: usize,
+    before: SourceState,
+}
+
+/// A per-sample stage whose function runs on worker threads (made by
+/// [`SampleStage::workers`]). It serves exactly the batches the same stage serves on one thread,
+/// and its state is the same stage's: a state of either resumes the other, with any number of
+/// workers.
+pub struct ParallelStage<'a, Q, P> {
+    cursor: Cursor<'a, Q>,
+    kind: &'static str,
+    jobs: Option<SyncSender<(u64, Q)>>,
+    results: Receiver<(u64, Outcome<P>)>,
+    threads: Vec<JoinHandle<()>>,
+    /// Places in the order given out this epoch (samples read, and the source's errors).
+    sent: u64,
+    /// Places whose outcome was taken into a batch (or dropped, or served as an error).
+    taken: u64,
+    pending: BTreeMap<u64, Outcome<P>>,
+    in_flight: usize,
+    limit: usize,
+    marks: VecDeque<Mark>,
+    ended: bool,
+    batch_size: Option<usize>,
+    epoch: u64,
+    batches: u64,
+    samples: u64,
+    staging: Option<P>,
+    filled: usize,
+    out: Option<P>,
+}
+
+/// What a stage's function needs to run on worker threads: each worker has its own copy
+/// (`Clone`), moved to its thread (`Send`, owning what it uses: `'static`); its samples and
+/// results cross threads too.
+#[diagnostic::on_unimplemented(
+    message = "this per-sample function cannot run on worker threads",
+    label = "each worker needs its own copy of the function: it must be `Clone + Send + 'static`, and the samples `Send`",
+    note = "a closure is `Clone` and `Send` when what it captures is: capture owned values (`move`, an `Arc` for shared data), not references or `Rc`"
+)]
+pub trait WorkerFn<Q, P>: SampleFn<Q, P> + Clone + Send + 'static {}
+
+#[diagnostic::do_not_recommend]
+impl<Q: Send + 'static, P: Send + 'static, F: SampleFn<Q, P> + Clone + Send + 'static>
+    WorkerFn<Q, P> for F
+{
+}
+
+impl<'a, Q, P, F> SampleStage<'a, Q, P, F>
+where
+    Q: DataSpec + GatherSame,
+    P: SampleOut,
+    FlatOf<Q>: AllocFlat,
+{
+    /// The stage's function on `workers` threads (0: as many as the machine's available
+    /// parallelism; each has its own clone of the function, which must be a function of its
+    /// sample for the batches to be the same at any number of workers). The samples are read
+    /// from the source on the thread that asks for batches (behind `prefetched`, the prefetch
+    /// thread).
+    pub fn workers(self, workers: usize) -> ParallelStage<'a, Q, P>
+    where
+        F: WorkerFn<Q, P>,
+        Q: Send + 'static,
+        P: Send + 'static,
+    {
+        let workers = match workers {
+            0 => std::thread::available_parallelism().map_or(1, usize::from),
+            n => n,
+        };
+        let limit = 2 * workers;
+        let (jobs, queue) = sync_channel::<(u64, Q)>(limit);
+        let queue = Arc::new(Mutex::new(queue));
+        let (done, results) = channel();
+        let threads = (0..workers)
+            .map(|_| {
+                let (queue, done, f) = (queue.clone(), done.clone(), self.f.clone());
+                std::thread::spawn(move || work(&queue, &done, f))
+            })
+            .collect();
+        // A stage already part-way through a batch of its source: that batch's first samples
+        // were taken before.
+        let mut marks = VecDeque::new();
+        let (before, used) = self.cursor.state();
+        if let (true, Some(samples)) = (used > 0, self.cursor.batch_samples()) {
+            marks.push_back(Mark {
+                first: 0,
+                skipped: used,
+                samples,
+                before,
+            });
+        }
+        ParallelStage {
+            cursor: self.cursor,
+            kind: self.kind,
+            jobs: Some(jobs),
+            results,
+            threads,
+            sent: 0,
+            taken: 0,
+            pending: BTreeMap::new(),
+            in_flight: 0,
+            limit,
+            marks,
+            ended: false,
+            batch_size: self.batch_size,
+            epoch: self.epoch,
+            batches: 0,
+            samples: 0,
+            staging: None,
+            filled: 0,
+            out: None,
+        }
+    }
+}
+
+/// A worker: takes the next sample, runs the function, sends its outcome; ends when the stage
+/// closes the queue (or is gone).
+fn work<Q, P, F: SampleFn<Q, P>>(
+    queue: &Mutex<Receiver<(u64, Q)>>,
+    done: &Sender<(u64, Outcome<P>)>,
+    mut f: F,
+) {
+    loop {
+        let job = match queue.lock() {
+            Ok(q) => q.recv(),
+            Err(_) => return,
+        };
+        let Ok((at, sample)) = job else { return };
+        let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f.call(sample)))
+            .unwrap_or_else(|payload| {
+                let message = payload
+                    .downcast_ref::<&str>()
+                    .map(|m| (*m).to_owned())
+                    .or_else(|| payload.downcast_ref::<String>().cloned())
+                    .unwrap_or_default();
+                Err(DataError::SamplePanicked(message))
+            });
+        if done.send((at, outcome)).is_err() {
+            return;
+        }
+    }
+}
+
+impl<Q, P> ParallelStage<'_, Q, P>
+where
+    Q: DataSpec + GatherSame,
+    P: SampleOut,
+    FlatOf<Q>: AllocFlat,
+{
+    /// Reads the next sample of the source and hands it to the workers (or puts the source's
+    /// error in its place in the order).
+    fn read_one(&mut self) {
+        let at = self.sent;
+        self.sent += 1;
+        let row = match self.cursor.next() {
+            Ok(Next::Row(row)) => row,
+            Ok(Next::End) => {
+                self.sent -= 1;
+                self.ended = true;
+                return;
+            }
+            Err(e) => {
+                self.pending.insert(at, Err(e));
+                return;
+            }
+        };
+        if let Some((before, samples)) = self.cursor.fresh_batch() {
+            self.marks.push_back(Mark {
+                first: at,
+                skipped: 0,
+                samples,
+                before: before.clone(),
+            });
+        }
+        self.batch_size
+            .get_or_insert(self.cursor.batch_rows().unwrap_or(1).max(1));
+        let Some(from) = self.cursor.batch() else {
+            return;
+        };
+        let mut one = Q::nest(FlatOf::<Q>::alloc(1, 0));
+        Q::gather_same(&mut one, from, &[row], 0);
+        match &self.jobs {
+            Some(jobs) if jobs.send((at, one)).is_ok() => self.in_flight += 1,
+            _ => {
+                self.pending.insert(
+                    at,
+                    Err(DataError::SamplePanicked(
+                        "the stage's worker threads are gone".into(),
+                    )),
+                );
+            }
+        }
+    }
+
+    /// Fills the staging batch in order: how many samples, or `None` at the end of the epoch.
+    fn stage(&mut self) -> Option<Result<usize, DataError>> {
+        loop {
+            if let Some(size) = self.batch_size
+                && self.filled == size
+            {
+                break;
+            }
+            if let Some(outcome) = self.pending.remove(&self.taken) {
+                self.taken += 1;
+                // The marks of batches wholly taken, but the last, are no longer needed.
+                while self.marks.len() > 1 && self.marks[1].first <= self.taken {
+                    self.marks.pop_front();
+                }
+                match outcome {
+                    Ok(Some(p)) => {
+                        let size = self.batch_size.unwrap_or(1);
+                        let staging = self.staging.get_or_insert_with(|| P::alloc_batch(size));
+                        P::gather_same(staging, &p, &[0], self.filled);
+                        self.filled += 1;
+                    }
+                    Ok(None) => {}
+                    Err(e) => return Some(Err(e)),
+                }
+                continue;
+            }
+            if !self.ended && self.in_flight + self.pending.len() < self.limit {
+                self.read_one();
+                continue;
+            }
+            if self.in_flight > 0 {
+                match self.results.recv() {
+                    Ok((at, outcome)) => {
+                        self.in_flight -= 1;
+                        self.pending.insert(at, outcome);
+                    }
+                    Err(_) => {
+                        self.in_flight = 0;
+                        return Some(Err(DataError::SamplePanicked(
+                            "the stage's worker threads are gone".into(),
+                        )));
+                    }
+                }
+                continue;
+            }
+            break;
+        }
+        let filled = core::mem::take(&mut self.filled);
+        if filled == 0 {
+            return None;
+        }
+        self.batches += 1;
+        self.samples += filled as u64;
+        Some(Ok(filled))
+    }
+
+    fn short(&self, filled: usize) -> Option<P> {
+        let mut short = P::alloc_batch(filled);
+        let rows: Vec<usize> = (0..filled).collect();
+        P::gather_same(&mut short, self.staging.as_ref()?, &rows, 0);
+        Some(short)
+    }
+
+    /// Waits for the samples in the workers' hands and forgets everything read ahead.
+    fn drain(&mut self) {
+        while self.in_flight > 0 && self.results.recv().is_ok() {
+            self.in_flight -= 1;
+        }
+        self.in_flight = 0;
+        self.pending.clear();
+        self.marks.clear();
+        self.sent = 0;
+        self.taken = 0;
+        self.ended = false;
+        self.filled = 0;
+    }
+
+    /// The source's position at the first sample not yet taken: the state before its batch and
+    /// the samples of that batch taken.
+    fn position(&self) -> (SourceState, usize) {
+        match self.marks.iter().rev().find(|m| m.first <= self.taken) {
+            Some(m) => {
+                let used = usize::try_from(self.taken - m.first)
+                    .unwrap_or(usize::MAX)
+                    .saturating_add(m.skipped);
+                (m.before.clone(), used.min(m.samples))
+            }
+            // Nothing read ahead of the cursor.
+            None => self.cursor.state(),
+        }
+    }
+}
+
+impl<Q, P> Drop for ParallelStage<'_, Q, P> {
+    fn drop(&mut self) {
+        // Closing the queue ends every worker after its sample.
+        self.jobs = None;
+        for t in self.threads.drain(..) {
+            let _ = t.join();
+        }
+    }
+}
+
+fn info(filled: usize) -> BatchInfo {
+    BatchInfo {
+        count_samples: filled,
+        pad: 0,
+    }
+}
+
+#[diagnostic::do_not_recommend]
+impl<Q, P> BatchSource<P> for ParallelStage<'_, Q, P>
+where
+    Q: DataSpec + GatherSame,
+    P: SampleOut,
+    FlatOf<Q>: AllocFlat,
+{
+    type Lent<'b>
+        = &'b P
+    where
+        Self: 'b;
+
+    fn next_batch(&mut self) -> Option<Result<(&P, BatchInfo), DataError>> {
+        let filled = match self.stage()? {
+            Ok(n) => n,
+            Err(e) => return Some(Err(e)),
+        };
+        if Some(filled) == self.batch_size {
+            return Some(Ok((self.staging.as_ref()?, info(filled))));
+        }
+        let short = self.short(filled)?;
+        Some(Ok((&*self.out.insert(short), info(filled))))
+    }
+
+    fn next_owned(&mut self) -> Option<Result<(P, BatchInfo), DataError>> {
+        let filled = match self.stage()? {
+            Ok(n) => n,
+            Err(e) => return Some(Err(e)),
+        };
+        if Some(filled) == self.batch_size {
+            return self.staging.take().map(|p| Ok((p, info(filled))));
+        }
+        Some(Ok((self.short(filled)?, info(filled))))
+    }
+
+    fn start_epoch(&mut self, epoch: u64) {
+        self.drain();
+        self.epoch = epoch;
+        self.batches = 0;
+        self.samples = 0;
+        self.cursor.start_epoch(epoch);
+    }
+
+    fn state(&self) -> SourceState {
+        // The same state as the stage on one thread: either resumes the other.
+        let (inner, used) = self.position();
+        let part = SourceState::new("sample stage cursor", 0)
+            .at(used as u64, self.batch_size.unwrap_or(0) as u64)
+            .with_inner(vec![inner]);
+        SourceState::new("per-sample stage", self.epoch)
+            .with_request::<P>()
+            .at(self.batches, self.samples)
+            .with_plan(self.kind)
+            .with_inner(vec![part])
+    }
+
+    fn resume(&mut self, state: &SourceState) -> Result<(), DataError> {
+        let here = self.state().with_inner(Vec::new());
+        state
+            .clone()
+            .with_inner(Vec::new())
+            .check_against(&here, false)?;
+        let [part] = state.inner() else {
+            return Err(DataError::Resume(
+                "the state is not a per-sample stage's".into(),
+            ));
+        };
+        let [inner] = part.inner() else {
+            return Err(DataError::Resume(
+                "the state is not a per-sample stage's".into(),
+            ));
+        };
+        self.drain();
+        let used = part.batches() as usize;
+        self.cursor.resume(inner, used)?;
+        if used > 0
+            && let Some(samples) = self.cursor.batch_samples()
+        {
+            // The batch resumed in: its first samples were taken before the state.
+            self.marks.push_back(Mark {
+                first: 0,
+                skipped: used,
+                samples,
+                before: inner.clone(),
+            });
+        }
+        let batch_size = part.samples();
+        self.batch_size = (batch_size > 0).then_some(batch_size as usize);
+        self.epoch = state.epoch();
+        self.batches = state.batches();
+        self.samples = state.samples();
+        Ok(())
+    }
+}
