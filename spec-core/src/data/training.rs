@@ -712,6 +712,7 @@ where
         self.channels.values(model, &data.channels, &mut channels);
         let samples = self.served;
         update(model, &self.costs, &data);
+        // The step's batch is let go before the monitors of this moment gather theirs.
         drop(data);
         self.steps += 1;
         if !self.checkpoints.is_empty() {
