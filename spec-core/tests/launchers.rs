@@ -1,13 +1,15 @@
-//! Ranks as separate processes started by a real launcher: OpenMPI's `mpirun` starts four copies
-//! of this test binary (the ignored `shard_child` below), each takes its rank from the variables
-//! `mpirun` sets (`Rank::from_env`), streams its share of a pyarrow-written file of 33 rows in 9
+//! Ranks as separate processes started by real launchers: OpenMPI's `mpirun`, and Slurm's `srun`
+//! on a one-node cluster (`.ci/slurm up`), start four copies of this test binary (the ignored
+//! `shard_child` below); each takes its rank from the variables its launcher sets
+//! (`Rank::from_env`), streams its share of a pyarrow-written file of 33 rows in 9
 //! uneven row groups for two shuffled epochs, and writes the ids it served. The parent checks
 //! the tail policies' promises across the processes: `Uneven` serves every row exactly once per
 //! epoch, `Pad` and `Drop` give every rank the same number of batches (at least once / at most
 //! once each).
 //!
-//! Skipped, with a message, where `mpirun` is not installed, unless `BATCHSPEC_REQUIRE_LAUNCHERS`
-//! is set (`.ci/run` installs OpenMPI and sets it).
+//! A launcher that cannot start processes here is skipped with a message, unless
+//! `BATCHSPEC_REQUIRE_LAUNCHERS` names it (`.ci/run` installs OpenMPI, starts the Slurm cluster,
+//! and names those that came up).
 #![cfg(feature = "parquet")]
 
 use batchspec::data::BatchSource;
@@ -42,31 +44,37 @@ fn tail_of(name: &str) -> Tail {
 /// batches' ids.
 type Served = (usize, usize, Vec<Vec<Vec<usize>>>);
 
-fn mpirun() -> bool {
-    Command::new("mpirun")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success())
-}
-
-#[test]
-fn four_processes_started_by_mpirun_keep_each_tail_policy_across_processes() {
-    if !mpirun() {
+/// Whether `launcher` can start processes here; if not, the test says it is skipped, unless
+/// `BATCHSPEC_REQUIRE_LAUNCHERS` (a list: `mpirun slurm`) names it.
+fn available(launcher: &str, probe: &mut Command) -> bool {
+    let ok = probe.output().is_ok_and(|o| {
+        o.status.success() && (launcher != "slurm" || o.stdout.starts_with(b"idle"))
+    });
+    if !ok {
+        let required = std::env::var("BATCHSPEC_REQUIRE_LAUNCHERS").unwrap_or_default();
         assert!(
-            std::env::var_os("BATCHSPEC_REQUIRE_LAUNCHERS").is_none(),
-            "BATCHSPEC_REQUIRE_LAUNCHERS is set and OpenMPI's mpirun is not installed"
+            !required.split_whitespace().any(|l| l == launcher),
+            "BATCHSPEC_REQUIRE_LAUNCHERS names {launcher}, and it cannot start processes here"
         );
         eprintln!(
-            "skipped: OpenMPI's mpirun is not installed (`apt-get install openmpi-bin`; .ci/run installs it)"
+            "skipped: {launcher} cannot start processes here (OpenMPI: `apt-get install openmpi-bin openssh-client`; Slurm: `.ci/slurm up`)"
         );
-        return;
     }
+    ok
+}
+
+/// Four processes started by `launch` (a launcher and its arguments), each one rank of
+/// `shard_child`, under each tail policy: the promises checked across the processes.
+fn four_ranks(launch: &[&str]) {
     for tail in ["uneven", "pad", "drop"] {
-        let dir =
-            std::env::temp_dir().join(format!("batchspec-mpirun-{}-{tail}", std::process::id()));
+        let dir = std::env::temp_dir().join(format!(
+            "batchspec-{}-{}-{tail}",
+            launch[0],
+            std::process::id()
+        ));
         std::fs::create_dir_all(&dir).unwrap();
-        let out = Command::new("mpirun")
-            .args(["--allow-run-as-root", "--oversubscribe", "-n", "4"])
+        let out = Command::new(launch[0])
+            .args(&launch[1..])
             .arg(std::env::current_exe().unwrap())
             .args(["shard_child", "--exact", "--ignored", "--nocapture"])
             .env("BATCHSPEC_CHILD_OUT", &dir)
@@ -75,7 +83,8 @@ fn four_processes_started_by_mpirun_keep_each_tail_policy_across_processes() {
             .unwrap();
         assert!(
             out.status.success(),
-            "mpirun failed: {}\n{}",
+            "{} failed: {}\n{}",
+            launch[0],
             String::from_utf8_lossy(&out.stdout),
             String::from_utf8_lossy(&out.stderr)
         );
@@ -84,7 +93,7 @@ fn four_processes_started_by_mpirun_keep_each_tail_policy_across_processes() {
             let (rank, world, epochs): Served =
                 serde_json::from_str(&std::fs::read_to_string(entry.unwrap().path()).unwrap())
                     .unwrap();
-            assert_eq!(world, 4, "the world mpirun gave");
+            assert_eq!(world, 4, "the world {} gave", launch[0]);
             assert!(by_rank.insert(rank, epochs).is_none(), "rank {rank} twice");
         }
         assert_eq!(
@@ -117,9 +126,29 @@ fn four_processes_started_by_mpirun_keep_each_tail_policy_across_processes() {
     }
 }
 
-/// One rank of [`four_processes_started_by_mpirun_keep_each_tail_policy_across_processes`].
 #[test]
-#[ignore = "run by mpirun from four_processes_started_by_mpirun_keep_each_tail_policy_across_processes"]
+fn four_processes_started_by_mpirun_keep_each_tail_policy_across_processes() {
+    if available("mpirun", Command::new("mpirun").arg("--version")) {
+        four_ranks(&[
+            "mpirun",
+            "--allow-run-as-root",
+            "--oversubscribe",
+            "-n",
+            "4",
+        ]);
+    }
+}
+
+#[test]
+fn four_processes_started_by_slurm_keep_each_tail_policy_across_processes() {
+    if available("slurm", Command::new("sinfo").args(["-h", "-o", "%t"])) {
+        four_ranks(&["srun", "-n", "4"]);
+    }
+}
+
+/// One rank of the tests above, started by a launcher.
+#[test]
+#[ignore = "run by mpirun or srun from the tests above"]
 fn shard_child() {
     let (Ok(out), Ok(tail)) = (
         std::env::var("BATCHSPEC_CHILD_OUT"),
