@@ -597,6 +597,10 @@ fn a_monitoring_source_is_evaluated_on_its_timescale_with_the_model_as_it_is() {
     assert!(
         (at_12.channel("mean label").unwrap() - last.channel("mean label").unwrap()).abs() < 1e-9
     );
+    // Taken, they are the trainer's no more.
+    let taken = trainer.take_monitored();
+    assert_eq!(taken.len(), 7);
+    assert!(trainer.monitored().is_empty());
 }
 
 #[test]

@@ -661,9 +661,16 @@ where
         self.stopped.as_deref()
     }
 
-    /// Every monitoring pass so far, in order.
+    /// Every monitoring pass so far (since the last [`Trainer::take_monitored`]), in order. The
+    /// trainer keeps them all: a long run that evaluates often should take them as it goes, or
+    /// read them in a hook ([`CsvLog`](crate::data::CsvLog) writes them down).
     pub fn monitored(&self) -> &[MonitorReport] {
         &self.monitored
+    }
+
+    /// The monitoring passes so far, taken: the trainer keeps none of them after.
+    pub fn take_monitored(&mut self) -> Vec<MonitorReport> {
+        core::mem::take(&mut self.monitored)
     }
 
     /// The steps taken since the first epoch.
