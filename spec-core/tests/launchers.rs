@@ -13,7 +13,7 @@
 #![cfg(feature = "parquet")]
 
 use batchspec::data::BatchSource;
-use batchspec::load::{ParquetFiles, ParquetStream, Rank, ShardPlan, Tail};
+use batchspec::load::{LocalRank, ParquetFiles, ParquetStream, Rank, ShardPlan, Tail};
 use batchspec::prelude::*;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -40,9 +40,9 @@ fn tail_of(name: &str) -> Tail {
     }
 }
 
-/// What one process served: its rank and world as the launcher gave them, and per epoch its
-/// batches' ids.
-type Served = (usize, usize, Vec<Vec<Vec<usize>>>);
+/// What one process served: its rank and world as the launcher gave them, its local rank and
+/// the node's processes, and per epoch its batches' ids.
+type Served = (usize, usize, (usize, usize), Vec<Vec<Vec<usize>>>);
 
 /// Whether `launcher` can start processes here; if not, the test says it is skipped, unless
 /// `BATCHSPEC_REQUIRE_LAUNCHERS` (a list: `mpirun slurm`) names it.
@@ -90,10 +90,12 @@ fn four_ranks(launch: &[&str]) {
         );
         let mut by_rank = BTreeMap::new();
         for entry in std::fs::read_dir(&dir).unwrap() {
-            let (rank, world, epochs): Served =
+            let (rank, world, local, epochs): Served =
                 serde_json::from_str(&std::fs::read_to_string(entry.unwrap().path()).unwrap())
                     .unwrap();
             assert_eq!(world, 4, "the world {} gave", launch[0]);
+            // One node: the local rank is the rank, and the node holds the world.
+            assert_eq!(local, (rank, 4), "the local rank {} gave", launch[0]);
             assert!(by_rank.insert(rank, epochs).is_none(), "rank {rank} twice");
         }
         assert_eq!(
@@ -180,7 +182,13 @@ fn shard_child() {
         }
         epochs.push(batches);
     }
-    let served: Served = (rank.rank(), rank.world(), epochs);
+    let local = LocalRank::from_env().unwrap();
+    let served: Served = (
+        rank.rank(),
+        rank.world(),
+        (local.index(), local.size()),
+        epochs,
+    );
     std::fs::write(
         PathBuf::from(out).join(format!("rank-{}.json", rank.rank())),
         serde_json::to_string(&served).unwrap(),

@@ -4,7 +4,7 @@
 #![cfg(feature = "parquet")]
 
 use batchspec::data::Dataset;
-use batchspec::load::{LoadError, LoadReason, ParquetFiles, Place};
+use batchspec::load::{LoadError, LoadReason, LocalRank, ParquetFiles, Place};
 use batchspec::prelude::*;
 use std::path::PathBuf;
 
@@ -471,6 +471,71 @@ fn a_rank_comes_from_torchrun_mpirun_or_slurm_variables_and_errors_name_the_vari
     assert!(past.to_string().contains("`SLURM_PROCID` is `4`"), "{past}");
     let none = Rank::from_vars(env(&[])).unwrap_err();
     assert!(none.to_string().contains("`RANK` is not set"), "{none}");
+}
+
+#[test]
+fn a_local_rank_comes_from_each_launchers_variables() {
+    let env = |pairs: &'static [(&'static str, &'static str)]| {
+        move |name: &str| {
+            pairs
+                .iter()
+                .find(|(k, _)| *k == name)
+                .map(|(_, v)| v.to_string())
+        }
+    };
+    let local = |pairs| {
+        let l = LocalRank::from_vars(env(pairs)).unwrap();
+        (l.index(), l.size())
+    };
+    assert_eq!(
+        local(&[("LOCAL_RANK", "1"), ("LOCAL_WORLD_SIZE", "8")]),
+        (1, 8)
+    );
+    assert_eq!(
+        local(&[
+            ("OMPI_COMM_WORLD_LOCAL_RANK", "2"),
+            ("OMPI_COMM_WORLD_LOCAL_SIZE", "4")
+        ]),
+        (2, 4)
+    );
+    // Slurm: 2 tasks on each of 3 nodes, then 1; node 3 holds 1, node 1 holds 2.
+    assert_eq!(
+        local(&[
+            ("SLURM_LOCALID", "0"),
+            ("SLURM_NODEID", "3"),
+            ("SLURM_TASKS_PER_NODE", "2(x3),1"),
+        ]),
+        (0, 1)
+    );
+    assert_eq!(
+        local(&[
+            ("SLURM_LOCALID", "1"),
+            ("SLURM_NODEID", "1"),
+            ("SLURM_TASKS_PER_NODE", "2(x3),1")
+        ]),
+        (1, 2)
+    );
+    assert_eq!(
+        local(&[("SLURM_LOCALID", "3"), ("SLURM_TASKS_PER_NODE", "4")]),
+        (3, 4)
+    );
+    let bad = LocalRank::from_vars(env(&[
+        ("SLURM_LOCALID", "0"),
+        ("SLURM_TASKS_PER_NODE", "2(x"),
+    ]))
+    .unwrap_err();
+    assert!(
+        bad.to_string().contains("`SLURM_TASKS_PER_NODE` is `2(x`"),
+        "{bad}"
+    );
+    let past =
+        LocalRank::from_vars(env(&[("LOCAL_RANK", "4"), ("LOCAL_WORLD_SIZE", "4")])).unwrap_err();
+    assert!(past.to_string().contains("`LOCAL_RANK` is `4`"), "{past}");
+    let none = LocalRank::from_vars(env(&[])).unwrap_err();
+    assert!(
+        none.to_string().contains("`LOCAL_RANK` is not set"),
+        "{none}"
+    );
 }
 
 #[test]

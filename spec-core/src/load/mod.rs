@@ -58,8 +58,8 @@ pub use self::npy::{NpyFiles, NpzFile};
 pub use self::parquet::thrift as parquet_thrift;
 #[cfg(feature = "parquet")]
 pub use self::parquet::{
-    ParquetFiles, ParquetOpenOptions, ParquetStream, Rank, RowGroup, ShardPlan, SkipReason,
-    Skipped, Tail,
+    LocalRank, ParquetFiles, ParquetOpenOptions, ParquetStream, Rank, RowGroup, ShardPlan,
+    SkipReason, Skipped, Tail,
 };
 pub use self::source::{LeafSource, LoadField, LoadRecord};
 

@@ -36,5 +36,5 @@ pub mod thrift;
 pub use files::ParquetFiles;
 pub use listing::{ParquetOpenOptions, SkipReason, Skipped};
 pub use row_group::RowGroup;
-pub use shard::{Rank, ShardPlan, Tail};
+pub use shard::{LocalRank, Rank, ShardPlan, Tail};
 pub use stream::ParquetStream;

@@ -89,6 +89,107 @@ impl Rank {
     }
 }
 
+/// This process's place among the processes of its node: local rank `index` of `size` (which of
+/// the node's devices it takes).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct LocalRank {
+    index: usize,
+    size: usize,
+}
+
+impl LocalRank {
+    /// The local rank the launcher that started this process gave it: torchrun (`LOCAL_RANK`,
+    /// `LOCAL_WORLD_SIZE`), OpenMPI's `mpirun` (`OMPI_COMM_WORLD_LOCAL_RANK`,
+    /// `OMPI_COMM_WORLD_LOCAL_SIZE`) or Slurm's `srun` (`SLURM_LOCALID`, and the node's share of
+    /// `SLURM_TASKS_PER_NODE`, such as `2(x3),1`, at `SLURM_NODEID`), in the order of
+    /// [`Rank::from_env`].
+    ///
+    /// # Errors
+    /// [`LoadError::Env`] naming the variable that is missing or malformed.
+    pub fn from_env() -> Result<Self, LoadError> {
+        Self::from_vars(|name| std::env::var(name).ok())
+    }
+
+    /// As [`LocalRank::from_env`], with the variables read by `var`.
+    ///
+    /// # Errors
+    /// As [`LocalRank::from_env`].
+    pub fn from_vars(var: impl Fn(&str) -> Option<String>) -> Result<Self, LoadError> {
+        let read = |name: &'static str| -> Result<usize, LoadError> {
+            let value = var(name).ok_or(LoadError::Env {
+                variable: name,
+                value: None,
+            })?;
+            value.trim().parse().map_err(|_| LoadError::Env {
+                variable: name,
+                value: Some(value),
+            })
+        };
+        let (index_var, index, size) = if var("LOCAL_RANK").is_some() {
+            ("LOCAL_RANK", read("LOCAL_RANK")?, read("LOCAL_WORLD_SIZE")?)
+        } else if var("OMPI_COMM_WORLD_LOCAL_RANK").is_some() {
+            (
+                "OMPI_COMM_WORLD_LOCAL_RANK",
+                read("OMPI_COMM_WORLD_LOCAL_RANK")?,
+                read("OMPI_COMM_WORLD_LOCAL_SIZE")?,
+            )
+        } else if var("SLURM_LOCALID").is_some() {
+            let node = match var("SLURM_NODEID") {
+                Some(_) => read("SLURM_NODEID")?,
+                None => 0,
+            };
+            let tasks = var("SLURM_TASKS_PER_NODE");
+            let size = tasks
+                .as_deref()
+                .and_then(|t| tasks_on_node(t, node))
+                .ok_or(LoadError::Env {
+                    variable: "SLURM_TASKS_PER_NODE",
+                    value: tasks,
+                })?;
+            ("SLURM_LOCALID", read("SLURM_LOCALID")?, size)
+        } else {
+            ("LOCAL_RANK", read("LOCAL_RANK")?, 0)
+        };
+        if index >= size {
+            return Err(LoadError::Env {
+                variable: index_var,
+                value: Some(index.to_string()),
+            });
+        }
+        Ok(LocalRank { index, size })
+    }
+
+    /// This process's index on its node, from 0.
+    pub fn index(&self) -> usize {
+        self.index
+    }
+
+    /// The processes on this node.
+    pub fn size(&self) -> usize {
+        self.size
+    }
+}
+
+/// The tasks of node `node` in Slurm's `SLURM_TASKS_PER_NODE` (`4`, or `2(x3),1`: 2 tasks on
+/// each of 3 nodes, then 1).
+fn tasks_on_node(list: &str, node: usize) -> Option<usize> {
+    let mut seen = 0usize;
+    for entry in list.split(',') {
+        let (tasks, repeat) = match entry.trim().split_once("(x") {
+            Some((t, r)) => (
+                t.parse::<usize>().ok()?,
+                r.strip_suffix(')')?.parse::<usize>().ok()?,
+            ),
+            None => (entry.trim().parse::<usize>().ok()?, 1),
+        };
+        seen = seen.checked_add(repeat)?;
+        if node < seen {
+            return Some(tasks);
+        }
+    }
+    None
+}
+
 /// What ranks do with the samples left when the row groups do not split evenly.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub enum Tail {
