@@ -19,14 +19,138 @@ use crate::types::spec::{DataSpec, FlatOf};
 pub struct SampleStage<'a, Q, P, F> {
     pub(crate) cursor: Cursor<'a, Q>,
     pub(crate) f: F,
-    pub(crate) kind: &'static str,
-    pub(crate) batch_size: Option<usize>,
-    pub(crate) epoch: u64,
+    pub(crate) out: Batcher<P>,
+}
+
+/// The output side of a per-sample stage, on one thread or on workers: the samples kept,
+/// batched in order at the source's batch size, lent or given, and the stage's state (the same
+/// for both, so that either resumes the other).
+pub(crate) struct Batcher<P> {
+    kind: &'static str,
+    /// The source's batch size, from its first batch (or the state).
+    pub batch_size: Option<usize>,
+    epoch: u64,
     batches: u64,
     samples: u64,
     staging: Option<P>,
     filled: usize,
     out: Option<P>,
+}
+
+impl<P: SampleOut> Batcher<P> {
+    pub fn new(kind: &'static str) -> Self {
+        Batcher {
+            kind,
+            batch_size: None,
+            epoch: 0,
+            batches: 0,
+            samples: 0,
+            staging: None,
+            filled: 0,
+            out: None,
+        }
+    }
+
+    /// Whether the batch being filled is full.
+    pub fn full(&self) -> bool {
+        self.batch_size == Some(self.filled)
+    }
+
+    /// Takes the batch size from the source's first batch of `rows` rows, if not known yet.
+    pub fn size_from(&mut self, rows: Option<usize>) {
+        self.batch_size.get_or_insert(rows.unwrap_or(1).max(1));
+    }
+
+    /// Puts a kept sample (a batch of one) next in the batch.
+    pub fn push(&mut self, p: &P) {
+        let size = self.batch_size.unwrap_or(1);
+        let staging = self.staging.get_or_insert_with(|| P::alloc_batch(size));
+        P::gather_same(staging, p, &[0], self.filled);
+        self.filled += 1;
+    }
+
+    /// Ends the batch being filled: its samples, or `None` if it holds none (the epoch's end).
+    pub fn finish(&mut self) -> Option<usize> {
+        let filled = core::mem::take(&mut self.filled);
+        if filled == 0 {
+            return None;
+        }
+        self.batches += 1;
+        self.samples += filled as u64;
+        Some(filled)
+    }
+
+    fn short(&self, filled: usize) -> Option<P> {
+        let mut short = P::alloc_batch(filled);
+        let rows: Vec<usize> = (0..filled).collect();
+        P::gather_same(&mut short, self.staging.as_ref()?, &rows, 0);
+        Some(short)
+    }
+
+    /// Lends the batch of `filled` samples just finished.
+    pub fn lend(&mut self, filled: usize) -> Option<(&P, BatchInfo)> {
+        if Some(filled) == self.batch_size {
+            return Some((self.staging.as_ref()?, info(filled)));
+        }
+        let short = self.short(filled)?;
+        Some((&*self.out.insert(short), info(filled)))
+    }
+
+    /// Gives the batch of `filled` samples just finished away.
+    pub fn give(&mut self, filled: usize) -> Option<(P, BatchInfo)> {
+        if Some(filled) == self.batch_size {
+            return self.staging.take().map(|p| (p, info(filled)));
+        }
+        Some((self.short(filled)?, info(filled)))
+    }
+
+    /// Starts epoch `epoch`: nothing served, nothing being filled.
+    pub fn start(&mut self, epoch: u64) {
+        self.epoch = epoch;
+        self.batches = 0;
+        self.samples = 0;
+        self.filled = 0;
+    }
+
+    /// The stage's state: the source's `inner` state at the batch being read and the samples
+    /// of it taken (`used`), the stage's batch size, counts and request.
+    pub fn state(&self, (inner, used): (SourceState, usize)) -> SourceState {
+        let part = SourceState::new("sample stage cursor", 0)
+            .at(used as u64, self.batch_size.unwrap_or(0) as u64)
+            .with_inner(vec![inner]);
+        SourceState::new("per-sample stage", self.epoch)
+            .with_request::<P>()
+            .at(self.batches, self.samples)
+            .with_plan(self.kind)
+            .with_inner(vec![part])
+    }
+
+    /// Takes the stage's part of a saved `state` (checked against `here`, this stage's): the
+    /// source's state to resume and the samples of its batch taken.
+    pub fn resume<'s>(
+        &mut self,
+        state: &'s SourceState,
+        here: SourceState,
+    ) -> Result<(&'s SourceState, usize), DataError> {
+        state
+            .clone()
+            .with_inner(Vec::new())
+            .check_against(&here.with_inner(Vec::new()), false)?;
+        let not_ours = || DataError::Resume("the state is not a per-sample stage's".into());
+        let [part] = state.inner() else {
+            return Err(not_ours());
+        };
+        let [inner] = part.inner() else {
+            return Err(not_ours());
+        };
+        let batch_size = part.samples();
+        self.batch_size = (batch_size > 0).then_some(batch_size as usize);
+        self.epoch = state.epoch();
+        self.batches = state.batches();
+        self.samples = state.samples();
+        self.filled = 0;
+        Ok((inner, part.batches() as usize))
+    }
 }
 
 /// Per-sample stages on any source of batches (in the prelude).
@@ -171,59 +295,28 @@ where
         SampleStage {
             cursor: Cursor::new(Box::new(source)),
             f,
-            kind,
-            batch_size: None,
-            epoch: 0,
-            batches: 0,
-            samples: 0,
-            staging: None,
-            filled: 0,
-            out: None,
+            out: Batcher::new(kind),
         }
     }
 
     /// Fills the staging batch: how many samples, or `None` at the end of the epoch.
     fn stage(&mut self) -> Option<Result<usize, DataError>> {
-        loop {
-            if let Some(size) = self.batch_size
-                && self.filled == size
-            {
-                break;
-            }
+        while !self.out.full() {
             let row = match self.cursor.next() {
                 Ok(Next::Row(row)) => row,
                 Ok(Next::End) => break,
                 Err(e) => return Some(Err(e)),
             };
-            let size = *self
-                .batch_size
-                .get_or_insert(self.cursor.batch_rows().unwrap_or(1).max(1));
+            self.out.size_from(self.cursor.batch_rows());
             let mut one = Q::nest(FlatOf::<Q>::alloc(1, 0));
             Q::gather_same(&mut one, self.cursor.batch()?, &[row], 0);
             match self.f.call(one) {
-                Ok(Some(p)) => {
-                    let staging = self.staging.get_or_insert_with(|| P::alloc_batch(size));
-                    P::gather_same(staging, &p, &[0], self.filled);
-                    self.filled += 1;
-                }
+                Ok(Some(p)) => self.out.push(&p),
                 Ok(None) => {}
                 Err(e) => return Some(Err(e)),
             }
         }
-        let filled = core::mem::take(&mut self.filled);
-        if filled == 0 {
-            return None;
-        }
-        self.batches += 1;
-        self.samples += filled as u64;
-        Some(Ok(filled))
-    }
-
-    fn short(&self, filled: usize) -> Option<P> {
-        let mut short = P::alloc_batch(filled);
-        let rows: Vec<usize> = (0..filled).collect();
-        P::gather_same(&mut short, self.staging.as_ref()?, &rows, 0);
-        Some(short)
+        self.out.finish().map(Ok)
     }
 }
 
@@ -248,72 +341,30 @@ where
         Self: 'b;
 
     fn next_batch(&mut self) -> Option<Result<(&P, BatchInfo), DataError>> {
-        let filled = match self.stage()? {
-            Ok(n) => n,
-            Err(e) => return Some(Err(e)),
-        };
-        if Some(filled) == self.batch_size {
-            return Some(Ok((self.staging.as_ref()?, info(filled))));
+        match self.stage()? {
+            Ok(filled) => self.out.lend(filled).map(Ok),
+            Err(e) => Some(Err(e)),
         }
-        let short = self.short(filled)?;
-        Some(Ok((&*self.out.insert(short), info(filled))))
     }
 
     fn next_owned(&mut self) -> Option<Result<(P, BatchInfo), DataError>> {
-        let filled = match self.stage()? {
-            Ok(n) => n,
-            Err(e) => return Some(Err(e)),
-        };
-        if Some(filled) == self.batch_size {
-            return self.staging.take().map(|p| Ok((p, info(filled))));
+        match self.stage()? {
+            Ok(filled) => self.out.give(filled).map(Ok),
+            Err(e) => Some(Err(e)),
         }
-        Some(Ok((self.short(filled)?, info(filled))))
     }
 
     fn start_epoch(&mut self, epoch: u64) {
-        self.epoch = epoch;
-        self.batches = 0;
-        self.samples = 0;
-        self.filled = 0;
+        self.out.start(epoch);
         self.cursor.start_epoch(epoch);
     }
 
     fn state(&self) -> SourceState {
-        let (inner, used) = self.cursor.state();
-        // The part: the samples of the source's batch taken, and the stage's batch size.
-        let part = SourceState::new("sample stage cursor", 0)
-            .at(used as u64, self.batch_size.unwrap_or(0) as u64)
-            .with_inner(vec![inner]);
-        SourceState::new("per-sample stage", self.epoch)
-            .with_request::<P>()
-            .at(self.batches, self.samples)
-            .with_plan(self.kind)
-            .with_inner(vec![part])
+        self.out.state(self.cursor.state())
     }
 
     fn resume(&mut self, state: &SourceState) -> Result<(), DataError> {
-        let here = self.state().with_inner(Vec::new());
-        state
-            .clone()
-            .with_inner(Vec::new())
-            .check_against(&here, false)?;
-        let [part] = state.inner() else {
-            return Err(DataError::Resume(
-                "the state is not a per-sample stage's".into(),
-            ));
-        };
-        let [inner] = part.inner() else {
-            return Err(DataError::Resume(
-                "the state is not a per-sample stage's".into(),
-            ));
-        };
-        self.cursor.resume(inner, part.batches() as usize)?;
-        let batch_size = part.samples();
-        self.batch_size = (batch_size > 0).then_some(batch_size as usize);
-        self.epoch = state.epoch();
-        self.batches = state.batches();
-        self.samples = state.samples();
-        self.filled = 0;
-        Ok(())
+        let (inner, used) = self.out.resume(state, self.state())?;
+        self.cursor.resume(inner, used)
     }
 }

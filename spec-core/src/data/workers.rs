@@ -10,7 +10,7 @@ use crate::data::cursor::{Cursor, Next};
 use crate::data::dataset::AllocFlat;
 use crate::data::error::DataError;
 use crate::data::gather::GatherSame;
-use crate::data::stages::{SampleFn, SampleOut, SampleStage};
+use crate::data::stages::{Batcher, SampleFn, SampleOut, SampleStage};
 use crate::data::state::SourceState;
 use crate::types::spec::{DataSpec, FlatOf};
 use std::collections::{BTreeMap, VecDeque};
@@ -36,7 +36,6 @@ struct Mark {
 /// workers.
 pub struct ParallelStage<'a, Q, P> {
     cursor: Cursor<'a, Q>,
-    kind: &'static str,
     jobs: Option<SyncSender<(u64, Q)>>,
     results: Receiver<(u64, Outcome<P>)>,
     threads: Vec<JoinHandle<()>>,
@@ -49,13 +48,7 @@ pub struct ParallelStage<'a, Q, P> {
     limit: usize,
     marks: VecDeque<Mark>,
     ended: bool,
-    batch_size: Option<usize>,
-    epoch: u64,
-    batches: u64,
-    samples: u64,
-    staging: Option<P>,
-    filled: usize,
-    out: Option<P>,
+    out: Batcher<P>,
 }
 
 /// What a stage's function needs to run on worker threads: each worker has its own copy
@@ -119,7 +112,6 @@ where
         }
         ParallelStage {
             cursor: self.cursor,
-            kind: self.kind,
             jobs: Some(jobs),
             results,
             threads,
@@ -130,13 +122,7 @@ where
             limit,
             marks,
             ended: false,
-            batch_size: self.batch_size,
-            epoch: self.epoch,
-            batches: 0,
-            samples: 0,
-            staging: None,
-            filled: 0,
-            out: None,
+            out: self.out,
         }
     }
 }
@@ -200,8 +186,7 @@ where
                 before: before.clone(),
             });
         }
-        self.batch_size
-            .get_or_insert(self.cursor.batch_rows().unwrap_or(1).max(1));
+        self.out.size_from(self.cursor.batch_rows());
         let Some(from) = self.cursor.batch() else {
             return;
         };
@@ -222,12 +207,7 @@ where
 
     /// Fills the staging batch in order: how many samples, or `None` at the end of the epoch.
     fn stage(&mut self) -> Option<Result<usize, DataError>> {
-        loop {
-            if let Some(size) = self.batch_size
-                && self.filled == size
-            {
-                break;
-            }
+        while !self.out.full() {
             if let Some(outcome) = self.pending.remove(&self.taken) {
                 self.taken += 1;
                 // The marks of batches wholly taken, but the last, are no longer needed.
@@ -235,12 +215,7 @@ where
                     self.marks.pop_front();
                 }
                 match outcome {
-                    Ok(Some(p)) => {
-                        let size = self.batch_size.unwrap_or(1);
-                        let staging = self.staging.get_or_insert_with(|| P::alloc_batch(size));
-                        P::gather_same(staging, &p, &[0], self.filled);
-                        self.filled += 1;
-                    }
+                    Ok(Some(p)) => self.out.push(&p),
                     Ok(None) => {}
                     Err(e) => return Some(Err(e)),
                 }
@@ -267,20 +242,7 @@ where
             }
             break;
         }
-        let filled = core::mem::take(&mut self.filled);
-        if filled == 0 {
-            return None;
-        }
-        self.batches += 1;
-        self.samples += filled as u64;
-        Some(Ok(filled))
-    }
-
-    fn short(&self, filled: usize) -> Option<P> {
-        let mut short = P::alloc_batch(filled);
-        let rows: Vec<usize> = (0..filled).collect();
-        P::gather_same(&mut short, self.staging.as_ref()?, &rows, 0);
-        Some(short)
+        self.out.finish().map(Ok)
     }
 
     /// Waits for the samples in the workers' hands and forgets everything read ahead.
@@ -294,7 +256,6 @@ where
         self.sent = 0;
         self.taken = 0;
         self.ended = false;
-        self.filled = 0;
     }
 
     /// The source's position at the first sample not yet taken: the state before its batch and
@@ -323,13 +284,6 @@ impl<Q, P> Drop for ParallelStage<'_, Q, P> {
     }
 }
 
-fn info(filled: usize) -> BatchInfo {
-    BatchInfo {
-        count_samples: filled,
-        pad: 0,
-    }
-}
-
 #[diagnostic::do_not_recommend]
 impl<Q, P> BatchSource<P> for ParallelStage<'_, Q, P>
 where
@@ -343,67 +297,33 @@ where
         Self: 'b;
 
     fn next_batch(&mut self) -> Option<Result<(&P, BatchInfo), DataError>> {
-        let filled = match self.stage()? {
-            Ok(n) => n,
-            Err(e) => return Some(Err(e)),
-        };
-        if Some(filled) == self.batch_size {
-            return Some(Ok((self.staging.as_ref()?, info(filled))));
+        match self.stage()? {
+            Ok(filled) => self.out.lend(filled).map(Ok),
+            Err(e) => Some(Err(e)),
         }
-        let short = self.short(filled)?;
-        Some(Ok((&*self.out.insert(short), info(filled))))
     }
 
     fn next_owned(&mut self) -> Option<Result<(P, BatchInfo), DataError>> {
-        let filled = match self.stage()? {
-            Ok(n) => n,
-            Err(e) => return Some(Err(e)),
-        };
-        if Some(filled) == self.batch_size {
-            return self.staging.take().map(|p| Ok((p, info(filled))));
+        match self.stage()? {
+            Ok(filled) => self.out.give(filled).map(Ok),
+            Err(e) => Some(Err(e)),
         }
-        Some(Ok((self.short(filled)?, info(filled))))
     }
 
     fn start_epoch(&mut self, epoch: u64) {
         self.drain();
-        self.epoch = epoch;
-        self.batches = 0;
-        self.samples = 0;
+        self.out.start(epoch);
         self.cursor.start_epoch(epoch);
     }
 
     fn state(&self) -> SourceState {
         // The same state as the stage on one thread: either resumes the other.
-        let (inner, used) = self.position();
-        let part = SourceState::new("sample stage cursor", 0)
-            .at(used as u64, self.batch_size.unwrap_or(0) as u64)
-            .with_inner(vec![inner]);
-        SourceState::new("per-sample stage", self.epoch)
-            .with_request::<P>()
-            .at(self.batches, self.samples)
-            .with_plan(self.kind)
-            .with_inner(vec![part])
+        self.out.state(self.position())
     }
 
     fn resume(&mut self, state: &SourceState) -> Result<(), DataError> {
-        let here = self.state().with_inner(Vec::new());
-        state
-            .clone()
-            .with_inner(Vec::new())
-            .check_against(&here, false)?;
-        let [part] = state.inner() else {
-            return Err(DataError::Resume(
-                "the state is not a per-sample stage's".into(),
-            ));
-        };
-        let [inner] = part.inner() else {
-            return Err(DataError::Resume(
-                "the state is not a per-sample stage's".into(),
-            ));
-        };
+        let (inner, used) = self.out.resume(state, self.state())?;
         self.drain();
-        let used = part.batches() as usize;
         self.cursor.resume(inner, used)?;
         if used > 0
             && let Some(samples) = self.cursor.batch_samples()
@@ -416,11 +336,6 @@ where
                 before: inner.clone(),
             });
         }
-        let batch_size = part.samples();
-        self.batch_size = (batch_size > 0).then_some(batch_size as usize);
-        self.epoch = state.epoch();
-        self.batches = state.batches();
-        self.samples = state.samples();
         Ok(())
     }
 }
