@@ -58,16 +58,7 @@ impl Rank {
         } else {
             ("RANK", "WORLD_SIZE")
         };
-        let read = |name: &'static str| -> Result<usize, LoadError> {
-            let value = var(name).ok_or(LoadError::Env {
-                variable: name,
-                value: None,
-            })?;
-            value.trim().parse().map_err(|_| LoadError::Env {
-                variable: name,
-                value: Some(value),
-            })
-        };
+        let read = |name: &'static str| env_usize(&var, name);
         let (rank, world) = (read(rank_var)?, read(world_var)?);
         if rank >= world {
             return Err(LoadError::Env {
@@ -115,16 +106,7 @@ impl LocalRank {
     /// # Errors
     /// As [`LocalRank::from_env`].
     pub fn from_vars(var: impl Fn(&str) -> Option<String>) -> Result<Self, LoadError> {
-        let read = |name: &'static str| -> Result<usize, LoadError> {
-            let value = var(name).ok_or(LoadError::Env {
-                variable: name,
-                value: None,
-            })?;
-            value.trim().parse().map_err(|_| LoadError::Env {
-                variable: name,
-                value: Some(value),
-            })
-        };
+        let read = |name: &'static str| env_usize(&var, name);
         let (index_var, index, size) = if var("LOCAL_RANK").is_some() {
             ("LOCAL_RANK", read("LOCAL_RANK")?, read("LOCAL_WORLD_SIZE")?)
         } else if var("OMPI_COMM_WORLD_LOCAL_RANK").is_some() {
@@ -168,6 +150,22 @@ impl LocalRank {
     pub fn size(&self) -> usize {
         self.size
     }
+}
+
+/// The variable `name` read by `var` as a count; an error naming it when it is missing or not a
+/// number.
+fn env_usize(
+    var: &impl Fn(&str) -> Option<String>,
+    name: &'static str,
+) -> Result<usize, LoadError> {
+    let value = var(name).ok_or(LoadError::Env {
+        variable: name,
+        value: None,
+    })?;
+    value.trim().parse().map_err(|_| LoadError::Env {
+        variable: name,
+        value: Some(value),
+    })
 }
 
 /// The tasks of node `node` in Slurm's `SLURM_TASKS_PER_NODE` (`4`, or `2(x3),1`: 2 tasks on
