@@ -11,9 +11,10 @@
 
 use batchspec::data::{Dataset, StepData, Trainer, TrainerState};
 use batchspec::iteration::{Schedule, permutation};
-use batchspec::mapping::{Channel, Cost, Model};
+use batchspec::mapping::Channel;
 use batchspec::prelude::*;
 use batchspec_quickstart::load_digits;
+use batchspec_quickstart::trainer::{CrossEntropy, Softmax};
 use ndarray::Array2;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -34,54 +35,9 @@ struct Numbered {
 }
 
 #[derive(DataSpec)]
-struct Input {
-    #[spec(source = "features")]
-    x: ArcBatch<Vector<64>>,
-}
-
-#[derive(DataSpec)]
-struct Supervised {
-    input: Input,
-    #[spec(source = "targets")]
-    y: ArcBatch<Vector<10>>,
-}
-
-#[derive(DataSpec)]
 struct Ids {
     #[spec(source = "id")]
     id: ArcBatch<Vector<1>>,
-}
-
-struct Softmax {
-    w: Array2<f32>,
-}
-
-impl Model for Softmax {
-    type Input = Input;
-    type Output = Vector<10>;
-}
-
-impl Softmax {
-    fn probabilities(&self, x: &Input) -> Array2<f32> {
-        let mut z = x.x.array().mapv(|v| v / 16.0).dot(&self.w);
-        for mut row in z.rows_mut() {
-            let max = row.fold(f32::MIN, |m, &v| m.max(v));
-            row.mapv_inplace(|v| (v - max).exp());
-            let sum = row.sum();
-            row /= sum;
-        }
-        z
-    }
-}
-
-struct CrossEntropy;
-impl Cost<Softmax> for CrossEntropy {
-    type Data = Supervised;
-    fn cost(&self, m: &Softmax, d: &Supervised) -> f64 {
-        let p = m.probabilities(&d.input);
-        let logp = p.mapv(|v| v.max(1e-12).ln()) * d.y.array();
-        -f64::from(logp.sum()) / p.nrows().max(1) as f64
-    }
 }
 
 /// The sum of the batch's ids: a channel, so that each step's data holds the ids.
@@ -124,9 +80,7 @@ fn run(dir: &Path, resume: bool, stop: Option<u64>) -> Result<(), Box<dyn std::e
         (CrossEntropy,),
         (SampleIds,),
     )?;
-    let mut model = Softmax {
-        w: Array2::zeros((64, 10)),
-    };
+    let mut model = Softmax::zeros();
     if resume {
         let state: TrainerState =
             serde_json::from_str(&std::fs::read_to_string(dir.join("data.json"))?)?;
@@ -156,11 +110,7 @@ fn run(dir: &Path, resume: bool, stop: Option<u64>) -> Result<(), Box<dyn std::e
     while trainer.state().data.epoch() < EPOCHS {
         let epoch = trainer.state().data.epoch();
         let update = |m: &mut Softmax, _: &(CrossEntropy,), d: &Step| {
-            let x = d.input.x.array().mapv(|v| v / 16.0);
-            let g = x
-                .t()
-                .dot(&(m.probabilities(&d.input) - d.costs.0.y.array()));
-            m.w.scaled_add(-0.5 / x.nrows() as f32, &g);
+            m.sgd(&d.costs.0, 0.5);
             let ids: Vec<String> = d
                 .channels
                 .0
@@ -200,20 +150,7 @@ fn run(dir: &Path, resume: bool, stop: Option<u64>) -> Result<(), Box<dyn std::e
         (),
     )?;
     let data = eval.next_data().ok_or("no held-out batch")?;
-    let p = model.probabilities(&data.input);
-    let argmax = |r: ndarray::ArrayView1<'_, f32>| {
-        r.iter()
-            .enumerate()
-            .fold((0, f32::MIN), |b, (i, &v)| if v > b.1 { (i, v) } else { b })
-            .0
-    };
-    let hits = p
-        .rows()
-        .into_iter()
-        .zip(data.costs.0.y.array().rows())
-        .filter(|(p, y)| argmax(*p) == argmax(*y))
-        .count();
-    let accuracy = hits as f64 / p.nrows() as f64;
+    let accuracy = model.accuracy(&data.costs.0);
     let weights: Vec<u32> = model.w.iter().map(|v| v.to_bits()).collect();
     std::fs::write(
         dir.join("final.json"),

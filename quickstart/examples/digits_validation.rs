@@ -13,81 +13,8 @@
 
 use batchspec::data::{CsvLog, Dataset, EarlyStopping, Every, Provider, StepData, Trainer, Watch};
 use batchspec::iteration::{Schedule, permutation};
-use batchspec::mapping::{Channel, Cost, Model};
-use batchspec::prelude::*;
+use batchspec_quickstart::trainer::{Accuracy, CrossEntropy, Softmax};
 use batchspec_quickstart::{Digits, load_digits};
-use ndarray::Array2;
-
-#[derive(DataSpec)]
-struct Input {
-    #[spec(source = "features")]
-    x: ArcBatch<Vector<64>>,
-}
-
-#[derive(DataSpec)]
-struct Supervised {
-    input: Input,
-    #[spec(source = "targets")]
-    y: ArcBatch<Vector<10>>,
-}
-
-struct Softmax {
-    w: Array2<f32>,
-}
-
-impl Model for Softmax {
-    type Input = Input;
-    type Output = Vector<10>;
-}
-
-impl Softmax {
-    fn probabilities(&self, x: &Input) -> Array2<f32> {
-        let mut z = x.x.array().mapv(|v| v / 16.0).dot(&self.w);
-        for mut row in z.rows_mut() {
-            let max = row.fold(f32::MIN, |m, &v| m.max(v));
-            row.mapv_inplace(|v| (v - max).exp());
-            let sum = row.sum();
-            row /= sum;
-        }
-        z
-    }
-}
-
-struct CrossEntropy;
-impl Cost<Softmax> for CrossEntropy {
-    type Data = Supervised;
-    fn cost(&self, m: &Softmax, d: &Supervised) -> f64 {
-        let p = m.probabilities(&d.input);
-        let logp = p.mapv(|v| v.max(1e-12).ln()) * d.y.array();
-        -f64::from(logp.sum()) / p.nrows().max(1) as f64
-    }
-}
-
-/// The share of samples whose most probable class is their label.
-struct Accuracy;
-impl Channel<Softmax> for Accuracy {
-    type Data = Supervised;
-    fn name(&self) -> &str {
-        "accuracy"
-    }
-    fn value(&self, m: &Softmax, d: &Supervised) -> f64 {
-        let p = m.probabilities(&d.input);
-        let argmax = |r: ndarray::ArrayView1<f32>| {
-            r.iter()
-                .enumerate()
-                .fold((0, f32::MIN), |b, (i, &v)| if v > b.1 { (i, v) } else { b })
-                .0
-        };
-        let y = d.y.array();
-        let hits = p
-            .rows()
-            .into_iter()
-            .zip(y.rows())
-            .filter(|(p, y)| argmax(p.view()) == argmax(y.view()))
-            .count();
-        hits as f64 / p.nrows().max(1) as f64
-    }
-}
 
 type Step = StepData<Softmax, (CrossEntropy,), (Accuracy,)>;
 
@@ -129,18 +56,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             Every::Epochs(1),
             EarlyStopping::new("validation", Watch::Cost, PATIENCE),
         );
-    let mut model = Softmax {
-        w: Array2::zeros((64, 10)),
-    };
+    let mut model = Softmax::zeros();
     // Plain SGD with a large step: the 120 digits are learned by heart, and the held-out cost
     // turns up.
-    let update = |m: &mut Softmax, _: &(CrossEntropy,), d: &Step| {
-        let x = d.input.x.array().mapv(|v| v / 16.0);
-        let g = x
-            .t()
-            .dot(&(m.probabilities(&d.input) - d.costs.0.y.array()));
-        m.w.scaled_add(-2.0 / x.nrows() as f32, &g);
-    };
+    let update = |m: &mut Softmax, _: &(CrossEntropy,), d: &Step| m.sgd(&d.costs.0, 2.0);
     let epochs = trainer.fit(&mut model, MAX_EPOCHS, update);
 
     println!("epoch | train cost | train acc | valid cost | valid acc");

@@ -1,7 +1,10 @@
 //! What the quickstart and its Parquet example share: the digits record (scikit-learn's digits,
 //! 1797 grey 8×8 images of 10 classes, shipped inside the smartcore crate), the request a softmax
-//! regression asks for, and the model.
+//! regression asks for, and the model; `trainer`, what the examples that train through
+//! batchspec's `Trainer` share.
 #![forbid(unsafe_code)]
+
+pub mod trainer;
 
 use batchspec::data::Dataset;
 use batchspec::prelude::*;
