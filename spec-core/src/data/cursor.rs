@@ -8,13 +8,28 @@ use crate::data::error::DataError;
 use crate::data::state::SourceState;
 
 /// The part of [`BatchSource`] a cursor uses, without the lent batch's type: any source boxed.
-pub(crate) trait OwnedBatches<Q>: Send {
+#[doc(hidden)]
+pub trait OwnedBatches<Q>: Send {
     fn next_owned(&mut self) -> Option<Result<(Q, BatchInfo), DataError>>;
     fn start_epoch(&mut self, epoch: u64);
     fn state(&self) -> SourceState;
     fn resume(&mut self, state: &SourceState) -> Result<(), DataError>;
 }
 
+/// A source a mixture or a trainer's monitor can take: a source of batches of `Q` that can move
+/// between threads. (A trait of its own so that a source of another request is one error in
+/// words, without the implementations rustc would otherwise list.)
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a source of batches of `{Q}`",
+    label = "this serves no batches of `{Q}`",
+    note = "a source of batches of a request is a `Provider` of it, a `Stream`, a `Generator`, a `ParquetStream` of it (a record), a `Mix` of sources of it, or one of these prefetched, taken, skipped, mapped or filtered; it must be `Send`"
+)]
+pub trait SourceOf<Q>: OwnedBatches<Q> {}
+
+#[diagnostic::do_not_recommend]
+impl<Q, S: BatchSource<Q> + Send> SourceOf<Q> for S {}
+
+#[diagnostic::do_not_recommend]
 impl<Q, S: BatchSource<Q> + Send> OwnedBatches<Q> for S {
     fn next_owned(&mut self) -> Option<Result<(Q, BatchInfo), DataError>> {
         BatchSource::next_owned(self)

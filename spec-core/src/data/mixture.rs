@@ -3,7 +3,7 @@
 //! MosaicML's stream proportions, deterministic and resumable.
 
 use crate::data::batch_source::{BatchInfo, BatchSource};
-use crate::data::cursor::{Cursor, Next};
+use crate::data::cursor::{Cursor, Next, SourceOf};
 use crate::data::dataset::AllocFlat;
 use crate::data::error::DataError;
 use crate::data::gather::GatherSame;
@@ -191,7 +191,7 @@ where
     /// are 0 are refused by the first draw.)
     pub fn source<S>(mut self, source: S, weight: f64) -> Result<Self, DataError>
     where
-        S: BatchSource<Q> + Send + 'a,
+        S: SourceOf<Q> + 'a,
     {
         check_each(self.parts.len(), weight)?;
         self.parts.push(Part {

@@ -46,6 +46,7 @@ pub(crate) mod training;
 pub(crate) mod workers;
 
 pub use batch_source::*;
+pub use cursor::{OwnedBatches, SourceOf};
 pub use dataset::*;
 pub use devices::*;
 pub use error::*;

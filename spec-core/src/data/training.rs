@@ -82,7 +82,7 @@
 //! ```
 
 use crate::data::batch_source::BatchSource;
-use crate::data::cursor::OwnedBatches;
+use crate::data::cursor::{OwnedBatches, SourceOf};
 use crate::data::dataset::Dataset;
 use crate::data::elastic::EpochCursor;
 use crate::data::error::DataError;
@@ -634,7 +634,7 @@ where
     /// [`Trainer::monitored`]. The sources are evaluated in the order they were added.
     pub fn monitor<V>(&mut self, name: impl Into<String>, source: V, every: Every) -> &mut Self
     where
-        V: BatchSource<R> + Send + 'd,
+        V: SourceOf<R> + 'd,
     {
         self.monitors.push(Monitor {
             name: name.into(),
