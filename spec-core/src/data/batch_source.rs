@@ -176,6 +176,19 @@ pub trait BatchSource<Q> {
     }
 }
 
+/// What an entry point that takes a source of batches asks for (the trainer's `from_source`):
+/// any [`BatchSource`] of `Q`. A trait of its own so that a source of another request is one
+/// error in words, without the implementations rustc would otherwise quote.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a source of batches of `{Q}`",
+    label = "this serves no batches of `{Q}`",
+    note = "a source of batches of a request is a `Provider` of it, a `Stream`, a `Generator`, a `ParquetStream` of it (a record), a `Mix` of sources of it, or one of these prefetched, taken, skipped, mapped or filtered"
+)]
+pub trait BatchesOf<Q>: BatchSource<Q> {}
+
+#[diagnostic::do_not_recommend]
+impl<Q, S: BatchSource<Q>> BatchesOf<Q> for S {}
+
 /// The first batches of each epoch of a source ([`BatchSource::take_batches`]).
 pub struct TakeBatches<S> {
     source: S,

@@ -81,7 +81,7 @@
 //! # Ok::<(), batchspec::Error>(())
 //! ```
 
-use crate::data::batch_source::BatchSource;
+use crate::data::batch_source::{BatchSource, BatchesOf};
 use crate::data::cursor::{OwnedBatches, SourceOf};
 use crate::data::dataset::Dataset;
 use crate::data::elastic::EpochCursor;
@@ -383,7 +383,7 @@ where
     /// assert_eq!((report.steps, report.samples), (3, 10));
     /// # Ok::<(), batchspec::Error>(())
     /// ```
-    pub fn from_source<S: BatchSource<R>>(
+    pub fn from_source<S: BatchesOf<R>>(
         source: S,
         costs: C,
         channels: H,
