@@ -378,6 +378,26 @@ pub enum LoadReason {
         /// The partition column the folder's name gives.
         column: String,
     },
+    /// A read from object storage failed (feature `remote`): the store's message names the URL
+    /// and, for a request retried, the attempts; `range` is the byte range the read needed.
+    #[error("{}{message}", .range.as_ref().map(|r| format!("reading bytes {}..{} failed: ", r.start, r.end)).unwrap_or_default())]
+    Remote {
+        /// The bytes the read needed (`None`: the object's listing or opening).
+        range: Option<std::ops::Range<u64>>,
+        /// What failed, in the store's words.
+        message: String,
+    },
+    /// An object of a store that changed since it was listed: reading on would mix the bytes of
+    /// two versions.
+    #[error(
+        "the object changed while it was read ({listed} when listed, {found} now): its rows would mix two versions; open it again to read the new one"
+    )]
+    Changed {
+        /// The version listed (its ETag, or its modification time).
+        listed: String,
+        /// The version a read found.
+        found: String,
+    },
     /// A path that is not a regular file or a directory (a FIFO, a socket, a device), refused
     /// by its type before it is opened (opening a FIFO blocks until a writer comes).
     #[error("a {kind}, not a regular file: refused without opening it")]

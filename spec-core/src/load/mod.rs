@@ -45,6 +45,8 @@ mod idx;
 mod npy;
 #[cfg(feature = "parquet")]
 mod parquet;
+#[cfg(feature = "remote")]
+mod remote;
 pub(crate) mod source;
 
 pub use self::csv::{Column, CsvFile};
@@ -61,6 +63,8 @@ pub use self::parquet::{
     LocalRank, ParquetFiles, ParquetOpenOptions, ParquetStream, Rank, RowGroup, ShardPlan,
     SkipReason, Skipped, Tail,
 };
+#[cfg(feature = "remote")]
+pub use self::remote::{RemoteOptions, RemoteStats};
 pub use self::source::{LeafSource, LoadField, LoadRecord};
 
 use crate::types::spec::Described;

@@ -36,6 +36,17 @@ pub trait LeafSource {
         .into())
     }
 
+    /// Called once before the leaves of a record are read, with all of them: a reader of remote
+    /// data fetches what they need here, several requests in flight, instead of one leaf at a
+    /// time. By default nothing.
+    ///
+    /// # Errors
+    /// A reader's own errors (a fetch that failed).
+    fn prepare(&mut self, leaves: &[Described]) -> Result<(), Self::Error> {
+        let _ = leaves;
+        Ok(())
+    }
+
     /// Where `leaf` is read from, in words (`file images.idx`), for the error that names two
     /// leaves holding different numbers of samples; `None` (the default) when every leaf comes
     /// from the same place, so that only the fields are named.
@@ -151,6 +162,7 @@ impl<R: DataSpec> Dataset<R> {
         R: LoadRecord,
     {
         let leaves = R::describe(0);
+        source.prepare(&leaves)?;
         let record = R::load_record(source, &mut leaves.iter())?;
         match Dataset::new(record) {
             Err(DataError::Spec(SpecError::BatchSize {

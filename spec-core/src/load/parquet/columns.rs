@@ -9,6 +9,7 @@ use crate::load::error::{LoadReason, Place, TensorMismatch};
 use crate::load::parquet::decode::{
     Budget, Fail, check_read, column_reader, decode_error, find_column,
 };
+use crate::load::parquet::part::Part;
 use crate::load::parquet::row_group::RowGroup;
 use crate::load::parquet::tensor::{check_tensor, tensor_metadata};
 use crate::types::axis::Layout as AxisLayout;
@@ -27,7 +28,7 @@ use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 /// Appends the values of `column` of the file of `builder` (or of its row group `group`),
 /// converted to the element type of `S`, to `values`; the number of rows read.
 pub(super) fn read_column<S: Space>(
-    builder: ParquetRecordBatchReaderBuilder<std::fs::File>,
+    builder: ParquetRecordBatchReaderBuilder<Part>,
     column: &str,
     dims: &[usize],
     group: Option<RowGroup>,

@@ -5,6 +5,7 @@
 use crate::load::error::{LoadReason, Place};
 use crate::load::parquet::footer::{PageLimits, check_pages};
 use crate::load::parquet::levels::{check_payloads, needs_payload_check};
+use crate::load::parquet::part::Part;
 use crate::load::parquet::row_group::RowGroup;
 use arrow_schema::Field;
 use parquet::arrow::ProjectionMask;
@@ -37,7 +38,7 @@ pub(super) fn find_column(
 /// A reader of the column at `index` alone, of the row group `group` or of the whole file,
 /// decoding `rows` rows at a time.
 pub(super) fn column_reader(
-    builder: ParquetRecordBatchReaderBuilder<std::fs::File>,
+    builder: ParquetRecordBatchReaderBuilder<Part>,
     index: usize,
     group: Option<RowGroup>,
     rows: usize,
@@ -64,7 +65,7 @@ pub(super) fn column_reader(
 /// The memory a read of one file may take (see `ParquetFiles::memory_budget`), and the file, to
 /// read its page headers from.
 pub(super) struct Budget {
-    pub path: std::path::PathBuf,
+    pub part: Part,
     pub bytes: u64,
 }
 
@@ -74,7 +75,7 @@ pub(super) struct Budget {
 /// the header of every page of the column's chunks (`values_per_row`: the most values a data
 /// page may hold per row of its row group; `None` for a ragged column).
 pub(super) fn check_read(
-    builder: &ParquetRecordBatchReaderBuilder<std::fs::File>,
+    builder: &ParquetRecordBatchReaderBuilder<Part>,
     index: usize,
     group: Option<RowGroup>,
     budget: &Budget,
@@ -120,7 +121,7 @@ pub(super) fn check_read(
     let leaves: Vec<usize> = (0..schema.num_columns())
         .filter(|&c| schema.get_column_root_idx(c) == index)
         .collect();
-    let mut file = open_regular(&budget.path).map_err(whole)?;
+    let file = &budget.part;
     let most_values = budget.bytes / elem_bytes.max(1);
     for &g in &groups {
         let Some(rg) = meta.row_groups().get(g) else {
@@ -155,28 +156,15 @@ pub(super) fn check_read(
                     },
                 )
             };
-            let risky = check_pages(&mut file, start, len, limits).map_err(in_chunk)?;
+            let risky = check_pages(file, start, len, limits).map_err(in_chunk)?;
             let column = schema.column(c);
             if needs_payload_check(&column, risky.0) {
                 let rows = usize::try_from(group_rows).unwrap_or(usize::MAX);
-                check_payloads(&file, chunk, rows, &column).map_err(in_chunk)?;
+                check_payloads(file, chunk, rows, &column).map_err(in_chunk)?;
             }
         }
     }
     Ok(())
-}
-
-/// Opens a file that is still a regular file: one swapped for a FIFO since the directory was
-/// listed would block `open` forever.
-pub(super) fn open_regular(path: &std::path::Path) -> Result<std::fs::File, LoadReason> {
-    let meta = std::fs::metadata(path)?;
-    if !meta.is_file() {
-        return Err(LoadReason::Parquet {
-            message: "the path is no longer a regular file (it was when the directory was listed)"
-                .into(),
-        });
-    }
-    Ok(std::fs::File::open(path)?)
 }
 
 /// Checks that the footer places every column chunk inside the file: the decoder trusts these

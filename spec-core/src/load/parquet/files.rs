@@ -5,11 +5,10 @@ use crate::data::dataset::SpareBuffers;
 use crate::load::convert::{batch_from_samples, sample_dims};
 use crate::load::error::{LoadError, LoadReason, Place};
 use crate::load::parquet::columns::read_column;
-use crate::load::parquet::decode::{
-    Budget, Fail, check_chunks, decode_error, guarded, open_regular,
-};
+use crate::load::parquet::decode::{Budget, Fail, check_chunks, decode_error, guarded};
 use crate::load::parquet::footer::check_footer;
 use crate::load::parquet::listing::{ParquetOpenOptions, Skipped};
+use crate::load::parquet::part::{Origin, Part};
 use crate::load::parquet::ragged::read_ragged_column;
 use crate::load::parquet::row_group::RowGroup;
 use crate::load::source::LeafSource;
@@ -18,7 +17,9 @@ use crate::types::batch::Batch;
 use crate::types::ragged::{Ragged, SequenceSpace};
 use crate::types::space::Space;
 use crate::types::spec::Described;
+use bytes::Bytes;
 use parquet::arrow::arrow_reader::{ArrowReaderMetadata, ParquetRecordBatchReaderBuilder};
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
 
@@ -79,6 +80,13 @@ use std::sync::{Arc, Mutex, OnceLock};
 pub struct ParquetFiles {
     path: PathBuf,
     files: Vec<PathBuf>,
+    // Where each file is: on local disk, or an object of a store (feature `remote`).
+    origins: Arc<[Origin]>,
+    // The byte ranges of remote files fetched for the load at hand (`LeafSource::prepare`), by
+    // file, and how many of its leaves are still to be read (the ranges are let go after the
+    // last).
+    held: HashMap<usize, Vec<(u64, Bytes)>>,
+    pending: usize,
     columns: Vec<(String, PathBuf)>,
     // The row groups to read, in this order (all of them when `None`).
     selection: Option<Vec<RowGroup>>,
@@ -102,8 +110,112 @@ impl ParquetOpenOptions {
     /// As [`ParquetFiles::open`].
     pub fn open(&self, path: impl AsRef<Path>) -> Result<ParquetFiles, LoadError> {
         let path = path.as_ref().to_path_buf();
+        #[cfg(feature = "remote")]
+        if let (Some(_), Some(url)) = (
+            crate::load::parquet::listing::url_scheme(&path),
+            path.to_str(),
+        ) {
+            return crate::load::remote::RemoteOptions::new().open(url);
+        }
         let (files, skipped) = self.list(&path)?;
-        Ok(ParquetFiles::listed(path, files, skipped))
+        let origins = files.iter().cloned().map(Origin::Local).collect();
+        Ok(ParquetFiles::listed(path, files, origins, skipped))
+    }
+}
+
+#[cfg(feature = "remote")]
+impl crate::load::remote::RemoteOptions {
+    /// The object at `url`, or the part files under the prefix `url` names (a URL ending in
+    /// `/`, or one naming no object), as [`ParquetFiles`] reads them: with the rules of a local
+    /// directory (hidden names and other files skipped and reported, Hive partition folders
+    /// refused), in name order. Only the objects' listing is read here; the footers are read
+    /// when first needed, each by one request for the object's last 64 KiB.
+    ///
+    /// # Errors
+    /// A [`LoadError::File`] naming the URL when the store cannot be opened (a scheme whose
+    /// feature is off, a malformed URL, missing settings), the listing fails, or the prefix
+    /// holds no `.parquet` object.
+    pub fn open(&self, url: &str) -> Result<ParquetFiles, LoadError> {
+        use crate::load::parquet::listing::{SkipReason, hidden, partition, refused};
+        use crate::load::remote::{Listing, Opened};
+        let at = Path::new(url);
+        let (opened, path) = Opened::new(url, self).map_err(|r| refused(at, r))?;
+        let (objects, skipped) = match opened
+            .list(path, url.ends_with('/'))
+            .map_err(|r| refused(at, r))?
+        {
+            Listing::Object(object) => (vec![object], Vec::new()),
+            Listing::Prefix { objects, folders } => {
+                let name = |u: &str| {
+                    u.trim_end_matches('/')
+                        .rsplit('/')
+                        .next()
+                        .unwrap_or("")
+                        .to_owned()
+                };
+                let mut entries: Vec<(String, Option<_>)> =
+                    folders.into_iter().map(|f| (f, None)).collect();
+                entries.extend(objects.into_iter().map(|o| (o.url.clone(), Some(o))));
+                entries.sort_by(|a, b| a.0.cmp(&b.0));
+                let (mut read, mut skipped) = (Vec::new(), Vec::new());
+                for (entry, object) in entries {
+                    let (name, path) = (name(&entry), PathBuf::from(&entry));
+                    let why = match (&object, partition(&name)) {
+                        _ if hidden(&name) => Some(SkipReason::Hidden),
+                        (None, Some(column)) => {
+                            return Err(refused(
+                                &path,
+                                LoadReason::Partitioned {
+                                    column: column.to_owned(),
+                                },
+                            ));
+                        }
+                        (None, None) => Some(SkipReason::Folder),
+                        (Some(_), _) if !name.ends_with(".parquet") => Some(SkipReason::NotParquet),
+                        (Some(_), _) => None,
+                    };
+                    match (why, object) {
+                        (Some(why), _) => skipped.push(Skipped::new(path, why)),
+                        (None, Some(object)) => read.push(object),
+                        (None, None) => {}
+                    }
+                }
+                if read.is_empty() {
+                    return Err(refused(
+                        at,
+                        LoadReason::Parquet {
+                            message: "the prefix holds no `.parquet` object (part files as Spark writes them: `part-*.parquet`)".into(),
+                        },
+                    ));
+                }
+                (read, skipped)
+            }
+        };
+        let files = objects.iter().map(|o| PathBuf::from(&o.url)).collect();
+        let origins = objects.into_iter().map(Origin::Remote).collect();
+        Ok(ParquetFiles::listed(
+            at.to_path_buf(),
+            files,
+            origins,
+            skipped,
+        ))
+    }
+}
+
+#[cfg(feature = "remote")]
+impl ParquetFiles {
+    /// What the reads of remote files opened together have cost so far (requests, bytes, cache
+    /// hits), counted over every copy and stream made from them; zeros for local files.
+    pub fn remote_stats(&self) -> crate::load::RemoteStats {
+        self.origins
+            .iter()
+            .find_map(|o| match o {
+                Origin::Remote(object) => {
+                    Some(crate::load::remote::Opened::stats(&object.counters))
+                }
+                Origin::Local(_) => None,
+            })
+            .unwrap_or_default()
     }
 }
 
@@ -131,9 +243,17 @@ impl ParquetFiles {
     }
 
     /// The files listed at `path`, with what the directory held that is not read.
-    pub(super) fn listed(path: PathBuf, files: Vec<PathBuf>, skipped: Vec<Skipped>) -> Self {
+    pub(super) fn listed(
+        path: PathBuf,
+        files: Vec<PathBuf>,
+        origins: Arc<[Origin]>,
+        skipped: Vec<Skipped>,
+    ) -> Self {
         ParquetFiles {
             path,
+            origins,
+            held: HashMap::new(),
+            pending: 0,
             columns: Vec::new(),
             selection: None,
             spare: None,
@@ -202,7 +322,7 @@ impl ParquetFiles {
                 source_name: "",
                 reason: Box::new(reason),
             };
-            let builder = self.builder(file).map_err(fail)?;
+            let (builder, _) = self.builder(file).map_err(fail)?;
             let mut first_row = 0usize;
             for (index, group) in builder.metadata().row_groups().iter().enumerate() {
                 let rows = usize::try_from(group.num_rows()).map_err(|_| {
@@ -237,30 +357,45 @@ impl ParquetFiles {
         self
     }
 
-    /// A reader of file `f` (opened afresh) with its footer, decoded the first time only.
+    /// A reader of file `f` (opened afresh, holding the ranges fetched for the load at hand)
+    /// with its footer, decoded the first time only.
     fn builder(
         &self,
         f: usize,
-    ) -> Result<ParquetRecordBatchReaderBuilder<std::fs::File>, LoadReason> {
-        let path = &self.files[f];
-        let mut handle = open_regular(path)?;
+    ) -> Result<(ParquetRecordBatchReaderBuilder<Part>, Part), LoadReason> {
+        #[allow(unused_mut)]
+        let mut handle = self.origins[f].open()?;
+        #[cfg(feature = "remote")]
+        if let Some(held) = self.held.get(&f) {
+            handle = handle.holding(held.clone());
+        }
         let footer = match self.footers[f].get() {
             Some(footer) => footer.clone(),
             None => {
+                let len = handle.size()?;
+                // A remote footer is read by one request for the file's last 64 KiB (its
+                // length is known from the listing), not by two small ones.
+                #[cfg(feature = "remote")]
+                if let Part::Remote { object, .. } = &handle {
+                    let start = len.saturating_sub(64 << 10);
+                    let tail = object.fetch(&[start..len])?;
+                    handle =
+                        handle.holding(vec![(start, tail.into_iter().next().unwrap_or_default())]);
+                }
                 // The footer's claims checked before the `parquet` crate reserves for them.
-                let len = handle.metadata()?.len();
-                check_footer(&mut handle, len)?;
+                check_footer(&handle, len)?;
                 let footer = guarded(|| {
                     ArrowReaderMetadata::load(&handle, Default::default())
                         .map_err(|e| (Place::File, decode_error(e)))
                 })
                 .map_err(|(_, reason)| reason)?;
-                check_chunks(&footer, handle.metadata()?.len())?;
+                check_chunks(&footer, len)?;
                 self.footers[f].get_or_init(|| footer).clone()
             }
         };
-        Ok(ParquetRecordBatchReaderBuilder::new_with_metadata(
-            handle, footer,
+        Ok((
+            ParquetRecordBatchReaderBuilder::new_with_metadata(handle.clone(), footer),
+            handle,
         ))
     }
 
@@ -274,6 +409,76 @@ impl ParquetFiles {
 
 impl LeafSource for ParquetFiles {
     type Error = LoadError;
+
+    /// Fetches the column chunks every leaf will read from the remote files, each file's by one
+    /// batch of requests in flight together (see `RemoteOptions::in_flight`); nothing for local
+    /// files.
+    fn prepare(&mut self, leaves: &[Described]) -> Result<(), LoadError> {
+        self.held.clear();
+        self.pending = 0;
+        #[cfg(feature = "remote")]
+        {
+            let columns: Vec<String> = leaves.iter().map(|l| self.column_of(l.source)).collect();
+            let mut wanted: HashMap<usize, Vec<std::ops::Range<u64>>> = HashMap::new();
+            for (f, group) in self.reads() {
+                let Some(Origin::Remote(object)) = self.origins.get(f) else {
+                    continue;
+                };
+                let fail = |reason| load_error(&self.files[f], Place::File, &leaves[0], reason);
+                let (builder, _) = self.builder(f).map_err(fail)?;
+                let meta = builder.metadata();
+                let schema = builder.parquet_schema();
+                let roots: Vec<usize> = columns
+                    .iter()
+                    .filter_map(|c| {
+                        crate::load::parquet::decode::find_column(builder.schema(), c)
+                            .ok()
+                            .map(|(i, _)| i)
+                    })
+                    .collect();
+                let groups: Vec<usize> = match group {
+                    Some(g) => vec![g.index],
+                    None => (0..meta.num_row_groups()).collect(),
+                };
+                let ranges = wanted.entry(f).or_default();
+                for g in groups {
+                    let Some(rg) = meta.row_groups().get(g) else {
+                        continue;
+                    };
+                    for (c, chunk) in rg.columns().iter().enumerate() {
+                        if !roots.contains(&schema.get_column_root_idx(c)) {
+                            continue;
+                        }
+                        let start = chunk
+                            .dictionary_page_offset()
+                            .unwrap_or(chunk.data_page_offset());
+                        // `check_chunks` placed every chunk inside the object with the footer.
+                        if let (Ok(start), Ok(len)) =
+                            (u64::try_from(start), u64::try_from(chunk.compressed_size()))
+                            && !ranges.contains(&(start..start + len))
+                            && start + len <= object.size
+                        {
+                            ranges.push(start..start + len);
+                        }
+                    }
+                }
+            }
+            for (f, ranges) in wanted {
+                let Some(Origin::Remote(object)) = self.origins.get(f) else {
+                    continue;
+                };
+                let bytes = object
+                    .fetch(&ranges)
+                    .map_err(|r| load_error(&self.files[f], Place::File, &leaves[0], r))?;
+                self.held
+                    .insert(f, ranges.iter().map(|r| r.start).zip(bytes).collect());
+            }
+            self.pending = leaves.len();
+        }
+        #[cfg(not(feature = "remote"))]
+        let _ = leaves;
+        Ok(())
+    }
 
     fn read_ragged<S: SequenceSpace>(&mut self, leaf: &Described) -> Result<Ragged<S>, LoadError> {
         self.read_ragged_leaf::<S>(leaf)
@@ -307,22 +512,26 @@ impl LeafSource for ParquetFiles {
 }
 
 impl ParquetFiles {
+    /// The reads of a load: each file whole, or the selected row groups in the order given.
+    fn reads(&self) -> Vec<(usize, Option<RowGroup>)> {
+        match &self.selection {
+            None => (0..self.files.len()).map(|f| (f, None)).collect(),
+            Some(groups) => groups.iter().map(|g| (g.file, Some(*g))).collect(),
+        }
+    }
+
     /// Runs `read` on each file whole, or on the selected row groups one by one (in the order
     /// given), through the decoder's panic guard; an error names the file read and `leaf`.
     fn each_read(
-        &self,
+        &mut self,
         leaf: &Described,
         mut read: impl FnMut(
-            ParquetRecordBatchReaderBuilder<std::fs::File>,
+            ParquetRecordBatchReaderBuilder<Part>,
             Option<RowGroup>,
             &Budget,
         ) -> Result<(), Fail>,
     ) -> Result<(), LoadError> {
-        let reads: Vec<(usize, Option<RowGroup>)> = match &self.selection {
-            None => (0..self.files.len()).map(|f| (f, None)).collect(),
-            Some(groups) => groups.iter().map(|g| (g.file, Some(*g))).collect(),
-        };
-        for (f, group) in reads {
+        for (f, group) in self.reads() {
             let Some(file) = self.files.get(f) else {
                 return Err(load_error(
                     &self.path,
@@ -335,18 +544,23 @@ impl ParquetFiles {
                     },
                 ));
             };
-            let builder = self
+            let (builder, part) = self
                 .builder(f)
                 .map_err(|r| load_error(file, Place::File, leaf, r))?;
-            let len = std::fs::metadata(file)
-                .map_err(|e| load_error(file, Place::File, leaf, e.into()))?
-                .len();
+            let len = part
+                .size()
+                .map_err(|e| load_error(file, Place::File, leaf, e.into()))?;
             let budget = Budget {
-                path: file.clone(),
+                part,
                 bytes: self.budget_of(len),
             };
             guarded(|| read(builder, group, &budget))
                 .map_err(|(place, reason)| load_error(file, place, leaf, reason))?;
+        }
+        // The ranges fetched for the load are let go with its last leaf.
+        self.pending = self.pending.saturating_sub(1);
+        if self.pending == 0 {
+            self.held.clear();
         }
         Ok(())
     }

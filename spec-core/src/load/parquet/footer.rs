@@ -5,8 +5,8 @@
 //! protocol itself (`thrift.rs`), with every claim bounded by the bytes that hold it.
 
 use crate::load::error::LoadReason;
+use crate::load::parquet::part::Part;
 use crate::load::parquet::thrift::{Value, read_struct};
-use std::io::{Read, Seek, SeekFrom};
 
 /// The deepest schema the reader accepts: a group inside a group, ... (Arrow C++ limits the
 /// nesting of the schemas it converts likewise). Hugging Face's `Array5D` nests eleven deep.
@@ -21,15 +21,13 @@ fn lie(message: String) -> LoadReason {
 }
 
 /// Reads and checks the footer of the Parquet file `file` of `len` bytes.
-pub(super) fn check_footer(file: &mut std::fs::File, len: u64) -> Result<(), LoadReason> {
+pub(super) fn check_footer(file: &Part, len: u64) -> Result<(), LoadReason> {
     if len < 12 {
         return Err(lie(format!(
             "the file has {len} bytes, fewer than the 12 of a Parquet file's magic and footer length"
         )));
     }
-    let mut tail = [0u8; 8];
-    file.seek(SeekFrom::Start(len - 8))?;
-    file.read_exact(&mut tail)?;
+    let tail = file.read_at(len - 8, 8)?;
     if &tail[4..] != b"PAR1" {
         return Err(lie(format!(
             "the file does not end in the Parquet magic `PAR1` (it ends in {:02x?})",
@@ -44,9 +42,7 @@ pub(super) fn check_footer(file: &mut std::fs::File, len: u64) -> Result<(), Loa
         )));
     }
     // Bounded by the file's length and by MAX_FOOTER, checked above.
-    let mut bytes = vec![0u8; footer_len as usize];
-    file.seek(SeekFrom::Start(len - 8 - footer_len))?;
-    file.read_exact(&mut bytes)?;
+    let bytes = file.read_at(len - 8 - footer_len, footer_len as usize)?;
     let start = len - 8 - footer_len;
     let (meta, _) = read_struct(&bytes).map_err(|e| {
         lie(format!(
@@ -138,7 +134,7 @@ pub(super) struct PageLimits {
 /// encoding whose decoder trusts the page's payload (`BYTE_STREAM_SPLIT` values, `BIT_PACKED`
 /// levels): `levels.rs` checks those payloads.
 pub(super) fn check_pages(
-    file: &mut std::fs::File,
+    file: &Part,
     start: u64,
     len: u64,
     limits: PageLimits,
@@ -148,7 +144,6 @@ pub(super) fn check_pages(
     let mut page = 0usize;
     let mut dictionary = false;
     let mut risky = RiskyEncoding(false);
-    let mut head = Vec::new();
     while at < end {
         // A page header is small: read 1 KB of it first (the chunk's pages are walked on every
         // read, so this is on the stream's path), and 64 KB only for a header longer than that
@@ -156,9 +151,7 @@ pub(super) fn check_pages(
         let mut parsed = None;
         for want in [1usize << 10, 64 << 10] {
             let want = (end - at).min(want as u64) as usize;
-            head.resize(want, 0);
-            file.seek(SeekFrom::Start(at))?;
-            file.read_exact(&mut head)?;
+            let head = file.read_at(at, want)?;
             parsed = Some(read_struct(&head));
             if matches!(&parsed, Some(Ok(_))) || want as u64 == end - at {
                 break;

@@ -10,6 +10,7 @@
 //! sizes `footer.rs` has already checked against the budget); nothing here decodes a value.
 
 use crate::load::error::LoadReason;
+use crate::load::parquet::part::Part;
 use parquet::basic::{Encoding, Type as PhysicalType};
 use parquet::column::page::{Page, PageReader};
 use parquet::file::metadata::ColumnChunkMetaData;
@@ -27,7 +28,7 @@ pub(super) fn needs_payload_check(column: &ColumnDescriptor, risky_encoding: boo
 /// Reads every data page of the chunk (decompressed by the crate's page reader) and checks its
 /// levels and its values' bytes (see the module's documentation). `rows`: the row group's.
 pub(super) fn check_payloads(
-    file: &std::fs::File,
+    file: &Part,
     chunk: &ColumnChunkMetaData,
     rows: usize,
     column: &ColumnDescriptor,
@@ -41,8 +42,8 @@ pub(super) fn check_payloads(
     let decode = |e: parquet::errors::ParquetError| LoadReason::Parquet {
         message: e.to_string(),
     };
-    let mut pages = SerializedPageReader::new(Arc::new(file.try_clone()?), chunk, rows, None)
-        .map_err(decode)?;
+    let mut pages =
+        SerializedPageReader::new(Arc::new(file.clone()), chunk, rows, None).map_err(decode)?;
     let value_size = match column.physical_type() {
         PhysicalType::INT32 | PhysicalType::FLOAT => Some(4),
         PhysicalType::INT64 | PhysicalType::DOUBLE => Some(8),

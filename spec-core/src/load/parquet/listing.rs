@@ -39,6 +39,18 @@ impl ParquetOpenOptions {
 
     /// The files to read at `path`, and what a directory holds that is not read.
     pub(super) fn list(&self, path: &Path) -> Result<(Vec<PathBuf>, Vec<Skipped>), LoadError> {
+        if let Some(scheme) = url_scheme(path) {
+            // Reached only without the feature `remote`: `open` reads URLs with it.
+            return Err(refused(
+                path,
+                LoadReason::Remote {
+                    range: None,
+                    message: format!(
+                        "reading `{scheme}://` URLs needs batchspec's cargo feature `remote` and the store's (`s3`, `gcs`, `azure` or `http`), which are off"
+                    ),
+                },
+            ));
+        }
         // The path given is followed if it is a link: the caller named it.
         let meta = std::fs::metadata(path).map_err(|e| refused(path, e.into()))?;
         if !meta.is_dir() {
@@ -55,15 +67,12 @@ impl ParquetOpenOptions {
         for entry in entries {
             let entry_path = entry.path();
             let name = entry.file_name().to_string_lossy().into_owned();
-            if name.starts_with('_') || name.starts_with('.') {
+            if hidden(&name) {
                 skipped.push(Skipped::new(entry_path, SkipReason::Hidden));
                 continue;
             }
             let parquet = name.ends_with(".parquet");
-            let partition = name
-                .split_once('=')
-                .map(|(column, _)| column)
-                .filter(|column| !column.is_empty());
+            let partition = partition(&name);
             // The entry's own type (a link is not followed yet).
             let own = entry
                 .file_type()
@@ -140,7 +149,7 @@ pub struct Skipped {
 }
 
 impl Skipped {
-    fn new(path: PathBuf, why: SkipReason) -> Self {
+    pub(super) fn new(path: PathBuf, why: SkipReason) -> Self {
         Skipped { path, why }
     }
 }
@@ -178,7 +187,22 @@ impl fmt::Display for SkipReason {
     }
 }
 
-fn refused(path: &Path, reason: LoadReason) -> LoadError {
+/// A name a directory's listing skips without looking further: Spark's markers, checksums,
+/// hidden files.
+pub(super) fn hidden(name: &str) -> bool {
+    name.starts_with('_') || name.starts_with('.')
+}
+
+/// The partition column a folder's name gives (`year=2020`: `year`), if it is a Hive
+/// partition folder's.
+pub(super) fn partition(name: &str) -> Option<&str> {
+    name.split_once('=')
+        .map(|(column, _)| column)
+        .filter(|column| !column.is_empty())
+}
+
+/// The error refusing `path` for `reason`.
+pub(super) fn refused(path: &Path, reason: LoadReason) -> LoadError {
     LoadError::File {
         file: path.to_path_buf(),
         place: Place::File,
@@ -219,4 +243,14 @@ fn kind(t: &FileType) -> &'static str {
 #[cfg(not(unix))]
 fn kind(_: &FileType) -> &'static str {
     "special file"
+}
+
+/// The scheme of a path written as a URL (`s3://bucket/train/`: `s3`), if it is one.
+pub(super) fn url_scheme(path: &Path) -> Option<&str> {
+    let (scheme, _) = path.to_str()?.split_once("://")?;
+    let mut chars = scheme.chars();
+    let first = chars.next()?;
+    (first.is_ascii_alphabetic()
+        && chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.')))
+    .then_some(scheme)
 }

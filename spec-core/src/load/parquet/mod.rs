@@ -25,6 +25,7 @@ mod footer;
 mod image;
 mod levels;
 mod listing;
+mod part;
 mod ragged;
 mod row_group;
 mod shard;

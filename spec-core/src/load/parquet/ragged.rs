@@ -10,6 +10,7 @@ use crate::load::parquet::columns::{
 use crate::load::parquet::decode::{
     Budget, Fail, check_read, column_reader, decode_error, find_column,
 };
+use crate::load::parquet::part::Part;
 use crate::load::parquet::row_group::RowGroup;
 use crate::types::space::Space;
 use arrow_array::Array;
@@ -23,7 +24,7 @@ use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 /// Reads one file's (or row group's) rows of a ragged column: appends the values and the end
 /// of each row, in steps, to `offsets`.
 pub(super) fn read_ragged_column<S: Space>(
-    builder: ParquetRecordBatchReaderBuilder<std::fs::File>,
+    builder: ParquetRecordBatchReaderBuilder<Part>,
     column: &str,
     group: Option<RowGroup>,
     budget: &Budget,

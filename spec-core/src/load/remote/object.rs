@@ -1,0 +1,263 @@
+//! One object of a store, read by byte ranges: its URL, length and version as they were when it
+//! was listed, and the fetch of several ranges at once (coalesced, several requests in flight,
+//! each response's version checked, the bounded cache asked first).
+
+use crate::load::error::LoadReason;
+use crate::load::remote::cache::DiskCache;
+use bytes::Bytes;
+use futures_util::StreamExt;
+use object_store::path::Path as StorePath;
+use object_store::{GetOptions, GetRange, ObjectMeta, ObjectStore};
+use std::ops::Range;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, OnceLock};
+
+/// Ranges closer than this are fetched by one request (the `object_store` crate's own default
+/// for `get_ranges`): a request costs more than the bytes between two column chunks.
+const COALESCE: u64 = 1 << 20;
+
+/// What the reads of one opening of a store have cost: requests sent (retries not counted),
+/// bytes received, and ranges served from the local cache instead.
+#[derive(Debug, Default)]
+pub(crate) struct Counters {
+    pub requests: AtomicU64,
+    pub bytes: AtomicU64,
+    pub cache_hits: AtomicU64,
+    pub cache_bytes: AtomicU64,
+}
+
+/// An object of a store, as listed: reads of it check that it is still this version.
+#[derive(Debug)]
+pub(crate) struct RemoteObject {
+    pub url: String,
+    pub store: Arc<dyn ObjectStore>,
+    pub path: StorePath,
+    pub size: u64,
+    // The ETag when the store gives one, else the modification time: the version every
+    // response must carry.
+    pub version: Version,
+    pub cache: Option<Arc<DiskCache>>,
+    pub counters: Arc<Counters>,
+    pub in_flight: usize,
+}
+
+/// The version of an object a read expects.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Version {
+    ETag(String),
+    Modified(String),
+}
+
+impl Version {
+    pub fn of(meta: &ObjectMeta) -> Self {
+        match &meta.e_tag {
+            Some(tag) => Version::ETag(tag.clone()),
+            None => Version::Modified(meta.last_modified.to_rfc3339()),
+        }
+    }
+
+    fn words(&self) -> String {
+        match self {
+            Version::ETag(tag) => format!("ETag {tag}"),
+            Version::Modified(at) => format!("modified {at}"),
+        }
+    }
+
+    /// The part of a cache key that names this version.
+    pub fn key(&self) -> &str {
+        match self {
+            Version::ETag(tag) | Version::Modified(tag) => tag,
+        }
+    }
+}
+
+/// The runtime the library's requests run on: two threads of its own, so that a read works from
+/// any thread, inside another runtime too (the caller's thread waits on a channel, it does not
+/// enter this runtime).
+fn runtime() -> Result<&'static tokio::runtime::Runtime, LoadReason> {
+    static RUNTIME: OnceLock<Result<tokio::runtime::Runtime, String>> = OnceLock::new();
+    RUNTIME
+        .get_or_init(|| {
+            tokio::runtime::Builder::new_multi_thread()
+                .worker_threads(2)
+                .thread_name("batchspec-remote")
+                .enable_all()
+                .build()
+                .map_err(|e| e.to_string())
+        })
+        .as_ref()
+        .map_err(|message| LoadReason::Remote {
+            range: None,
+            message: format!("cannot start the runtime of remote reads: {message}"),
+        })
+}
+
+/// Runs `work` on the library's runtime and waits for it on this thread.
+pub(crate) fn run<T: Send + 'static>(
+    work: impl Future<Output = Result<T, LoadReason>> + Send + 'static,
+) -> Result<T, LoadReason> {
+    let (tx, rx) = std::sync::mpsc::sync_channel(1);
+    runtime()?.spawn(async move {
+        // The receiver waits for this send; it is gone only if the caller's thread is.
+        let _ = tx.send(work.await);
+    });
+    rx.recv().map_err(|_| LoadReason::Remote {
+        range: None,
+        message: "the runtime of remote reads stopped before answering".into(),
+    })?
+}
+
+/// An error of the store, for the byte range `range` (`None`: the whole object or a listing).
+pub(crate) fn store_error(range: Option<Range<u64>>, e: &object_store::Error) -> LoadReason {
+    LoadReason::Remote {
+        range,
+        message: e.to_string(),
+    }
+}
+
+impl RemoteObject {
+    /// The bytes of each of `ranges` (in that order), from the cache where it holds them, the
+    /// rest fetched with up to `in_flight` requests at a time, ranges less than 1 MiB apart by
+    /// one request. Every response must be of the version listed: a changed object is an error
+    /// ([`LoadReason::Changed`]), never a mix of two versions.
+    pub fn fetch(self: &Arc<Self>, ranges: &[Range<u64>]) -> Result<Vec<Bytes>, LoadReason> {
+        let mut out: Vec<Option<Bytes>> = vec![None; ranges.len()];
+        for (i, range) in ranges.iter().enumerate() {
+            if range.end > self.size || range.start > range.end {
+                return Err(LoadReason::Remote {
+                    range: Some(range.clone()),
+                    message: format!("the range is not inside the object's {} bytes", self.size),
+                });
+            }
+            if let Some(cache) = &self.cache
+                && let Some(bytes) = cache.get(&self.key(range), range.end - range.start)
+            {
+                self.counters.cache_hits.fetch_add(1, Ordering::Relaxed);
+                self.counters
+                    .cache_bytes
+                    .fetch_add(bytes.len() as u64, Ordering::Relaxed);
+                out[i] = Some(bytes);
+            }
+        }
+        let missing: Vec<usize> = (0..ranges.len()).filter(|&i| out[i].is_none()).collect();
+        if !missing.is_empty() {
+            let wanted: Vec<Range<u64>> = missing.iter().map(|&i| ranges[i].clone()).collect();
+            let fetched = self.fetch_uncached(&wanted)?;
+            for (&i, bytes) in missing.iter().zip(fetched) {
+                if let Some(cache) = &self.cache {
+                    cache.put(&self.key(&ranges[i]), &bytes);
+                }
+                out[i] = Some(bytes);
+            }
+        }
+        Ok(out.into_iter().map(Option::unwrap_or_default).collect())
+    }
+
+    fn key(&self, range: &Range<u64>) -> String {
+        format!(
+            "{} {} {}..{}",
+            self.url,
+            self.version.key(),
+            range.start,
+            range.end
+        )
+    }
+
+    /// The ranges fetched from the store: coalesced, in flight `in_flight` at a time, each
+    /// response's version checked.
+    fn fetch_uncached(self: &Arc<Self>, ranges: &[Range<u64>]) -> Result<Vec<Bytes>, LoadReason> {
+        let mut order: Vec<usize> = (0..ranges.len()).collect();
+        order.sort_by_key(|&i| (ranges[i].start, ranges[i].end));
+        // Requests: each a range covering one or more of the wanted ones.
+        let mut requests: Vec<Range<u64>> = Vec::new();
+        for &i in &order {
+            let r = &ranges[i];
+            match requests.last_mut() {
+                Some(last) if r.start <= last.end.saturating_add(COALESCE) => {
+                    last.end = last.end.max(r.end);
+                }
+                _ => requests.push(r.clone()),
+            }
+        }
+        let object = Arc::clone(self);
+        let in_flight = self.in_flight.max(1);
+        let answers: Vec<(Range<u64>, Bytes)> = run(async move {
+            futures_util::stream::iter(requests)
+                .map(|range| {
+                    let object = Arc::clone(&object);
+                    async move {
+                        let bytes = object.get(range.clone()).await?;
+                        Ok::<_, LoadReason>((range, bytes))
+                    }
+                })
+                .buffered(in_flight)
+                .collect::<Vec<_>>()
+                .await
+                .into_iter()
+                .collect()
+        })?;
+        let mut out = vec![Bytes::new(); ranges.len()];
+        for (i, r) in ranges.iter().enumerate() {
+            // Every wanted range lies inside one request, by construction.
+            if let Some((got, bytes)) = answers
+                .iter()
+                .find(|(got, _)| got.start <= r.start && r.end <= got.end)
+            {
+                let from = (r.start - got.start) as usize;
+                let to = (r.end - got.start) as usize;
+                out[i] = bytes.slice(from..to);
+            }
+        }
+        Ok(out)
+    }
+
+    /// One ranged GET, with the store's retries and timeouts, checked to be of the version
+    /// listed and to hold every byte asked for.
+    async fn get(&self, range: Range<u64>) -> Result<Bytes, LoadReason> {
+        let options = GetOptions {
+            range: Some(GetRange::Bounded(range.clone())),
+            if_match: match &self.version {
+                Version::ETag(tag) => Some(tag.clone()),
+                Version::Modified(_) => None,
+            },
+            ..Default::default()
+        };
+        self.counters.requests.fetch_add(1, Ordering::Relaxed);
+        let answer = self
+            .store
+            .get_opts(&self.path, options)
+            .await
+            .map_err(|e| match e {
+                object_store::Error::Precondition { .. } => LoadReason::Changed {
+                    listed: self.version.words(),
+                    found: "another version (the store refused the read of the listed one)".into(),
+                },
+                e => store_error(Some(range.clone()), &e),
+            })?;
+        let found = Version::of(&answer.meta);
+        if found != self.version {
+            return Err(LoadReason::Changed {
+                listed: self.version.words(),
+                found: found.words(),
+            });
+        }
+        let bytes = answer
+            .bytes()
+            .await
+            .map_err(|e| store_error(Some(range.clone()), &e))?;
+        if bytes.len() as u64 != range.end - range.start {
+            return Err(LoadReason::Remote {
+                range: Some(range.clone()),
+                message: format!(
+                    "the store answered {} bytes for a range of {}",
+                    bytes.len(),
+                    range.end - range.start
+                ),
+            });
+        }
+        self.counters
+            .bytes
+            .fetch_add(bytes.len() as u64, Ordering::Relaxed);
+        Ok(bytes)
+    }
+}

@@ -1,0 +1,435 @@
+//! Parquet read from object storage: moto's S3-compatible server and a plain HTTP server that
+//! answers ranges, both real and on the loopback interface, started and stopped by the tests
+//! (`support/`), the fixtures uploaded with boto3; a proxy in front of the server fails, delays,
+//! hangs or cuts chosen requests. Each test compares what it reads with the same files read
+//! from local disk. Skipped in words where the servers cannot be installed (unless
+//! `BATCHSPEC_REQUIRE_S3` is set).
+#![cfg(all(feature = "s3", feature = "http"))]
+
+mod support;
+
+use batchspec::data::{BatchSource, Dataset};
+use batchspec::load::{
+    LoadError, LoadReason, ParquetFiles, ParquetStream, Rank, RemoteOptions, ShardPlan, SkipReason,
+};
+use batchspec::prelude::*;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+use support::{Fault, KEYS, Proxy};
+
+fn data(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/parquet")
+        .join(name)
+}
+
+#[derive(DataSpec)]
+struct Grey {
+    #[spec(source = "features")]
+    image: Batch<image![2, 2, 1; BHWC]>,
+    #[spec(source = "targets")]
+    label: Batch<Labels<3>>,
+}
+
+#[derive(DataSpec)]
+struct Ids {
+    #[spec(source = "id")]
+    id: Batch<Index<1000>>,
+}
+
+/// Options reaching `endpoint` with the tests' dummy keys, failing fast.
+fn options(endpoint: &str) -> RemoteOptions {
+    let mut o = RemoteOptions::new()
+        .setting("aws_endpoint", endpoint)
+        .timeout(Duration::from_secs(10))
+        .backoff(Duration::from_millis(20), Duration::from_secs(20));
+    for (k, v) in KEYS {
+        o = o.setting(k, v);
+    }
+    o
+}
+
+/// Every file of a local directory, hidden ones too, under `prefix`.
+fn dir_files(dir: &Path, prefix: &str) -> Vec<(String, PathBuf)> {
+    let mut out: Vec<(String, PathBuf)> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| {
+            let e = e.unwrap();
+            (
+                format!("{prefix}{}", e.file_name().to_string_lossy()),
+                e.path(),
+            )
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+fn put(endpoint: &str, bucket: &str, files: &[(String, PathBuf)]) {
+    let files: Vec<(&str, &Path)> = files
+        .iter()
+        .map(|(k, p)| (k.as_str(), p.as_path()))
+        .collect();
+    support::upload(endpoint, bucket, &files);
+}
+
+fn ids_of(batch: &Ids, count: usize) -> Vec<i64> {
+    batch.id.array().iter().take(count).copied().collect()
+}
+
+/// What a stream of `files` serves, batch by batch.
+fn stream(files: &ParquetFiles, plan: &ShardPlan, epoch: u64) -> Vec<Vec<i64>> {
+    let mut stream = ParquetStream::<Ids>::new(files, plan, epoch, 4, 2).read_ahead();
+    let mut out = Vec::new();
+    while let Some(b) = BatchSource::next_batch(&mut stream) {
+        let (batch, info) = b.unwrap();
+        out.push(ids_of(batch, info.count_samples));
+    }
+    out
+}
+
+fn reason(e: &LoadError) -> (&Path, &LoadReason) {
+    match e {
+        LoadError::File { file, reason, .. } => (file.as_path(), reason),
+        other => panic!("not a file's error: {other}"),
+    }
+}
+
+#[test]
+fn a_spark_directory_in_a_bucket_reads_as_the_local_directory_and_skips_the_same_entries() {
+    let Some(s3) = support::s3() else { return };
+    let endpoint = s3.endpoint();
+    let mut files = dir_files(&data("spark_dir"), "tables/digits/");
+    // A folder beside the part files: skipped, as locally.
+    files.push((
+        "tables/digits/extra/x.parquet".into(),
+        data("uneven.parquet"),
+    ));
+    put(&endpoint, "train", &files);
+    let remote = options(&endpoint)
+        .open("s3://train/tables/digits/")
+        .unwrap();
+    let local = ParquetFiles::open(data("spark_dir")).unwrap();
+    assert_eq!(remote.files().len(), 3);
+    for (r, l) in remote.files().iter().zip(local.files()) {
+        assert_eq!(
+            r.to_str().unwrap(),
+            format!(
+                "s3://train/tables/digits/{}",
+                l.file_name().unwrap().to_string_lossy()
+            )
+        );
+    }
+    let skipped: Vec<(String, SkipReason)> = remote
+        .skipped()
+        .iter()
+        .map(|s| (s.path.display().to_string(), s.why))
+        .collect();
+    assert!(skipped.contains(&(
+        "s3://train/tables/digits/_SUCCESS".into(),
+        SkipReason::Hidden
+    )));
+    assert!(skipped.contains(&("s3://train/tables/digits/extra/".into(), SkipReason::Folder)));
+    assert_eq!(
+        skipped.iter().filter(|s| s.1 == SkipReason::Hidden).count(),
+        4
+    );
+    let a = Dataset::<Grey>::load(&mut remote.clone()).unwrap();
+    let b = Dataset::<Grey>::load(&mut local.clone()).unwrap();
+    assert_eq!(a.fields().image.array(), b.fields().image.array());
+    assert_eq!(a.fields().label.array(), b.fields().label.array());
+    // Without the trailing slash the prefix is found too (no object of that name).
+    let again = options(&endpoint).open("s3://train/tables/digits").unwrap();
+    assert_eq!(again.files(), remote.files());
+}
+
+#[test]
+fn a_rank_fetches_only_its_shares_column_chunks_and_streams_what_the_local_file_streams() {
+    let Some(s3) = support::s3() else { return };
+    let endpoint = s3.endpoint();
+    put(
+        &endpoint,
+        "train",
+        &[("uneven.parquet".into(), data("uneven.parquet"))],
+    );
+    let url = "s3://train/uneven.parquet";
+    let local = ParquetFiles::open(data("uneven.parquet")).unwrap();
+    let size = std::fs::metadata(data("uneven.parquet")).unwrap().len();
+    let mut fetched = 0;
+    for rank in 0..3 {
+        let remote = options(&endpoint).open(url).unwrap();
+        let rank = Rank::new(rank, 3).unwrap();
+        let plan = |f: &ParquetFiles| ShardPlan::new(f, rank).unwrap().shuffle(7);
+        let (pr, pl) = (plan(&remote), plan(&local));
+        for epoch in 0..2 {
+            assert_eq!(stream(&remote, &pr, epoch), stream(&local, &pl, epoch));
+        }
+        let stats = remote.remote_stats();
+        // The footer (one request of the file's last 64 KiB, the whole of this small file), then
+        // each window's chunks: never more than the file's bytes per epoch plus the footer.
+        assert!(stats.requests >= 2, "{stats:?}");
+        assert!(stats.bytes <= size * 3, "{stats:?} for {size} bytes");
+        fetched += stats.bytes;
+    }
+    assert!(fetched > 0);
+}
+
+#[test]
+fn a_stream_fetches_a_request_per_window_and_a_second_opening_reads_from_the_cache() {
+    let Some(s3) = support::s3() else { return };
+    let endpoint = s3.endpoint();
+    put(
+        &endpoint,
+        "train",
+        &[("one/uneven.parquet".into(), data("uneven.parquet"))],
+    );
+    let cache = std::env::temp_dir().join(format!("batchspec-cache-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&cache);
+    let open = || {
+        options(&endpoint)
+            .cache(&cache, 1 << 20)
+            .open("s3://train/one/")
+            .unwrap()
+    };
+    let files = open();
+    let plan = ShardPlan::new(&files, Rank::new(0, 1).unwrap()).unwrap();
+    let first = stream(&files, &plan, 0);
+    let after_first = files.remote_stats();
+    assert_eq!(after_first.cache_hits, 0, "{after_first:?}");
+    // The footer once, then one request per window (its chunks coalesced): 33 rows in windows
+    // of 2 batches of 4.
+    assert!(after_first.requests <= 1 + 5, "{after_first:?}");
+    // A second process (a new opening) reads the same ranges from the cache: no request.
+    let again = open();
+    let plan = ShardPlan::new(&again, Rank::new(0, 1).unwrap()).unwrap();
+    assert_eq!(stream(&again, &plan, 0), first);
+    let stats = again.remote_stats();
+    assert_eq!(stats.requests, 0, "{stats:?}");
+    assert!(stats.cache_hits > 0, "{stats:?}");
+    let _ = std::fs::remove_dir_all(&cache);
+}
+
+#[test]
+fn a_missing_object_and_an_empty_prefix_are_errors_naming_the_url() {
+    let Some(s3) = support::s3() else { return };
+    let endpoint = s3.endpoint();
+    put(
+        &endpoint,
+        "train",
+        &[("a/uneven.parquet".into(), data("uneven.parquet"))],
+    );
+    let err = options(&endpoint)
+        .open("s3://train/nothing/here.parquet")
+        .unwrap_err();
+    let (file, why) = reason(&err);
+    assert_eq!(file, Path::new("s3://train/nothing/here.parquet"));
+    assert!(matches!(why, LoadReason::Remote { .. }), "{err}");
+    assert!(err.to_string().contains("no object at this URL"), "{err}");
+    // A prefix whose objects are none of them Parquet.
+    put(
+        &endpoint,
+        "train",
+        &[("b/_SUCCESS".into(), data("spark_dir/_SUCCESS"))],
+    );
+    let err = options(&endpoint).open("s3://train/b/").unwrap_err();
+    assert!(
+        err.to_string().contains("holds no `.parquet` object"),
+        "{err}"
+    );
+    // A bucket that does not exist.
+    let err = options(&endpoint)
+        .open("s3://nobucket/x.parquet")
+        .unwrap_err();
+    assert!(err.to_string().contains("s3://nobucket/x.parquet"), "{err}");
+}
+
+#[test]
+fn an_object_replaced_after_it_was_listed_is_an_error_not_a_mix_of_versions() {
+    let Some(s3) = support::s3() else { return };
+    let endpoint = s3.endpoint();
+    put(
+        &endpoint,
+        "train",
+        &[("v/uneven.parquet".into(), data("uneven.parquet"))],
+    );
+    let files = options(&endpoint)
+        .open("s3://train/v/uneven.parquet")
+        .unwrap();
+    // Another writer replaces it (same name, other bytes) before the first read.
+    put(
+        &endpoint,
+        "train",
+        &[("v/uneven.parquet".into(), data("tensor.parquet"))],
+    );
+    let err = Dataset::<Ids>::load(&mut files.clone()).err().unwrap();
+    let (file, why) = reason(&err);
+    assert_eq!(file, Path::new("s3://train/v/uneven.parquet"));
+    assert!(matches!(why, LoadReason::Changed { .. }), "{err}");
+    assert!(
+        err.to_string().contains("changed while it was read"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_lying_footer_is_refused_from_a_bucket_as_from_disk() {
+    let Some(s3) = support::s3() else { return };
+    let endpoint = s3.endpoint();
+    let mut bytes = std::fs::read(data("uneven.parquet")).unwrap();
+    let n = bytes.len();
+    // The footer claims more bytes than the file holds.
+    bytes[n - 8..n - 4].copy_from_slice(&(u32::MAX - 7).to_le_bytes());
+    let dir = std::env::temp_dir().join(format!("batchspec-lie-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("lie.parquet");
+    std::fs::write(&path, &bytes).unwrap();
+    put(&endpoint, "train", &[("lie.parquet".into(), path.clone())]);
+    let remote = options(&endpoint)
+        .open("s3://train/lie.parquet")
+        .unwrap()
+        .row_groups()
+        .unwrap_err();
+    let local = ParquetFiles::open(&path).unwrap().row_groups().unwrap_err();
+    assert_eq!(reason(&remote).1, reason(&local).1);
+    assert!(remote.to_string().contains("the footer claims"), "{remote}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn transient_failures_are_retried_and_then_an_error_names_the_url_the_range_and_the_attempts() {
+    let Some(s3) = support::s3() else { return };
+    let endpoint = s3.endpoint();
+    put(
+        &endpoint,
+        "train",
+        &[("t/uneven.parquet".into(), data("uneven.parquet"))],
+    );
+    let local =
+        Dataset::<Ids>::load(&mut ParquetFiles::open(data("uneven.parquet")).unwrap()).unwrap();
+    // Every other ranged GET answered 503, and one cut in half: all retried, the data whole.
+    let proxy = Proxy::start(s3.port, |n, line| match n {
+        _ if !line.starts_with("GET") => Fault::None,
+        n if n % 2 == 1 => Fault::Unavailable,
+        4 => Fault::Cut,
+        _ => Fault::None,
+    });
+    let files = options(&proxy.endpoint())
+        .open("s3://train/t/uneven.parquet")
+        .unwrap();
+    let read = Dataset::<Ids>::load(&mut files.clone()).unwrap();
+    assert_eq!(read.fields().id.array(), local.fields().id.array());
+    let log = proxy.log.lock().unwrap().clone();
+    assert!(log.iter().any(|l| l.ends_with("Unavailable")), "{log:#?}");
+    // Every GET failing: an error after the retries, naming what failed.
+    let proxy = Proxy::start(s3.port, |_, line| {
+        if line.starts_with("GET") {
+            Fault::Unavailable
+        } else {
+            Fault::None
+        }
+    });
+    let files = options(&proxy.endpoint())
+        .retries(2)
+        .open("s3://train/t/uneven.parquet")
+        .unwrap();
+    let err = Dataset::<Ids>::load(&mut files.clone()).err().unwrap();
+    let text = err.to_string();
+    let (file, why) = reason(&err);
+    assert_eq!(file, Path::new("s3://train/t/uneven.parquet"));
+    assert!(
+        matches!(why, LoadReason::Remote { range: Some(_), .. }),
+        "{err}"
+    );
+    assert!(text.contains("reading bytes "), "{text}");
+    assert!(text.contains("after 2 retries"), "{text}");
+    assert!(text.contains("503"), "{text}");
+    // The first GET and its two retries reached the proxy.
+    let gets = proxy
+        .log
+        .lock()
+        .unwrap()
+        .iter()
+        .filter(|l| l.contains(" GET "))
+        .count();
+    assert_eq!(gets, 3);
+}
+
+#[test]
+fn a_server_that_stops_answering_is_an_error_after_the_timeout_never_a_hang() {
+    let Some(s3) = support::s3() else { return };
+    let endpoint = s3.endpoint();
+    put(
+        &endpoint,
+        "train",
+        &[("h/uneven.parquet".into(), data("uneven.parquet"))],
+    );
+    let proxy = Proxy::start(s3.port, |_, line| {
+        if line.starts_with("GET") {
+            Fault::Hang
+        } else {
+            Fault::None
+        }
+    });
+    let files = options(&proxy.endpoint())
+        .timeout(Duration::from_millis(500))
+        .retries(1)
+        .open("s3://train/h/uneven.parquet")
+        .unwrap();
+    let start = Instant::now();
+    let err = Dataset::<Ids>::load(&mut files.clone()).err().unwrap();
+    assert!(
+        start.elapsed() < Duration::from_secs(10),
+        "{:?}",
+        start.elapsed()
+    );
+    assert!(matches!(reason(&err).1, LoadReason::Remote { .. }), "{err}");
+    assert!(
+        err.to_string().to_lowercase().contains("timed out") || err.to_string().contains("timeout"),
+        "{err}"
+    );
+    // A slow server within the timeout is only slow.
+    let proxy = Proxy::start(s3.port, |_, _| Fault::Delay(Duration::from_millis(100)));
+    let files = options(&proxy.endpoint())
+        .timeout(Duration::from_secs(5))
+        .open("s3://train/h/uneven.parquet")
+        .unwrap();
+    assert_eq!(Dataset::<Ids>::load(&mut files.clone()).unwrap().len(), 33);
+}
+
+#[test]
+fn a_file_over_plain_http_reads_by_ranges_as_from_disk() {
+    let Some(server) = support::http(&data("")) else {
+        return;
+    };
+    let url = format!("{}/uneven.parquet", server.endpoint());
+    let remote = RemoteOptions::new().open(&url).unwrap();
+    let local = ParquetFiles::open(data("uneven.parquet")).unwrap();
+    let plan = |f: &ParquetFiles| ShardPlan::new(f, Rank::new(1, 2).unwrap()).unwrap();
+    assert_eq!(
+        stream(&remote, &plan(&remote), 0),
+        stream(&local, &plan(&local), 0)
+    );
+    let err = RemoteOptions::new()
+        .open(&format!("{}/missing.parquet", server.endpoint()))
+        .unwrap_err();
+    assert!(err.to_string().contains("missing.parquet"), "{err}");
+}
+
+#[test]
+fn a_url_of_a_store_whose_feature_is_off_or_a_setting_it_lacks_is_refused_in_words() {
+    let err = RemoteOptions::new()
+        .setting("aws_no_such_thing", "1")
+        .open("s3://b/x.parquet")
+        .unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("`aws_no_such_thing` is not a setting"),
+        "{err}"
+    );
+    // The credentials given as settings are not in the options' debug form.
+    let shown = format!("{:?}", options("http://127.0.0.1:1"));
+    assert!(
+        shown.contains("aws_secret_access_key") && !shown.contains("testing"),
+        "{shown}"
+    );
+}

@@ -1,0 +1,302 @@
+//! Real servers for the remote-data tests, started and stopped by the tests: moto's
+//! S3-compatible server and a plain HTTP server that answers range requests (rangehttpserver),
+//! both from PyPI (`.ci/s3 install` puts them in a virtual environment under `target/tools`),
+//! each on a free port of the loopback interface; fixtures uploaded with boto3, a real S3
+//! client; and a proxy that fails, delays, hangs or cuts chosen requests on their way to a
+//! server. Where Python or the package index is missing, the tests say they are skipped, unless
+//! `BATCHSPEC_REQUIRE_S3` is set (`.ci/run` sets it).
+#![allow(dead_code)]
+
+use std::io::{Read, Write};
+use std::net::{Shutdown, TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::{Duration, Instant};
+
+/// The dummy credentials of every test: with no keys the S3 client would ask the cloud's
+/// instance-metadata address, and nothing of these tests may leave the loopback interface.
+pub const KEYS: [(&str, &str); 4] = [
+    ("aws_access_key_id", "testing"),
+    ("aws_secret_access_key", "testing"),
+    ("aws_region", "us-east-1"),
+    ("aws_allow_http", "true"),
+];
+
+/// The bin directory of the servers' virtual environment, installed the first time.
+fn tools() -> Option<&'static Path> {
+    static TOOLS: OnceLock<Option<PathBuf>> = OnceLock::new();
+    TOOLS
+        .get_or_init(|| {
+            let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../.ci/s3");
+            let out = Command::new(script).arg("install").output().ok()?;
+            let bin = String::from_utf8(out.stdout).ok()?;
+            let bin = PathBuf::from(bin.lines().last()?.trim());
+            (out.status.success() && bin.join("moto_server").exists()).then_some(bin)
+        })
+        .as_deref()
+}
+
+/// The servers' tools, or `None` after saying the test is skipped (a failure when
+/// `BATCHSPEC_REQUIRE_S3` is set).
+pub fn tools_or_skip() -> Option<&'static Path> {
+    let tools = tools();
+    if tools.is_none() {
+        assert!(
+            std::env::var_os("BATCHSPEC_REQUIRE_S3").is_none(),
+            "BATCHSPEC_REQUIRE_S3 is set, and moto cannot be installed here (`.ci/s3 install`)"
+        );
+        eprintln!("skipped: no S3 server here (`.ci/s3 install` needs python3 with venv and PyPI)");
+    }
+    tools
+}
+
+pub fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+fn wait_for(port: u16) {
+    let start = Instant::now();
+    while TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "the server on port {port} did not start"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// A server process, killed when dropped.
+pub struct Server {
+    child: Child,
+    pub port: u16,
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Server {
+    /// The server's address as a URL.
+    pub fn endpoint(&self) -> String {
+        format!("http://127.0.0.1:{}", self.port)
+    }
+}
+
+/// moto's S3 server on a free port, or `None` (skipped).
+pub fn s3() -> Option<Server> {
+    let bin = tools_or_skip()?;
+    let port = free_port();
+    let child = Command::new(bin.join("moto_server"))
+        .args(["-H", "127.0.0.1", "-p", &port.to_string()])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let server = Server { child, port };
+    wait_for(port);
+    Some(server)
+}
+
+/// rangehttpserver serving `dir` on a free port, or `None` (skipped).
+pub fn http(dir: &Path) -> Option<Server> {
+    let bin = tools_or_skip()?;
+    let port = free_port();
+    let child = Command::new(bin.join("python"))
+        .args([
+            "-m",
+            "RangeHTTPServer",
+            &port.to_string(),
+            "--bind",
+            "127.0.0.1",
+        ])
+        .current_dir(dir)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let server = Server { child, port };
+    wait_for(port);
+    Some(server)
+}
+
+/// Runs boto3 (moto's own dependency, a real S3 client) against `endpoint`: `code` sees `s3`.
+pub fn boto3(endpoint: &str, code: &str) {
+    let bin = tools().expect("the servers' tools");
+    let program = format!(
+        "import boto3, sys\ns3 = boto3.client('s3', endpoint_url='{endpoint}', aws_access_key_id='testing', aws_secret_access_key='testing', region_name='us-east-1')\n{code}\n"
+    );
+    let out = Command::new(bin.join("python"))
+        .args(["-c", &program])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "boto3 failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// Creates `bucket` and uploads each `(key, local file)`.
+pub fn upload(endpoint: &str, bucket: &str, files: &[(&str, &Path)]) {
+    let mut code = format!(
+        "try:\n    s3.create_bucket(Bucket='{bucket}')\nexcept s3.exceptions.BucketAlreadyOwnedByYou:\n    pass\n"
+    );
+    for (key, file) in files {
+        code += &format!(
+            "s3.upload_file({:?}, '{bucket}', '{key}')\n",
+            file.display()
+        );
+    }
+    boto3(endpoint, &code);
+}
+
+/// What the proxy does to a request.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fault {
+    /// Passed on.
+    None,
+    /// Answered `503 Service Unavailable` without reaching the server.
+    Unavailable,
+    /// Held for the duration, then passed on.
+    Delay(Duration),
+    /// Never answered (the connection stays open).
+    Hang,
+    /// Answered with the first half of the server's answer, then the connection is closed.
+    Cut,
+}
+
+/// A proxy on a free port in front of `upstream`: each request (one per connection: the proxy
+/// closes every connection after its answer) gets the fault `plan` gives its number (from 0).
+pub struct Proxy {
+    pub port: u16,
+    pub requests: Arc<AtomicUsize>,
+    pub log: Arc<Mutex<Vec<String>>>,
+}
+
+impl Proxy {
+    pub fn start(
+        upstream: u16,
+        plan: impl Fn(usize, &str) -> Fault + Send + Sync + 'static,
+    ) -> Proxy {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let requests = Arc::new(AtomicUsize::new(0));
+        let log = Arc::new(Mutex::new(Vec::new()));
+        let plan = Arc::new(plan);
+        let (counter, lines) = (Arc::clone(&requests), Arc::clone(&log));
+        std::thread::spawn(move || {
+            for client in listener.incoming() {
+                let Ok(client) = client else { continue };
+                let (plan, counter, lines) =
+                    (Arc::clone(&plan), Arc::clone(&counter), Arc::clone(&lines));
+                std::thread::spawn(move || {
+                    let _ = serve(client, upstream, &*plan, &counter, &lines);
+                });
+            }
+        });
+        Proxy {
+            port,
+            requests,
+            log,
+        }
+    }
+
+    pub fn endpoint(&self) -> String {
+        format!("http://127.0.0.1:{}", self.port)
+    }
+}
+
+/// Reads one request (head and body) from `stream`.
+fn read_request(stream: &mut TcpStream) -> std::io::Result<Vec<u8>> {
+    let mut data = Vec::new();
+    let mut byte = [0u8; 4096];
+    let head_end = loop {
+        if let Some(i) = data.windows(4).position(|w| w == b"\r\n\r\n") {
+            break i + 4;
+        }
+        let n = stream.read(&mut byte)?;
+        if n == 0 {
+            return Err(std::io::ErrorKind::UnexpectedEof.into());
+        }
+        data.extend_from_slice(&byte[..n]);
+    };
+    let head = String::from_utf8_lossy(&data[..head_end]).to_ascii_lowercase();
+    let length: usize = head
+        .lines()
+        .find_map(|l| l.strip_prefix("content-length:"))
+        .and_then(|v| v.trim().parse().ok())
+        .unwrap_or(0);
+    while data.len() < head_end + length {
+        let n = stream.read(&mut byte)?;
+        if n == 0 {
+            break;
+        }
+        data.extend_from_slice(&byte[..n]);
+    }
+    Ok(data)
+}
+
+fn serve(
+    mut client: TcpStream,
+    upstream: u16,
+    plan: &(dyn Fn(usize, &str) -> Fault + Send + Sync),
+    counter: &AtomicUsize,
+    log: &Mutex<Vec<String>>,
+) -> std::io::Result<()> {
+    let request = read_request(&mut client)?;
+    let text = String::from_utf8_lossy(&request).into_owned();
+    let first = text.lines().next().unwrap_or("").to_owned();
+    let range = text
+        .lines()
+        .find(|l| l.to_ascii_lowercase().starts_with("range:"))
+        .unwrap_or("")
+        .to_owned();
+    let n = counter.fetch_add(1, Ordering::SeqCst);
+    let fault = plan(n, &first);
+    log.lock()
+        .unwrap()
+        .push(format!("{n} {first} {range} {fault:?}"));
+    match fault {
+        Fault::Unavailable => {
+            client.write_all(
+                b"HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\nConnection: close\r\n\r\n",
+            )?;
+            return client.shutdown(Shutdown::Both);
+        }
+        Fault::Hang => {
+            std::thread::sleep(Duration::from_secs(600));
+            return Ok(());
+        }
+        Fault::Delay(d) => std::thread::sleep(d),
+        Fault::None | Fault::Cut => {}
+    }
+    // One request per connection: the proxy asks the server to close after its answer.
+    let head_end = request.windows(4).position(|w| w == b"\r\n\r\n").unwrap() + 4;
+    let head = String::from_utf8_lossy(&request[..head_end]);
+    let mut rewritten: String = head
+        .split("\r\n")
+        .filter(|l| !l.to_ascii_lowercase().starts_with("connection:") && !l.is_empty())
+        .map(|l| format!("{l}\r\n"))
+        .collect();
+    rewritten += "Connection: close\r\n\r\n";
+    let mut server = TcpStream::connect(("127.0.0.1", upstream))?;
+    server.write_all(rewritten.as_bytes())?;
+    server.write_all(&request[head_end..])?;
+    let mut answer = Vec::new();
+    server.read_to_end(&mut answer)?;
+    if fault == Fault::Cut {
+        client.write_all(&answer[..answer.len() / 2])?;
+    } else {
+        client.write_all(&answer)?;
+    }
+    client.shutdown(Shutdown::Both)
+}
