@@ -172,6 +172,8 @@ pub enum Fault {
     Hang,
     /// Answered with the first half of the server's answer, then the connection is closed.
     Cut,
+    /// Answered with this status (`403 Forbidden`: a denied request) without reaching the server.
+    Status(u16),
 }
 
 /// A proxy on a free port in front of `upstream`: each request (one per connection: the proxy
@@ -269,6 +271,15 @@ fn serve(
         Fault::Unavailable => {
             client.write_all(
                 b"HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\nConnection: close\r\n\r\n",
+            )?;
+            return client.shutdown(Shutdown::Both);
+        }
+        Fault::Status(code) => {
+            client.write_all(
+                format!(
+                    "HTTP/1.1 {code} Refused\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+                )
+                .as_bytes(),
             )?;
             return client.shutdown(Shutdown::Both);
         }

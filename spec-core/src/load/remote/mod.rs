@@ -45,6 +45,7 @@ pub struct RemoteOptions {
     pub(crate) retry_timeout: Duration,
     pub(crate) backoff: Duration,
     pub(crate) in_flight: usize,
+    pub(crate) coalesce: u64,
     pub(crate) cache: Option<(PathBuf, u64)>,
     pub(crate) settings: Vec<(String, String)>,
 }
@@ -60,6 +61,7 @@ impl std::fmt::Debug for RemoteOptions {
             .field("retry_timeout", &self.retry_timeout)
             .field("backoff", &self.backoff)
             .field("in_flight", &self.in_flight)
+            .field("coalesce", &self.coalesce)
             .field("cache", &self.cache)
             .field("settings (values not shown)", &names)
             .finish()
@@ -75,6 +77,7 @@ impl Default for RemoteOptions {
             retry_timeout: Duration::from_secs(120),
             backoff: Duration::from_millis(100),
             in_flight: 8,
+            coalesce: 1 << 20,
             cache: None,
             settings: Vec::new(),
         }
@@ -134,6 +137,15 @@ impl RemoteOptions {
         self
     }
 
+    /// Ranges of one read closer than `bytes` are fetched by one request, the bytes between them
+    /// too (default 1 MiB, the `object_store` crate's own: on a store a request costs more than
+    /// a megabyte). `0` fetches exactly the column chunks a read needs, nothing between them:
+    /// the least bytes, more requests.
+    pub fn coalesce(mut self, bytes: u64) -> Self {
+        self.coalesce = bytes;
+        self
+    }
+
     /// Keeps the byte ranges read (column chunks and footers) in the directory `dir`, at most
     /// `max_bytes` of them: a later read of the same range of the same version of an object is
     /// served from local disk. Several processes may share the directory (a node's ranks): each
@@ -168,6 +180,7 @@ pub(crate) struct Opened {
     counters: Arc<Counters>,
     cache: Option<Arc<DiskCache>>,
     in_flight: usize,
+    coalesce: u64,
 }
 
 /// What a URL names: one object, or the objects and folders directly under a prefix.
@@ -341,6 +354,7 @@ impl Opened {
             counters: Arc::default(),
             cache,
             in_flight: options.in_flight,
+            coalesce: options.coalesce,
         };
         Ok((opened, path))
     }
@@ -355,6 +369,7 @@ impl Opened {
             cache: self.cache.clone(),
             counters: Arc::clone(&self.counters),
             in_flight: self.in_flight,
+            coalesce: self.coalesce,
         })
     }
 

@@ -12,10 +12,6 @@ use std::ops::Range;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
 
-/// Ranges closer than this are fetched by one request (the `object_store` crate's own default
-/// for `get_ranges`): a request costs more than the bytes between two column chunks.
-const COALESCE: u64 = 1 << 20;
-
 /// What the reads of one opening of a store have cost: requests sent (retries not counted),
 /// bytes received, and ranges served from the local cache instead.
 #[derive(Debug, Default)]
@@ -39,6 +35,8 @@ pub(crate) struct RemoteObject {
     pub cache: Option<Arc<DiskCache>>,
     pub counters: Arc<Counters>,
     pub in_flight: usize,
+    // Ranges closer than this are fetched by one request.
+    pub coalesce: u64,
 }
 
 /// The version of an object a read expects.
@@ -173,7 +171,7 @@ impl RemoteObject {
         for &i in &order {
             let r = &ranges[i];
             match requests.last_mut() {
-                Some(last) if r.start <= last.end.saturating_add(COALESCE) => {
+                Some(last) if r.start <= last.end.saturating_add(self.coalesce) => {
                     last.end = last.end.max(r.end);
                 }
                 _ => requests.push(r.clone()),
