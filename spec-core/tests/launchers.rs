@@ -7,10 +7,18 @@
 //! epoch, `Pad` and `Drop` give every rank the same number of batches (at least once / at most
 //! once each).
 //!
+//! The same again with the file in a bucket (moto's S3 server on loopback, `support/`): a
+//! prefix holding the part file and Spark's `_SUCCESS`, read by every process through
+//! `ParquetFiles::open("s3://...")` with the endpoint and credentials from the standard `AWS_*`
+//! variables the launcher passes on.
+//!
 //! A launcher that cannot start processes here is skipped with a message, unless
 //! `BATCHSPEC_REQUIRE_LAUNCHERS` names it (`.ci/run` installs OpenMPI, starts the Slurm cluster,
-//! and names those that came up).
+//! and names those that came up); the bucket's runs likewise with `BATCHSPEC_REQUIRE_S3`.
 #![cfg(feature = "parquet")]
+
+#[cfg(feature = "s3")]
+mod support;
 
 use batchspec::data::BatchSource;
 use batchspec::load::{LocalRank, ParquetFiles, ParquetStream, Rank, ShardPlan, Tail};
@@ -66,6 +74,39 @@ fn available(launcher: &str, probe: &mut Command) -> bool {
 /// Four processes started by `launch` (a launcher and its arguments), each one rank of
 /// `shard_child`, under each tail policy: the promises checked across the processes.
 fn four_ranks(launch: &[&str]) {
+    four_ranks_reading(launch, &fixture().display().to_string(), &[]);
+    #[cfg(feature = "s3")]
+    four_ranks_from_a_bucket(launch);
+}
+
+/// [`four_ranks`] with the file in a bucket of moto's S3 server.
+#[cfg(feature = "s3")]
+fn four_ranks_from_a_bucket(launch: &[&str]) {
+    let Some(s3) = support::s3() else { return };
+    let endpoint = s3.endpoint();
+    support::upload(
+        &endpoint,
+        "train",
+        &[
+            ("ids/part-00000.parquet", &fixture()),
+            (
+                "ids/_SUCCESS",
+                &fixture().with_file_name("spark_dir/_SUCCESS"),
+            ),
+        ],
+    );
+    let env = [
+        ("AWS_ENDPOINT_URL", endpoint.as_str()),
+        ("AWS_ACCESS_KEY_ID", "testing"),
+        ("AWS_SECRET_ACCESS_KEY", "testing"),
+        ("AWS_REGION", "us-east-1"),
+        ("AWS_ALLOW_HTTP", "true"),
+    ];
+    four_ranks_reading(launch, "s3://train/ids/", &env);
+}
+
+/// [`four_ranks`] with the data at `data` (a path or a URL), the processes given `env`.
+fn four_ranks_reading(launch: &[&str], data: &str, env: &[(&str, &str)]) {
     for tail in ["uneven", "pad", "drop"] {
         let dir = std::env::temp_dir().join(format!(
             "batchspec-{}-{}-{tail}",
@@ -79,6 +120,8 @@ fn four_ranks(launch: &[&str]) {
             .args(["shard_child", "--exact", "--ignored", "--nocapture"])
             .env("BATCHSPEC_CHILD_OUT", &dir)
             .env("BATCHSPEC_CHILD_TAIL", tail)
+            .env("BATCHSPEC_CHILD_DATA", data)
+            .envs(env.iter().copied())
             .output()
             .unwrap();
         assert!(
@@ -152,14 +195,18 @@ fn four_processes_started_by_slurm_keep_each_tail_policy_across_processes() {
 #[test]
 #[ignore = "run by mpirun or srun from the tests above"]
 fn shard_child() {
-    let (Ok(out), Ok(tail)) = (
+    let (Ok(out), Ok(tail), Ok(data)) = (
         std::env::var("BATCHSPEC_CHILD_OUT"),
         std::env::var("BATCHSPEC_CHILD_TAIL"),
+        std::env::var("BATCHSPEC_CHILD_DATA"),
     ) else {
         return;
     };
     let rank = Rank::from_env().unwrap();
-    let files = ParquetFiles::open(fixture()).unwrap();
+    let files = ParquetFiles::open(&data).unwrap();
+    if data.starts_with("s3://") {
+        assert_eq!(files.files().len(), 1, "the part file, not `_SUCCESS`");
+    }
     let plan = ShardPlan::new(&files, rank)
         .unwrap()
         .tail(tail_of(&tail))
