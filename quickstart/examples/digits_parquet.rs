@@ -8,71 +8,22 @@
 //!
 //! `cargo run --release -p batchspec-quickstart --example digits_parquet`
 
-use arrow_array::{ArrayRef, FixedSizeListArray, Int64Array, RecordBatch, UInt8Array};
-use arrow_schema::{DataType, Field, Schema};
 use batchspec::data::Dataset;
 use batchspec::data::Provider;
 use batchspec::iteration::{Schedule, permutation};
 use batchspec::load::{ParquetFiles, ParquetStream, Rank, ShardPlan};
 use batchspec::prelude::*;
 use batchspec_quickstart::{Digits, Gradient, Softmax, Supervised, load_digits};
-use parquet::arrow::ArrowWriter;
-use parquet::basic::Compression;
-use parquet::file::properties::WriterProperties;
-use std::collections::HashMap;
-use std::path::Path;
-use std::sync::{Arc, Barrier, Mutex, RwLock};
+use parts::write_parts;
+use std::sync::{Barrier, Mutex, RwLock};
 use std::time::Instant;
+
+#[path = "shared/parts.rs"]
+mod parts;
 
 const RANKS: usize = 2;
 const BATCH: usize = 32;
 const EPOCHS: u64 = 40;
-
-/// Writes the samples `rows` of `digits` as `parts` part files of row groups of `group` rows.
-fn write_parts(
-    digits: &Dataset<Digits>,
-    rows: &[usize],
-    dir: &Path,
-    parts: usize,
-    group: usize,
-) -> Result<(), Box<dyn std::error::Error>> {
-    std::fs::create_dir_all(dir)?;
-    let tensor = HashMap::from([
-        (
-            "ARROW:extension:name".to_owned(),
-            "arrow.fixed_shape_tensor".to_owned(),
-        ),
-        (
-            "ARROW:extension:metadata".to_owned(),
-            r#"{"shape":[8,8,1],"dim_names":["H","W","C"]}"#.to_owned(),
-        ),
-    ]);
-    let item = Arc::new(Field::new("item", DataType::UInt8, false));
-    let schema = Arc::new(Schema::new(vec![
-        Field::new("features", DataType::FixedSizeList(item.clone(), 64), false)
-            .with_metadata(tensor),
-        Field::new("targets", DataType::Int64, false),
-    ]));
-    let per_part = rows.len().div_ceil(parts);
-    for (k, chunk) in rows.chunks(per_part).enumerate() {
-        let part = Dataset::new(digits.select(chunk)?)?;
-        let pixels = UInt8Array::from_iter_values(part.fields().image.array().iter().copied());
-        let labels =
-            Int64Array::from_iter_values(part.fields().label.array().iter().map(|&l| i64::from(l)));
-        let features = FixedSizeListArray::try_new(item.clone(), 64, Arc::new(pixels), None)?;
-        let columns: Vec<ArrayRef> = vec![Arc::new(features), Arc::new(labels)];
-        let props = WriterProperties::builder()
-            .set_compression(Compression::SNAPPY)
-            .set_max_row_group_row_count(Some(group))
-            .build();
-        let file = std::fs::File::create(dir.join(format!("part-{k:05}.snappy.parquet")))?;
-        let mut writer = ArrowWriter::try_new(file, schema.clone(), Some(props))?;
-        writer.write(&RecordBatch::try_new(schema.clone(), columns)?)?;
-        writer.close()?;
-    }
-    std::fs::write(dir.join("_SUCCESS"), b"")?;
-    Ok(())
-}
 
 /// One rank's training loop: its share of each epoch, a batch at a time, the gradients summed
 /// with the other ranks' before every step (the barrier keeps the ranks in step).
