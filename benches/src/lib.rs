@@ -10,7 +10,11 @@
 //!   augmentation fused into the gather, against the plain gather and separate passes;
 //!   `numpy_augment.py` runs it in NumPy.
 //!
-//! Each prints the CPU it ran on first ([`cpu_model`]).
+//! * `src/remote.rs` (`cargo bench -p batchspec-bench --bench remote`): Parquet part files
+//!   streamed from an S3-compatible server on loopback (moto), beside the same files on local
+//!   disk and beside pyarrow's S3 filesystem; `remote_pyarrow.py` runs the Python side.
+//!
+//! Each prints the CPU it ran on first, with its caches ([`cpu_model`]).
 //!
 //! The sources live under `src/` because the workspace root package would otherwise pick
 //! up `benches/*.rs` as its own benchmark targets.
@@ -20,7 +24,7 @@
 /// each benchmark prints it first, since the shared VM has run on hosts of different CPUs
 /// (ratios to memcpy differ between them).
 pub fn cpu_model() -> String {
-    std::fs::read_to_string("/proc/cpuinfo")
+    let model = std::fs::read_to_string("/proc/cpuinfo")
         .ok()
         .and_then(|info| {
             info.lines()
@@ -28,5 +32,84 @@ pub fn cpu_model() -> String {
                 .and_then(|l| l.split_once(':'))
                 .map(|(_, name)| name.trim().to_string())
         })
-        .unwrap_or_else(|| "unknown".into())
+        .unwrap_or_else(|| "unknown".into());
+    format!("{model}; caches: {}", cpu_caches())
+}
+
+/// The data and unified caches of CPU 0 as sysfs gives them (`L1d 48K, L2 2048K, L3 307200K`),
+/// or `unknown`: the bars depend on them, and hosts differ (32 to 480 MiB of L3).
+pub fn cpu_caches() -> String {
+    let base = std::path::Path::new("/sys/devices/system/cpu/cpu0/cache");
+    let mut caches: Vec<(String, String)> = (0..8)
+        .filter_map(|i| {
+            let dir = base.join(format!("index{i}"));
+            let read = |f: &str| {
+                std::fs::read_to_string(dir.join(f))
+                    .ok()
+                    .map(|s| s.trim().to_owned())
+            };
+            let (level, kind, size) = (read("level")?, read("type")?, read("size")?);
+            match kind.as_str() {
+                "Instruction" => None,
+                "Data" => Some((format!("L{level}d"), size)),
+                _ => Some((format!("L{level}"), size)),
+            }
+        })
+        .collect();
+    caches.sort();
+    if caches.is_empty() {
+        return "unknown".into();
+    }
+    caches
+        .iter()
+        .map(|(l, s)| format!("{l} {s}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Writes the Parquet benchmarks' rows `rows` to `path`, a row group of `group` rows at a time
+/// (the writer never holds the whole table): `features`, a `FixedSizeList<f32, 784>` whose value
+/// `k` (counted over the whole table) is `(k % 251) * 0.25`, and `targets`, the int64 `i % 10`.
+pub fn write_features(
+    path: &std::path::Path,
+    compression: parquet::basic::Compression,
+    rows: std::ops::Range<usize>,
+    group: usize,
+) {
+    use arrow_array::{ArrayRef, FixedSizeListArray, Float32Array, Int64Array, RecordBatch};
+    use arrow_schema::{DataType, Field, Schema};
+    use std::sync::Arc;
+    const D: usize = 784;
+    let item = Arc::new(Field::new("item", DataType::Float32, false));
+    let schema = Arc::new(Schema::new(vec![
+        Field::new(
+            "features",
+            DataType::FixedSizeList(item.clone(), D as i32),
+            false,
+        ),
+        Field::new("targets", DataType::Int64, false),
+    ]));
+    let props = parquet::file::properties::WriterProperties::builder()
+        .set_compression(compression)
+        .set_max_row_group_row_count(Some(group))
+        .build();
+    let file = std::fs::File::create(path).unwrap();
+    let mut writer =
+        parquet::arrow::ArrowWriter::try_new(file, schema.clone(), Some(props)).unwrap();
+    let mut start = rows.start;
+    while start < rows.end {
+        let n = group.min(rows.end - start);
+        let values = Float32Array::from_iter_values(
+            (start * D..(start + n) * D).map(|k| (k % 251) as f32 * 0.25),
+        );
+        let x =
+            FixedSizeListArray::try_new(item.clone(), D as i32, Arc::new(values), None).unwrap();
+        let y = Int64Array::from_iter_values((start..start + n).map(|i| (i % 10) as i64));
+        let columns: Vec<ArrayRef> = vec![Arc::new(x), Arc::new(y)];
+        writer
+            .write(&RecordBatch::try_new(schema.clone(), columns).unwrap())
+            .unwrap();
+        start += n;
+    }
+    writer.close().unwrap();
 }

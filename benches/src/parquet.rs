@@ -14,17 +14,12 @@
 //! `case=memory`: the peak resident memory (`VmHWM`) of a fresh process that streams a file of
 //! small row groups, beside one that loads it whole and one that does nothing.
 
-use arrow_array::{ArrayRef, FixedSizeListArray, Float32Array, Int64Array, RecordBatch};
-use arrow_schema::{DataType, Field, Schema};
 use batchspec::load::{ParquetFiles, ParquetStream, Rank, ShardPlan};
 use batchspec::prelude::*;
-use parquet::arrow::ArrowWriter;
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use parquet::basic::Compression;
-use parquet::file::properties::WriterProperties;
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 use std::time::Instant;
 
 const N: usize = 60_000;
@@ -50,37 +45,7 @@ struct Request {
 
 /// Writes the file a row group at a time (the writer never holds the whole table).
 fn write(path: &Path, compression: Compression, group: usize) {
-    let item = Arc::new(Field::new("item", DataType::Float32, false));
-    let schema = Arc::new(Schema::new(vec![
-        Field::new(
-            "features",
-            DataType::FixedSizeList(item.clone(), D as i32),
-            false,
-        ),
-        Field::new("targets", DataType::Int64, false),
-    ]));
-    let props = WriterProperties::builder()
-        .set_compression(compression)
-        .set_max_row_group_row_count(Some(group))
-        .build();
-    let file = std::fs::File::create(path).unwrap();
-    let mut writer = ArrowWriter::try_new(file, schema.clone(), Some(props)).unwrap();
-    let mut start = 0;
-    while start < N {
-        let n = group.min(N - start);
-        let values = Float32Array::from_iter_values(
-            (start * D..(start + n) * D).map(|k| (k % 251) as f32 * 0.25),
-        );
-        let x =
-            FixedSizeListArray::try_new(item.clone(), D as i32, Arc::new(values), None).unwrap();
-        let y = Int64Array::from_iter_values((start..start + n).map(|i| (i % 10) as i64));
-        let columns: Vec<ArrayRef> = vec![Arc::new(x), Arc::new(y)];
-        writer
-            .write(&RecordBatch::try_new(schema.clone(), columns).unwrap())
-            .unwrap();
-        start += n;
-    }
-    writer.close().unwrap();
+    batchspec_bench::write_features(path, compression, 0..N, group);
 }
 
 /// The decoder alone: every record batch of the file, no batching or conversion.

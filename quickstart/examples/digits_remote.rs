@@ -115,7 +115,9 @@ fn check(out: &Path, world: usize) -> Result<()> {
             .into());
         }
     }
-    println!("{world} processes: every one of the 1797 rows served exactly once in each of {EPOCHS} epochs");
+    println!(
+        "{world} processes: every one of the 1797 rows served exactly once in each of {EPOCHS} epochs"
+    );
     Ok(())
 }
 

@@ -62,4 +62,3 @@ pub fn write_parts(
     std::fs::write(dir.join("_SUCCESS"), b"")?;
     Ok(())
 }
-

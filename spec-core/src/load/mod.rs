@@ -37,6 +37,7 @@
 #![doc = include_str!("../../doc/load.md")]
 #![doc = include_str!("../../doc/parquet.md")]
 #![doc = include_str!("../../doc/files-from-strangers.md")]
+#![doc = include_str!("../../doc/remote.md")]
 
 mod convert;
 mod csv;
