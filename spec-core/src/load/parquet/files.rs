@@ -378,9 +378,8 @@ impl ParquetFiles {
                 #[cfg(feature = "remote")]
                 if let Part::Remote { object, .. } = &handle {
                     let start = len.saturating_sub(64 << 10);
-                    let tail = object.fetch(&[start..len])?;
-                    handle =
-                        handle.holding(vec![(start, tail.into_iter().next().unwrap_or_default())]);
+                    let tail = object.fetch_one(start..len)?;
+                    handle = handle.holding(vec![(start, tail)]);
                 }
                 // The footer's claims checked before the `parquet` crate reserves for them.
                 check_footer(&handle, len)?;

@@ -89,10 +89,9 @@ impl Part {
                 if let Some(bytes) = within(held, start, end) {
                     return Ok(bytes);
                 }
-                let mut got = object
-                    .fetch(&[start..end])
-                    .map_err(|reason| std::io::Error::other(reason.to_string()))?;
-                Ok(got.pop().unwrap_or_default())
+                object
+                    .fetch_one(start..end)
+                    .map_err(|reason| std::io::Error::other(reason.to_string()))
             }
         }
     }

@@ -151,6 +151,12 @@ impl RemoteObject {
         Ok(out.into_iter().map(Option::unwrap_or_default).collect())
     }
 
+    /// The bytes of `range`, as [`fetch`](Self::fetch) gets them.
+    pub fn fetch_one(self: &Arc<Self>, range: Range<u64>) -> Result<Bytes, LoadReason> {
+        let mut got = self.fetch(std::slice::from_ref(&range))?;
+        Ok(got.pop().unwrap_or_default())
+    }
+
     fn key(&self, range: &Range<u64>) -> String {
         format!(
             "{} {} {}..{}",
