@@ -635,3 +635,35 @@ fn cache_child() {
     }
     println!("cache hits: {}", files.remote_stats().cache_hits);
 }
+
+#[test]
+fn a_directorys_footers_and_a_loads_chunks_are_fetched_several_at_a_time() {
+    let Some(s3) = support::s3() else { return };
+    let endpoint = s3.endpoint();
+    put(&endpoint, "train", &dir_files(&data("spark_dir"), "p/"));
+    // Every request held 300 ms: requests sent one after another never overlap at the proxy.
+    let proxy = Proxy::start(s3.port, |_, _| Fault::Delay(Duration::from_millis(300)));
+    let files = options(&proxy.endpoint())
+        .coalesce(0)
+        .open("s3://train/p/")
+        .unwrap();
+    let listed = proxy.requests.load(std::sync::atomic::Ordering::SeqCst);
+    assert_eq!(files.files().len(), 3);
+    files.row_groups().unwrap();
+    let footers = proxy.requests.load(std::sync::atomic::Ordering::SeqCst) - listed;
+    assert_eq!(footers, 3, "one request per footer");
+    let most = proxy
+        .most_in_flight
+        .load(std::sync::atomic::Ordering::SeqCst);
+    assert!(most >= 2, "the three footers were fetched one at a time");
+    // The load's chunks: the three files' requests in flight together.
+    let before = proxy.requests.load(std::sync::atomic::Ordering::SeqCst);
+    let proxy_most = proxy.most_in_flight.clone();
+    proxy_most.store(0, std::sync::atomic::Ordering::SeqCst);
+    let ds = Dataset::<Grey>::load(&mut files.clone()).unwrap();
+    assert_eq!(ds.len(), 10);
+    let chunks = proxy.requests.load(std::sync::atomic::Ordering::SeqCst) - before;
+    // Each file's four chunks (two row groups of two columns) lie end to end: one request.
+    assert_eq!(chunks, 3, "one request per file");
+    assert!(proxy_most.load(std::sync::atomic::Ordering::SeqCst) >= 2);
+}

@@ -182,6 +182,8 @@ pub struct Proxy {
     pub port: u16,
     pub requests: Arc<AtomicUsize>,
     pub log: Arc<Mutex<Vec<String>>>,
+    /// The most requests the proxy held at once (received, not yet answered).
+    pub most_in_flight: Arc<AtomicUsize>,
 }
 
 impl Proxy {
@@ -194,14 +196,28 @@ impl Proxy {
         let requests = Arc::new(AtomicUsize::new(0));
         let log = Arc::new(Mutex::new(Vec::new()));
         let plan = Arc::new(plan);
-        let (counter, lines) = (Arc::clone(&requests), Arc::clone(&log));
+        let most_in_flight = Arc::new(AtomicUsize::new(0));
+        let now_in_flight = Arc::new(AtomicUsize::new(0));
+        let (counter, lines, most) = (
+            Arc::clone(&requests),
+            Arc::clone(&log),
+            Arc::clone(&most_in_flight),
+        );
         std::thread::spawn(move || {
             for client in listener.incoming() {
                 let Ok(client) = client else { continue };
-                let (plan, counter, lines) =
-                    (Arc::clone(&plan), Arc::clone(&counter), Arc::clone(&lines));
+                let (plan, counter, lines, most, now) = (
+                    Arc::clone(&plan),
+                    Arc::clone(&counter),
+                    Arc::clone(&lines),
+                    Arc::clone(&most),
+                    Arc::clone(&now_in_flight),
+                );
                 std::thread::spawn(move || {
+                    let held = now.fetch_add(1, Ordering::SeqCst) + 1;
+                    most.fetch_max(held, Ordering::SeqCst);
                     let _ = serve(client, upstream, &*plan, &counter, &lines);
+                    now.fetch_sub(1, Ordering::SeqCst);
                 });
             }
         });
@@ -209,6 +225,7 @@ impl Proxy {
             port,
             requests,
             log,
+            most_in_flight,
         }
     }
 

@@ -204,6 +204,39 @@ impl crate::load::remote::RemoteOptions {
 
 #[cfg(feature = "remote")]
 impl ParquetFiles {
+    /// Reads the footers of the remote files not read yet, up to 8 at once: each is a request,
+    /// and a directory of many part files would otherwise wait for them one after another.
+    /// Errors are left to the reads that follow, which report the first in file order.
+    fn warm_footers(&self) {
+        let cold: Vec<usize> = (0..self.files.len())
+            .filter(|&f| {
+                matches!(self.origins.get(f), Some(Origin::Remote(_)))
+                    && self.footers[f].get().is_none()
+            })
+            .collect();
+        if cold.len() < 2 {
+            return;
+        }
+        let threads = cold.len().min(8);
+        std::thread::scope(|s| {
+            let handles: Vec<_> = (0..threads)
+                .map(|t| {
+                    let cold = &cold;
+                    s.spawn(move || {
+                        for &f in cold.iter().skip(t).step_by(threads) {
+                            let _ = self.builder(f);
+                        }
+                    })
+                })
+                .collect();
+            for handle in handles {
+                // Joined here, so that a panic (the decoder's guard catches them) would stay in
+                // its thread rather than reach the caller.
+                let _ = handle.join();
+            }
+        });
+    }
+
     /// What the reads of remote files opened together have cost so far (requests, bytes, cache
     /// hits), counted over every copy and stream made from them; zeros for local files.
     pub fn remote_stats(&self) -> crate::load::RemoteStats {
@@ -314,6 +347,8 @@ impl ParquetFiles {
     /// # Errors
     /// A [`LoadError::File`] for a file that cannot be opened or whose footer is not Parquet.
     pub fn row_groups(&self) -> Result<Vec<RowGroup>, LoadError> {
+        #[cfg(feature = "remote")]
+        self.warm_footers();
         let mut out = Vec::new();
         for (file, path) in self.files.iter().enumerate() {
             let fail = |reason| LoadError::File {
@@ -417,8 +452,10 @@ impl LeafSource for ParquetFiles {
         self.pending = 0;
         #[cfg(feature = "remote")]
         {
+            self.warm_footers();
             let columns: Vec<String> = leaves.iter().map(|l| self.column_of(l.source)).collect();
-            let mut wanted: HashMap<usize, Vec<std::ops::Range<u64>>> = HashMap::new();
+            let mut wanted: std::collections::BTreeMap<usize, Vec<std::ops::Range<u64>>> =
+                std::collections::BTreeMap::new();
             for (f, group) in self.reads() {
                 let Some(Origin::Remote(object)) = self.origins.get(f) else {
                     continue;
@@ -462,15 +499,38 @@ impl LeafSource for ParquetFiles {
                     }
                 }
             }
-            for (f, ranges) in wanted {
-                let Some(Origin::Remote(object)) = self.origins.get(f) else {
-                    continue;
-                };
-                let bytes = object
-                    .fetch(&ranges)
-                    .map_err(|r| load_error(&self.files[f], Place::File, &leaves[0], r))?;
-                self.held
-                    .insert(f, ranges.iter().map(|r| r.start).zip(bytes).collect());
+            // The files' fetches run side by side, up to 8 files at a time (each file's own
+            // requests are in flight together too); the first error in file order is reported.
+            let wanted: Vec<(usize, Vec<std::ops::Range<u64>>)> = wanted.into_iter().collect();
+            for files in wanted.chunks(8) {
+                let fetched: Vec<_> = std::thread::scope(|s| {
+                    let handles: Vec<_> = files
+                        .iter()
+                        .map(|(f, ranges)| {
+                            let object = match self.origins.get(*f) {
+                                Some(Origin::Remote(object)) => Some(object),
+                                _ => None,
+                            };
+                            s.spawn(move || object.map(|o| o.fetch(ranges)))
+                        })
+                        .collect();
+                    handles.into_iter().map(|h| h.join()).collect()
+                });
+                for ((f, ranges), got) in files.iter().zip(fetched) {
+                    let fail = |r| load_error(&self.files[*f], Place::File, &leaves[0], r);
+                    let bytes = match got {
+                        Ok(Some(got)) => got.map_err(fail)?,
+                        Ok(None) => continue,
+                        Err(_) => {
+                            return Err(fail(LoadReason::Remote {
+                                range: None,
+                                message: "the fetch of the file's ranges panicked".into(),
+                            }));
+                        }
+                    };
+                    self.held
+                        .insert(*f, ranges.iter().map(|r| r.start).zip(bytes).collect());
+                }
             }
             self.pending = leaves.len();
         }
