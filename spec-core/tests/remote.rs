@@ -566,6 +566,7 @@ fn processes_sharing_a_cache_smaller_than_the_file_never_exceed_its_limit_and_re
             let mut most = 0;
             while watching.load(std::sync::atomic::Ordering::Relaxed) {
                 most = most.max(dir_bytes(&cache));
+                std::thread::yield_now();
             }
             most
         })
@@ -641,8 +642,8 @@ fn a_directorys_footers_and_a_loads_chunks_are_fetched_several_at_a_time() {
     let Some(s3) = support::s3() else { return };
     let endpoint = s3.endpoint();
     put(&endpoint, "train", &dir_files(&data("spark_dir"), "p/"));
-    // Every request held 300 ms: requests sent one after another never overlap at the proxy.
-    let proxy = Proxy::start(s3.port, |_, _| Fault::Delay(Duration::from_millis(300)));
+    // Every request held 800 ms: requests sent one after another never overlap at the proxy.
+    let proxy = Proxy::start(s3.port, |_, _| Fault::Delay(Duration::from_millis(800)));
     let files = options(&proxy.endpoint())
         .coalesce(0)
         .open("s3://train/p/")
