@@ -907,6 +907,7 @@ fn a_hugging_face_array3d_column_of_nested_lists_fills_an_image() {
 // Hugging Face `Image` columns: structs of encoded PNG/JPEG bytes (`make_hf_fixtures.py`),
 // decoded with the `parquet-image` feature (on for the workspace's tests).
 
+#[cfg(feature = "parquet-image")]
 #[derive(DataSpec)]
 struct GreyU8 {
     #[spec(source = "features")]
@@ -916,6 +917,7 @@ struct GreyU8 {
 }
 
 #[test]
+#[cfg(feature = "parquet-image")]
 fn a_hugging_face_image_column_of_pngs_decodes_into_an_image_space() {
     // Image i is 2×2 grey, every pixel of value i; into u8 and (exactly) into f32.
     let file = || ParquetFiles::open(data("hf_image.parquet")).unwrap();
@@ -931,6 +933,7 @@ fn a_hugging_face_image_column_of_pngs_decodes_into_an_image_space() {
     }
 }
 
+#[cfg(feature = "parquet-image")]
 #[derive(DataSpec)]
 struct Colour {
     #[spec(source = "image")]
@@ -940,6 +943,7 @@ struct Colour {
 }
 
 #[test]
+#[cfg(feature = "parquet-image")]
 fn a_hugging_face_image_column_of_jpegs_decodes_rgb() {
     // Image i is 4×4 of the colour (40i, 80, 200 - 40i), saved as JPEG (quality 95): a flat
     // colour comes back within a few levels.
@@ -966,6 +970,7 @@ fn a_hugging_face_image_column_of_jpegs_decodes_rgb() {
 }
 
 #[test]
+#[cfg(feature = "parquet-image")]
 fn an_image_of_another_size_or_channel_count_is_refused_at_its_row() {
     let (place, reason, text) = refusal::<GreyU8>("hf_image_sizes.parquet");
     assert_eq!(place, column("features", Some(1)));
@@ -987,6 +992,7 @@ fn an_image_of_another_size_or_channel_count_is_refused_at_its_row() {
 }
 
 #[test]
+#[cfg(feature = "parquet-image")]
 fn encoded_images_fill_bhwc_spaces_only_and_say_so_when_the_file_opens() {
     #[derive(DataSpec)]
     struct Planar {

@@ -79,14 +79,14 @@ use std::sync::{Arc, Mutex, OnceLock};
 #[derive(Clone, Debug)]
 pub struct ParquetFiles {
     path: PathBuf,
-    files: Vec<PathBuf>,
+    pub(super) files: Vec<PathBuf>,
     // Where each file is: on local disk, or an object of a store (feature `remote`).
-    origins: Arc<[Origin]>,
+    pub(super) origins: Arc<[Origin]>,
     // The byte ranges of remote files fetched for the load at hand (`LeafSource::prepare`), by
     // file, and how many of its leaves are still to be read (the ranges are let go after the
     // last).
-    held: HashMap<usize, Vec<(u64, Bytes)>>,
-    pending: usize,
+    pub(super) held: HashMap<usize, Vec<(u64, Bytes)>>,
+    pub(super) pending: usize,
     columns: Vec<(String, PathBuf)>,
     // The row groups to read, in this order (all of them when `None`).
     selection: Option<Vec<RowGroup>>,
@@ -94,7 +94,7 @@ pub struct ParquetFiles {
     spare: Option<Arc<Mutex<SpareBuffers>>>,
     // Each file's footer, decoded once and shared by the copies (a stream reads every column of
     // every window through one).
-    footers: Arc<[OnceLock<ArrowReaderMetadata>]>,
+    pub(super) footers: Arc<[OnceLock<ArrowReaderMetadata>]>,
     non_finite: NonFinite,
     // The most bytes a read of one file may take (`None`: the default of `memory_budget`).
     budget: Option<u64>,
@@ -120,135 +120,6 @@ impl ParquetOpenOptions {
         let (files, skipped) = self.list(&path)?;
         let origins = files.iter().cloned().map(Origin::Local).collect();
         Ok(ParquetFiles::listed(path, files, origins, skipped))
-    }
-}
-
-#[cfg(feature = "remote")]
-impl crate::load::remote::RemoteOptions {
-    /// The object at `url`, or the part files under the prefix `url` names (a URL ending in
-    /// `/`, or one naming no object), as [`ParquetFiles`] reads them: with the rules of a local
-    /// directory (hidden names and other files skipped and reported, Hive partition folders
-    /// refused), in name order. Only the objects' listing is read here; the footers are read
-    /// when first needed, each by one request for the object's last 64 KiB.
-    ///
-    /// # Errors
-    /// A [`LoadError::File`] naming the URL when the store cannot be opened (a scheme whose
-    /// feature is off, a malformed URL, missing settings), the listing fails, or the prefix
-    /// holds no `.parquet` object.
-    pub fn open(&self, url: &str) -> Result<ParquetFiles, LoadError> {
-        use crate::load::parquet::listing::{SkipReason, hidden, partition, refused};
-        use crate::load::remote::{Listing, Opened};
-        let at = Path::new(url);
-        let (opened, path) = Opened::new(url, self).map_err(|r| refused(at, r))?;
-        let (objects, skipped) = match opened
-            .list(path, url.ends_with('/'))
-            .map_err(|r| refused(at, r))?
-        {
-            Listing::Object(object) => (vec![object], Vec::new()),
-            Listing::Prefix { objects, folders } => {
-                let name = |u: &str| {
-                    u.trim_end_matches('/')
-                        .rsplit('/')
-                        .next()
-                        .unwrap_or("")
-                        .to_owned()
-                };
-                let mut entries: Vec<(String, Option<_>)> =
-                    folders.into_iter().map(|f| (f, None)).collect();
-                entries.extend(objects.into_iter().map(|o| (o.url.clone(), Some(o))));
-                entries.sort_by(|a, b| a.0.cmp(&b.0));
-                let (mut read, mut skipped) = (Vec::new(), Vec::new());
-                for (entry, object) in entries {
-                    let (name, path) = (name(&entry), PathBuf::from(&entry));
-                    let why = match (&object, partition(&name)) {
-                        _ if hidden(&name) => Some(SkipReason::Hidden),
-                        (None, Some(column)) => {
-                            return Err(refused(
-                                &path,
-                                LoadReason::Partitioned {
-                                    column: column.to_owned(),
-                                },
-                            ));
-                        }
-                        (None, None) => Some(SkipReason::Folder),
-                        (Some(_), _) if !name.ends_with(".parquet") => Some(SkipReason::NotParquet),
-                        (Some(_), _) => None,
-                    };
-                    match (why, object) {
-                        (Some(why), _) => skipped.push(Skipped::new(path, why)),
-                        (None, Some(object)) => read.push(object),
-                        (None, None) => {}
-                    }
-                }
-                if read.is_empty() {
-                    return Err(refused(
-                        at,
-                        LoadReason::Parquet {
-                            message: "the prefix holds no `.parquet` object (part files as Spark writes them: `part-*.parquet`)".into(),
-                        },
-                    ));
-                }
-                (read, skipped)
-            }
-        };
-        let files = objects.iter().map(|o| PathBuf::from(&o.url)).collect();
-        let origins = objects.into_iter().map(Origin::Remote).collect();
-        Ok(ParquetFiles::listed(
-            at.to_path_buf(),
-            files,
-            origins,
-            skipped,
-        ))
-    }
-}
-
-#[cfg(feature = "remote")]
-impl ParquetFiles {
-    /// Reads the footers of the remote files not read yet, up to 8 at once: each is a request,
-    /// and a directory of many part files would otherwise wait for them one after another.
-    /// Errors are left to the reads that follow, which report the first in file order.
-    fn warm_footers(&self) {
-        let cold: Vec<usize> = (0..self.files.len())
-            .filter(|&f| {
-                matches!(self.origins.get(f), Some(Origin::Remote(_)))
-                    && self.footers[f].get().is_none()
-            })
-            .collect();
-        if cold.len() < 2 {
-            return;
-        }
-        let threads = cold.len().min(8);
-        std::thread::scope(|s| {
-            let handles: Vec<_> = (0..threads)
-                .map(|t| {
-                    let cold = &cold;
-                    s.spawn(move || {
-                        for &f in cold.iter().skip(t).step_by(threads) {
-                            let _ = self.builder(f);
-                        }
-                    })
-                })
-                .collect();
-            for handle in handles {
-                // Joined here, so that a panic (the decoder's guard catches them) would stay in
-                // its thread rather than reach the caller.
-                let _ = handle.join();
-            }
-        });
-    }
-
-    /// What the reads of remote files opened together have cost so far (requests, bytes, cache
-    /// hits), counted over every copy and stream made from them; zeros for local files.
-    pub fn remote_stats(&self) -> crate::load::RemoteStats {
-        self.origins
-            .iter()
-            .find_map(|o| match o {
-                Origin::Remote(object) => {
-                    Some(crate::load::remote::Opened::stats(&object.counters))
-                }
-                Origin::Local(_) => None,
-            })
-            .unwrap_or_default()
     }
 }
 
@@ -394,7 +265,7 @@ impl ParquetFiles {
 
     /// A reader of file `f` (opened afresh, holding the ranges fetched for the load at hand)
     /// with its footer, decoded the first time only.
-    fn builder(
+    pub(super) fn builder(
         &self,
         f: usize,
     ) -> Result<(ParquetRecordBatchReaderBuilder<Part>, Part), LoadReason> {
@@ -433,7 +304,7 @@ impl ParquetFiles {
         ))
     }
 
-    fn column_of(&self, source: &str) -> String {
+    pub(super) fn column_of(&self, source: &str) -> String {
         self.columns.iter().find(|(s, _)| s == source).map_or_else(
             || source.to_owned(),
             |(_, c)| c.to_string_lossy().into_owned(),
@@ -451,89 +322,7 @@ impl LeafSource for ParquetFiles {
         self.held.clear();
         self.pending = 0;
         #[cfg(feature = "remote")]
-        {
-            self.warm_footers();
-            let columns: Vec<String> = leaves.iter().map(|l| self.column_of(l.source)).collect();
-            let mut wanted: std::collections::BTreeMap<usize, Vec<std::ops::Range<u64>>> =
-                std::collections::BTreeMap::new();
-            for (f, group) in self.reads() {
-                let Some(Origin::Remote(object)) = self.origins.get(f) else {
-                    continue;
-                };
-                let fail = |reason| load_error(&self.files[f], Place::File, &leaves[0], reason);
-                let (builder, _) = self.builder(f).map_err(fail)?;
-                let meta = builder.metadata();
-                let schema = builder.parquet_schema();
-                let roots: Vec<usize> = columns
-                    .iter()
-                    .filter_map(|c| {
-                        crate::load::parquet::decode::find_column(builder.schema(), c)
-                            .ok()
-                            .map(|(i, _)| i)
-                    })
-                    .collect();
-                let groups: Vec<usize> = match group {
-                    Some(g) => vec![g.index],
-                    None => (0..meta.num_row_groups()).collect(),
-                };
-                let ranges = wanted.entry(f).or_default();
-                for g in groups {
-                    let Some(rg) = meta.row_groups().get(g) else {
-                        continue;
-                    };
-                    for (c, chunk) in rg.columns().iter().enumerate() {
-                        if !roots.contains(&schema.get_column_root_idx(c)) {
-                            continue;
-                        }
-                        let start = chunk
-                            .dictionary_page_offset()
-                            .unwrap_or(chunk.data_page_offset());
-                        // `check_chunks` placed every chunk inside the object with the footer.
-                        if let (Ok(start), Ok(len)) =
-                            (u64::try_from(start), u64::try_from(chunk.compressed_size()))
-                            && !ranges.contains(&(start..start + len))
-                            && start + len <= object.size
-                        {
-                            ranges.push(start..start + len);
-                        }
-                    }
-                }
-            }
-            // The files' fetches run side by side, up to 8 files at a time (each file's own
-            // requests are in flight together too); the first error in file order is reported.
-            let wanted: Vec<(usize, Vec<std::ops::Range<u64>>)> = wanted.into_iter().collect();
-            for files in wanted.chunks(8) {
-                let fetched: Vec<_> = std::thread::scope(|s| {
-                    let handles: Vec<_> = files
-                        .iter()
-                        .map(|(f, ranges)| {
-                            let object = match self.origins.get(*f) {
-                                Some(Origin::Remote(object)) => Some(object),
-                                _ => None,
-                            };
-                            s.spawn(move || object.map(|o| o.fetch(ranges)))
-                        })
-                        .collect();
-                    handles.into_iter().map(|h| h.join()).collect()
-                });
-                for ((f, ranges), got) in files.iter().zip(fetched) {
-                    let fail = |r| load_error(&self.files[*f], Place::File, &leaves[0], r);
-                    let bytes = match got {
-                        Ok(Some(got)) => got.map_err(fail)?,
-                        Ok(None) => continue,
-                        Err(_) => {
-                            return Err(fail(LoadReason::Remote {
-                                range: None,
-                                message: "the fetch of the file's ranges panicked".into(),
-                            }));
-                        }
-                    };
-                    self.held
-                        .insert(*f, ranges.iter().map(|r| r.start).zip(bytes).collect());
-                }
-            }
-            self.pending = leaves.len();
-        }
+        self.fetch_load(leaves)?;
         #[cfg(not(feature = "remote"))]
         let _ = leaves;
         Ok(())
@@ -572,7 +361,7 @@ impl LeafSource for ParquetFiles {
 
 impl ParquetFiles {
     /// The reads of a load: each file whole, or the selected row groups in the order given.
-    fn reads(&self) -> Vec<(usize, Option<RowGroup>)> {
+    pub(super) fn reads(&self) -> Vec<(usize, Option<RowGroup>)> {
         match &self.selection {
             None => (0..self.files.len()).map(|f| (f, None)).collect(),
             Some(groups) => groups.iter().map(|g| (g.file, Some(*g))).collect(),

@@ -9,7 +9,9 @@
 //! One concept per file: the reader (`files.rs`), its unit of work (`row_group.rs`), the
 //! decoder's use (`decode.rs`), a column read into a leaf (`columns.rs`) with its tensor
 //! metadata (`tensor.rs`), ragged leaves from list columns (`ragged.rs`), encoded images
-//! (`image.rs`, feature `parquet-image`), sharding (`shard.rs`), streaming (`stream.rs`) and a stream's elastic resume (`elastic.rs`).
+//! (`image.rs`, feature `parquet-image`), sharding (`shard.rs`), streaming (`stream.rs`) and a stream's elastic resume (`elastic.rs`);
+//! the bytes of a file wherever they are (`part.rs`), and the files of a store (`objects.rs`,
+//! feature `remote`).
 //! Before the `parquet` crate sees a file, its footer and the page headers of the chunks to be
 //! decoded are checked (`footer.rs`, over Thrift's compact protocol in `thrift.rs`): every count
 //! they claim against the bytes that hold it and against the read's memory budget; the payloads
@@ -25,6 +27,8 @@ mod footer;
 mod image;
 mod levels;
 mod listing;
+#[cfg(feature = "remote")]
+mod objects;
 mod part;
 mod ragged;
 mod row_group;
