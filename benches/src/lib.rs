@@ -113,3 +113,21 @@ pub fn write_features(
     }
     writer.close().unwrap();
 }
+
+/// The Parquet benchmarks' record: the rows [`write_features`] writes.
+#[derive(batchspec::DataSpec)]
+pub struct Record {
+    #[spec(source = "features")]
+    pub x: batchspec::prelude::Batch<batchspec::prelude::Vector<784>>,
+    #[spec(source = "targets")]
+    pub y: batchspec::prelude::Batch<batchspec::prelude::Labels<10>>,
+}
+
+/// What the Parquet benchmarks serve: f32 vectors and one-hot targets.
+#[derive(batchspec::DataSpec)]
+pub struct Request {
+    #[spec(source = "features")]
+    pub x: batchspec::prelude::Batch<batchspec::prelude::Vector<784>>,
+    #[spec(source = "targets")]
+    pub y: batchspec::prelude::Batch<batchspec::prelude::Vector<10>>,
+}

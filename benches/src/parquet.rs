@@ -16,6 +16,7 @@
 
 use batchspec::load::{ParquetFiles, ParquetStream, Rank, ShardPlan};
 use batchspec::prelude::*;
+use batchspec_bench::{Record, Request};
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use parquet::basic::Compression;
 use std::hint::black_box;
@@ -26,22 +27,6 @@ const N: usize = 60_000;
 const D: usize = 784;
 const GROUP: usize = 8192;
 const BATCH: usize = 128;
-
-#[derive(DataSpec)]
-struct Record {
-    #[spec(source = "features")]
-    x: Batch<Vector<784>>,
-    #[spec(source = "targets")]
-    y: Batch<Labels<10>>,
-}
-
-#[derive(DataSpec)]
-struct Request {
-    #[spec(source = "features")]
-    x: Batch<Vector<784>>,
-    #[spec(source = "targets")]
-    y: Batch<Vector<10>>,
-}
 
 /// Writes the file a row group at a time (the writer never holds the whole table).
 fn write(path: &Path, compression: Compression, group: usize) {

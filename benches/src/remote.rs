@@ -16,6 +16,7 @@
 
 use batchspec::load::{ParquetFiles, ParquetStream, Rank, RemoteOptions, ShardPlan};
 use batchspec::prelude::*;
+use batchspec_bench::{Record, Request};
 use parquet::basic::Compression;
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
@@ -27,22 +28,6 @@ const ROWS: usize = 3000;
 const GROUP: usize = 1000;
 const BATCH: usize = 128;
 const N: usize = PARTS * ROWS;
-
-#[derive(DataSpec)]
-struct Record {
-    #[spec(source = "features")]
-    x: Batch<Vector<784>>,
-    #[spec(source = "targets")]
-    y: Batch<Labels<10>>,
-}
-
-#[derive(DataSpec)]
-struct Request {
-    #[spec(source = "features")]
-    x: Batch<Vector<784>>,
-    #[spec(source = "targets")]
-    y: Batch<Vector<10>>,
-}
 
 /// One epoch of the whole of `files`, streamed into a request.
 fn epoch(files: &ParquetFiles, e: u64) -> usize {

@@ -74,6 +74,37 @@ fn put(endpoint: &str, bucket: &str, files: &[(String, PathBuf)]) {
     support::upload(endpoint, bucket, &files);
 }
 
+/// moto with the fixture `file` at `key` of the bucket `train`: the server and its endpoint.
+fn bucket_with(key: &str, file: &str) -> Option<(support::Server, String)> {
+    let s3 = support::s3()?;
+    let endpoint = s3.endpoint();
+    put(&endpoint, "train", &[(key.into(), data(file))]);
+    Some((s3, endpoint))
+}
+
+/// A proxy in front of the server on `port` that gives `fault` to every GET (the listing's
+/// HEAD and LIST pass).
+fn on_gets(port: u16, fault: Fault) -> Proxy {
+    Proxy::start(port, move |_, line| {
+        if line.starts_with("GET") {
+            fault
+        } else {
+            Fault::None
+        }
+    })
+}
+
+/// The GET requests the proxy received.
+fn gets_seen(proxy: &Proxy) -> usize {
+    proxy
+        .log
+        .lock()
+        .unwrap()
+        .iter()
+        .filter(|l| l.contains(" GET "))
+        .count()
+}
+
 fn ids_of(batch: &Ids, count: usize) -> Vec<i64> {
     batch.id.array().iter().take(count).copied().collect()
 }
@@ -162,13 +193,9 @@ fn ranges_seen(proxy: &Proxy) -> Vec<(u64, u64)> {
 
 #[test]
 fn a_rank_fetches_only_its_shares_column_chunks_and_streams_what_the_local_file_streams() {
-    let Some(s3) = support::s3() else { return };
-    let endpoint = s3.endpoint();
-    put(
-        &endpoint,
-        "train",
-        &[("uneven.parquet".into(), data("uneven.parquet"))],
-    );
+    let Some((s3, _)) = bucket_with("uneven.parquet", "uneven.parquet") else {
+        return;
+    };
     let url = "s3://train/uneven.parquet";
     let local = ParquetFiles::open(data("uneven.parquet")).unwrap();
     let size = std::fs::metadata(data("uneven.parquet")).unwrap().len();
@@ -211,13 +238,9 @@ fn a_rank_fetches_only_its_shares_column_chunks_and_streams_what_the_local_file_
 
 #[test]
 fn a_stream_fetches_a_request_per_window_and_a_second_opening_reads_from_the_cache() {
-    let Some(s3) = support::s3() else { return };
-    let endpoint = s3.endpoint();
-    put(
-        &endpoint,
-        "train",
-        &[("one/uneven.parquet".into(), data("uneven.parquet"))],
-    );
+    let Some((_s3, endpoint)) = bucket_with("one/uneven.parquet", "uneven.parquet") else {
+        return;
+    };
     let cache = std::env::temp_dir().join(format!("batchspec-cache-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&cache);
     let open = || {
@@ -246,13 +269,9 @@ fn a_stream_fetches_a_request_per_window_and_a_second_opening_reads_from_the_cac
 
 #[test]
 fn a_missing_object_and_an_empty_prefix_are_errors_naming_the_url() {
-    let Some(s3) = support::s3() else { return };
-    let endpoint = s3.endpoint();
-    put(
-        &endpoint,
-        "train",
-        &[("a/uneven.parquet".into(), data("uneven.parquet"))],
-    );
+    let Some((_s3, endpoint)) = bucket_with("a/uneven.parquet", "uneven.parquet") else {
+        return;
+    };
     let err = options(&endpoint)
         .open("s3://train/nothing/here.parquet")
         .unwrap_err();
@@ -280,13 +299,9 @@ fn a_missing_object_and_an_empty_prefix_are_errors_naming_the_url() {
 
 #[test]
 fn an_object_replaced_after_it_was_listed_is_an_error_not_a_mix_of_versions() {
-    let Some(s3) = support::s3() else { return };
-    let endpoint = s3.endpoint();
-    put(
-        &endpoint,
-        "train",
-        &[("v/uneven.parquet".into(), data("uneven.parquet"))],
-    );
+    let Some((_s3, endpoint)) = bucket_with("v/uneven.parquet", "uneven.parquet") else {
+        return;
+    };
     let files = options(&endpoint)
         .open("s3://train/v/uneven.parquet")
         .unwrap();
@@ -332,13 +347,9 @@ fn a_lying_footer_is_refused_from_a_bucket_as_from_disk() {
 
 #[test]
 fn transient_failures_are_retried_and_then_an_error_names_the_url_the_range_and_the_attempts() {
-    let Some(s3) = support::s3() else { return };
-    let endpoint = s3.endpoint();
-    put(
-        &endpoint,
-        "train",
-        &[("t/uneven.parquet".into(), data("uneven.parquet"))],
-    );
+    let Some((s3, _)) = bucket_with("t/uneven.parquet", "uneven.parquet") else {
+        return;
+    };
     let local =
         Dataset::<Ids>::load(&mut ParquetFiles::open(data("uneven.parquet")).unwrap()).unwrap();
     // Every other ranged GET answered 503, and one cut in half: all retried, the data whole.
@@ -356,13 +367,7 @@ fn transient_failures_are_retried_and_then_an_error_names_the_url_the_range_and_
     let log = proxy.log.lock().unwrap().clone();
     assert!(log.iter().any(|l| l.ends_with("Unavailable")), "{log:#?}");
     // Every GET failing: an error after the retries, naming what failed.
-    let proxy = Proxy::start(s3.port, |_, line| {
-        if line.starts_with("GET") {
-            Fault::Unavailable
-        } else {
-            Fault::None
-        }
-    });
+    let proxy = on_gets(s3.port, Fault::Unavailable);
     let files = options(&proxy.endpoint())
         .retries(2)
         .open("s3://train/t/uneven.parquet")
@@ -379,32 +384,16 @@ fn transient_failures_are_retried_and_then_an_error_names_the_url_the_range_and_
     assert!(text.contains("after 2 retries"), "{text}");
     assert!(text.contains("503"), "{text}");
     // The first GET and its two retries reached the proxy.
-    let gets = proxy
-        .log
-        .lock()
-        .unwrap()
-        .iter()
-        .filter(|l| l.contains(" GET "))
-        .count();
+    let gets = gets_seen(&proxy);
     assert_eq!(gets, 3);
 }
 
 #[test]
 fn a_server_that_stops_answering_is_an_error_after_the_timeout_never_a_hang() {
-    let Some(s3) = support::s3() else { return };
-    let endpoint = s3.endpoint();
-    put(
-        &endpoint,
-        "train",
-        &[("h/uneven.parquet".into(), data("uneven.parquet"))],
-    );
-    let proxy = Proxy::start(s3.port, |_, line| {
-        if line.starts_with("GET") {
-            Fault::Hang
-        } else {
-            Fault::None
-        }
-    });
+    let Some((s3, _)) = bucket_with("h/uneven.parquet", "uneven.parquet") else {
+        return;
+    };
+    let proxy = on_gets(s3.port, Fault::Hang);
     let files = options(&proxy.endpoint())
         .timeout(Duration::from_millis(500))
         .retries(1)
@@ -471,34 +460,18 @@ fn a_url_of_a_store_whose_feature_is_off_or_a_setting_it_lacks_is_refused_in_wor
 
 #[test]
 fn a_denied_request_is_an_error_at_once_and_a_server_gone_mid_epoch_an_error_at_the_next_window() {
-    let Some(s3) = support::s3() else { return };
-    let endpoint = s3.endpoint();
-    put(
-        &endpoint,
-        "train",
-        &[("d/uneven.parquet".into(), data("uneven.parquet"))],
-    );
+    let Some((s3, endpoint)) = bucket_with("d/uneven.parquet", "uneven.parquet") else {
+        return;
+    };
     // 403: not retried.
-    let proxy = Proxy::start(s3.port, |_, line| {
-        if line.starts_with("GET") {
-            Fault::Status(403)
-        } else {
-            Fault::None
-        }
-    });
+    let proxy = on_gets(s3.port, Fault::Status(403));
     let files = options(&proxy.endpoint())
         .open("s3://train/d/uneven.parquet")
         .unwrap();
     let err = Dataset::<Ids>::load(&mut files.clone()).err().unwrap();
     assert!(matches!(reason(&err).1, LoadReason::Remote { .. }), "{err}");
     assert!(err.to_string().contains("403"), "{err}");
-    let gets = proxy
-        .log
-        .lock()
-        .unwrap()
-        .iter()
-        .filter(|l| l.contains(" GET "))
-        .count();
+    let gets = gets_seen(&proxy);
     assert_eq!(gets, 1, "a denied request is not retried");
     // The server goes away after the first window: the batches of that window are served, the
     // next one is an error (after the retries), and the stream ends; nothing hangs.
@@ -547,13 +520,9 @@ fn dir_bytes(dir: &Path) -> u64 {
 
 #[test]
 fn processes_sharing_a_cache_smaller_than_the_file_never_exceed_its_limit_and_read_true_bytes() {
-    let Some(s3) = support::s3() else { return };
-    let endpoint = s3.endpoint();
-    put(
-        &endpoint,
-        "train",
-        &[("c/uneven.parquet".into(), data("uneven.parquet"))],
-    );
+    let Some((_s3, endpoint)) = bucket_with("c/uneven.parquet", "uneven.parquet") else {
+        return;
+    };
     let cache = std::env::temp_dir().join(format!("batchspec-shared-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&cache);
     std::fs::create_dir_all(&cache).unwrap();

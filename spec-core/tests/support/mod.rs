@@ -91,12 +91,21 @@ impl Server {
     }
 }
 
-/// moto's S3 server on a free port, or `None` (skipped).
-pub fn s3() -> Option<Server> {
+/// `program` of the servers' venv run with `args` and the port (`{port}` in an argument), in
+/// `dir`, once it listens; or `None` (skipped).
+fn start(program: &str, args: &[&str], dir: &Path) -> Option<Server> {
     let bin = tools_or_skip()?;
     let port = free_port();
-    let child = Command::new(bin.join("moto_server"))
-        .args(["-H", "127.0.0.1", "-p", &port.to_string()])
+    let port_text = port.to_string();
+    let child = Command::new(bin.join(program))
+        .args(args.iter().map(|a| {
+            if *a == "{port}" {
+                port_text.as_str()
+            } else {
+                a
+            }
+        }))
+        .current_dir(dir)
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
@@ -106,26 +115,22 @@ pub fn s3() -> Option<Server> {
     Some(server)
 }
 
+/// moto's S3 server on a free port, or `None` (skipped).
+pub fn s3() -> Option<Server> {
+    start(
+        "moto_server",
+        &["-H", "127.0.0.1", "-p", "{port}"],
+        &std::env::temp_dir(),
+    )
+}
+
 /// rangehttpserver serving `dir` on a free port, or `None` (skipped).
 pub fn http(dir: &Path) -> Option<Server> {
-    let bin = tools_or_skip()?;
-    let port = free_port();
-    let child = Command::new(bin.join("python"))
-        .args([
-            "-m",
-            "RangeHTTPServer",
-            &port.to_string(),
-            "--bind",
-            "127.0.0.1",
-        ])
-        .current_dir(dir)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let server = Server { child, port };
-    wait_for(port);
-    Some(server)
+    start(
+        "python",
+        &["-m", "RangeHTTPServer", "{port}", "--bind", "127.0.0.1"],
+        dir,
+    )
 }
 
 /// Runs boto3 (moto's own dependency, a real S3 client) against `endpoint`: `code` sees `s3`.

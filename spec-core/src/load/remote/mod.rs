@@ -264,55 +264,41 @@ impl Opened {
         #[allow(unused_imports)]
         use object_store::ClientConfigKey as Client;
         let (timeout, connect) = (ms(options.timeout), ms(options.connect_timeout));
+        // A cloud store's builder from its environment, with the options' settings, timeouts
+        // and retries.
+        #[allow(unused_macros)]
+        macro_rules! cloud {
+            ($builder:ty, $key:ty) => {
+                Arc::new(
+                    settings(
+                        <$builder>::from_env().with_url(url),
+                        options,
+                        |b, k: $key, v| b.with_config(k, v),
+                    )?
+                    .with_config(<$key>::Client(Client::Timeout), timeout)
+                    .with_config(<$key>::Client(Client::ConnectTimeout), connect)
+                    .with_retry(retry)
+                    .build()
+                    .map_err(|e| store_error(None, &e))?,
+                )
+            };
+        }
         let store: Arc<dyn ObjectStore> = match parsed.scheme() {
             #[cfg(feature = "s3")]
-            "s3" | "s3a" => {
-                use object_store::aws::{AmazonS3Builder, AmazonS3ConfigKey as Key};
-                Arc::new(
-                    settings(
-                        AmazonS3Builder::from_env().with_url(url),
-                        options,
-                        |b, k: Key, v| b.with_config(k, v),
-                    )?
-                    .with_config(Key::Client(Client::Timeout), timeout)
-                    .with_config(Key::Client(Client::ConnectTimeout), connect)
-                    .with_retry(retry)
-                    .build()
-                    .map_err(|e| store_error(None, &e))?,
-                )
-            }
+            "s3" | "s3a" => cloud!(
+                object_store::aws::AmazonS3Builder,
+                object_store::aws::AmazonS3ConfigKey
+            ),
             #[cfg(feature = "gcs")]
-            "gs" => {
-                use object_store::gcp::{GoogleCloudStorageBuilder, GoogleConfigKey as Key};
-                Arc::new(
-                    settings(
-                        GoogleCloudStorageBuilder::from_env().with_url(url),
-                        options,
-                        |b, k: Key, v| b.with_config(k, v),
-                    )?
-                    .with_config(Key::Client(Client::Timeout), timeout)
-                    .with_config(Key::Client(Client::ConnectTimeout), connect)
-                    .with_retry(retry)
-                    .build()
-                    .map_err(|e| store_error(None, &e))?,
-                )
-            }
+            "gs" => cloud!(
+                object_store::gcp::GoogleCloudStorageBuilder,
+                object_store::gcp::GoogleConfigKey
+            ),
             #[cfg(feature = "azure")]
-            "az" | "abfs" | "abfss" | "azure" => {
-                use object_store::azure::{AzureConfigKey as Key, MicrosoftAzureBuilder};
-                Arc::new(
-                    settings(
-                        MicrosoftAzureBuilder::from_env().with_url(url),
-                        options,
-                        |b, k: Key, v| b.with_config(k, v),
-                    )?
-                    .with_config(Key::Client(Client::Timeout), timeout)
-                    .with_config(Key::Client(Client::ConnectTimeout), connect)
-                    .with_retry(retry)
-                    .build()
-                    .map_err(|e| store_error(None, &e))?,
-                )
-            }
+            "az" | "abfs" | "abfss" | "azure" => cloud!(
+                object_store::azure::MicrosoftAzureBuilder,
+                object_store::azure::AzureConfigKey
+            ),
             #[cfg(feature = "http")]
             "http" | "https" => {
                 use object_store::http::HttpBuilder;
