@@ -440,6 +440,28 @@ fn a_file_over_plain_http_reads_by_ranges_as_from_disk() {
 }
 
 #[test]
+fn a_file_over_https_reads_through_rustls_and_an_unknown_certificate_is_refused() {
+    let Some(server) = support::https(&data("")) else {
+        return;
+    };
+    let url = format!("https://127.0.0.1:{}/uneven.parquet", server.port);
+    // The certificate is self-signed: refused unless the settings say otherwise.
+    let err = RemoteOptions::new().retries(0).open(&url).unwrap_err();
+    assert!(matches!(reason(&err).1, LoadReason::Remote { .. }), "{err}");
+    assert!(
+        err.to_string().contains("invalid peer certificate"),
+        "{err}"
+    );
+    let remote = RemoteOptions::new()
+        .setting("allow_invalid_certificates", "true")
+        .open(&url)
+        .unwrap();
+    let a = Dataset::<Ids>::load(&mut remote.clone()).unwrap();
+    let b = Dataset::<Ids>::load(&mut ParquetFiles::open(data("uneven.parquet")).unwrap()).unwrap();
+    assert_eq!(a.fields().id.array(), b.fields().id.array());
+}
+
+#[test]
 fn a_url_of_a_store_whose_feature_is_off_or_a_setting_it_lacks_is_refused_in_words() {
     let err = RemoteOptions::new()
         .setting("aws_no_such_thing", "1")

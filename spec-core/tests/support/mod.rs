@@ -133,6 +133,39 @@ pub fn http(dir: &Path) -> Option<Server> {
     )
 }
 
+/// The same over TLS, with a self-signed certificate for 127.0.0.1 made on the spot (with
+/// `cryptography`, a dependency of moto), or `None` (skipped).
+pub fn https(dir: &Path) -> Option<Server> {
+    const SERVER: &str = r#"
+import datetime, functools, http.server, ipaddress, ssl, sys, tempfile
+from cryptography import x509
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.x509.oid import NameOID
+from RangeHTTPServer import RangeRequestHandler
+key = ec.generate_private_key(ec.SECP256R1())
+name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "127.0.0.1")])
+now = datetime.datetime.now(datetime.timezone.utc)
+cert = (x509.CertificateBuilder().subject_name(name).issuer_name(name)
+    .public_key(key.public_key()).serial_number(x509.random_serial_number())
+    .not_valid_before(now - datetime.timedelta(days=1)).not_valid_after(now + datetime.timedelta(days=1))
+    .add_extension(x509.SubjectAlternativeName([x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]), False)
+    .sign(key, hashes.SHA256()))
+pem = tempfile.NamedTemporaryFile(suffix=".pem", delete=False)
+pem.write(cert.public_bytes(serialization.Encoding.PEM))
+pem.write(key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()))
+pem.close()
+context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+context.load_cert_chain(pem.name)
+handler = functools.partial(RangeRequestHandler, directory=sys.argv[2])
+server = http.server.ThreadingHTTPServer(("127.0.0.1", int(sys.argv[1])), handler)
+server.socket = context.wrap_socket(server.socket, server_side=True)
+server.serve_forever()
+"#;
+    let dir = dir.display().to_string();
+    start("python", &["-c", SERVER, "{port}", &dir], Path::new("."))
+}
+
 /// Runs boto3 (moto's own dependency, a real S3 client) against `endpoint`: `code` sees `s3`.
 pub fn boto3(endpoint: &str, code: &str) {
     let bin = tools().expect("the servers' tools");

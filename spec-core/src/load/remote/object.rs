@@ -107,10 +107,18 @@ pub(crate) fn run<T: Send + 'static>(
 
 /// An error of the store, for the byte range `range` (`None`: the whole object or a listing).
 pub(crate) fn store_error(range: Option<Range<u64>>, e: &object_store::Error) -> LoadReason {
-    LoadReason::Remote {
-        range,
-        message: e.to_string(),
+    // The store's message, then its causes (the client's "error sending request" says why only
+    // in them: a refused connection, a certificate, a timeout), each once.
+    let mut message = e.to_string();
+    let mut cause = std::error::Error::source(e);
+    while let Some(c) = cause {
+        let text = c.to_string();
+        if !message.contains(&text) {
+            message = format!("{message}: {text}");
+        }
+        cause = c.source();
     }
+    LoadReason::Remote { range, message }
 }
 
 impl RemoteObject {
