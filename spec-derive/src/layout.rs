@@ -27,6 +27,28 @@ pub fn axes(input: TokenStream) -> syn::Result<Vec<&'static AxisFact>> {
             "expected the axis letters of a layout, as in `layout!(bchw)`",
         ));
     };
+    // Upper-case letters (`BCHW`, as PyTorch and the prelude's aliases write layouts): one
+    // error for the whole layout, saying how to write it, not one per letter.
+    let lower = text.to_lowercase();
+    if text.chars().any(|c| c.is_ascii_uppercase())
+        && !lower.is_empty()
+        && lower
+            .chars()
+            .all(|c| c == 'n' || AXES.iter().any(|a| a.letter == c))
+    {
+        let letters = lower.replace('n', "b");
+        return Err(syn::Error::new(
+            span,
+            format!(
+                "layout letters are lower case: write `layout!({letters})`{}; the prelude's upper-case names (`BCHW`, `BHWC`, ...) are layout types themselves, used without `layout!`",
+                if lower.contains('n') {
+                    " (PyTorch's `N` is this crate's `b`, the batch axis)"
+                } else {
+                    ""
+                }
+            ),
+        ));
+    }
     let mut errors: Option<syn::Error> = None;
     let mut push = |e: syn::Error| match &mut errors {
         Some(all) => all.combine(e),
@@ -40,7 +62,12 @@ pub fn axes(input: TokenStream) -> syn::Result<Vec<&'static AxisFact>> {
             None => push(syn::Error::new(
                 here,
                 format!(
-                    "unknown axis `{ch}` in layout `{text}`; the axes are {}",
+                    "unknown axis `{ch}` in layout `{text}`{}; the axes are {}",
+                    if ch == 'n' {
+                        " (PyTorch's `n` is this crate's `b`, the batch axis)"
+                    } else {
+                        ""
+                    },
                     AXES.iter()
                         .map(|a| format!("`{}` ({})", a.letter, a.word))
                         .collect::<Vec<_>>()

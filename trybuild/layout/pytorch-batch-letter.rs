@@ -1,0 +1,6 @@
+use batchspec::prelude::*;
+
+// PyTorch writes the batch axis `n`.
+type L = layout!(nchw);
+
+fn main() {}

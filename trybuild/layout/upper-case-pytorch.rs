@@ -1,0 +1,5 @@
+use batchspec::prelude::*;
+
+type L = layout!(NCHW);
+
+fn main() {}
