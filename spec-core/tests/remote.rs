@@ -268,7 +268,7 @@ fn a_stream_fetches_a_request_per_window_and_a_second_opening_reads_from_the_cac
 }
 
 #[test]
-fn a_missing_object_and_an_empty_prefix_are_errors_naming_the_url() {
+fn a_missing_object_an_empty_prefix_and_a_hive_folder_are_errors_naming_the_url() {
     let Some((_s3, endpoint)) = bucket_with("a/uneven.parquet", "uneven.parquet") else {
         return;
     };
@@ -288,6 +288,22 @@ fn a_missing_object_and_an_empty_prefix_are_errors_naming_the_url() {
     let err = options(&endpoint).open("s3://train/b/").unwrap_err();
     assert!(
         err.to_string().contains("holds no `.parquet` object"),
+        "{err}"
+    );
+    // A Hive partition folder: refused, as in a local directory (its rows would lose `year`).
+    put(
+        &endpoint,
+        "train",
+        &[(
+            "hive/year=2020/part-0.parquet".into(),
+            data("uneven.parquet"),
+        )],
+    );
+    let err = options(&endpoint).open("s3://train/hive/").unwrap_err();
+    let (file, why) = reason(&err);
+    assert_eq!(file, Path::new("s3://train/hive/year=2020/"));
+    assert!(
+        matches!(why, LoadReason::Partitioned { column } if column == "year"),
         "{err}"
     );
     // A bucket that does not exist.
