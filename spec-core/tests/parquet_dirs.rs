@@ -270,3 +270,17 @@ fn special_files_are_refused_by_their_type_before_open() {
         }
     );
 }
+
+/// Without a store's feature, a URL is refused in words naming the features to turn on (with
+/// them, `tests/remote.rs` reads it).
+#[test]
+#[cfg(not(feature = "remote"))]
+fn a_url_without_the_remote_features_names_them() {
+    let err = ParquetFiles::open("s3://bucket/train/").unwrap_err();
+    let text = err.to_string();
+    assert!(text.starts_with("s3://bucket/train/"), "{text}");
+    assert!(
+        text.contains("needs batchspec's cargo feature `remote` and the store's (`s3`"),
+        "{text}"
+    );
+}

@@ -488,6 +488,22 @@ fn a_url_of_a_store_whose_feature_is_off_or_a_setting_it_lacks_is_refused_in_wor
             .contains("`aws_no_such_thing` is not a setting"),
         "{err}"
     );
+    let err = ParquetFiles::open("ftp://host/x.parquet").unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("`ftp://` is not a scheme batchspec reads"),
+        "{err}"
+    );
+    // `gs://` without the feature `gcs` (the workspace's tests build `s3` and `http` only).
+    #[cfg(not(feature = "gcs"))]
+    {
+        let err = ParquetFiles::open("gs://bucket/x.parquet").unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("needs batchspec's cargo feature `gcs`"),
+            "{err}"
+        );
+    }
     // The credentials given as settings are not in the options' debug form.
     let shown = format!("{:?}", options("http://127.0.0.1:1"));
     assert!(

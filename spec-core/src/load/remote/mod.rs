@@ -204,19 +204,25 @@ fn ms(d: Duration) -> String {
     format!("{}ms", d.as_millis().max(1))
 }
 
-/// Whether `scheme` needs a feature that is off, in words.
+/// The error for a scheme whose store's feature is off, or that no store reads, in words.
 fn scheme_off(scheme: &str) -> LoadReason {
     let feature = match scheme {
-        "s3" | "s3a" => "s3",
-        "gs" => "gcs",
-        "az" | "abfs" | "abfss" | "azure" => "azure",
-        _ => "http",
+        "s3" | "s3a" => Some("s3"),
+        "gs" => Some("gcs"),
+        "az" | "abfs" | "abfss" | "azure" => Some("azure"),
+        "http" | "https" => Some("http"),
+        _ => None,
     };
     LoadReason::Remote {
         range: None,
-        message: format!(
-            "reading `{scheme}://` URLs needs batchspec's cargo feature `{feature}`, which is off"
-        ),
+        message: match feature {
+            Some(feature) => format!(
+                "reading `{scheme}://` URLs needs batchspec's cargo feature `{feature}`, which is off"
+            ),
+            None => format!(
+                "`{scheme}://` is not a scheme batchspec reads (it reads `s3://`, `gs://`, `az://`, `abfs://`, `http://` and `https://`, each with its store's feature)"
+            ),
+        },
     }
 }
 
