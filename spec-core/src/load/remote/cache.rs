@@ -148,3 +148,44 @@ impl DiskCache {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn dir_bytes(dir: &std::path::Path) -> u64 {
+        std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().metadata().unwrap().len())
+            .sum()
+    }
+
+    #[test]
+    fn the_least_recently_read_go_first_and_the_limit_holds() {
+        let dir = std::env::temp_dir().join(format!("batchspec-cache-unit-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let head = DiskCache::header("k0").len() as u64;
+        // Room for two entries of 40 bytes with their headers, not three.
+        let cache = DiskCache::new(dir.clone(), 2 * (head + 40) + 10).unwrap();
+        let bytes = |b: u8| Bytes::from(vec![b; 40]);
+        cache.put("k0", &bytes(0));
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        cache.put("k1", &bytes(1));
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        // Reading k0 makes k1 the least recently read.
+        assert_eq!(cache.get("k0", 40).unwrap(), bytes(0));
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        cache.put("k2", &bytes(2));
+        assert!(dir_bytes(&dir) <= 2 * (head + 40) + 10);
+        assert!(cache.get("k1", 40).is_none(), "k1 evicted");
+        assert_eq!(cache.get("k0", 40).unwrap(), bytes(0));
+        assert_eq!(cache.get("k2", 40).unwrap(), bytes(2));
+        // Another length asked for the same key is a miss, not other bytes.
+        assert!(cache.get("k2", 39).is_none());
+        // Larger than the whole cache: not kept, nothing evicted for it.
+        cache.put("big", &Bytes::from(vec![7u8; 1000]));
+        assert!(cache.get("big", 1000).is_none());
+        assert!(cache.get("k0", 40).is_some());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

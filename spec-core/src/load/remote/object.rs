@@ -145,6 +145,12 @@ impl RemoteObject {
                 out[i] = Some(bytes);
             }
         }
+        // An empty range needs no request (a store refuses one).
+        for (i, range) in ranges.iter().enumerate() {
+            if range.start == range.end {
+                out[i] = Some(Bytes::new());
+            }
+        }
         let missing: Vec<usize> = (0..ranges.len()).filter(|&i| out[i].is_none()).collect();
         if !missing.is_empty() {
             let wanted: Vec<Range<u64>> = missing.iter().map(|&i| ranges[i].clone()).collect();
@@ -271,5 +277,56 @@ impl RemoteObject {
             .bytes
             .fetch_add(bytes.len() as u64, Ordering::Relaxed);
         Ok(bytes)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use object_store::memory::InMemory;
+    use object_store::{ObjectStoreExt, PutPayload};
+
+    /// `bytes` as an object of an in-memory store, read with `coalesce`.
+    fn object(bytes: &'static [u8], coalesce: u64) -> Arc<RemoteObject> {
+        let store: Arc<dyn ObjectStore> = Arc::new(InMemory::new());
+        let path = StorePath::from("x.parquet");
+        let (s, p) = (Arc::clone(&store), path.clone());
+        let meta = run(async move {
+            s.put(&p, PutPayload::from_static(bytes))
+                .await
+                .map_err(|e| store_error(None, &e))?;
+            s.head(&p).await.map_err(|e| store_error(None, &e))
+        })
+        .unwrap();
+        Arc::new(RemoteObject {
+            url: "memory:///x.parquet".into(),
+            store,
+            path,
+            size: meta.size,
+            version: Version::of(&meta),
+            cache: None,
+            counters: Arc::default(),
+            in_flight: 2,
+            coalesce,
+        })
+    }
+
+    #[test]
+    fn ranges_come_back_in_order_coalesced_and_an_empty_one_needs_no_request() {
+        let o = object(b"0123456789abcdef", 4);
+        let got = o.fetch(&[10..12, 0..0, 2..5, 4..6]).unwrap();
+        let want: Vec<&[u8]> = vec![b"ab", b"", b"234", b"45"];
+        assert_eq!(got.iter().map(|b| &b[..]).collect::<Vec<_>>(), want);
+        // 2..5 and 4..6 overlap, 10..12 starts 4 bytes after 6: one request for 2..12.
+        assert_eq!(o.counters.requests.load(Ordering::Relaxed), 1);
+        assert_eq!(o.counters.bytes.load(Ordering::Relaxed), 10);
+        // Without coalescing, the gap is not fetched: two requests.
+        let o = object(b"0123456789abcdef", 0);
+        o.fetch(&[10..12, 2..5, 4..6]).unwrap();
+        assert_eq!(o.counters.requests.load(Ordering::Relaxed), 2);
+        assert_eq!(o.counters.bytes.load(Ordering::Relaxed), 6);
+        // Past the end: an error naming the range, no request.
+        let err = o.fetch_one(15..17).unwrap_err();
+        assert!(matches!(err, LoadReason::Remote { range: Some(r), .. } if r == (15..17)));
     }
 }
