@@ -131,3 +131,33 @@ pub struct Request {
     #[spec(source = "targets")]
     pub y: batchspec::prelude::Batch<batchspec::prelude::Vector<10>>,
 }
+
+/// One epoch of `rank`'s share of `files` (shuffled with seed 7), streamed `window` row groups at
+/// a time (the next read on another thread when `ahead`) into [`Request`]s of `batch` rows:
+/// the rows served.
+pub fn stream_epoch(
+    files: &batchspec::load::ParquetFiles,
+    rank: batchspec::load::Rank,
+    epoch: u64,
+    batch: usize,
+    window: usize,
+    ahead: bool,
+) -> usize {
+    use batchspec::load::{ParquetStream, ShardPlan};
+    use batchspec::prelude::Batch;
+    let plan = ShardPlan::new(files, rank).unwrap().shuffle(7);
+    let mut stream = ParquetStream::<Record>::new(files, &plan, epoch, batch, window);
+    if ahead {
+        stream = stream.read_ahead();
+    }
+    let mut out = Request {
+        x: Batch::zeros(batch, 0),
+        y: Batch::zeros(batch, 0),
+    };
+    let mut rows = 0;
+    while let Some(n) = stream.fill_next(&mut out) {
+        rows += n.unwrap();
+        std::hint::black_box(&out);
+    }
+    rows
+}

@@ -14,9 +14,8 @@
 //! `case=memory`: the peak resident memory (`VmHWM`) of a fresh process that streams a file of
 //! small row groups, beside one that loads it whole and one that does nothing.
 
-use batchspec::load::{ParquetFiles, ParquetStream, Rank, ShardPlan};
-use batchspec::prelude::*;
-use batchspec_bench::{Record, Request};
+use batchspec::load::{ParquetFiles, Rank};
+use batchspec_bench::Record;
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use parquet::basic::Compression;
 use std::hint::black_box;
@@ -47,21 +46,7 @@ fn decode(path: &Path) -> usize {
 /// thread when `ahead`).
 fn stream(path: &Path, rank: Rank, window: usize, ahead: bool) -> usize {
     let files = ParquetFiles::open(path).unwrap();
-    let plan = ShardPlan::new(&files, rank).unwrap().shuffle(7);
-    let mut stream = ParquetStream::<Record>::new(&files, &plan, 0, BATCH, window);
-    if ahead {
-        stream = stream.read_ahead();
-    }
-    let mut out = Request {
-        x: Batch::zeros(BATCH, 0),
-        y: Batch::zeros(BATCH, 0),
-    };
-    let mut rows = 0;
-    while let Some(n) = stream.fill_next(&mut out) {
-        rows += n.unwrap();
-        black_box(&out);
-    }
-    rows
+    batchspec_bench::stream_epoch(&files, rank, 0, BATCH, window, ahead)
 }
 
 fn median(mut v: Vec<f64>) -> f64 {

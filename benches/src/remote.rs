@@ -14,11 +14,8 @@
 //! Lines: `case=remote how=local|s3|s3_cache_cold|s3_cache_warm samples_per_s=..
 //! requests_per_epoch=.. mb_per_epoch=.. ratio_local=.. ratio_pyarrow_s3=..`.
 
-use batchspec::load::{ParquetFiles, ParquetStream, Rank, RemoteOptions, ShardPlan};
-use batchspec::prelude::*;
-use batchspec_bench::{Record, Request};
+use batchspec::load::{ParquetFiles, Rank, RemoteOptions};
 use parquet::basic::Compression;
-use std::hint::black_box;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -31,19 +28,7 @@ const N: usize = PARTS * ROWS;
 
 /// One epoch of the whole of `files`, streamed into a request.
 fn epoch(files: &ParquetFiles, e: u64) -> usize {
-    let plan = ShardPlan::new(files, Rank::new(0, 1).unwrap())
-        .unwrap()
-        .shuffle(7);
-    let mut stream = ParquetStream::<Record>::new(files, &plan, e, BATCH, 2).read_ahead();
-    let mut out = Request {
-        x: Batch::zeros(BATCH, 0),
-        y: Batch::zeros(BATCH, 0),
-    };
-    let mut rows = 0;
-    while let Some(n) = stream.fill_next(&mut out) {
-        rows += n.unwrap();
-        black_box(&out);
-    }
+    let rows = batchspec_bench::stream_epoch(files, Rank::new(0, 1).unwrap(), e, BATCH, 2, true);
     assert_eq!(rows, N);
     rows
 }

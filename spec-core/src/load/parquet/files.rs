@@ -85,7 +85,7 @@ pub struct ParquetFiles {
     // The byte ranges of remote files fetched for the load at hand (`LeafSource::prepare`), by
     // file, and how many of its leaves are still to be read (the ranges are let go after the
     // last).
-    pub(super) held: HashMap<usize, Vec<(u64, Bytes)>>,
+    pub(super) held: HashMap<usize, Arc<[(u64, Bytes)]>>,
     pub(super) pending: usize,
     columns: Vec<(String, PathBuf)>,
     // The row groups to read, in this order (all of them when `None`).
@@ -273,7 +273,7 @@ impl ParquetFiles {
         let mut handle = self.origins[f].open()?;
         #[cfg(feature = "remote")]
         if let Some(held) = self.held.get(&f) {
-            handle = handle.holding(held.clone());
+            handle = handle.holding(Arc::clone(held));
         }
         let footer = match self.footers[f].get() {
             Some(footer) => footer.clone(),
@@ -285,7 +285,7 @@ impl ParquetFiles {
                 if let Part::Remote { object, .. } = &handle {
                     let start = len.saturating_sub(64 << 10);
                     let tail = object.fetch_one(start..len)?;
-                    handle = handle.holding(vec![(start, tail)]);
+                    handle = handle.holding(Arc::new([(start, tail)]));
                 }
                 // The footer's claims checked before the `parquet` crate reserves for them.
                 check_footer(&handle, len)?;

@@ -87,6 +87,21 @@ impl RemoteOptions {
     }
 }
 
+/// `work` on each of `items`, 8 at a time on threads of their own (each a request, or a batch
+/// of them, that waits on the network), the answers in the order of the items; `None` for one
+/// that panicked (joined here, so that a panic stays in its thread rather than reach the
+/// caller).
+fn side_by_side<T: Sync, R: Send>(items: &[T], work: impl Fn(&T) -> R + Sync) -> Vec<Option<R>> {
+    let mut out = Vec::with_capacity(items.len());
+    for some in items.chunks(8) {
+        std::thread::scope(|s| {
+            let handles: Vec<_> = some.iter().map(|item| s.spawn(|| work(item))).collect();
+            out.extend(handles.into_iter().map(|h| h.join().ok()));
+        });
+    }
+    out
+}
+
 impl ParquetFiles {
     /// Reads the footers of the remote files not read yet, up to 8 at once: each is a request,
     /// and a directory of many part files would otherwise wait for them one after another.
@@ -98,27 +113,11 @@ impl ParquetFiles {
                     && self.footers[f].get().is_none()
             })
             .collect();
-        if cold.len() < 2 {
-            return;
+        if cold.len() > 1 {
+            side_by_side(&cold, |&f| {
+                let _ = self.builder(f);
+            });
         }
-        let threads = cold.len().min(8);
-        std::thread::scope(|s| {
-            let handles: Vec<_> = (0..threads)
-                .map(|t| {
-                    let cold = &cold;
-                    s.spawn(move || {
-                        for &f in cold.iter().skip(t).step_by(threads) {
-                            let _ = self.builder(f);
-                        }
-                    })
-                })
-                .collect();
-            for handle in handles {
-                // Joined here, so that a panic (the decoder's guard catches them) would stay in
-                // its thread rather than reach the caller.
-                let _ = handle.join();
-            }
-        });
     }
 
     /// Fetches the column chunks every leaf of a load will read from the remote files (the
@@ -164,7 +163,6 @@ impl ParquetFiles {
                     // `check_chunks` placed every chunk inside the object with the footer.
                     if let (Ok(start), Ok(len)) =
                         (u64::try_from(start), u64::try_from(chunk.compressed_size()))
-                        && !ranges.contains(&(start..start + len))
                         && start + len <= object.size
                     {
                         ranges.push(start..start + len);
@@ -172,38 +170,36 @@ impl ParquetFiles {
                 }
             }
         }
-        // The files' fetches run side by side, up to 8 files at a time (each file's own
-        // requests are in flight together too); the first error in file order is reported.
-        let wanted: Vec<(usize, Vec<std::ops::Range<u64>>)> = wanted.into_iter().collect();
-        for files in wanted.chunks(8) {
-            let fetched: Vec<_> = std::thread::scope(|s| {
-                let handles: Vec<_> = files
-                    .iter()
-                    .map(|(f, ranges)| {
-                        let object = match self.origins.get(*f) {
-                            Some(Origin::Remote(object)) => Some(object),
-                            _ => None,
-                        };
-                        s.spawn(move || object.map(|o| o.fetch(ranges)))
-                    })
-                    .collect();
-                handles.into_iter().map(|h| h.join()).collect()
-            });
-            for ((f, ranges), got) in files.iter().zip(fetched) {
-                let fail = |r| load_error(&self.files[*f], Place::File, &leaves[0], r);
-                let bytes = match got {
-                    Ok(Some(got)) => got.map_err(fail)?,
-                    Ok(None) => continue,
-                    Err(_) => {
-                        return Err(fail(LoadReason::Remote {
-                            range: None,
-                            message: "the fetch of the file's ranges panicked".into(),
-                        }));
-                    }
-                };
-                self.held
-                    .insert(*f, ranges.iter().map(|r| r.start).zip(bytes).collect());
-            }
+        // Each chunk once (two leaves of one column, a row group selected twice), in the order
+        // the held ranges are searched in.
+        let wanted: Vec<(usize, Vec<std::ops::Range<u64>>)> = wanted
+            .into_iter()
+            .map(|(f, mut ranges)| {
+                ranges.sort_by_key(|r| (r.start, r.end));
+                ranges.dedup();
+                (f, ranges)
+            })
+            .collect();
+        // The files' fetches side by side (each file's own requests in flight together too);
+        // the first error in file order is reported.
+        let fetched = side_by_side(&wanted, |(f, ranges)| match self.origins.get(*f) {
+            Some(Origin::Remote(object)) => Some(object.fetch(ranges)),
+            _ => None,
+        });
+        for ((f, ranges), got) in wanted.iter().zip(fetched) {
+            let fail = |r| load_error(&self.files[*f], Place::File, &leaves[0], r);
+            let bytes = match got {
+                Some(Some(got)) => got.map_err(fail)?,
+                Some(None) => continue,
+                None => {
+                    return Err(fail(LoadReason::Remote {
+                        range: None,
+                        message: "the fetch of the file's ranges panicked".into(),
+                    }));
+                }
+            };
+            self.held
+                .insert(*f, ranges.iter().map(|r| r.start).zip(bytes).collect());
         }
         self.pending = leaves.len();
         Ok(())
@@ -215,7 +211,7 @@ impl ParquetFiles {
         self.origins
             .iter()
             .find_map(|o| match o {
-                Origin::Remote(object) => Some(Opened::stats(&object.counters)),
+                Origin::Remote(object) => Some(RemoteStats::from(&*object.counters)),
                 Origin::Local(_) => None,
             })
             .unwrap_or_default()

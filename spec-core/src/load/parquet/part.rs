@@ -57,7 +57,8 @@ pub(crate) enum Part {
     #[cfg(feature = "remote")]
     Remote {
         object: Arc<RemoteObject>,
-        // Ranges fetched for the read at hand, each `(start, bytes)`.
+        // Ranges fetched for the read at hand, each `(start, bytes)`, in the order of their
+        // starts, not overlapping (shared by every reader of the load: never copied).
         held: Arc<[(u64, Bytes)]>,
     },
 }
@@ -76,11 +77,8 @@ impl Part {
     pub fn read_at(&self, start: u64, len: usize) -> std::io::Result<Bytes> {
         match self {
             Part::Local(file) => {
-                use std::io::{Seek, SeekFrom};
                 let mut buffer = vec![0u8; len];
-                let mut reader = file.try_clone()?;
-                reader.seek(SeekFrom::Start(start))?;
-                reader.read_exact(&mut buffer)?;
+                read_exact_at(file, &mut buffer, start)?;
                 Ok(buffer.into())
             }
             #[cfg(feature = "remote")]
@@ -96,31 +94,59 @@ impl Part {
         }
     }
 
-    /// The same part holding `held` too (ranges fetched for a read).
+    /// The same part holding the ranges `more` (fetched for a read: sorted by start, not
+    /// overlapping), as well as its own.
     #[cfg(feature = "remote")]
-    pub fn holding(&self, more: Vec<(u64, Bytes)>) -> Part {
+    pub fn holding(&self, more: Arc<[(u64, Bytes)]>) -> Part {
         match self {
             Part::Local(_) => self.clone(),
             Part::Remote { object, held } => {
-                let mut all: Vec<(u64, Bytes)> = held.iter().cloned().collect();
-                all.extend(more);
+                let held = if held.is_empty() {
+                    more
+                } else {
+                    let mut all: Vec<(u64, Bytes)> =
+                        held.iter().chain(more.iter()).cloned().collect();
+                    all.sort_by_key(|(start, _)| *start);
+                    all.into()
+                };
                 Part::Remote {
                     object: Arc::clone(object),
-                    held: all.into(),
+                    held,
                 }
             }
         }
     }
 }
 
+/// The held range that starts last at or before `at`, if any (the only one that can hold it:
+/// the ranges are sorted and do not overlap).
+#[cfg(feature = "remote")]
+fn holder(held: &[(u64, Bytes)], at: u64) -> Option<&(u64, Bytes)> {
+    let k = held.partition_point(|(start, _)| *start <= at);
+    k.checked_sub(1).map(|k| &held[k])
+}
+
 /// The bytes `start..end` when one held range covers them.
 #[cfg(feature = "remote")]
 fn within(held: &[(u64, Bytes)], start: u64, end: u64) -> Option<Bytes> {
-    held.iter().find_map(|(at, bytes)| {
-        let stop = at + bytes.len() as u64;
-        (*at <= start && end <= stop)
-            .then(|| bytes.slice((start - at) as usize..(end - at) as usize))
-    })
+    let (at, bytes) = holder(held, start)?;
+    let stop = at + bytes.len() as u64;
+    (end <= stop).then(|| bytes.slice((start - at) as usize..(end - at) as usize))
+}
+
+/// Reads `buffer.len()` bytes of `file` from `start`, without moving a shared cursor (`pread` on
+/// Unix: no handle cloned, no seek).
+#[cfg(unix)]
+fn read_exact_at(file: &File, buffer: &mut [u8], start: u64) -> std::io::Result<()> {
+    std::os::unix::fs::FileExt::read_exact_at(file, buffer, start)
+}
+
+#[cfg(not(unix))]
+fn read_exact_at(file: &File, buffer: &mut [u8], start: u64) -> std::io::Result<()> {
+    use std::io::{Seek, SeekFrom};
+    let mut reader = file.try_clone()?;
+    reader.seek(SeekFrom::Start(start))?;
+    reader.read_exact(buffer)
 }
 
 impl Length for Part {
@@ -154,10 +180,7 @@ impl Read for PartRead {
                     if *at >= object.size {
                         return Ok(0);
                     }
-                    *buffer = match held
-                        .iter()
-                        .find(|(s, b)| *s <= *at && *at < s + b.len() as u64)
-                    {
+                    *buffer = match holder(held, *at).filter(|(s, b)| *at < s + b.len() as u64) {
                         Some((s, b)) => b.slice((*at - s) as usize..),
                         None => {
                             let len = (object.size - *at).min(64 << 10) as usize;

@@ -408,9 +408,11 @@ impl Opened {
         }
         Ok(Listing::Prefix { objects, folders })
     }
+}
 
-    /// The counters of this opening's reads.
-    pub fn stats(counters: &Counters) -> RemoteStats {
+/// What the counters of an opening's reads say so far.
+impl From<&Counters> for RemoteStats {
+    fn from(counters: &Counters) -> Self {
         RemoteStats {
             requests: counters.requests.load(Ordering::Relaxed),
             bytes: counters.bytes.load(Ordering::Relaxed),

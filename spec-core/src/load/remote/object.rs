@@ -216,10 +216,11 @@ impl RemoteObject {
         })?;
         let mut out = vec![Bytes::new(); ranges.len()];
         for (i, r) in ranges.iter().enumerate() {
-            // Every wanted range lies inside one request, by construction.
-            if let Some((got, bytes)) = answers
-                .iter()
-                .find(|(got, _)| got.start <= r.start && r.end <= got.end)
+            // Every wanted range lies inside one request, by construction: the last to start at
+            // or before it (the requests are in order and do not overlap).
+            let k = answers.partition_point(|(got, _)| got.start <= r.start);
+            if let Some((got, bytes)) = k.checked_sub(1).map(|k| &answers[k])
+                && r.end <= got.end
             {
                 let from = (r.start - got.start) as usize;
                 let to = (r.end - got.start) as usize;
