@@ -73,7 +73,7 @@
 //! [`Steps::choices`] tells the choices of any sample.
 #![doc = include_str!("../../doc/augment.md")]
 
-mod draw;
+pub(crate) mod draw;
 mod fused;
 mod steps;
 

@@ -43,9 +43,13 @@ mod convert;
 mod csv;
 pub(crate) mod error;
 mod idx;
+#[cfg(feature = "images")]
+pub mod images;
 mod npy;
 #[cfg(feature = "parquet")]
 mod parquet;
+#[cfg(any(feature = "parquet", feature = "images"))]
+mod read_at;
 #[cfg(feature = "remote")]
 mod remote;
 pub(crate) mod source;

@@ -11,6 +11,7 @@ use std::io::Read;
 use std::sync::Arc;
 
 use crate::load::error::LoadReason;
+use crate::load::read_at::read_exact_at;
 #[cfg(feature = "remote")]
 use crate::load::remote::object::RemoteObject;
 use std::path::PathBuf;
@@ -132,21 +133,6 @@ fn within(held: &[(u64, Bytes)], start: u64, end: u64) -> Option<Bytes> {
     let (at, bytes) = holder(held, start)?;
     let stop = at + bytes.len() as u64;
     (end <= stop).then(|| bytes.slice((start - at) as usize..(end - at) as usize))
-}
-
-/// Reads `buffer.len()` bytes of `file` from `start`, without moving a shared cursor (`pread` on
-/// Unix: no handle cloned, no seek).
-#[cfg(unix)]
-fn read_exact_at(file: &File, buffer: &mut [u8], start: u64) -> std::io::Result<()> {
-    std::os::unix::fs::FileExt::read_exact_at(file, buffer, start)
-}
-
-#[cfg(not(unix))]
-fn read_exact_at(file: &File, buffer: &mut [u8], start: u64) -> std::io::Result<()> {
-    use std::io::{Seek, SeekFrom};
-    let mut reader = file.try_clone()?;
-    reader.seek(SeekFrom::Start(start))?;
-    reader.read_exact(buffer)
 }
 
 impl Length for Part {

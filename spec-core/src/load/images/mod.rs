@@ -1,0 +1,122 @@
+//! Encoded images as sources of a spec (feature `images`): a folder of JPEG and PNG files per
+//! class ([`ImageFolder`], torchvision's `ImageFolder`), WebDataset tar shards
+//! ([`WebDataset`]) and MXNet RecordIO packs ([`RecordIo`], what `ImageRecordIter` reads),
+//! served as batches of a record by an [`ImageStream`]: each image decoded, brought to the
+//! field's size and augmented by [`ImageSteps`] on worker threads, written once into the
+//! field's layout and element type (`bchw f32` straight from JPEG bytes).
+#![doc = include_str!("../../../doc/images.md")]
+
+mod decode;
+mod folder;
+mod recordio;
+mod render;
+mod steps;
+mod stream;
+mod wds;
+
+pub use decode::{Pixels, decode_image};
+pub use folder::ImageFolder;
+pub use recordio::RecordIo;
+pub use steps::{Geometry, ImageSteps, Interpolation};
+pub use stream::ImageStream;
+pub use wds::WebDataset;
+
+use crate::load::error::{LoadError, LoadReason, Place};
+use std::path::PathBuf;
+
+/// What a source of a collection holds for each sample: an encoded image, or labels (numbers).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SourceKind {
+    /// An encoded JPEG or PNG image, decoded into an image field.
+    Image,
+    /// Numbers (a class index, MXNet's label or labels), read into a label or vector field.
+    Labels,
+}
+
+/// A collection of samples whose sources are encoded images and labels, read by index: what an
+/// [`ImageStream`] serves batches from. Implemented by [`ImageFolder`], [`WebDataset`] and
+/// [`RecordIo`]; a collection of another storage implements it too.
+pub trait EncodedImages: Send + Sync {
+    /// The number of samples.
+    fn len(&self) -> usize;
+
+    /// `true` without samples.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// What the source `source` holds, or `None` for a source the collection does not have.
+    fn kind(&self, source: &str) -> Option<SourceKind>;
+
+    /// The sources the collection serves, for the error that names a missing one.
+    fn sources(&self) -> Vec<String>;
+
+    /// Reads sample `index`'s encoded image of `source` into `out` (cleared first); an image
+    /// of more than `limit` bytes is an error, and is not read.
+    ///
+    /// # Errors
+    /// An error naming the file and the place in it.
+    fn read_image(
+        &self,
+        index: usize,
+        source: &'static str,
+        limit: u64,
+        out: &mut Vec<u8>,
+    ) -> Result<(), LoadError>;
+
+    /// Sample `index`'s labels of `source`, into `out` (cleared first).
+    ///
+    /// # Errors
+    /// An error naming the file and the place in it.
+    fn read_labels(
+        &self,
+        index: usize,
+        source: &'static str,
+        out: &mut Vec<f64>,
+    ) -> Result<(), LoadError>;
+
+    /// Where sample `index` is: its file and the place in it, for errors.
+    fn place(&self, index: usize) -> (PathBuf, Place);
+
+    /// Checks once, when a stream is made, that every sample has `source` (a WebDataset sample
+    /// without the member, for instance).
+    ///
+    /// # Errors
+    /// An error naming the first sample without it.
+    fn check_source(&self, source: &'static str) -> Result<(), LoadError> {
+        let _ = source;
+        Ok(())
+    }
+
+    /// A fingerprint of the collection (its files, their sizes and order), for the states of
+    /// its streams.
+    fn fingerprint(&self) -> u64;
+}
+
+/// The error of `file` at `place`, reading `source`.
+pub(crate) fn error_at(
+    (file, place): (PathBuf, Place),
+    source: &'static str,
+    reason: LoadReason,
+) -> LoadError {
+    LoadError::File {
+        file,
+        place,
+        source_name: source,
+        reason: Box::new(reason),
+    }
+}
+
+/// The error of an image of `bytes` bytes, more than `limit`.
+pub(crate) fn too_large(bytes: u64, limit: u64) -> LoadReason {
+    bad(format!(
+        "the image takes {bytes} bytes, more than the {limit} that an image within the pixel budget can take (`ImageSteps::max_pixels` sets the budget); it was not read"
+    ))
+}
+
+/// A format error (`LoadReason::Decode`) with its message.
+pub(crate) fn bad(message: impl Into<String>) -> LoadReason {
+    LoadReason::Decode {
+        message: message.into(),
+    }
+}

@@ -1,0 +1,199 @@
+//! One sample's way from encoded bytes to a field's values, on a worker: decode (into the
+//! worker's memory), resize the region the steps chose (fast_image_resize), then one pass that
+//! flips, jitters, normalizes, converts and writes each value once, in the field's layout.
+
+use crate::augment::Draws;
+use crate::load::images::decode::{Pixels, decode};
+use crate::load::images::steps::{ImageSteps, Interpolation, Region};
+use crate::types::elem::Element;
+use fast_image_resize::images::{Image, ImageRef};
+use fast_image_resize::{FilterType, PixelType, ResizeAlg, ResizeOptions, Resizer};
+
+/// A field's image: its rows, columns and channels, and the strides of its axes within a
+/// sample (in values).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Field {
+    pub(crate) rows: usize,
+    pub(crate) cols: usize,
+    pub(crate) channels: usize,
+    pub(crate) stride_y: usize,
+    pub(crate) stride_x: usize,
+    pub(crate) stride_c: usize,
+}
+
+impl Field {
+    /// The field of an image space laid out by `letters` (its axes in memory order, `b` among
+    /// them) with the sizes `sizes` (the same order, the batch axis' ignored).
+    pub(crate) fn new(letters: &[char], sizes: &[Option<usize>]) -> Option<Field> {
+        let size = |axis| {
+            letters
+                .iter()
+                .position(|&l| l == axis)
+                .and_then(|i| sizes.get(i).copied().flatten())
+        };
+        let (rows, cols, channels) = (size('h')?, size('w')?, size('c')?);
+        // The strides within a sample: the product of the sizes of the axes after each.
+        let stride = |axis: char| {
+            let at = letters.iter().position(|&l| l == axis).unwrap_or(0);
+            letters[at + 1..]
+                .iter()
+                .filter(|&&l| l != 'b')
+                .map(|&l| match l {
+                    'h' => rows,
+                    'w' => cols,
+                    _ => channels,
+                })
+                .product()
+        };
+        Some(Field {
+            rows,
+            cols,
+            channels,
+            stride_y: stride('h'),
+            stride_x: stride('w'),
+            stride_c: stride('c'),
+        })
+    }
+
+    pub(crate) fn values(&self) -> usize {
+        self.rows * self.cols * self.channels
+    }
+}
+
+/// What a worker keeps between samples: the decoded image, the resized one, the resizer's
+/// buffers and the encoded bytes it read.
+#[derive(Default)]
+pub(crate) struct Worker {
+    pixels: Pixels,
+    resized: Vec<u8>,
+    resizer: Resizer,
+    pub(crate) bytes: Vec<u8>,
+}
+
+impl std::fmt::Debug for Worker {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Worker").finish_non_exhaustive()
+    }
+}
+
+fn algorithm(interpolation: Interpolation) -> ResizeAlg {
+    match interpolation {
+        Interpolation::Nearest => ResizeAlg::Nearest,
+        Interpolation::Bilinear => ResizeAlg::Convolution(FilterType::Bilinear),
+        Interpolation::Bicubic => ResizeAlg::Convolution(FilterType::CatmullRom),
+        Interpolation::Area => ResizeAlg::Convolution(FilterType::Box),
+        Interpolation::Lanczos => ResizeAlg::Convolution(FilterType::Lanczos3),
+    }
+}
+
+impl Worker {
+    /// Decodes `self.bytes` and writes the sample `sample`'s values into `out` (one sample of
+    /// the field, in its memory order).
+    pub(crate) fn render<E: Element>(
+        &mut self,
+        steps: &ImageSteps,
+        field: &Field,
+        draws: &Draws<'_>,
+        sample: u64,
+        out: &mut [E],
+    ) -> Result<(), String> {
+        let budget = steps.budget(field.rows * field.cols);
+        decode(&self.bytes, field.channels, budget, &mut self.pixels)?;
+        let (w, h) = (self.pixels.width, self.pixels.height);
+        let (rows, cols, ch) = (field.rows, field.cols, field.channels);
+        // The resized part: `inner` (left, top, width, height) of the field is covered by the
+        // image, the rest is the fill value.
+        let (crop, inner) = match steps.region(draws, sample, (w, h), (rows, cols)) {
+            Region::Resize { crop } => (crop, (0, 0, cols, rows)),
+            Region::ResizeThenCrop {
+                resized: (rw, rh),
+                at: (ax, ay),
+            } => {
+                let span = |at: i64, size: usize, resized: usize| {
+                    let first = (-at).max(0) as usize;
+                    let end = (resized as i64 - at).clamp(0, size as i64) as usize;
+                    (first.min(end), end)
+                };
+                let ((x0, x1), (y0, y1)) = (span(ax, cols, rw), span(ay, rows, rh));
+                let (sx, sy) = (w as f64 / rw as f64, h as f64 / rh as f64);
+                let crop = (
+                    (ax + x0 as i64) as f64 * sx,
+                    (ay + y0 as i64) as f64 * sy,
+                    (x1 - x0) as f64 * sx,
+                    (y1 - y0) as f64 * sy,
+                );
+                (crop, (x0, y0, x1 - x0, y1 - y0))
+            }
+        };
+        let (ix, iy, iw, ih) = inner;
+        self.resized.clear();
+        self.resized.resize(iw * ih * ch, 0);
+        if iw > 0 && ih > 0 {
+            let kind = match ch {
+                1 => PixelType::U8,
+                2 => PixelType::U8x2,
+                3 => PixelType::U8x3,
+                _ => PixelType::U8x4,
+            };
+            let src = ImageRef::new(w as u32, h as u32, &self.pixels.data, kind)
+                .map_err(|e| format!("the decoded image does not fit its size: {e}"))?;
+            let mut dst = Image::from_slice_u8(iw as u32, ih as u32, &mut self.resized, kind)
+                .map_err(|e| format!("cannot resize into {iw}×{ih}: {e}"))?;
+            let options = ResizeOptions::new()
+                .resize_alg(algorithm(steps.interpolation_of()))
+                .crop(crop.0, crop.1, crop.2, crop.3);
+            self.resizer
+                .resize(&src, &mut dst, &options)
+                .map_err(|e| format!("cannot resize the {w}×{h} image: {e}"))?;
+        }
+        let choice = steps.choose(draws, sample);
+        let fill = steps.fill_value();
+        let resized = &self.resized;
+        // The value at row `y`, column `x` (after the flip), channel `c` of the field.
+        let at = |y: usize, x: usize, c: usize| -> u8 {
+            let x = if choice.flip { cols - 1 - x } else { x };
+            if y >= iy && y < iy + ih && x >= ix && x < ix + iw {
+                resized[((y - iy) * iw + (x - ix)) * ch + c]
+            } else {
+                fill
+            }
+        };
+        let affine = steps.affine(&choice, ch);
+        let mean_image = steps.mean_image_of();
+        let computes = steps.computes();
+        let value = |y: usize, x: usize, c: usize| -> E {
+            let v = at(y, x, c);
+            if !computes {
+                return E::cast_from_f64(f64::from(v));
+            }
+            let (mul, add) = affine[c];
+            let mut f = f32::from(v) * mul + add;
+            if let Some((mean, std)) = mean_image {
+                let d = std.get(c).copied().unwrap_or(1.0);
+                f -= mean[(y * cols + x) * ch + c] / d;
+            }
+            E::cast_from_f64(f64::from(f))
+        };
+        let (sy, sx, sc) = (field.stride_y, field.stride_x, field.stride_c);
+        if sc == 1 {
+            for y in 0..rows {
+                for x in 0..cols {
+                    let base = y * sy + x * sx;
+                    for c in 0..ch {
+                        out[base + c] = value(y, x, c);
+                    }
+                }
+            }
+        } else {
+            for c in 0..ch {
+                for y in 0..rows {
+                    let row = c * sc + y * sy;
+                    for x in 0..cols {
+                        out[row + x * sx] = value(y, x, c);
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+}

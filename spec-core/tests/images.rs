@@ -1,0 +1,661 @@
+//! Encoded images as sources: the folder, WebDataset and RecordIO readers against fixtures
+//! written by torchvision's conventions, `webdataset` 1.0.2 and MXNet 1.9.1's `im2rec.py`
+//! (`tests/data/images/make_image_fixtures.py`), decodes against Pillow's, and the stream's
+//! guarantees (the same batches at any number of workers, every sample once across ranks,
+//! resume) as properties.
+#![cfg(feature = "images")]
+
+use batchspec::data::{BatchSource, DataError};
+use batchspec::iteration::{Schedule, Shard};
+use batchspec::load::LoadError;
+use batchspec::load::images::{
+    EncodedImages, ImageFolder, ImageSteps, ImageStream, RecordIo, WebDataset, decode_image,
+};
+use batchspec::prelude::*;
+use proptest::prelude::*;
+use std::path::{Path, PathBuf};
+
+fn data() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/images")
+}
+
+fn json(name: &str) -> serde_json::Value {
+    serde_json::from_slice(&std::fs::read(data().join(name)).unwrap()).unwrap()
+}
+
+fn npy(name: &str) -> ndarray::ArrayD<u8> {
+    ndarray_npy::read_npy(data().join(name)).unwrap()
+}
+
+#[derive(DataSpec)]
+struct Small {
+    #[spec(source = "image")]
+    image: Batch<image![16, 16, 3; BCHW, f32]>,
+    #[spec(source = "label")]
+    label: Batch<Index<3>>,
+}
+
+#[derive(DataSpec)]
+struct Pixels {
+    #[spec(source = "image")]
+    image: Batch<image![16, 16, 3; BHWC, u8]>,
+}
+
+#[derive(DataSpec)]
+struct Grey {
+    #[spec(source = "image")]
+    image: Batch<image![8, 8, 1; BHWC, u8]>,
+    #[spec(source = "label")]
+    label: Batch<Index<3>>,
+}
+
+fn folder() -> ImageFolder {
+    ImageFolder::open(data().join("folder")).unwrap()
+}
+
+fn schedule(n: usize, batch: usize) -> Schedule {
+    Schedule::builder(n).batch_size(batch).build().unwrap()
+}
+
+fn all<R, S: BatchSource<R>>(source: &mut S) -> Vec<R> {
+    std::iter::from_fn(|| source.next_owned())
+        .map(|b| b.unwrap().0)
+        .collect()
+}
+
+#[test]
+fn the_folder_lists_as_torchvision_does() {
+    let expected = json("folder.json");
+    let f = folder();
+    let classes: Vec<&str> = expected["classes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c.as_str().unwrap())
+        .collect();
+    assert_eq!(f.classes(), classes);
+    let listed: Vec<(String, usize)> = f
+        .files()
+        .map(|(p, c)| (p.to_string_lossy().into_owned(), c))
+        .collect();
+    let images: Vec<(String, usize)> = expected["images"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| {
+            (
+                i["path"].as_str().unwrap().to_owned(),
+                i["class_index"].as_u64().unwrap() as usize,
+            )
+        })
+        .collect();
+    assert_eq!(listed, images);
+}
+
+#[test]
+fn labels_are_the_class_indices_in_the_schedules_order() {
+    let f = folder();
+    let expected: Vec<i64> = f.files().map(|(_, c)| c as i64).collect();
+    let n = f.len();
+    let mut stream =
+        ImageStream::<Small>::new(f, ImageSteps::stretch().scale(1.0 / 255.0), schedule(n, 4))
+            .unwrap();
+    let labels: Vec<i64> = all(&mut stream)
+        .iter()
+        .flat_map(|b| b.label.array().iter().copied().collect::<Vec<_>>())
+        .collect();
+    assert_eq!(labels, expected);
+}
+
+/// The stream's resize of the whole image to 16×16 against Pillow's `resize((16, 16),
+/// BILINEAR)` of Pillow's decode: the decoders differ by a few values, the resize by rounding.
+#[test]
+fn a_stretched_image_is_pillows_bilinear_resize() {
+    let expected = json("folder.json");
+    let f = folder();
+    let paths: Vec<String> = f
+        .files()
+        .map(|(p, _)| p.to_string_lossy().into_owned())
+        .collect();
+    let n = f.len();
+    let mut stream = ImageStream::<Pixels>::new(f, ImageSteps::stretch(), schedule(n, n)).unwrap();
+    let batch = all(&mut stream).remove(0);
+    let mut checked = 0;
+    for image in expected["images"].as_array().unwrap() {
+        let Some(resized) = image["resized16"].as_str() else {
+            continue;
+        };
+        let at = paths
+            .iter()
+            .position(|p| p == image["path"].as_str().unwrap())
+            .unwrap();
+        let pillow = npy(resized);
+        let ours = batch
+            .image
+            .array()
+            .index_axis(ndarray::Axis(0), at)
+            .to_owned();
+        let diffs: Vec<i32> = ours
+            .iter()
+            .zip(pillow.iter())
+            .map(|(&a, &b)| (i32::from(a) - i32::from(b)).abs())
+            .collect();
+        let mean = diffs.iter().sum::<i32>() as f64 / diffs.len() as f64;
+        let max = diffs.iter().max().copied().unwrap_or(0);
+        assert!(mean < 1.5 && max <= 8, "{resized}: mean {mean}, max {max}");
+        checked += 1;
+    }
+    assert_eq!(checked, 2);
+}
+
+/// An image field of the image's own size, center-cropped: the decode itself, against Pillow's
+/// (PNG exactly, JPEG within the decoders' differences; grey converted to RGB by repeating,
+/// RGBA by dropping alpha, RGB to grey as the grey PNG's own values).
+#[test]
+fn decodes_match_pillows() {
+    let expected = json("folder.json");
+    for image in expected["images"].as_array().unwrap() {
+        let path = image["path"].as_str().unwrap();
+        let (w, h) = (
+            image["width"].as_u64().unwrap(),
+            image["height"].as_u64().unwrap(),
+        );
+        let bytes = std::fs::read(data().join("folder").join(path)).unwrap();
+        let pillow = npy(image["decoded_rgb"].as_str().unwrap());
+        let ours = decode_image(&bytes, 3, 1 << 20).unwrap();
+        assert_eq!(
+            (ours.width, ours.height),
+            (w as usize, h as usize),
+            "{path}"
+        );
+        let diffs: Vec<i32> = ours
+            .data
+            .iter()
+            .zip(pillow.iter())
+            .map(|(&a, &b)| (i32::from(a) - i32::from(b)).abs())
+            .collect();
+        let max = diffs.iter().max().copied().unwrap_or(0);
+        let mean = diffs.iter().sum::<i32>() as f64 / diffs.len() as f64;
+        if image["format"] == "PNG" {
+            assert_eq!(max, 0, "{path}");
+        } else {
+            assert!(max <= 12 && mean < 1.5, "{path}: mean {mean}, max {max}");
+        }
+    }
+}
+
+#[test]
+fn layouts_and_types_hold_the_same_values() {
+    let f = folder();
+    let n = f.len();
+    let steps = ImageSteps::random_resized_crop((0.3, 1.0), (0.75, 1.33)).flip_h(0.5);
+    let sched = || {
+        Schedule::builder(n)
+            .batch_size(5)
+            .shuffle(true)
+            .seed(4)
+            .build()
+            .unwrap()
+    };
+    let u8s = all(&mut ImageStream::<Pixels>::new(folder(), steps.clone(), sched()).unwrap());
+    let floats =
+        all(&mut ImageStream::<Small>::new(f, steps.clone().scale(1.0 / 255.0), sched()).unwrap());
+    for (a, b) in u8s.iter().zip(&floats) {
+        let hwc = b.image.array().view().permuted_axes([0, 2, 3, 1]);
+        for (&x, &y) in a.image.array().iter().zip(hwc.iter()) {
+            assert!((f32::from(x) / 255.0 - y).abs() < 1e-6);
+        }
+    }
+}
+
+#[test]
+fn normalization_is_applied_per_channel() {
+    let f = folder();
+    let n = f.len();
+    let plain =
+        all(
+            &mut ImageStream::<Small>::new(folder(), ImageSteps::stretch(), schedule(n, n))
+                .unwrap(),
+        );
+    let mean = [0.485f32 * 255.0, 0.456 * 255.0, 0.406 * 255.0];
+    let std = [0.229f32 * 255.0, 0.224 * 255.0, 0.225 * 255.0];
+    let normed = all(&mut ImageStream::<Small>::new(
+        f,
+        ImageSteps::stretch().normalize(&mean, &std),
+        schedule(n, n),
+    )
+    .unwrap());
+    let (a, b) = (plain[0].image.array(), normed[0].image.array());
+    for ((i, &x), &y) in a.indexed_iter().zip(b.iter()) {
+        let c = i.1;
+        assert!(((x - mean[c]) / std[c] - y).abs() < 1e-4);
+    }
+}
+
+fn stream_of(workers: usize, batch: usize, seed: u64, part: (usize, usize)) -> ImageStream<Small> {
+    let f = folder();
+    let n = f.len();
+    let schedule = Schedule::builder(n)
+        .batch_size(batch)
+        .shuffle(true)
+        .seed(seed)
+        .shard(Shard::new(part.0, part.1).unwrap())
+        .build()
+        .unwrap();
+    let steps = ImageSteps::random_resized_crop((0.08, 1.0), (0.75, 4.0 / 3.0))
+        .flip_h(0.5)
+        .random_contrast(0.3)
+        .random_illumination(20.0)
+        .scale(1.0 / 255.0);
+    ImageStream::new(f, steps, schedule)
+        .unwrap()
+        .workers(workers)
+}
+
+fn flat(batches: &[Small]) -> Vec<(Vec<u32>, i64)> {
+    batches
+        .iter()
+        .flat_map(|b| {
+            let images = b.image.array();
+            (0..images.shape()[0])
+                .map(|i| {
+                    let values = images
+                        .index_axis(ndarray::Axis(0), i)
+                        .iter()
+                        .map(|v| v.to_bits())
+                        .collect();
+                    (values, b.label.array()[[i, 0]])
+                })
+                .collect::<Vec<_>>()
+        })
+        .collect()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(12))]
+
+    /// The same batches, bit for bit, at 1, 2, 3 and 8 workers.
+    #[test]
+    fn batches_do_not_depend_on_the_number_of_workers(
+        seed in 0u64..1000, batch in 1usize..7, workers in 2usize..9, epoch in 0u64..3
+    ) {
+        let mut one = stream_of(1, batch, seed, (0, 1));
+        let mut many = stream_of(workers, batch, seed, (0, 1));
+        one.start_epoch(epoch);
+        many.start_epoch(epoch);
+        prop_assert_eq!(flat(&all(&mut one)), flat(&all(&mut many)));
+    }
+
+    /// Across the ranks of a world, each sample is served once an epoch (the samples told apart
+    /// by the center crop of their image).
+    #[test]
+    fn every_sample_is_served_once_across_ranks(seed in 0u64..1000, world in 1usize..5, batch in 1usize..6) {
+        #[derive(DataSpec)]
+        struct Crop {
+            #[spec(source = "image")]
+            image: Batch<image![12, 12, 3; BHWC, u8]>,
+        }
+        let n = folder().len();
+        let served = |part: usize, world: usize, shuffle: bool| {
+            let schedule = Schedule::builder(n)
+                .batch_size(batch)
+                .shuffle(shuffle)
+                .seed(seed)
+                .shard(Shard::new(part, world).unwrap())
+                .build()
+                .unwrap();
+            let mut s = ImageStream::<Crop>::new(folder(), ImageSteps::center_crop(), schedule).unwrap();
+            std::iter::from_fn(|| s.next_owned())
+                .flat_map(|b| {
+                    let (b, info) = b.unwrap();
+                    let a = b.image.array().to_owned();
+                    (0..info.count_samples).map(move |i| a.index_axis(ndarray::Axis(0), i).iter().copied().collect::<Vec<u8>>())
+                })
+                .collect::<Vec<_>>()
+        };
+        let mut every: Vec<Vec<u8>> = served(0, 1, false);
+        let mut ranks: Vec<Vec<u8>> = (0..world).flat_map(|r| served(r, world, true)).collect();
+        every.sort();
+        ranks.sort();
+        prop_assert_eq!(ranks, every);
+    }
+
+    /// A state taken after any batch resumes with exactly the batches that came next, at
+    /// another number of workers.
+    #[test]
+    fn a_state_resumes_where_it_was_taken(seed in 0u64..1000, batch in 1usize..6, at in 0usize..8) {
+        let mut run = stream_of(1, batch, seed, (0, 1));
+        let mut before = Vec::new();
+        for _ in 0..at {
+            match run.next_owned() {
+                Some(b) => before.push(b.unwrap().0),
+                None => break,
+            }
+        }
+        let state = run.state();
+        let rest = all(&mut run);
+        let mut resumed = stream_of(2, batch, seed, (0, 1));
+        resumed.resume(&serde_json::from_str(&serde_json::to_string(&state).unwrap()).unwrap()).unwrap();
+        prop_assert_eq!(flat(&all(&mut resumed)), flat(&rest));
+    }
+}
+
+#[test]
+fn a_record_of_sources_the_folder_lacks_is_refused_in_words() {
+    #[derive(DataSpec)]
+    struct Wrong {
+        #[spec(source = "pixels")]
+        image: Batch<image![8, 8, 3; BHWC, u8]>,
+    }
+    let n = folder().len();
+    let err = ImageStream::<Wrong>::new(folder(), ImageSteps::stretch(), schedule(n, 2))
+        .err()
+        .unwrap();
+    assert!(matches!(err, LoadError::NoSource { .. }), "{err}");
+    assert!(
+        err.to_string().contains("`pixels`") && err.to_string().contains("image, label"),
+        "{err}"
+    );
+
+    // Normalized values into a u8 field.
+    let err =
+        ImageStream::<Pixels>::new(folder(), ImageSteps::stretch().scale(0.5), schedule(n, 2))
+            .err()
+            .unwrap();
+    assert!(err.to_string().contains("float type"), "{err}");
+
+    // Labels of three classes into an index of two.
+    #[derive(DataSpec)]
+    struct Two {
+        #[spec(source = "label")]
+        label: Batch<Index<2>>,
+    }
+    let mut s = ImageStream::<Two>::new(folder(), ImageSteps::stretch(), schedule(n, n)).unwrap();
+    let err = s.next_owned().unwrap().err().unwrap();
+    assert!(
+        err.to_string().contains("dog") && err.to_string().contains("label 2"),
+        "{err}"
+    );
+}
+
+#[test]
+fn grey_fields_take_the_luma_of_colour_images() {
+    let f = folder();
+    let n = f.len();
+    let mut s = ImageStream::<Grey>::new(f, ImageSteps::center_crop(), schedule(n, n)).unwrap();
+    let b = all(&mut s).remove(0);
+    assert_eq!(b.image.shape(), [n, 8, 8, 1]);
+}
+
+#[test]
+fn recordio_written_by_im2rec_reads_back() {
+    let expected = json("rec.json");
+    let files = expected["files"].as_object().unwrap();
+    for (name, file) in files {
+        let rec = RecordIo::open(data().join("rec").join(name)).unwrap();
+        let records = file["records"].as_array().unwrap();
+        assert_eq!(rec.len(), records.len(), "{name}");
+        let keys: Vec<u64> = rec.keys().collect();
+        let mut bytes = Vec::new();
+        let mut labels = Vec::new();
+        for (i, r) in records.iter().enumerate() {
+            assert_eq!(keys[i], r["key"].as_u64().unwrap(), "{name} record {i}");
+            rec.read_labels(i, "label", &mut labels).unwrap();
+            let want: Vec<f64> = match r["labels"].as_array() {
+                Some(l) => l.iter().map(|v| v.as_f64().unwrap()).collect(),
+                None => vec![r["label"].as_f64().unwrap()],
+            };
+            assert_eq!(labels, want, "{name} record {i}");
+            rec.read_image(i, "image", u64::MAX, &mut bytes).unwrap();
+            assert_eq!(
+                bytes.len() as u64,
+                r["image_len"].as_u64().unwrap(),
+                "{name} record {i}"
+            );
+            let source = r["source"].as_str().or(r["derived_from"].as_str()).unwrap();
+            let original = std::fs::read(data().join("folder").join(source)).unwrap();
+            if r["source"].is_string() {
+                assert_eq!(
+                    bytes, original,
+                    "{name} record {i}: the file, passed through"
+                );
+            } else {
+                // A record split where its image holds the magic (a comment segment the
+                // fixture added): joined again, the image is the same pixels.
+                let (a, b) = (
+                    decode_image(&bytes, 3, 1 << 20).unwrap(),
+                    decode_image(&original, 3, 1 << 20).unwrap(),
+                );
+                assert_eq!(a, b, "{name} record {i}");
+            }
+        }
+    }
+}
+
+#[test]
+fn webdataset_shards_read_back_as_webdataset_reads_them() {
+    let expected = json("wds.json");
+    for (name, shard) in expected["shards"].as_object().unwrap() {
+        let wds = WebDataset::from_paths([data().join("wds").join(name)]).unwrap();
+        let samples = shard["samples"].as_array().unwrap();
+        let keys: Vec<&str> = wds.keys().collect();
+        let want: Vec<&str> = samples.iter().map(|s| s["key"].as_str().unwrap()).collect();
+        assert_eq!(keys, want, "{name}");
+        if name == "dotted.tar" {
+            // Members with dots in their extension are sources by the whole of it.
+            let mut mask = Vec::new();
+            wds.read_image(0, "seg.png", u64::MAX, &mut mask).unwrap();
+            assert_eq!(decode_image(&mask, 1, 1 << 20).unwrap().width, 48);
+        }
+        let mut bytes = Vec::new();
+        let mut labels = Vec::new();
+        for (i, s) in samples.iter().enumerate() {
+            // The members as webdataset reads them (`a/d.v2.cls` is member `v2.cls` of `a/d`).
+            let ext = |end: &str| -> &'static str {
+                let m = s["members"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .find(|m| m["ext_as_read"].as_str().unwrap().ends_with(end))
+                    .unwrap();
+                Box::leak(
+                    m["ext_as_read"]
+                        .as_str()
+                        .unwrap()
+                        .to_owned()
+                        .into_boxed_str(),
+                )
+            };
+            wds.read_labels(i, ext("cls"), &mut labels).unwrap();
+            assert_eq!(labels, [s["cls"].as_f64().unwrap()], "{name} {i}");
+            wds.read_image(i, "image", u64::MAX, &mut bytes).unwrap();
+            let original =
+                std::fs::read(data().join("folder").join(s["source"].as_str().unwrap())).unwrap();
+            assert_eq!(bytes, original, "{name} {i}");
+        }
+    }
+    let all = WebDataset::open(format!(
+        "{}/shard-{{000000..000002}}.tar",
+        data().join("wds").display()
+    ))
+    .unwrap();
+    assert_eq!(all.len(), folder().len());
+}
+
+#[test]
+fn a_stream_reads_webdataset_and_recordio_into_the_same_batches_as_the_folder() {
+    // im2rec gives the nested folder `cat/indoor` a class of its own (and `dog` becomes 3):
+    // the images are compared, the labels by rec.json above.
+    #[derive(DataSpec)]
+    struct Small {
+        #[spec(source = "image")]
+        image: Batch<image![16, 16, 3; BCHW, f32]>,
+    }
+    let flat = |batches: &[Small]| -> Vec<Vec<u32>> {
+        batches
+            .iter()
+            .flat_map(|b| {
+                b.image
+                    .array()
+                    .iter()
+                    .map(|v| v.to_bits())
+                    .collect::<Vec<_>>()
+                    .chunks(768)
+                    .map(<[u32]>::to_vec)
+                    .collect::<Vec<_>>()
+            })
+            .collect()
+    };
+    let n = folder().len();
+    let steps = ImageSteps::resize_shorter(20)
+        .random_crop()
+        .flip_h(0.5)
+        .scale(1.0 / 255.0);
+    let sched = || {
+        Schedule::builder(n)
+            .batch_size(4)
+            .shuffle(true)
+            .seed(9)
+            .build()
+            .unwrap()
+    };
+    let from_folder = flat(&all(&mut ImageStream::<Small>::new(
+        folder(),
+        steps.clone(),
+        sched(),
+    )
+    .unwrap()));
+    let wds = WebDataset::open(format!(
+        "{}/shard-{{000000..000002}}.tar",
+        data().join("wds").display()
+    ))
+    .unwrap();
+    let from_wds = flat(&all(&mut ImageStream::<Small>::new(
+        wds,
+        steps.clone(),
+        sched(),
+    )
+    .unwrap()));
+    assert_eq!(from_wds, from_folder);
+    let rec = RecordIo::open(data().join("rec/folder.rec")).unwrap();
+    let from_rec = flat(&all(
+        &mut ImageStream::<Small>::new(rec, steps, sched()).unwrap()
+    ));
+    assert_eq!(from_rec, from_folder);
+}
+
+#[test]
+fn a_multi_label_record_fills_a_vector_field() {
+    #[derive(DataSpec)]
+    struct Multi {
+        #[spec(source = "image")]
+        image: Batch<image![8, 8, 3; BCHW, f32]>,
+        #[spec(source = "label")]
+        labels: Batch<Vector<3>>,
+    }
+    let rec = RecordIo::open(data().join("rec/multi.rec")).unwrap();
+    let n = rec.len();
+    let expected = json("rec.json");
+    let want: Vec<f32> = expected["files"]["multi.rec"]["records"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|r| {
+            r["labels"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|v| v.as_f64().unwrap() as f32)
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    let mut s = ImageStream::<Multi>::new(rec, ImageSteps::stretch(), schedule(n, n)).unwrap();
+    let b = all(&mut s).remove(0);
+    assert_eq!(b.labels.array().iter().copied().collect::<Vec<_>>(), want);
+}
+
+/// Files from strangers: an image header claiming 60000×60000 pixels, a truncated JPEG, a
+/// record claiming more bytes than its file, a tar member past its shard's end: each an error
+/// naming the file, nothing allocated for the claim.
+#[test]
+fn lying_files_are_errors_naming_them() {
+    let dir = std::env::temp_dir().join(format!("batchspec-hostile-images-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    for class in ["a", "b"] {
+        std::fs::create_dir_all(dir.join(class)).unwrap();
+    }
+    let good = std::fs::read(data().join("folder/bird/b01.jpg")).unwrap();
+    std::fs::write(dir.join("a/good.jpg"), &good).unwrap();
+    // A JPEG whose frame header claims 60000×60000.
+    let mut huge = good.clone();
+    let sof = huge
+        .windows(2)
+        .position(|w| w == [0xff, 0xc0] || w == [0xff, 0xc2])
+        .unwrap();
+    huge[sof + 5..sof + 9].copy_from_slice(&[0xea, 0x60, 0xea, 0x60]);
+    std::fs::write(dir.join("b/huge.jpg"), &huge).unwrap();
+    let images = ImageFolder::open(&dir).unwrap();
+    let mut s = ImageStream::<Pixels>::new(images, ImageSteps::stretch(), schedule(2, 1)).unwrap();
+    assert!(s.next_owned().unwrap().is_ok());
+    let err = s.next_owned().unwrap().err().unwrap().to_string();
+    assert!(
+        err.contains("huge.jpg") && err.contains("60000×60000"),
+        "{err}"
+    );
+
+    // Truncated.
+    std::fs::write(dir.join("b/huge.jpg"), &good[..good.len() / 3]).unwrap();
+    let images = ImageFolder::open(&dir).unwrap();
+    let mut s = ImageStream::<Pixels>::new(images, ImageSteps::stretch(), schedule(2, 2)).unwrap();
+    match s.next_owned().unwrap() {
+        Err(DataError::Read(e)) => assert!(e.to_string().contains("huge.jpg"), "{e}"),
+        Err(e) => panic!("{e}"),
+        // A decoder may fill what is missing of a truncated scan (libjpeg does, with grey).
+        Ok(_) => {}
+    }
+
+    // A record whose length runs past the end of its file.
+    let mut rec = std::fs::read(data().join("rec/folder.rec")).unwrap();
+    rec[4..8].copy_from_slice(&((1u32 << 29) - 1).to_le_bytes());
+    std::fs::write(dir.join("lying.rec"), &rec).unwrap();
+    std::fs::copy(data().join("rec/folder.idx"), dir.join("lying.idx")).unwrap();
+    let lying = RecordIo::open(dir.join("lying.rec")).unwrap();
+    let err = lying
+        .read_image(0, "image", u64::MAX, &mut Vec::new())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("lying.rec byte 0") && err.contains("past the end"),
+        "{err}"
+    );
+
+    // A tar member whose size runs past the end of the shard.
+    let mut tar = std::fs::read(data().join("wds/shard-000000.tar")).unwrap();
+    let len = tar.len();
+    tar.truncate(len / 2);
+    std::fs::write(dir.join("cut.tar"), &tar).unwrap();
+    let err = WebDataset::from_paths([dir.join("cut.tar")]).map(|w| w.len());
+    if let Err(e) = err {
+        assert!(e.to_string().contains("cut.tar"), "{e}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    /// Mutated images and records are decoded or refused, never a panic or an abort.
+    #[test]
+    fn mutated_files_are_refused_or_read(flips in proptest::collection::vec((0usize..4000, any::<u8>()), 1..12), which in 0usize..4) {
+        let names = ["folder/bird/b01.jpg", "folder/dog/d03_rgb.png", "folder/cat/c03_rgba.png", "folder/bird/b04_grey.png"];
+        let mut bytes = std::fs::read(data().join(names[which])).unwrap();
+        for (at, v) in flips {
+            if !bytes.is_empty() {
+                let i = at % bytes.len();
+                bytes[i] = v;
+            }
+        }
+        let _ = decode_image(&bytes, 3, 1 << 20);
+        let _ = decode_image(&bytes, 1, 1 << 20);
+    }
+}
