@@ -67,6 +67,7 @@ pub(crate) struct Worker {
     pixels: Pixels,
     resized: Vec<u8>,
     resizer: Resizer,
+    table: Vec<f64>,
     pub(crate) bytes: Vec<u8>,
 }
 
@@ -147,49 +148,77 @@ impl Worker {
                 .map_err(|e| format!("cannot resize the {w}×{h} image: {e}"))?;
         }
         let choice = steps.choose(draws, sample);
-        let fill = steps.fill_value();
+        let fill = usize::from(steps.fill_value());
+        let flip = choice.flip;
         let resized = &self.resized;
-        // The value at row `y`, column `x` (after the flip), channel `c` of the field.
-        let at = |y: usize, x: usize, c: usize| -> u8 {
-            let x = if choice.flip { cols - 1 - x } else { x };
-            if y >= iy && y < iy + ih && x >= ix && x < ix + iw {
-                resized[((y - iy) * iw + (x - ix)) * ch + c]
-            } else {
-                fill
-            }
-        };
-        let affine = steps.affine(&choice, ch);
-        let mean_image = steps.mean_image_of();
-        let computes = steps.computes();
-        let value = |y: usize, x: usize, c: usize| -> E {
-            let v = at(y, x, c);
-            if !computes {
-                return E::cast_from_f64(f64::from(v));
-            }
-            let (mul, add) = affine[c];
-            let mut f = f32::from(v) * mul + add;
-            if let Some((mean, std)) = mean_image {
-                let d = std.get(c).copied().unwrap_or(1.0);
-                f -= mean[(y * cols + x) * ch + c] / d;
-            }
-            E::cast_from_f64(f64::from(f))
-        };
         let (sy, sx, sc) = (field.stride_y, field.stride_x, field.stride_c);
-        if sc == 1 {
+        if let Some((mean, std)) = steps.mean_image_of() {
+            // A mean image: a value per pixel, computed as it is written.
+            let affine = steps.affine(&choice, ch);
             for y in 0..rows {
                 for x in 0..cols {
-                    let base = y * sy + x * sx;
-                    for c in 0..ch {
-                        out[base + c] = value(y, x, c);
+                    let xs = if flip { cols - 1 - x } else { x };
+                    for (c, &(mul, add)) in affine.iter().enumerate() {
+                        let inside = (iy..iy + ih).contains(&y) && (ix..ix + iw).contains(&xs);
+                        let v = if inside {
+                            resized[((y - iy) * iw + (xs - ix)) * ch + c]
+                        } else {
+                            fill as u8
+                        };
+                        let d = std.get(c).copied().unwrap_or(1.0);
+                        let f = f32::from(v) * mul + add - mean[(y * cols + x) * ch + c] / d;
+                        out[y * sy + x * sx + c * sc] = E::cast_from_f64(f64::from(f));
                     }
                 }
             }
+            return Ok(());
+        }
+        // Each channel's 256 values, computed once per sample (the jitter is the sample's): the
+        // pass below is a table lookup per value, written once where the field keeps it.
+        self.table.clear();
+        if steps.computes() {
+            for (mul, add) in steps.affine(&choice, ch) {
+                self.table
+                    .extend((0..256u16).map(|v| f64::from(f32::from(v) * mul + add)));
+            }
         } else {
-            for c in 0..ch {
-                for y in 0..rows {
-                    let row = c * sc + y * sy;
-                    for x in 0..cols {
-                        out[row + x * sx] = value(y, x, c);
+            for _ in 0..ch {
+                self.table.extend((0..256u16).map(f64::from));
+            }
+        }
+        let table: Vec<E> = self.table.iter().map(|&v| E::cast_from_f64(v)).collect();
+        for c in 0..ch {
+            let t = &table[c * 256..(c + 1) * 256];
+            for y in 0..rows {
+                let at = c * sc + y * sy;
+                let src = (iy..iy + ih)
+                    .contains(&y)
+                    .then(|| &resized[(y - iy) * iw * ch..(y - iy + 1) * iw * ch]);
+                match src {
+                    // The whole row from the image, the field's columns adjacent: the hot path.
+                    Some(src) if ix == 0 && iw == cols && sx == 1 => {
+                        let row = &mut out[at..at + cols];
+                        if flip {
+                            for (o, px) in row.iter_mut().zip(src.chunks_exact(ch).rev()) {
+                                *o = t[usize::from(px[c])];
+                            }
+                        } else {
+                            for (o, px) in row.iter_mut().zip(src.chunks_exact(ch)) {
+                                *o = t[usize::from(px[c])];
+                            }
+                        }
+                    }
+                    _ => {
+                        for x in 0..cols {
+                            let xs = if flip { cols - 1 - x } else { x };
+                            let v = match src {
+                                Some(src) if (ix..ix + iw).contains(&xs) => {
+                                    usize::from(src[(xs - ix) * ch + c])
+                                }
+                                _ => fill,
+                            };
+                            out[at + x * sx] = t[v];
+                        }
                     }
                 }
             }
