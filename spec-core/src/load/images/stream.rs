@@ -49,7 +49,7 @@ pub struct ImageStream<R> {
     lent: Option<R>,
 }
 
-impl<R: LoadRecord> ImageStream<R> {
+impl<R> ImageStream<R> {
     /// A stream of the record `R` from `images`, by `steps` and `schedule` (of
     /// `images.len()` samples), on one worker: the thread that asks for batches.
     ///
@@ -61,7 +61,12 @@ impl<R: LoadRecord> ImageStream<R> {
         images: impl EncodedImages + 'static,
         steps: ImageSteps,
         schedule: Schedule,
-    ) -> Result<Self, LoadError> {
+    ) -> Result<Self, LoadError>
+    where
+        // On the function, not the impl: a record that cannot be read is then reported as
+        // such, at the call, not as a missing `new`.
+        R: LoadRecord,
+    {
         if schedule.num_samples() != images.len() {
             return Err(DataError::ScheduleMismatch {
                 schedule: schedule.num_samples(),
@@ -125,7 +130,10 @@ impl<R: LoadRecord> ImageStream<R> {
         &self.steps
     }
 
-    fn read(&mut self, step: &Step) -> Result<R, LoadError> {
+    fn read(&mut self, step: &Step) -> Result<R, LoadError>
+    where
+        R: LoadRecord,
+    {
         let draws = Draws::new(self.cursor.schedule().seed(), self.cursor.index());
         let mut reader = Reader {
             images: &*self.images,
