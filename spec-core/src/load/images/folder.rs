@@ -2,7 +2,7 @@
 
 use crate::data::state::fingerprint;
 use crate::load::error::{LoadError, LoadReason, Place};
-use crate::load::images::{EncodedImages, SourceKind, bad, error_at, too_large};
+use crate::load::images::{EncodedImages, Names, SourceKind, bad, error_at, too_large};
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
@@ -38,8 +38,7 @@ pub struct ImageFolder {
     root: PathBuf,
     classes: Vec<String>,
     files: Vec<(PathBuf, usize)>,
-    image: &'static str,
-    label: &'static str,
+    names: Names,
     fingerprint: u64,
 }
 
@@ -139,8 +138,7 @@ impl ImageFolder {
             root,
             classes,
             files,
-            image: "image",
-            label: "label",
+            names: Names::default(),
             fingerprint,
         })
     }
@@ -148,8 +146,7 @@ impl ImageFolder {
     /// Names the sources: `image` for the encoded image, `label` for the class index (by
     /// default `"image"` and `"label"`).
     pub fn sources(mut self, image: &'static str, label: &'static str) -> Self {
-        self.image = image;
-        self.label = label;
+        self.names = Names { image, label };
         self
     }
 
@@ -175,17 +172,11 @@ impl EncodedImages for ImageFolder {
     }
 
     fn kind(&self, source: &str) -> Option<SourceKind> {
-        if source == self.image {
-            Some(SourceKind::Image)
-        } else if source == self.label {
-            Some(SourceKind::Labels)
-        } else {
-            None
-        }
+        self.names.kind(source)
     }
 
     fn sources(&self) -> Vec<String> {
-        vec![self.image.to_owned(), self.label.to_owned()]
+        self.names.list()
     }
 
     fn read_image(

@@ -93,6 +93,39 @@ pub trait EncodedImages: Send + Sync {
     fn fingerprint(&self) -> u64;
 }
 
+/// The names of a collection's two sources, the encoded image and its labels (by default
+/// `"image"` and `"label"`).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Names {
+    pub(crate) image: &'static str,
+    pub(crate) label: &'static str,
+}
+
+impl Default for Names {
+    fn default() -> Self {
+        Names {
+            image: "image",
+            label: "label",
+        }
+    }
+}
+
+impl Names {
+    pub(crate) fn kind(&self, source: &str) -> Option<SourceKind> {
+        if source == self.image {
+            Some(SourceKind::Image)
+        } else if source == self.label {
+            Some(SourceKind::Labels)
+        } else {
+            None
+        }
+    }
+
+    pub(crate) fn list(&self) -> Vec<String> {
+        vec![self.image.to_owned(), self.label.to_owned()]
+    }
+}
+
 /// The error of `file` at `place`, reading `source`.
 pub(crate) fn error_at(
     (file, place): (PathBuf, Place),

@@ -11,7 +11,7 @@
 
 use crate::data::state::fingerprint;
 use crate::load::error::{LoadError, Place};
-use crate::load::images::{EncodedImages, SourceKind, bad, error_at, too_large};
+use crate::load::images::{EncodedImages, Names, SourceKind, bad, error_at, too_large};
 use crate::load::read_at::read_exact_at;
 use std::fs::File;
 use std::path::{Path, PathBuf};
@@ -45,8 +45,7 @@ pub struct RecordIo {
     size: u64,
     // Each record's key and offset, in the index's order.
     records: Vec<(u64, u64)>,
-    image: &'static str,
-    label: &'static str,
+    names: Names,
     fingerprint: u64,
 }
 
@@ -118,8 +117,7 @@ impl RecordIo {
             file: Arc::new(file),
             size,
             records: Vec::new(),
-            image: "image",
-            label: "label",
+            names: Names::default(),
             fingerprint: 0,
         })
     }
@@ -158,8 +156,7 @@ impl RecordIo {
     /// Names the sources: `image` for the encoded image, `label` for the label(s) (by default
     /// `"image"` and `"label"`).
     pub fn sources(mut self, image: &'static str, label: &'static str) -> Self {
-        self.image = image;
-        self.label = label;
+        self.names = Names { image, label };
         self
     }
 
@@ -295,17 +292,11 @@ impl EncodedImages for RecordIo {
     }
 
     fn kind(&self, source: &str) -> Option<SourceKind> {
-        if source == self.image {
-            Some(SourceKind::Image)
-        } else if source == self.label {
-            Some(SourceKind::Labels)
-        } else {
-            None
-        }
+        self.names.kind(source)
     }
 
     fn sources(&self) -> Vec<String> {
-        vec![self.image.to_owned(), self.label.to_owned()]
+        self.names.list()
     }
 
     fn read_image(
