@@ -659,3 +659,136 @@ proptest! {
         let _ = decode_image(&bytes, 1, 1 << 20);
     }
 }
+
+/// MXNet's HLS jitter against OpenCV's own conversion and clamping, on a real photo's pixels.
+#[test]
+fn hls_shifts_match_opencvs() {
+    let rgb = npy("decoded/cat__c01.jpg.npy");
+    let expected = npy("decoded/hls_shifts.npy");
+    let shifts = json("hls_shifts.json")["shifts"]
+        .as_array()
+        .unwrap()
+        .clone();
+    for (k, shift) in shifts.iter().enumerate() {
+        let shift: Vec<i32> = shift
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_i64().unwrap() as i32)
+            .collect();
+        let mut ours: Vec<u8> = rgb.iter().copied().collect();
+        for px in ours.chunks_exact_mut(3) {
+            batchspec::load::images::hls_shift(px, [shift[0], shift[1], shift[2]]);
+        }
+        let theirs = expected.index_axis(ndarray::Axis(0), k);
+        let max = ours
+            .iter()
+            .zip(theirs.iter())
+            .map(|(&a, &b)| (i32::from(a) - i32::from(b)).abs())
+            .max()
+            .unwrap();
+        assert_eq!(max, 0, "shift {shift:?}: max difference {max}");
+    }
+}
+
+/// The affine path with nothing drawn is the crop it replaces; a fixed scale of ½ puts the
+/// shrunk image in the middle of the field and the fill value around it.
+#[test]
+fn an_affine_warp_composes_with_the_crop() {
+    #[derive(DataSpec)]
+    struct Crop {
+        #[spec(source = "image")]
+        image: Batch<image![16, 16, 3; BHWC, u8]>,
+    }
+    let n = folder().len();
+    let run = |steps: ImageSteps, workers: usize| {
+        let mut s = ImageStream::<Crop>::new(folder(), steps, schedule(n, n))
+            .unwrap()
+            .workers(workers);
+        all(&mut s).remove(0).image.array().to_owned()
+    };
+    let plain = run(ImageSteps::center_crop(), 1);
+    let identity = run(ImageSteps::center_crop().img_size(0.0, 1e9), 1);
+    assert_eq!(identity, plain);
+
+    let half = run(
+        ImageSteps::resize_shorter(20)
+            .random_scale(0.5, 0.5)
+            .fill(77),
+        1,
+    );
+    for i in 0..n {
+        // The warped image is 10 pixels on its shorter side: the field's corners are fill.
+        for (y, x) in [(0, 0), (0, 15), (15, 0), (15, 15)] {
+            assert_eq!(half[[i, y, x, 0]], 77, "sample {i}");
+        }
+    }
+    // Rotation, shear and aspect drawn per sample: the same at any number of workers.
+    let steps = ImageSteps::resize_shorter(24)
+        .random_crop()
+        .random_rotate(30)
+        .random_shear(0.2)
+        .random_aspect(0.25)
+        .random_scale(0.8, 1.2)
+        .fill(128);
+    assert_eq!(run(steps.clone(), 1), run(steps.clone(), 3));
+    assert_ne!(
+        run(steps, 1),
+        run(ImageSteps::resize_shorter(24).random_crop(), 1)
+    );
+    // The warp is for the shorter-side geometry only, said in words.
+    let err = ImageStream::<Crop>::new(
+        folder(),
+        ImageSteps::stretch().random_rotate(10),
+        schedule(n, n),
+    )
+    .err()
+    .unwrap();
+    assert!(err.to_string().contains("resize_shorter"), "{err}");
+}
+
+/// MXNet's affine warp (its matrix, the new size, bilinear sampling, the fill outside) against
+/// OpenCV's `warpAffine` with the same matrix: OpenCV interpolates in fixed point (1/32 pixel,
+/// weights of 1/1024), so values differ by a little: the identity exactly, the others by 0.2-0.3
+/// on average and at most 4 (measured).
+#[test]
+fn the_affine_warp_matches_opencvs() {
+    let kitten = npy("decoded/cat__kitten.jpg.npy");
+    let (h, w) = (kitten.shape()[0], kitten.shape()[1]);
+    let src = batchspec::load::images::Pixels {
+        width: w,
+        height: h,
+        channels: 3,
+        data: kitten.iter().copied().collect(),
+    };
+    let warps = json("warps.json")["warps"].as_array().unwrap().clone();
+    for (k, p) in warps.iter().enumerate() {
+        let p: Vec<f64> = p
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_f64().unwrap())
+            .collect();
+        let ours = batchspec::load::images::mxnet_warp(
+            &src,
+            [p[0], p[1], p[2], p[3]],
+            (p[4], p[5]),
+            p[6] as u8,
+        );
+        let theirs = npy(&format!("decoded/warp_{k}.npy"));
+        assert_eq!(
+            [ours.height, ours.width],
+            [theirs.shape()[0], theirs.shape()[1]],
+            "warp {k}"
+        );
+        let diffs: Vec<i32> = ours
+            .data
+            .iter()
+            .zip(theirs.iter())
+            .map(|(&a, &b)| (i32::from(a) - i32::from(b)).abs())
+            .collect();
+        let max = diffs.iter().max().copied().unwrap();
+        let mean = diffs.iter().sum::<i32>() as f64 / diffs.len() as f64;
+        assert!(max <= 4 && mean < 0.3, "warp {k}: mean {mean}, max {max}");
+    }
+}

@@ -17,6 +17,12 @@ mod wds;
 pub use decode::{Pixels, decode_image};
 pub use folder::ImageFolder;
 pub use recordio::RecordIo;
+/// OpenCV's 8-bit HLS shift of one RGB pixel, for tests against OpenCV's own.
+#[doc(hidden)]
+pub use render::hls_shift;
+/// MXNet's affine warp of a whole image, for tests against OpenCV's `warpAffine`.
+#[doc(hidden)]
+pub use render::mxnet_warp;
 pub use steps::{Geometry, ImageSteps, Interpolation};
 pub use stream::ImageStream;
 pub use wds::WebDataset;

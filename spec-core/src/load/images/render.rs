@@ -4,7 +4,7 @@
 
 use crate::augment::Draws;
 use crate::load::images::decode::{Pixels, decode};
-use crate::load::images::steps::{ImageSteps, Interpolation, Region};
+use crate::load::images::steps::{AffineDraw, ImageSteps, Interpolation, Region, field_to_source};
 use crate::types::elem::Element;
 use fast_image_resize::images::{Image, ImageRef};
 use fast_image_resize::{FilterType, PixelType, ResizeAlg, ResizeOptions, Resizer};
@@ -88,24 +88,19 @@ fn algorithm(interpolation: Interpolation) -> ResizeAlg {
 }
 
 impl Worker {
-    /// Decodes `self.bytes` and writes the sample `sample`'s values into `out` (one sample of
-    /// the field, in its memory order).
-    pub(crate) fn render<E: Element>(
+    /// Resizes the region's part of the decoded image into `self.resized`: the part of the
+    /// field the image covers, `(left, top, width, height)`, the rest being the fill value.
+    fn resize(
         &mut self,
+        region: Region,
+        (w, h): (usize, usize),
+        (rows, cols): (usize, usize),
         steps: &ImageSteps,
-        field: &Field,
-        draws: &Draws<'_>,
-        sample: u64,
-        out: &mut [E],
-    ) -> Result<(), String> {
-        let budget = steps.budget(field.rows * field.cols);
-        decode(&self.bytes, field.channels, budget, &mut self.pixels)?;
-        let (w, h) = (self.pixels.width, self.pixels.height);
-        let (rows, cols, ch) = (field.rows, field.cols, field.channels);
-        // The resized part: `inner` (left, top, width, height) of the field is covered by the
-        // image, the rest is the fill value.
-        let (crop, inner) = match steps.region(draws, sample, (w, h), (rows, cols)) {
+    ) -> Result<(usize, usize, usize, usize), String> {
+        let ch = self.pixels.channels;
+        let (crop, inner) = match region {
             Region::Resize { crop } => (crop, (0, 0, cols, rows)),
+            Region::Warp { .. } => return Ok((0, 0, cols, rows)),
             Region::ResizeThenCrop {
                 resized: (rw, rh),
                 at: (ax, ay),
@@ -126,7 +121,7 @@ impl Worker {
                 (crop, (x0, y0, x1 - x0, y1 - y0))
             }
         };
-        let (ix, iy, iw, ih) = inner;
+        let (_, _, iw, ih) = inner;
         self.resized.clear();
         self.resized.resize(iw * ih * ch, 0);
         if iw > 0 && ih > 0 {
@@ -146,6 +141,52 @@ impl Worker {
             self.resizer
                 .resize(&src, &mut dst, &options)
                 .map_err(|e| format!("cannot resize the {w}×{h} image: {e}"))?;
+        }
+        Ok(inner)
+    }
+
+    /// Samples the decoded image at `map`'s place for each pixel of the field into
+    /// `self.resized`.
+    fn warp(&mut self, map: [f64; 6], (rows, cols): (usize, usize), steps: &ImageSteps) {
+        let nearest = steps.interpolation_of() == Interpolation::Nearest;
+        sample_affine(
+            &self.pixels,
+            map,
+            (rows, cols),
+            steps.fill_value(),
+            nearest,
+            &mut self.resized,
+        );
+    }
+
+    /// Decodes `self.bytes` and writes the sample `sample`'s values into `out` (one sample of
+    /// the field, in its memory order).
+    pub(crate) fn render<E: Element>(
+        &mut self,
+        steps: &ImageSteps,
+        field: &Field,
+        draws: &Draws<'_>,
+        sample: u64,
+        out: &mut [E],
+    ) -> Result<(), String> {
+        let budget = steps.budget(field.rows * field.cols);
+        decode(&self.bytes, field.channels, budget, &mut self.pixels)?;
+        let (w, h) = (self.pixels.width, self.pixels.height);
+        let (rows, cols, ch) = (field.rows, field.cols, field.channels);
+        // The resized part: `inner` (left, top, width, height) of the field is covered by the
+        // image, the rest is the fill value.
+        let region = steps.region(draws, sample, (w, h), (rows, cols));
+        let (ix, iy, iw, ih) = match region {
+            Region::Warp { map } => {
+                self.warp(map, (rows, cols), steps);
+                (0, 0, cols, rows)
+            }
+            _ => self.resize(region, (w, h), (rows, cols), steps)?,
+        };
+        if let Some(shift) = steps.hls_shift(draws, sample) {
+            for px in self.resized.chunks_exact_mut(3) {
+                hls_shift(px, shift);
+            }
         }
         let choice = steps.choose(draws, sample);
         let fill = usize::from(steps.fill_value());
@@ -225,4 +266,152 @@ impl Worker {
         }
         Ok(())
     }
+}
+
+/// Samples `src` at `map`'s place, `(m0·x + m1·y + m2, m3·x + m4·y + m5)`, for each pixel of a
+/// `rows × cols` image into `out` (bilinear, or the nearest pixel; `fill` outside the image,
+/// blended at its edges as OpenCV's constant border is).
+pub(crate) fn sample_affine(
+    src: &Pixels,
+    map: [f64; 6],
+    (rows, cols): (usize, usize),
+    fill: u8,
+    nearest: bool,
+    out: &mut Vec<u8>,
+) {
+    let (w, h, ch) = (src.width, src.height, src.channels);
+    let fill = f64::from(fill);
+    out.clear();
+    out.reserve(rows * cols * ch);
+    let at = |x: i64, y: i64, c: usize| -> f64 {
+        if x < 0 || y < 0 || x >= w as i64 || y >= h as i64 {
+            fill
+        } else {
+            f64::from(src.data[(y as usize * w + x as usize) * ch + c])
+        }
+    };
+    for y in 0..rows {
+        for x in 0..cols {
+            let (fx, fy) = (x as f64, y as f64);
+            let sx = map[0] * fx + map[1] * fy + map[2];
+            let sy = map[3] * fx + map[4] * fy + map[5];
+            for c in 0..ch {
+                let v = if nearest {
+                    at(sx.round() as i64, sy.round() as i64, c)
+                } else {
+                    let (x0, y0) = (sx.floor(), sy.floor());
+                    let (ax, ay) = (sx - x0, sy - y0);
+                    let (x0, y0) = (x0 as i64, y0 as i64);
+                    let top = at(x0, y0, c) * (1.0 - ax) + at(x0 + 1, y0, c) * ax;
+                    let bottom = at(x0, y0 + 1, c) * (1.0 - ax) + at(x0 + 1, y0 + 1, c) * ax;
+                    top * (1.0 - ay) + bottom * ay
+                };
+                out.push(v.round().clamp(0.0, 255.0) as u8);
+            }
+        }
+    }
+}
+
+/// MXNet's affine warp of a whole image as `ImageRecordIter` makes it (`image_aug_default.cc`):
+/// the matrix of `shear`, `angle` (degrees), `scale` and `ratio`, the warped size clamped to
+/// `img_size`, bilinear sampling, `fill` outside. For tests against OpenCV's `warpAffine`.
+#[doc(hidden)]
+pub fn mxnet_warp(
+    src: &Pixels,
+    [shear, angle, scale, ratio]: [f64; 4],
+    img_size: (f64, f64),
+    fill: u8,
+) -> Pixels {
+    let draw = AffineDraw {
+        shear,
+        angle,
+        scale,
+        ratio,
+    };
+    let (m, (nw, nh)) = draw.matrix((src.width, src.height), img_size);
+    let map = field_to_source(
+        m,
+        (0.0, 0.0),
+        (src.width, src.height),
+        (src.width, src.height),
+    );
+    let mut data = Vec::new();
+    sample_affine(src, map, (nh, nw), fill, false, &mut data);
+    Pixels {
+        width: nw,
+        height: nh,
+        channels: src.channels,
+        data,
+    }
+}
+
+/// Shifts an RGB pixel's hue, lightness and saturation by `[h, l, s]` on OpenCV's 8-bit HLS
+/// scale (`COLOR_RGB2HLS`: hue 0..180, lightness and saturation 0..255), clamped there, and
+/// converts it back (`COLOR_HLS2RGB`), as MXNet's `random_h/s/l` do.
+#[doc(hidden)]
+pub fn hls_shift(px: &mut [u8], [dh, dl, ds]: [i32; 3]) {
+    // OpenCV's float path, to the bit: values times the reciprocal of 255, hue in sixths of
+    // its 180, rounding half to even.
+    const INV: f32 = 1.0 / 255.0;
+    let [r, g, b] = [px[0], px[1], px[2]].map(|v| f32::from(v) * INV);
+    let (max, min) = (r.max(g).max(b), r.min(g).min(b));
+    let diff = max - min;
+    let l = (max + min) * 0.5;
+    let (mut h, mut s) = (0.0f32, 0.0f32);
+    if diff > f32::EPSILON {
+        s = if l < 0.5 {
+            diff / (max + min)
+        } else {
+            diff / (2.0 - max - min)
+        };
+        let k = 60.0 / diff;
+        h = if max == r {
+            (g - b) * k
+        } else if max == g {
+            (b - r) * k + 120.0
+        } else {
+            (r - g) * k + 240.0
+        };
+        if h < 0.0 {
+            h += 360.0;
+        }
+    }
+    let byte = |v: f32| v.round_ties_even().clamp(0.0, 255.0) as i32;
+    let hh = (byte(h * 0.5) + dh).clamp(0, 180);
+    let ll = (byte(l * 255.0) + dl).clamp(0, 255);
+    let ss = (byte(s * 255.0) + ds).clamp(0, 255);
+    let (h, l, s) = (hh as f32, ll as f32 * INV, ss as f32 * INV);
+    let (r, g, b) = if s == 0.0 {
+        (l, l, l)
+    } else {
+        let p2 = if l <= 0.5 {
+            l * (1.0 + s)
+        } else {
+            l + s - l * s
+        };
+        let p1 = 2.0 * l - p2;
+        let mut h = h * (6.0 / 180.0);
+        if h < 0.0 {
+            h += 6.0;
+        } else if h >= 6.0 {
+            h -= 6.0;
+        }
+        let sector = h.floor();
+        let f = h - sector;
+        let tab = [p2, p1, p1 + (p2 - p1) * (1.0 - f), p1 + (p2 - p1) * f];
+        // OpenCV's sector table gives (b, g, r) indices into `tab`.
+        const SECTORS: [[usize; 3]; 6] = [
+            [1, 3, 0],
+            [1, 0, 2],
+            [3, 0, 1],
+            [0, 2, 1],
+            [0, 1, 3],
+            [2, 1, 0],
+        ];
+        let [bi, gi, ri] = SECTORS[(sector as usize).min(5)];
+        (tab[ri], tab[gi], tab[bi])
+    };
+    px[0] = byte(r * 255.0) as u8;
+    px[1] = byte(g * 255.0) as u8;
+    px[2] = byte(b * 255.0) as u8;
 }

@@ -88,6 +88,30 @@ pub struct ImageSteps {
     mean_image: Option<Vec<f32>>,
     fill: u8,
     max_pixels: Option<u64>,
+    affine: Affine,
+    hls: [i32; 3],
+}
+
+/// MXNet `ImageRecordIter`'s affine augmentation: a rotation, a shear, an aspect ratio and a
+/// scale drawn per sample, the image warped by them (bilinear, the fill value outside) to a new
+/// size clamped to `img_size`, before the crop.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Affine {
+    rotate: u32,
+    shear: f32,
+    aspect: f32,
+    scale: (f32, f32),
+    img_size: (f32, f32),
+}
+
+impl Affine {
+    const NONE: Affine = Affine {
+        rotate: 0,
+        shear: 0.0,
+        aspect: 0.0,
+        scale: (1.0, 1.0),
+        img_size: (0.0, 1e10),
+    };
 }
 
 /// The choices of one sample: the part of the image read (left, top, width, height, in the
@@ -105,6 +129,8 @@ const DRAW_CROP: u64 = 1;
 const DRAW_FLIP: u64 = 2;
 const DRAW_CONTRAST: u64 = 3;
 const DRAW_ILLUMINATION: u64 = 4;
+const DRAW_AFFINE: u64 = 5;
+const DRAW_HLS: u64 = 6;
 
 impl ImageSteps {
     fn with(geometry: Geometry) -> Self {
@@ -120,6 +146,8 @@ impl ImageSteps {
             mean_image: None,
             fill: 0,
             max_pixels: None,
+            affine: Affine::NONE,
+            hls: [0; 3],
         }
     }
 
@@ -219,9 +247,54 @@ impl ImageSteps {
         self
     }
 
+    /// Rotates by a whole number of degrees drawn uniformly in `-max..=max` (MXNet's
+    /// `max_rotate_angle`). Like the other affine steps (shear, aspect, scale, image size), it
+    /// warps the image after [`resize_shorter`](Self::resize_shorter) and before the crop, as
+    /// `ImageRecordIter` does, with bilinear (or nearest) sampling and the fill value outside.
+    pub fn random_rotate(mut self, max_degrees: u32) -> Self {
+        self.affine.rotate = max_degrees;
+        self
+    }
+
+    /// Shears by a ratio drawn uniformly in `±max` (MXNet's `max_shear_ratio`).
+    pub fn random_shear(mut self, max: f32) -> Self {
+        self.affine.shear = max;
+        self
+    }
+
+    /// Stretches by an aspect ratio drawn uniformly in `1 ± max` (MXNet's `max_aspect_ratio`),
+    /// the area kept.
+    pub fn random_aspect(mut self, max: f32) -> Self {
+        self.affine.aspect = max;
+        self
+    }
+
+    /// Scales by a factor drawn uniformly in `min..=max` (MXNet's `min_random_scale`,
+    /// `max_random_scale`).
+    pub fn random_scale(mut self, min: f32, max: f32) -> Self {
+        self.affine.scale = (min, max);
+        self
+    }
+
+    /// Clamps the warped image's sides to `min..=max` pixels (MXNet's `min_img_size`,
+    /// `max_img_size`).
+    pub fn img_size(mut self, min: f32, max: f32) -> Self {
+        self.affine.img_size = (min, max);
+        self
+    }
+
+    /// Shifts hue, saturation and lightness by whole amounts drawn uniformly in `±h`, `±s`,
+    /// `±l` on OpenCV's 8-bit HLS scale (hue 0..180, the others 0..255), clamped there (MXNet's
+    /// `random_h`, `random_s`, `random_l`). For RGB fields.
+    pub fn random_hsl(mut self, h: u8, s: u8, l: u8) -> Self {
+        self.hls = [i32::from(h), i32::from(l), i32::from(s)];
+        self
+    }
+
     /// The same steps for evaluation: no random choice. A random-resized crop becomes
     /// torchvision's evaluation transform, the shorter side resized to `shorter` then the center
-    /// crop; a random crop becomes the center crop; no flip, no jitter; the same normalization.
+    /// crop; a random crop becomes the center crop; no flip, no jitter, no affine warp; the same
+    /// normalization.
     pub fn eval(&self, shorter: usize) -> Self {
         let geometry = match self.geometry {
             Geometry::RandomResizedCrop { .. } => Geometry::ShorterThenCrop {
@@ -239,6 +312,8 @@ impl ImageSteps {
             flip: 0.0,
             contrast: 0.0,
             illumination: 0.0,
+            affine: Affine::NONE,
+            hls: [0; 3],
             ..self.clone()
         }
     }
@@ -291,6 +366,40 @@ impl ImageSteps {
         if let Geometry::RandomResizedCrop { scale, ratio } = self.geometry {
             positive("scale", scale)?;
             positive("ratio", ratio)?;
+        }
+        let a = self.affine;
+        if a != Affine::NONE {
+            if !matches!(self.geometry, Geometry::ShorterThenCrop { .. }) {
+                return Err("the affine steps (rotate, shear, aspect, scale, image size) warp the image before the crop, as MXNet's ImageRecordIter does: use them with `resize_shorter` or `center_crop`".to_owned());
+            }
+            let (lo, hi) = a.scale;
+            if !(lo.is_finite() && hi.is_finite() && 0.0 < lo && lo <= hi) {
+                return Err(format!(
+                    "the random scale's range is {lo}..{hi}: it must be positive and ordered"
+                ));
+            }
+            if !(a.shear.is_finite()
+                && a.shear >= 0.0
+                && a.aspect.is_finite()
+                && (0.0..1.0).contains(&a.aspect))
+            {
+                return Err(format!(
+                    "the shear ({}) must be a finite ratio ≥ 0 and the aspect ratio's jitter ({}) in 0..1",
+                    a.shear, a.aspect
+                ));
+            }
+            if !(a.img_size.0 >= 0.0 && a.img_size.0 <= a.img_size.1) || a.rotate > 360 {
+                return Err(format!(
+                    "the image size's range is {}..{} and the rotation ±{}°: the range must be ordered, the rotation at most 360°",
+                    a.img_size.0, a.img_size.1, a.rotate
+                ));
+            }
+        }
+        if self.hls != [0; 3] && channels != 3 {
+            return Err(format!(
+                "the hue, saturation and lightness jitter is for RGB images; the field has {channels} channel{}",
+                if channels == 1 { "" } else { "s" }
+            ));
         }
         if !(0.0..=1.0).contains(&self.flip) {
             return Err(format!(
@@ -388,12 +497,65 @@ impl ImageSteps {
                         ((size as f64 - crop as f64) / 2.0).round() as i64
                     }
                 };
+                if self.affine != Affine::NONE {
+                    return self.warp(
+                        draws,
+                        sample,
+                        (width, height),
+                        (rw, rh),
+                        (rows, cols),
+                        place,
+                    );
+                }
                 Region::ResizeThenCrop {
                     resized: (rw, rh),
                     at: (place(rw, cols, 0), place(rh, rows, 1)),
                 }
             }
         }
+    }
+
+    /// The affine warp of `ImageRecordIter` (`image_aug_default.cc`): the matrix of the drawn
+    /// shear `s`, angle, scale and aspect ratio, centred in the new size, mapping the resized
+    /// image to the warped one; composed with the crop (placed by `place` in the warped image)
+    /// and the resize, as the map from a field pixel to the source pixel sampled.
+    fn warp(
+        &self,
+        draws: &Draws<'_>,
+        sample: u64,
+        (width, height): (usize, usize),
+        (rw, rh): (usize, usize),
+        (rows, cols): (usize, usize),
+        place: impl Fn(usize, usize, u64) -> i64,
+    ) -> Region {
+        let a = self.affine;
+        let key = draws.key(sample, DRAW_AFFINE);
+        let (lo, hi) = (f64::from(a.scale.0), f64::from(a.scale.1));
+        let drawn = AffineDraw {
+            shear: f64::from(a.shear) * (uniform(key, 0) * 2.0 - 1.0),
+            angle: below(key, 1, 2 * a.rotate as usize + 1) as f64 - f64::from(a.rotate),
+            scale: lo + (hi - lo) * uniform(key, 2),
+            ratio: 1.0 + f64::from(a.aspect) * (uniform(key, 3) * 2.0 - 1.0),
+        };
+        let img_size = (f64::from(a.img_size.0), f64::from(a.img_size.1));
+        let (m, (nw, nh)) = drawn.matrix((rw, rh), img_size);
+        let at = (place(nw, cols, 0) as f64, place(nh, rows, 1) as f64);
+        Region::Warp {
+            map: field_to_source(m, at, (width, height), (rw, rh)),
+        }
+    }
+
+    /// The sample's hue, lightness and saturation shifts (OpenCV's 8-bit HLS order), if any.
+    pub(crate) fn hls_shift(&self, draws: &Draws<'_>, sample: u64) -> Option<[i32; 3]> {
+        if self.hls == [0; 3] {
+            return None;
+        }
+        let key = draws.key(sample, DRAW_HLS);
+        // MXNet: `int h = rand * random_h * 2 - random_h` (truncated toward zero).
+        Some(std::array::from_fn(|i| {
+            let max = f64::from(self.hls[i]);
+            (uniform(key, i as u64) * max * 2.0 - max) as i32
+        }))
     }
 
     /// The normalization as per-channel `(multiplier, offset)` for a sample's jitter: a value `x`
@@ -430,6 +592,69 @@ pub(crate) enum Region {
         resized: (usize, usize),
         at: (i64, i64),
     },
+    /// Each field pixel `(x, y)` samples the source at `(m0·x + m1·y + m2, m3·x + m4·y + m5)`.
+    Warp { map: [f64; 6] },
+}
+
+/// One sample's draws of `ImageRecordIter`'s affine augmentation: shear ratio, angle in degrees,
+/// scale and aspect ratio.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct AffineDraw {
+    pub(crate) shear: f64,
+    pub(crate) angle: f64,
+    pub(crate) scale: f64,
+    pub(crate) ratio: f64,
+}
+
+impl AffineDraw {
+    /// MXNet's matrix (`image_aug_default.cc`) for an image of `(w, h)`: the 2×3 map from the
+    /// image to the warped one, centred in the warped size, which is the scaled size clamped to
+    /// `img_size` (truncated to whole pixels, as `cv::Size` does).
+    pub(crate) fn matrix(
+        &self,
+        (w, h): (usize, usize),
+        img_size: (f64, f64),
+    ) -> ([f64; 6], (usize, usize)) {
+        let hs = 2.0 * self.scale / (1.0 + self.ratio);
+        let ws = self.ratio * hs;
+        let (cos, sin) = (self.angle.to_radians().cos(), self.angle.to_radians().sin());
+        let size = |side: usize| {
+            ((self.scale * side as f64).clamp(img_size.0, img_size.1) as usize).max(1)
+        };
+        let (nw, nh) = (size(w), size(h));
+        let (m0, m1) = (
+            hs * cos - self.shear * sin * ws,
+            hs * sin + self.shear * cos * ws,
+        );
+        let (m3, m4) = (-sin * ws, cos * ws);
+        let m2 = (nw as f64 - (m0 * w as f64 + m1 * h as f64)) / 2.0;
+        let m5 = (nh as f64 - (m3 * w as f64 + m4 * h as f64)) / 2.0;
+        ([m0, m1, m2, m3, m4, m5], (nw, nh))
+    }
+}
+
+/// The map from a field pixel `(x, y)` to the source pixel sampled: the field is the warped
+/// image from `at`; the warped image is `m` of the resized image (OpenCV's `warpAffine` samples
+/// the inverse of `m` at whole pixel positions); the resized image of `(rw, rh)` is the source
+/// of `(w, h)` with pixel centres mapped as a resize maps them, `(p + ½)·(w / rw) − ½`.
+pub(crate) fn field_to_source(
+    m: [f64; 6],
+    (ax, ay): (f64, f64),
+    (w, h): (usize, usize),
+    (rw, rh): (usize, usize),
+) -> [f64; 6] {
+    let det = m[0] * m[4] - m[1] * m[3];
+    let inv = [m[4] / det, -m[1] / det, -m[3] / det, m[0] / det];
+    let (sx, sy) = (w as f64 / rw as f64, h as f64 / rh as f64);
+    let (u0, v0) = (ax - m[2], ay - m[5]);
+    [
+        sx * inv[0],
+        sx * inv[1],
+        sx * (inv[0] * u0 + inv[1] * v0 + 0.5) - 0.5,
+        sy * inv[2],
+        sy * inv[3],
+        sy * (inv[2] * u0 + inv[3] * v0 + 0.5) - 0.5,
+    ]
 }
 
 /// torchvision's `RandomResizedCrop.get_params`: `(left, top, width, height)`.
