@@ -9,7 +9,8 @@ use batchspec::data::{BatchSource, DataError};
 use batchspec::iteration::{Schedule, Shard};
 use batchspec::load::LoadError;
 use batchspec::load::images::{
-    EncodedImages, ImageFolder, ImageSteps, ImageStream, RecordIo, WebDataset, decode_image,
+    EncodedImages, ImageFolder, ImageSteps, ImageStream, RecordIo, ShardStream, WebDataset,
+    decode_image,
 };
 use batchspec::prelude::*;
 use proptest::prelude::*;
@@ -790,5 +791,117 @@ fn the_affine_warp_matches_opencvs() {
         let max = diffs.iter().max().copied().unwrap();
         let mean = diffs.iter().sum::<i32>() as f64 / diffs.len() as f64;
         assert!(max <= 4 && mean < 0.3, "warp {k}: mean {mean}, max {max}");
+    }
+}
+
+fn shard_pattern() -> String {
+    format!(
+        "{}/shard-{{000000..000002}}.tar",
+        data().join("wds").display()
+    )
+}
+
+fn shard_stream(
+    world: usize,
+    rank: usize,
+    buffer: usize,
+    seed: Option<u64>,
+    workers: usize,
+) -> ShardStream<Small> {
+    let steps = ImageSteps::random_resized_crop((0.3, 1.0), (0.75, 1.33))
+        .flip_h(0.5)
+        .scale(1.0 / 255.0);
+    ShardStream::<Small>::open(&shard_pattern(), steps, 4, Shard::new(rank, world).unwrap())
+        .unwrap()
+        .shuffle(seed)
+        .buffer(buffer)
+        .workers(workers)
+}
+
+#[test]
+fn a_shard_stream_in_order_serves_the_shards_samples_in_order() {
+    let expected = json("wds.json");
+    let labels: Vec<i64> = ["shard-000000.tar", "shard-000001.tar", "shard-000002.tar"]
+        .iter()
+        .flat_map(|s| {
+            expected["shards"][s]["samples"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|x| x["cls"].as_i64().unwrap())
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    let mut s = shard_stream(1, 0, 1, None, 1);
+    let served: Vec<i64> = all(&mut s)
+        .iter()
+        .flat_map(|b| b.label.array().iter().copied().collect::<Vec<_>>())
+        .collect();
+    assert_eq!(served, labels);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(16))]
+
+    /// Whole shards to each rank, every sample once an epoch across the ranks, whatever the
+    /// buffer and the seed; the same batches at any number of workers.
+    #[test]
+    fn shards_serve_every_sample_once_across_ranks(world in 1usize..5, buffer in 1usize..9, seed in 0u64..100, epoch in 0u64..3, workers in 2usize..4) {
+        #[derive(DataSpec)]
+        struct Crop {
+            #[spec(source = "image")]
+            image: Batch<image![12, 12, 3; BHWC, u8]>,
+        }
+        let contents = |s: &mut ShardStream<Crop>| -> Vec<Vec<u8>> {
+            std::iter::from_fn(|| s.next_owned())
+                .flat_map(|b| {
+                    let (b, info) = b.unwrap();
+                    let a = b.image.array().to_owned();
+                    (0..info.count_samples).map(move |i| a.index_axis(ndarray::Axis(0), i).iter().copied().collect::<Vec<u8>>())
+                })
+                .collect()
+        };
+        let mut folder_stream = ImageStream::<Crop>::new(folder(), ImageSteps::center_crop(), schedule(folder().len(), 4)).unwrap();
+        let mut every: Vec<Vec<u8>> = std::iter::from_fn(|| folder_stream.next_owned())
+            .flat_map(|b| {
+                let (b, info) = b.unwrap();
+                let a = b.image.array().to_owned();
+                (0..info.count_samples).map(move |i| a.index_axis(ndarray::Axis(0), i).iter().copied().collect::<Vec<u8>>())
+            })
+            .collect();
+        let mut ranks = Vec::new();
+        for rank in 0..world {
+            let mut s = ShardStream::<Crop>::open(&shard_pattern(), ImageSteps::center_crop(), 3, Shard::new(rank, world).unwrap())
+                .unwrap()
+                .shuffle(Some(seed))
+                .buffer(buffer);
+            s.start_epoch(epoch);
+            ranks.extend(contents(&mut s));
+        }
+        every.sort();
+        ranks.sort();
+        prop_assert_eq!(ranks, every);
+
+        let mut one = shard_stream(world, 0, buffer, Some(seed), 1);
+        let mut many = shard_stream(world, 0, buffer, Some(seed), workers);
+        one.start_epoch(epoch);
+        many.start_epoch(epoch);
+        prop_assert_eq!(flat(&all(&mut one)), flat(&all(&mut many)));
+    }
+
+    /// A shard stream's state resumes it where it was taken.
+    #[test]
+    fn a_shard_stream_resumes_where_it_was_taken(buffer in 1usize..9, seed in 0u64..100, at in 0usize..5) {
+        let mut run = shard_stream(1, 0, buffer, Some(seed), 1);
+        for _ in 0..at {
+            if run.next_owned().is_none() {
+                break;
+            }
+        }
+        let state = run.state();
+        let rest = flat(&all(&mut run));
+        let mut resumed = shard_stream(1, 0, buffer, Some(seed), 2);
+        resumed.resume(&state).unwrap();
+        prop_assert_eq!(flat(&all(&mut resumed)), rest);
     }
 }

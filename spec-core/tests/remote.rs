@@ -691,3 +691,88 @@ fn a_directorys_footers_and_a_loads_chunks_are_fetched_several_at_a_time() {
     assert_eq!(chunks, 3, "one request per file");
     assert!(proxy_most.load(std::sync::atomic::Ordering::SeqCst) >= 2);
 }
+
+/// WebDataset shards in a bucket, streamed: each shard fetched whole by one request, the same
+/// batches as the same shards read from local disk; a shard over the memory limit refused by
+/// its URL before it is fetched.
+#[cfg(feature = "images")]
+#[test]
+fn webdataset_shards_stream_from_a_bucket_as_from_disk() {
+    use batchspec::iteration::Shard;
+    use batchspec::load::images::{ImageSteps, ShardStream};
+
+    #[derive(DataSpec)]
+    struct Photo {
+        #[spec(source = "image")]
+        image: Batch<image![16, 16, 3; BCHW, f32]>,
+        #[spec(source = "label")]
+        label: Batch<Index<3>>,
+    }
+    let Some(s3) = support::s3() else { return };
+    let endpoint = s3.endpoint();
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/images/wds");
+    let shards: Vec<(String, PathBuf)> = (0..3)
+        .map(|i| {
+            let name = format!("shard-00000{i}.tar");
+            (format!("wds/{name}"), dir.join(name))
+        })
+        .collect();
+    put(&endpoint, "images", &shards);
+    let steps = || {
+        ImageSteps::random_resized_crop((0.3, 1.0), (0.75, 1.33))
+            .flip_h(0.5)
+            .scale(1.0 / 255.0)
+    };
+    let values = |s: &mut dyn FnMut() -> Option<Photo>| {
+        std::iter::from_fn(s)
+            .flat_map(|b| {
+                b.image
+                    .array()
+                    .iter()
+                    .map(|v| v.to_bits())
+                    .chain(b.label.array().iter().map(|&l| l as u32))
+                    .collect::<Vec<_>>()
+            })
+            .collect::<Vec<u32>>()
+    };
+    let rank = Shard::new(0, 1).unwrap();
+    let mut local = ShardStream::<Photo>::open(
+        &format!("{}/shard-{{000000..000002}}.tar", dir.display()),
+        steps(),
+        4,
+        rank,
+    )
+    .unwrap()
+    .shuffle(Some(5))
+    .buffer(4);
+    let mut remote = ShardStream::<Photo>::from_urls(
+        "s3://images/wds/shard-{000000..000002}.tar",
+        &options(&endpoint),
+        steps(),
+        4,
+        rank,
+    )
+    .unwrap()
+    .shuffle(Some(5))
+    .buffer(4)
+    .workers(2);
+    let from_disk = values(&mut || local.next_owned().map(|b| b.unwrap().0));
+    let from_bucket = values(&mut || remote.next_owned().map(|b| b.unwrap().0));
+    assert!(!from_disk.is_empty());
+    assert_eq!(from_bucket, from_disk);
+
+    let mut small = ShardStream::<Photo>::from_urls(
+        "s3://images/wds/shard-{000000..000002}.tar",
+        &options(&endpoint),
+        steps(),
+        4,
+        rank,
+    )
+    .unwrap()
+    .max_shard_bytes(1000);
+    let err = small.next_owned().unwrap().err().unwrap().to_string();
+    assert!(
+        err.contains("s3://images/wds/shard-0000") && err.contains("max_shard_bytes"),
+        "{err}"
+    );
+}

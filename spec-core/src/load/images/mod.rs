@@ -10,6 +10,7 @@ mod decode;
 mod folder;
 mod recordio;
 mod render;
+mod shards;
 mod steps;
 mod stream;
 mod wds;
@@ -23,6 +24,7 @@ pub use render::hls_shift;
 /// MXNet's affine warp of a whole image, for tests against OpenCV's `warpAffine`.
 #[doc(hidden)]
 pub use render::mxnet_warp;
+pub use shards::ShardStream;
 pub use steps::{Geometry, ImageSteps, Interpolation};
 pub use stream::ImageStream;
 pub use wds::WebDataset;

@@ -147,17 +147,36 @@ impl<R> ImageStream<R> {
     }
 }
 
-/// A batch being read: the collection's samples `rows`, then zeros to `size` rows.
-struct Reader<'a> {
+/// A batch being read: the collection's samples `rows`, then zeros to `size` rows; the draws
+/// of a row are by its index in the collection, or by `draws.globals` when given.
+pub(crate) struct Reader<'a> {
     images: &'a dyn EncodedImages,
     steps: &'a ImageSteps,
     rows: &'a [usize],
     size: usize,
-    draws: Draws<'static>,
+    draws: Draws<'a>,
     pool: &'a mut [Worker],
 }
 
-impl Reader<'_> {
+impl<'a> Reader<'a> {
+    pub(crate) fn new(
+        images: &'a dyn EncodedImages,
+        steps: &'a ImageSteps,
+        rows: &'a [usize],
+        size: usize,
+        draws: Draws<'a>,
+        pool: &'a mut [Worker],
+    ) -> Self {
+        Reader {
+            images,
+            steps,
+            rows,
+            size,
+            draws,
+            pool,
+        }
+    }
+
     fn no_source(&self, leaf: &Described) -> LoadError {
         LoadError::NoSource {
             loader: "the image collection".to_owned(),
@@ -279,7 +298,7 @@ struct Job<'a> {
     images: &'a dyn EncodedImages,
     steps: &'a ImageSteps,
     field: Field,
-    draws: Draws<'static>,
+    draws: Draws<'a>,
     source: &'static str,
     limit: u64,
 }

@@ -14,10 +14,26 @@ const IMAGE_MEMBERS: [&str; 3] = ["jpg", "jpeg", "png"];
 /// The members taken for the source `"label"`.
 const LABEL_MEMBERS: [&str; 2] = ["cls", "label"];
 
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 struct Shard {
     path: PathBuf,
-    file: Arc<File>,
+    data: Data,
+}
+
+/// Where a shard's bytes are: a local file read by offset, or the whole shard in memory (a
+/// shard fetched from a bucket).
+#[derive(Clone)]
+enum Data {
+    File(Arc<File>),
+    Memory(Arc<dyn AsRef<[u8]> + Send + Sync>),
+}
+
+impl std::fmt::Debug for Shard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Shard")
+            .field("path", &self.path)
+            .finish_non_exhaustive()
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -84,93 +100,132 @@ impl WebDataset {
     pub fn from_paths<P: AsRef<Path>>(
         paths: impl IntoIterator<Item = P>,
     ) -> Result<Self, LoadError> {
-        let mut shards = Vec::new();
-        let mut samples: Vec<Sample> = Vec::new();
+        let mut this = WebDataset {
+            shards: Vec::new(),
+            samples: Vec::new(),
+            fingerprint: 0,
+        };
         let mut hash = Vec::new();
         for path in paths {
             let path = path.as_ref().to_path_buf();
-            let fail =
-                |place: Place, message: String| error_at((path.clone(), place), "", bad(message));
             let io = |e: std::io::Error| error_at((path.clone(), Place::File), "", e.into());
             let file = File::open(&path).map_err(io)?;
             let size = file.metadata().map_err(io)?.len();
-            let shard = shards.len();
-            let mut archive = tar::Archive::new(&file);
-            let entries = archive.entries_with_seek().map_err(io)?;
-            let mut last_key: Option<String> = None;
-            for entry in entries {
-                let entry = entry
-                    .map_err(|e| fail(Place::File, format!("not a readable tar file: {e}")))?;
-                let offset = entry.raw_file_position();
-                if !entry.header().entry_type().is_file() {
-                    continue;
-                }
-                let name = entry
-                    .path()
-                    .map_err(|e| {
-                        fail(
-                            Place::Offset(offset),
-                            format!("a member's name is unreadable: {e}"),
-                        )
-                    })?
-                    .to_string_lossy()
-                    .into_owned();
-                let member_size = entry.size();
-                if offset.checked_add(member_size).is_none_or(|end| end > size) {
-                    return Err(fail(
-                        Place::Member {
-                            name,
-                            offset: Some(offset),
-                        },
-                        format!(
-                            "the member claims {member_size} bytes from byte {offset}, past the end of the shard ({size} bytes)"
-                        ),
-                    ));
-                }
-                // WebDataset's split: the key is the path up to the first dot of the file name.
-                let (dir, base) = match name.rfind('/') {
-                    Some(i) => (&name[..=i], &name[i + 1..]),
-                    None => ("", name.as_str()),
-                };
-                if base.starts_with('.') || base.starts_with("__") {
-                    continue;
-                }
-                let Some(dot) = base.find('.') else {
-                    continue;
-                };
-                let key = format!("{dir}{}", &base[..dot]);
-                // WebDataset reads extensions in lower case (`x.JPG` is a `jpg` member).
-                let ext = base[dot + 1..].to_lowercase();
-                hash.extend_from_slice(name.as_bytes());
-                hash.extend_from_slice(&member_size.to_le_bytes());
-                let member = Member {
-                    ext,
-                    offset,
-                    size: member_size,
-                };
-                match (last_key.as_deref(), samples.last_mut()) {
-                    (Some(k), Some(sample)) if k == key => sample.members.push(member),
-                    _ => {
-                        samples.push(Sample {
-                            shard,
-                            key: key.clone(),
-                            members: vec![member],
-                        });
-                        last_key = Some(key);
-                    }
-                }
-            }
-            shards.push(Shard {
+            this.index(&file, size, &path, &mut hash)?;
+            this.shards.push(Shard {
                 path,
-                file: Arc::new(file),
+                data: Data::File(Arc::new(file)),
             });
         }
-        let fingerprint = fingerprint(&[&hash]);
-        Ok(WebDataset {
-            shards,
-            samples,
-            fingerprint,
-        })
+        this.fingerprint = fingerprint(&[&hash]);
+        Ok(this)
+    }
+
+    /// One shard held in memory (fetched from a bucket, or made by a program), named `name` in
+    /// errors.
+    ///
+    /// # Errors
+    /// As [`from_paths`](Self::from_paths).
+    pub fn from_memory(
+        name: impl Into<PathBuf>,
+        bytes: impl AsRef<[u8]> + Send + Sync + 'static,
+    ) -> Result<Self, LoadError> {
+        let path = name.into();
+        let mut this = WebDataset {
+            shards: Vec::new(),
+            samples: Vec::new(),
+            fingerprint: 0,
+        };
+        let mut hash = Vec::new();
+        let size = bytes.as_ref().len() as u64;
+        this.index(std::io::Cursor::new(bytes.as_ref()), size, &path, &mut hash)?;
+        this.shards.push(Shard {
+            path,
+            data: Data::Memory(Arc::new(bytes)),
+        });
+        this.fingerprint = fingerprint(&[&hash]);
+        Ok(this)
+    }
+
+    /// Reads the member headers of a shard of `size` bytes (the next shard), adding its
+    /// samples.
+    fn index<R: std::io::Read + std::io::Seek>(
+        &mut self,
+        reader: R,
+        size: u64,
+        path: &Path,
+        hash: &mut Vec<u8>,
+    ) -> Result<(), LoadError> {
+        let fail =
+            |place: Place, message: String| error_at((path.to_path_buf(), place), "", bad(message));
+        let io = |e: std::io::Error| error_at((path.to_path_buf(), Place::File), "", e.into());
+        let shard = self.shards.len();
+        let mut archive = tar::Archive::new(reader);
+        let entries = archive.entries_with_seek().map_err(io)?;
+        let mut last_key: Option<String> = None;
+        for entry in entries {
+            let entry =
+                entry.map_err(|e| fail(Place::File, format!("not a readable tar file: {e}")))?;
+            let offset = entry.raw_file_position();
+            if !entry.header().entry_type().is_file() {
+                continue;
+            }
+            let name = entry
+                .path()
+                .map_err(|e| {
+                    fail(
+                        Place::Offset(offset),
+                        format!("a member's name is unreadable: {e}"),
+                    )
+                })?
+                .to_string_lossy()
+                .into_owned();
+            let member_size = entry.size();
+            if offset.checked_add(member_size).is_none_or(|end| end > size) {
+                return Err(fail(
+                    Place::Member {
+                        name,
+                        offset: Some(offset),
+                    },
+                    format!(
+                        "the member claims {member_size} bytes from byte {offset}, past the end of the shard ({size} bytes)"
+                    ),
+                ));
+            }
+            // WebDataset's split: the key is the path up to the first dot of the file name.
+            let (dir, base) = match name.rfind('/') {
+                Some(i) => (&name[..=i], &name[i + 1..]),
+                None => ("", name.as_str()),
+            };
+            if base.starts_with('.') || base.starts_with("__") {
+                continue;
+            }
+            let Some(dot) = base.find('.') else {
+                continue;
+            };
+            let key = format!("{dir}{}", &base[..dot]);
+            // WebDataset reads extensions in lower case (`x.JPG` is a `jpg` member).
+            let ext = base[dot + 1..].to_lowercase();
+            hash.extend_from_slice(name.as_bytes());
+            hash.extend_from_slice(&member_size.to_le_bytes());
+            let member = Member {
+                ext,
+                offset,
+                size: member_size,
+            };
+            match (last_key.as_deref(), self.samples.last_mut()) {
+                (Some(k), Some(sample)) if k == key => sample.members.push(member),
+                _ => {
+                    self.samples.push(Sample {
+                        shard,
+                        key: key.clone(),
+                        members: vec![member],
+                    });
+                    last_key = Some(key);
+                }
+            }
+        }
+        Ok(())
     }
 
     /// The shards, in order.
@@ -225,10 +280,23 @@ impl WebDataset {
             return Err(error_at((path, at), source, too_large(member.size, limit)));
         }
         out.clear();
-        out.resize(member.size as usize, 0);
         let shard = &self.shards[self.samples[index].shard];
-        read_exact_at(&shard.file, out, member.offset)
-            .map_err(|e| error_at((path, at), source, e.into()))
+        match &shard.data {
+            Data::File(file) => {
+                out.resize(member.size as usize, 0);
+                read_exact_at(file, out, member.offset)
+                    .map_err(|e| error_at((path, at), source, e.into()))
+            }
+            Data::Memory(bytes) => {
+                // Checked against the shard's length when it was indexed.
+                let (from, to) = (
+                    member.offset as usize,
+                    (member.offset + member.size) as usize,
+                );
+                out.extend_from_slice(&bytes.as_ref().as_ref()[from..to]);
+                Ok(())
+            }
+        }
     }
 }
 
@@ -238,27 +306,12 @@ impl EncodedImages for WebDataset {
     }
 
     fn kind(&self, source: &str) -> Option<SourceKind> {
-        let image = |ext: &str| {
-            IMAGE_MEMBERS
+        let present = |ext: &str| {
+            self.samples
                 .iter()
-                .any(|i| ext == *i || ext.ends_with(&format!(".{i}")))
+                .any(|s| s.members.iter().any(|m| m.ext == ext))
         };
-        match source {
-            "image" => Some(SourceKind::Image),
-            "label" => Some(SourceKind::Labels),
-            ext if self
-                .samples
-                .iter()
-                .any(|s| s.members.iter().any(|m| m.ext == ext)) =>
-            {
-                Some(if image(ext) {
-                    SourceKind::Image
-                } else {
-                    SourceKind::Labels
-                })
-            }
-            _ => None,
-        }
+        (matches!(source, "image" | "label") || present(source)).then(|| member_kind(source))
     }
 
     fn sources(&self) -> Vec<String> {
@@ -334,6 +387,19 @@ impl EncodedImages for WebDataset {
 
     fn fingerprint(&self) -> u64 {
         self.fingerprint
+    }
+}
+
+/// What a member read for `source` holds, by its name alone: `"image"` and members ending in
+/// `jpg`, `jpeg` or `png` are images, others labels.
+pub(crate) fn member_kind(source: &str) -> SourceKind {
+    let image = IMAGE_MEMBERS
+        .iter()
+        .any(|i| source == *i || source.ends_with(&format!(".{i}")));
+    if source == "image" || (source != "label" && image) {
+        SourceKind::Image
+    } else {
+        SourceKind::Labels
     }
 }
 
