@@ -8,13 +8,15 @@
 //! panics (those that escaped, and those the reader's guard caught inside the `parquet` crate),
 //! the slowest input (a hang would show), the largest single allocation made while loading
 //! against what the file could justify, and the peak resident memory of any input (Linux).
+//! With the feature `images`, JPEG and PNG files through an `ImageStream`, a RecordIO pack and
+//! a WebDataset shard too, within the spec's pixel budget rather than the file's length.
 //!
 //! `cargo run --release -p batchspec-core --features parquet --example fuzz_readers -- N [seed]`
 //! runs N inputs per reader (CI runs a few thousand; the README gives a run of 1,000,000).
 //! Inputs that panic are written to `target/fuzz-crashes/` to be replayed. Exits with an error
 //! if any input panicked (a panic the reader's guard caught too: it would be an abort under
 //! `panic = "abort"`), took over 2 s, or allocated more than 16 bytes per byte of file (plus
-//! 4 MB).
+//! 4 MB; for images, the pixel budget in RGBA three times over, plus that).
 
 use batchspec::data::Dataset;
 use batchspec::load::parquet_thrift::{self as thrift, Value};
@@ -317,6 +319,21 @@ fn fuzz(
     damage: fn(&[u8], &mut Rng) -> Vec<u8>,
     load: impl Fn(&Path, usize) -> bool,
 ) -> Report {
+    fuzz_within(name, seeds, n, rng, dir, damage, load, budget)
+}
+
+/// [`fuzz`] with another budget: the image readers', which a spec sets.
+#[allow(clippy::too_many_arguments)]
+fn fuzz_within(
+    name: &str,
+    seeds: &[Vec<u8>],
+    n: usize,
+    rng: &mut Rng,
+    dir: &Path,
+    damage: fn(&[u8], &mut Rng) -> Vec<u8>,
+    load: impl Fn(&Path, usize) -> bool,
+    budget: fn(usize) -> usize,
+) -> Report {
     let path = dir.join(format!("input-{name}"));
     let mut report = Report::default();
     for i in 0..n {
@@ -359,6 +376,175 @@ fn fuzz(
         }
     }
     report
+}
+
+/// The image readers (feature `images`): JPEG and PNG files through an `ImageStream` (decode,
+/// random-resized crop, flip, normalize), a RecordIO pack scanned without its index, and a
+/// WebDataset shard, each read whole. Their budget is the spec's: the stream's pixel budget
+/// (`max_pixels`, here 2^20) in RGBA and the resizer's rows, not the file's length.
+#[cfg(feature = "images")]
+mod images {
+    use super::{Report, Rng, fuzz_within, mutate};
+    use batchspec::data::BatchSource;
+    use batchspec::iteration::Schedule;
+    use batchspec::load::images::{
+        EncodedImages, ImageSteps, ImageStream, RecordIo, SourceKind, WebDataset,
+    };
+    use batchspec::load::{LoadError, Place};
+    use batchspec::prelude::*;
+    use std::path::{Path, PathBuf};
+
+    #[derive(DataSpec)]
+    struct Photo {
+        #[spec(source = "image")]
+        image: Batch<image![24, 24, 3; BCHW, f32]>,
+    }
+
+    #[derive(DataSpec)]
+    struct Labelled {
+        #[spec(source = "image")]
+        image: Batch<image![16, 16, 3; BCHW, f32]>,
+        #[spec(source = "label")]
+        label: Batch<Index<4>>,
+    }
+
+    const PIXELS: u64 = 1 << 20;
+
+    fn steps() -> ImageSteps {
+        ImageSteps::random_resized_crop((0.1, 1.0), (0.75, 1.33))
+            .flip_h(0.5)
+            .scale(1.0 / 255.0)
+            .max_pixels(PIXELS)
+    }
+
+    /// One file as a collection of one image.
+    struct One(PathBuf);
+
+    impl EncodedImages for One {
+        fn len(&self) -> usize {
+            1
+        }
+        fn kind(&self, _: &str) -> Option<SourceKind> {
+            Some(SourceKind::Image)
+        }
+        fn sources(&self) -> Vec<String> {
+            vec!["image".into()]
+        }
+        fn read_image(
+            &self,
+            _: usize,
+            _: &'static str,
+            _: u64,
+            out: &mut Vec<u8>,
+        ) -> Result<(), LoadError> {
+            *out = std::fs::read(&self.0).unwrap_or_default();
+            Ok(())
+        }
+        fn read_labels(
+            &self,
+            _: usize,
+            _: &'static str,
+            _: &mut Vec<f64>,
+        ) -> Result<(), LoadError> {
+            Ok(())
+        }
+        fn place(&self, _: usize) -> (PathBuf, Place) {
+            (self.0.clone(), Place::File)
+        }
+        fn fingerprint(&self) -> u64 {
+            0
+        }
+    }
+
+    /// Every batch of `stream`: `true` when none failed.
+    fn drain<R, S: BatchSource<R>>(mut stream: S) -> bool {
+        let mut ok = true;
+        while let Some(b) = stream.next_owned() {
+            ok &= b.is_ok();
+        }
+        ok
+    }
+
+    fn image(path: &Path, _: usize) -> bool {
+        let schedule = Schedule::builder(1)
+            .batch_size(1)
+            .build()
+            .expect("a schedule");
+        ImageStream::<Photo>::new(One(path.to_path_buf()), steps(), schedule).is_ok_and(drain)
+    }
+
+    fn stream<C: EncodedImages + 'static>(images: Result<C, LoadError>) -> bool {
+        let Ok(images) = images else { return false };
+        let n = images.len();
+        let Ok(schedule) = Schedule::builder(n.max(1)).batch_size(4).build() else {
+            return false;
+        };
+        if n == 0 {
+            return false;
+        }
+        ImageStream::<Labelled>::new(images, steps(), schedule).is_ok_and(drain)
+    }
+
+    /// The decoded image at the pixel budget in RGBA, the resizer's buffers for it, the file.
+    fn image_budget(len: usize) -> usize {
+        (PIXELS as usize) * 4 * 3 + 16 * len + (4 << 20)
+    }
+
+    pub(super) fn fuzz_images(
+        n: usize,
+        rng: &mut Rng,
+        dir: &Path,
+        reports: &mut Vec<(&'static str, Report)>,
+    ) {
+        let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/images");
+        let read = |name: &str| std::fs::read(fixtures.join(name)).expect("a committed fixture");
+        let jpegs = [
+            read("folder/bird/b01.jpg"),
+            read("folder/cat/kitten.jpg"),
+            read("folder/dog/Puppy.JPG"),
+        ];
+        let pngs = [
+            read("folder/bird/b04_grey.png"),
+            read("folder/cat/c03_rgba.png"),
+            read("folder/dog/d03_rgb.png"),
+        ];
+        reports.push((
+            "JPEG (ImageStream)",
+            fuzz_within("jpeg", &jpegs, n, rng, dir, mutate, image, image_budget),
+        ));
+        reports.push((
+            "PNG (ImageStream)",
+            fuzz_within("png", &pngs, n, rng, dir, mutate, image, image_budget),
+        ));
+        let rec = [read("rec/folder.rec"), read("rec/split.rec")];
+        reports.push((
+            "RecordIO (scanned)",
+            fuzz_within(
+                "recordio",
+                &rec,
+                n,
+                rng,
+                dir,
+                mutate,
+                |p, _| stream(RecordIo::open(p)),
+                image_budget,
+            ),
+        ));
+        let tars = [read("wds/shard-000000.tar"), read("wds/dotted.tar")];
+        reports.push((
+            "WebDataset shard",
+            fuzz_within(
+                "wds",
+                &tars,
+                n,
+                rng,
+                dir,
+                mutate,
+                |p, _| stream(WebDataset::from_paths([p])),
+                image_budget,
+            ),
+        ));
+    }
 }
 
 fn csv_seed(rows: usize, crlf: bool, header: bool) -> Vec<u8> {
@@ -536,11 +722,13 @@ fn main() {
             fuzz(name, &seeds, n, &mut rng, &dir, mutate_parquet, load),
         ));
     }
+    #[cfg(feature = "images")]
+    images::fuzz_images(n, &mut rng, &dir, &mut reports);
     let _ = std::fs::remove_dir_all(&dir);
 
     println!("{n} damaged inputs per reader, seed {seed}");
     println!(
-        "| reader | inputs | loaded | panics | caught in the decoder | slowest | largest allocation | peak RSS | over 16 B/byte + 4 MB |"
+        "| reader | inputs | loaded | panics | caught in the decoder | slowest | largest allocation | peak RSS | over budget |"
     );
     println!("| --- | --- | --- | --- | --- | --- | --- | --- | --- |");
     let mut failed = false;

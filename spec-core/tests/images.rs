@@ -905,3 +905,23 @@ proptest! {
         prop_assert_eq!(flat(&all(&mut resumed)), rest);
     }
 }
+
+/// WebP through the `image` crate's decoder: a lossless file is its source's pixels, a lossy
+/// one libwebp's decode (Pillow's, within the decoders' rounding).
+#[test]
+fn webp_decodes_as_libwebp_does() {
+    for (name, tolerance) in [("kitten_lossless", 0), ("kitten_lossy", 3)] {
+        let bytes = std::fs::read(data().join(format!("webp/{name}.webp"))).unwrap();
+        let ours = decode_image(&bytes, 3, 1 << 20).unwrap();
+        let pillow = npy(&format!("decoded/{name}.webp.npy"));
+        assert_eq!([ours.height, ours.width, 3], pillow.shape(), "{name}");
+        let max = ours
+            .data
+            .iter()
+            .zip(pillow.iter())
+            .map(|(&a, &b)| (i32::from(a) - i32::from(b)).abs())
+            .max()
+            .unwrap();
+        assert!(max <= tolerance, "{name}: max difference {max}");
+    }
+}

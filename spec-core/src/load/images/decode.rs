@@ -1,7 +1,7 @@
 //! Encoded images to pixels: the format from the first bytes, the size from the header before
 //! any pixel is decoded, and the decoder limited to that size, itself checked against a budget.
 //! JPEG through `zune-jpeg` (the decoder the `image` crate uses, called directly so that a
-//! worker decodes into memory it keeps), PNG through the `image` crate.
+//! worker decodes into memory it keeps), PNG and WebP through the `image` crate.
 
 use image::{DynamicImage, ImageFormat};
 use zune_core::bytestream::ZCursor;
@@ -23,7 +23,7 @@ pub struct Pixels {
     pub data: Vec<u8>,
 }
 
-/// Decodes a JPEG or PNG image as a stream does, into `channels` channels (1, 3 or 4; see
+/// Decodes a JPEG, PNG or WebP image as a stream does, into `channels` channels (1, 3 or 4; see
 /// the conversions below), refusing an image whose header claims more than `max_pixels`
 /// pixels before decoding it.
 ///
@@ -52,6 +52,7 @@ pub fn decode_image(
 pub(crate) enum Format {
     Jpeg,
     Png,
+    WebP,
 }
 
 impl Format {
@@ -61,8 +62,36 @@ impl Format {
             Some(Format::Jpeg)
         } else if bytes.starts_with(b"\x89PNG\r\n\x1a\n") {
             Some(Format::Png)
+        } else if bytes.len() >= 12 && &bytes[..4] == b"RIFF" && &bytes[8..12] == b"WEBP" {
+            Some(Format::WebP)
         } else {
             None
+        }
+    }
+
+    /// The most pixels a file of `len` bytes of this format can hold: a JPEG codes at least one
+    /// bit for each 8×8 block's DC value (a progressive scan's end-of-band runs code the rest in
+    /// next to nothing), so at most 512 pixels a byte; a PNG's rows take at least an eighth of a
+    /// byte a pixel (1-bit grey) before deflate, which shrinks at most 1032 times.
+    fn most_pixels(self, len: usize) -> u64 {
+        (len as u64).saturating_mul(self.pixels_per_byte())
+    }
+
+    fn pixels_per_byte(self) -> u64 {
+        match self {
+            Format::Jpeg => 512,
+            Format::Png => 8 * 1032,
+            // Lossless WebP's colour cache and back references have no such bound: its
+            // header's 14-bit sides (at most 16384 × 16384) and the pixel budget are the check.
+            Format::WebP => u64::MAX,
+        }
+    }
+
+    fn why(self) -> &'static str {
+        match self {
+            Format::Jpeg => "a JPEG codes at least a bit for each 8×8 block",
+            Format::Png => "1-bit rows deflated at deflate's largest ratio",
+            Format::WebP => "",
         }
     }
 
@@ -70,6 +99,7 @@ impl Format {
         match self {
             Format::Jpeg => "JPEG",
             Format::Png => "PNG",
+            Format::WebP => "WebP",
         }
     }
 }
@@ -86,7 +116,7 @@ pub(crate) fn decode(
 ) -> Result<(), String> {
     let format = Format::sniff(bytes).ok_or_else(|| {
         format!(
-            "the bytes are not a JPEG or PNG file (they start with {:02x?})",
+            "the bytes are not a JPEG, PNG or WebP file (they start with {:02x?})",
             &bytes[..bytes.len().min(4)]
         )
     })?;
@@ -96,6 +126,14 @@ pub(crate) fn decode(
             Err(format!(
                 "the {} header claims {w}×{h} pixels",
                 format.name()
+            ))
+        } else if pixels > format.most_pixels(bytes.len()) {
+            Err(format!(
+                "the {} header claims {w}×{h} pixels, more than a file of {} bytes can hold (at most {} pixels a byte: {}); it was not decoded",
+                format.name(),
+                bytes.len(),
+                format.pixels_per_byte(),
+                format.why()
             ))
         } else if pixels > max_pixels {
             Err(format!(
@@ -142,24 +180,29 @@ pub(crate) fn decode(
                 .map_err(|e| format!("cannot decode the JPEG image ({w}×{h}): {e:?}"))?;
             (out.width, out.height, out.channels) = (w, h, channels);
         }
-        Format::Png => {
-            let reader =
-                || image::ImageReader::with_format(std::io::Cursor::new(bytes), ImageFormat::Png);
+        Format::Png | Format::WebP => {
+            let name = format.name();
+            let kind = match format {
+                Format::Png => ImageFormat::Png,
+                _ => ImageFormat::WebP,
+            };
+            let reader = || image::ImageReader::with_format(std::io::Cursor::new(bytes), kind);
             let (w, h) = reader()
                 .into_dimensions()
-                .map_err(|e| format!("cannot read the PNG header: {e}"))?;
+                .map_err(|e| format!("cannot read the {name} header: {e}"))?;
             let (w, h) = (w as usize, h as usize);
             budget(w, h)?;
             let mut limits = image::Limits::default();
             limits.max_image_width = Some(w as u32);
             limits.max_image_height = Some(h as u32);
-            // 16-bit RGBA is the widest PNG: 8 bytes a pixel, plus the decoder's own rows.
+            // 16-bit RGBA is the widest PNG: 8 bytes a pixel, plus the decoder's own rows (and
+            // a WebP's, at most 4 bytes a pixel).
             limits.max_alloc = Some((w as u64 * h as u64 * 8).saturating_add(1 << 20));
             let mut decoder = reader();
             decoder.limits(limits);
             let decoded = decoder
                 .decode()
-                .map_err(|e| format!("cannot decode the PNG image ({w}×{h}): {e}"))?;
+                .map_err(|e| format!("cannot decode the {name} image ({w}×{h}): {e}"))?;
             out.data.clear();
             match channels {
                 1 => out.data.extend_from_slice(decoded.to_luma8().as_raw()),

@@ -6,21 +6,21 @@ use crate::load::images::{EncodedImages, Names, SourceKind, bad, error_at, too_l
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
-/// The extensions (any case) torchvision's `ImageFolder` takes; the reader decodes the first
-/// three and refuses a folder holding the others, naming the file, rather than leave it out.
+/// The extensions (any case) torchvision's `ImageFolder` takes; the reader decodes JPEG, PNG and
+/// WebP, and refuses a folder holding the others, naming the file, rather than leave it out.
 const IMAGE_EXTENSIONS: [&str; 9] = [
     "jpg", "jpeg", "png", "ppm", "bmp", "pgm", "tif", "tiff", "webp",
 ];
-const DECODED: [&str; 3] = ["jpg", "jpeg", "png"];
+const DECODED: [&str; 4] = ["jpg", "jpeg", "png", "webp"];
 
 /// A folder of images per class (torchvision's `ImageFolder`): `root/<class>/**/<image>`.
 ///
 /// The classes are the sub-folders of `root`, in sorted order, and a class's index is its place
 /// in that order ([`classes`](Self::classes)); the images of a class are every `.jpg`,
-/// `.jpeg` and `.png` file (any case) under its folder, at any depth (links followed), in the
+/// `.jpeg`, `.png` and `.webp` file (any case) under its folder, at any depth (links followed), in the
 /// order torchvision lists them: the folders by their paths, sorted, and in each its files
 /// sorted. Other files are left out, as torchvision does, except images of the formats
-/// torchvision takes and this reader does not decode (`.bmp`, `.webp`, ...), which are an
+/// torchvision takes and this reader does not decode (`.bmp`, `.tif`, ...), which are an
 /// error naming the file; a class folder without images is an error too.
 ///
 /// Sources: `"image"` (the encoded image) and `"label"` (the class index); other names with
@@ -114,7 +114,7 @@ impl ImageFolder {
                         return Err(fail(
                             &root.join(&path),
                             bad(format!(
-                                "a .{ext} image: the reader decodes JPEG and PNG (convert it, or move it out of the folder)"
+                                "a .{ext} image: the reader decodes JPEG, PNG and WebP (convert it, or move it out of the folder)"
                             )),
                         ));
                     }
@@ -128,7 +128,7 @@ impl ImageFolder {
                 return Err(fail(
                     &top,
                     bad(format!(
-                        "the class folder `{class}` holds no image (.jpg, .jpeg or .png)"
+                        "the class folder `{class}` holds no image (.jpg, .jpeg, .png or .webp)"
                     )),
                 ));
             }

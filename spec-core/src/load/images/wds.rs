@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 /// The members taken for the source `"image"`, in this order of preference.
-const IMAGE_MEMBERS: [&str; 3] = ["jpg", "jpeg", "png"];
+const IMAGE_MEMBERS: [&str; 4] = ["jpg", "jpeg", "png", "webp"];
 /// The members taken for the source `"label"`.
 const LABEL_MEMBERS: [&str; 2] = ["cls", "label"];
 
