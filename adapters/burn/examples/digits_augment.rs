@@ -19,14 +19,14 @@ use batchspec_burn::{SpecLoader, Tensors, ToBurn};
 use batchspec_quickstart::{Digits, load_digits};
 use burn::data::dataloader::DataLoader;
 use burn::module::Module;
-use burn::nn::conv::{Conv2d, Conv2dConfig};
 use burn::nn::loss::CrossEntropyLossConfig;
-use burn::nn::pool::{MaxPool2d, MaxPool2dConfig};
-use burn::nn::{Linear, LinearConfig, PaddingConfig2d};
 use burn::optim::{AdamConfig, GradientsParams};
-use burn::tensor::activation::relu;
 use burn::tensor::{Device, Int, Tensor};
+use cnn::{Cnn, Labelled, accuracy};
 use std::sync::Arc;
+
+#[path = "shared/cnn.rs"]
+mod cnn;
 
 /// Shifts of up to a pixel, a grey level of noise, pixels scaled from 0..16 to 0..1.
 struct Shift;
@@ -74,43 +74,7 @@ struct Held {
     label: Batch<Index<10, 1, i64>>,
 }
 
-#[derive(Module, Debug)]
-struct Cnn {
-    conv1: Conv2d,
-    conv2: Conv2d,
-    pool: MaxPool2d,
-    hidden: Linear,
-    out: Linear,
-}
-
-impl Cnn {
-    fn new(device: &Device) -> Self {
-        let conv = |i, o| {
-            Conv2dConfig::new([i, o], [3, 3])
-                .with_padding(PaddingConfig2d::Same)
-                .init(device)
-        };
-        Cnn {
-            conv1: conv(1, 16),
-            conv2: conv(16, 32),
-            pool: MaxPool2dConfig::new([2, 2]).init(),
-            hidden: LinearConfig::new(32 * 4 * 4, 64).init(device),
-            out: LinearConfig::new(64, 10).init(device),
-        }
-    }
-
-    fn forward(&self, image: Tensor<4>) -> Tensor<2> {
-        let x = relu(self.conv1.forward(image));
-        let x = self.pool.forward(relu(self.conv2.forward(x)));
-        let x: Tensor<2> = x.flatten(1, 3);
-        self.out.forward(relu(self.hidden.forward(x)))
-    }
-}
-
-/// Images and one label per sample, whatever request they came from.
-trait Labelled {
-    fn parts(self) -> (Tensor<4>, Tensor<1, Int>);
-}
+// Each request's images (scaled to 0..1 by its augmentation) and labels.
 macro_rules! labelled {
     ($($q:ty),*) => {$(
         impl Labelled for Tensors<$q> {
@@ -121,21 +85,6 @@ macro_rules! labelled {
     )*};
 }
 labelled!(Shifted, Plain, Held);
-
-fn accuracy<Q: MapSpec<ToBurn>>(model: &Cnn, loader: &dyn DataLoader<Tensors<Q>>) -> f64
-where
-    Tensors<Q>: Labelled,
-{
-    let (mut correct, mut total) = (0usize, 0usize);
-    for batch in loader.iter() {
-        let (image, labels) = batch.expect("the held-out batches").parts();
-        total += labels.dims()[0];
-        let predicted = model.forward(image).argmax(1).squeeze_dim::<1>(1);
-        let hits: i64 = predicted.equal(labels).int().sum().into_scalar();
-        correct += hits as usize;
-    }
-    correct as f64 / total as f64
-}
 
 /// Trains a fresh CNN on `train` through the request `Q`, and returns its held-out accuracy on
 /// the images as they are and on randomly shifted, noisy ones.

@@ -9,20 +9,19 @@
 use batchspec::data::Dataset;
 use batchspec::iteration::{Schedule, permutation};
 use batchspec::prelude::*;
-use batchspec::types::MapSpec;
-use batchspec_burn::{SpecLoader, Tensors, ToBurn};
+use batchspec_burn::{SpecLoader, Tensors};
 use batchspec_quickstart::{Digits, load_digits};
 use burn::data::dataloader::DataLoader;
 use burn::module::Module;
-use burn::nn::conv::{Conv2d, Conv2dConfig};
 use burn::nn::loss::CrossEntropyLossConfig;
-use burn::nn::pool::{MaxPool2d, MaxPool2dConfig};
-use burn::nn::{Linear, LinearConfig, PaddingConfig2d};
 use burn::optim::{AdamConfig, GradientsParams};
-use burn::tensor::activation::relu;
 use burn::tensor::{Device, Int, Tensor};
+use cnn::{Cnn, Labelled, accuracy};
 use std::sync::Arc;
 use std::time::Instant;
+
+#[path = "shared/cnn.rs"]
+mod cnn;
 
 /// What the model asks for: channels-first float images, one label per sample.
 #[derive(DataSpec)]
@@ -33,68 +32,11 @@ struct Input {
     label: Batch<Index<10, 1, i64>>,
 }
 
-#[derive(Module, Debug)]
-struct Cnn {
-    conv1: Conv2d,
-    conv2: Conv2d,
-    pool: MaxPool2d,
-    hidden: Linear,
-    out: Linear,
-}
-
-impl Cnn {
-    fn new(device: &Device) -> Self {
-        let conv = |i, o| {
-            Conv2dConfig::new([i, o], [3, 3])
-                .with_padding(PaddingConfig2d::Same)
-                .init(device)
-        };
-        Cnn {
-            conv1: conv(1, 16),
-            conv2: conv(16, 32),
-            pool: MaxPool2dConfig::new([2, 2]).init(),
-            hidden: LinearConfig::new(32 * 4 * 4, 64).init(device),
-            out: LinearConfig::new(64, 10).init(device),
-        }
-    }
-
-    /// Logits of a batch of `bchw` images with pixels 0..16.
-    fn forward(&self, image: Tensor<4>) -> Tensor<2> {
-        let x = image.div_scalar(16.0);
-        let x = relu(self.conv1.forward(x));
-        let x = self.pool.forward(relu(self.conv2.forward(x)));
-        let x: Tensor<2> = x.flatten(1, 3);
-        self.out.forward(relu(self.hidden.forward(x)))
-    }
-}
-
-/// A batch's images and one label per sample, whatever request they came from.
-trait Labelled {
-    fn parts(self) -> (Tensor<4>, Tensor<1, Int>);
-}
-
 impl Labelled for Tensors<Input> {
+    /// The pixels' 16 grey levels scaled to 0..1.
     fn parts(self) -> (Tensor<4>, Tensor<1, Int>) {
-        (self.image, self.label.squeeze_dim(1))
+        (self.image.div_scalar(16.0), self.label.squeeze_dim(1))
     }
-}
-
-/// The held-out accuracy of `model` over every batch of `loader`: generic over the request, bound
-/// on the spec traits (any request whose tensor form gives images and labels).
-fn accuracy<Q>(model: &Cnn, loader: &dyn DataLoader<Tensors<Q>>) -> f64
-where
-    Q: MapSpec<ToBurn>,
-    Tensors<Q>: Labelled,
-{
-    let (mut correct, mut total) = (0usize, 0usize);
-    for batch in loader.iter() {
-        let (image, labels) = batch.expect("the held-out batches").parts();
-        total += labels.dims()[0];
-        let predicted = model.forward(image).argmax(1).squeeze_dim::<1>(1);
-        let hits: i64 = predicted.equal(labels).int().sum().into_scalar();
-        correct += hits as usize;
-    }
-    correct as f64 / total as f64
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
