@@ -932,7 +932,11 @@ fn crc32(bytes: &[u8]) -> u32 {
     for &b in bytes {
         c ^= u32::from(b);
         for _ in 0..8 {
-            c = if c & 1 == 1 { 0xedb8_8320 ^ (c >> 1) } else { c >> 1 };
+            c = if c & 1 == 1 {
+                0xedb8_8320 ^ (c >> 1)
+            } else {
+                c >> 1
+            };
         }
     }
     !c
@@ -951,25 +955,50 @@ fn dalis_readers_read_what_ours_read() {
             rec.read_image(i, "image", u64::MAX, &mut bytes).unwrap();
             rec.read_labels(i, "label", &mut labels).unwrap();
             assert_eq!(bytes.len() as u64, s["len"].as_u64().unwrap(), "{name} {i}");
-            assert_eq!(u64::from(crc32(&bytes)), s["crc32"].as_u64().unwrap(), "{name} {i}");
-            let want: Vec<f64> = s["labels"].as_array().unwrap().iter().map(|v| v.as_f64().unwrap()).collect();
+            assert_eq!(
+                u64::from(crc32(&bytes)),
+                s["crc32"].as_u64().unwrap(),
+                "{name} {i}"
+            );
+            let want: Vec<f64> = s["labels"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|v| v.as_f64().unwrap())
+                .collect();
             assert_eq!(labels, want, "{name} {i}");
             if i == 0 {
                 let ours = decode_image(&bytes, 3, 1 << 20).unwrap();
                 let theirs = npy(&format!("decoded/dali_{name}_0.npy"));
-                let max = ours.data.iter().zip(theirs.iter()).map(|(&a, &b)| (i32::from(a) - i32::from(b)).abs()).max().unwrap();
+                let max = ours
+                    .data
+                    .iter()
+                    .zip(theirs.iter())
+                    .map(|(&a, &b)| (i32::from(a) - i32::from(b)).abs())
+                    .max()
+                    .unwrap();
                 assert!(max <= 12, "{name}: DALI's decode differs by {max}");
             }
         }
     }
     let wds = WebDataset::open(shard_pattern()).unwrap();
-    let samples = dali["webdataset"]["shard-{000000..000002}.tar"].as_array().unwrap();
+    let samples = dali["webdataset"]["shard-{000000..000002}.tar"]
+        .as_array()
+        .unwrap();
     assert_eq!(wds.len(), samples.len());
     let (mut bytes, mut labels) = (Vec::new(), Vec::new());
     for (i, s) in samples.iter().enumerate() {
         wds.read_image(i, "image", u64::MAX, &mut bytes).unwrap();
         wds.read_labels(i, "cls", &mut labels).unwrap();
-        assert_eq!((bytes.len() as u64, u64::from(crc32(&bytes))), (s["len"].as_u64().unwrap(), s["crc32"].as_u64().unwrap()), "{i}");
-        assert_eq!(labels, [s["cls"].as_str().unwrap().parse::<f64>().unwrap()], "{i}");
+        assert_eq!(
+            (bytes.len() as u64, u64::from(crc32(&bytes))),
+            (s["len"].as_u64().unwrap(), s["crc32"].as_u64().unwrap()),
+            "{i}"
+        );
+        assert_eq!(
+            labels,
+            [s["cls"].as_str().unwrap().parse::<f64>().unwrap()],
+            "{i}"
+        );
     }
 }

@@ -776,3 +776,69 @@ fn webdataset_shards_stream_from_a_bucket_as_from_disk() {
         "{err}"
     );
 }
+
+/// An MXNet RecordIO pack in a bucket: the index fetched whole, each batch's records by their
+/// byte ranges; the same batches as the pack on local disk.
+#[cfg(feature = "images")]
+#[test]
+fn recordio_reads_from_a_bucket_as_from_disk() {
+    use batchspec::iteration::Schedule;
+    use batchspec::load::images::{EncodedImages, ImageSteps, ImageStream, RecordIo};
+
+    #[derive(DataSpec)]
+    struct Photo {
+        #[spec(source = "image")]
+        image: Batch<image![16, 16, 3; BCHW, f32]>,
+        #[spec(source = "label")]
+        label: Batch<Index<4>>,
+    }
+    let Some(s3) = support::s3() else { return };
+    let endpoint = s3.endpoint();
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/images/rec");
+    let files: Vec<(String, PathBuf)> = ["folder.rec", "folder.idx", "split.rec", "split.idx"]
+        .iter()
+        .map(|n| (format!("rec/{n}"), dir.join(n)))
+        .collect();
+    put(&endpoint, "packs", &files);
+    for name in ["folder", "split"] {
+        let local = RecordIo::open(dir.join(format!("{name}.rec"))).unwrap();
+        let remote =
+            RecordIo::open_url(&format!("s3://packs/rec/{name}.rec"), &options(&endpoint)).unwrap();
+        let n = local.len();
+        assert_eq!(remote.len(), n);
+        let steps = || {
+            ImageSteps::resize_shorter(20)
+                .random_crop()
+                .flip_h(0.5)
+                .scale(1.0 / 255.0)
+        };
+        let schedule = || {
+            Schedule::builder(n)
+                .batch_size(3)
+                .shuffle(true)
+                .seed(4)
+                .build()
+                .unwrap()
+        };
+        let values = |mut s: ImageStream<Photo>| {
+            std::iter::from_fn(|| s.next_owned())
+                .flat_map(|b| {
+                    let b = b.unwrap().0;
+                    b.image
+                        .array()
+                        .iter()
+                        .map(|v| v.to_bits())
+                        .chain(b.label.array().iter().map(|&l| l as u32))
+                        .collect::<Vec<_>>()
+                })
+                .collect::<Vec<u32>>()
+        };
+        let from_disk = values(ImageStream::new(local, steps(), schedule()).unwrap());
+        let from_bucket = values(
+            ImageStream::new(remote, steps(), schedule())
+                .unwrap()
+                .workers(2),
+        );
+        assert_eq!(from_bucket, from_disk, "{name}");
+    }
+}

@@ -83,6 +83,17 @@ pub trait EncodedImages: Send + Sync {
         out: &mut Vec<f64>,
     ) -> Result<(), LoadError>;
 
+    /// Called with a batch's samples before they are read: a collection in a bucket fetches
+    /// their bytes here, several requests in flight, instead of one sample at a time. By
+    /// default nothing.
+    ///
+    /// # Errors
+    /// A fetch that failed, naming the file.
+    fn prefetch(&self, indices: &[usize]) -> Result<(), LoadError> {
+        let _ = indices;
+        Ok(())
+    }
+
     /// Where sample `index` is: its file and the place in it, for errors.
     fn place(&self, index: usize) -> (PathBuf, Place);
 

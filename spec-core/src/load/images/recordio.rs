@@ -18,6 +18,54 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 const MAGIC: u32 = 0xced7_230a;
+
+/// Where a pack's bytes are: a local file, read by offset, or an object in a bucket with the
+/// ranges fetched for the batch being read.
+#[derive(Clone)]
+enum Store {
+    File(Arc<File>),
+    #[cfg(feature = "remote")]
+    Remote(
+        Arc<crate::load::remote::object::RemoteObject>,
+        Arc<std::sync::Mutex<Vec<(u64, bytes::Bytes)>>>,
+    ),
+}
+
+impl std::fmt::Debug for Store {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Store::File(_) => f.write_str("File"),
+            #[cfg(feature = "remote")]
+            Store::Remote(object, _) => write!(f, "Remote({})", object.url),
+        }
+    }
+}
+
+impl Store {
+    /// Fills `buf` from byte `at`: a local file by `pread`, a remote object from the ranges
+    /// fetched for the batch, else by a request of its own.
+    fn read(&self, buf: &mut [u8], at: u64) -> Result<(), crate::load::LoadReason> {
+        match self {
+            Store::File(file) => Ok(read_exact_at(file, buf, at)?),
+            #[cfg(feature = "remote")]
+            Store::Remote(object, held) => {
+                let end = at + buf.len() as u64;
+                if let Ok(held) = held.lock()
+                    && let Some((start, bytes)) = held
+                        .iter()
+                        .find(|(s, b)| *s <= at && end <= s + b.len() as u64)
+                {
+                    let from = (at - start) as usize;
+                    buf.copy_from_slice(&bytes[from..from + buf.len()]);
+                    return Ok(());
+                }
+                let bytes = object.fetch_one(at..end)?;
+                buf.copy_from_slice(&bytes);
+                Ok(())
+            }
+        }
+    }
+}
 const HEADER: usize = 24;
 
 /// An MXNet RecordIO pack of images: a `.rec` file and its `.idx` (lines `key\toffset`), as
@@ -41,10 +89,12 @@ const HEADER: usize = 24;
 #[derive(Clone, Debug)]
 pub struct RecordIo {
     path: PathBuf,
-    file: Arc<File>,
+    store: Store,
     size: u64,
-    // Each record's key and offset, in the index's order.
+    // Each record's key and offset, in the index's order, and where its bytes end (the next
+    // record's offset).
     records: Vec<(u64, u64)>,
+    ends: Vec<u64>,
     names: Names,
     fingerprint: u64,
 }
@@ -64,7 +114,7 @@ impl RecordIo {
         } else {
             let mut this = Self::unindexed(rec)?;
             this.records = this.scan()?;
-            this.fingerprint = this.fingerprint_of();
+            this.finish();
             Ok(this)
         }
     }
@@ -78,6 +128,65 @@ impl RecordIo {
         let idx = idx.as_ref();
         let text = std::fs::read_to_string(idx)
             .map_err(|e| error_at((idx.to_path_buf(), Place::File), "", e.into()))?;
+        this.index(&text, idx)?;
+        Ok(this)
+    }
+
+    /// A pack in a bucket: the `.rec` object at `rec` (`s3://bucket/train.rec`) and its index
+    /// beside it (the same URL ending in `.idx`, fetched whole when opened), read through the
+    /// remote reader (retries, timeouts, version checks, the cache of `options`). A stream
+    /// fetches each batch's records before decoding them: their byte ranges by the index,
+    /// several requests in flight, ranges close together by one.
+    ///
+    /// # Errors
+    /// As [`open`](Self::open), and a URL the store cannot open or find.
+    #[cfg(feature = "remote")]
+    pub fn open_url(rec: &str, options: &crate::load::RemoteOptions) -> Result<Self, LoadError> {
+        let object = |url: &str| {
+            let at = || (PathBuf::from(url), Place::File);
+            let (opened, path) = crate::load::remote::Opened::new(url, options)
+                .map_err(|r| error_at(at(), "", r))?;
+            match opened
+                .list(path, false)
+                .map_err(|r| error_at(at(), "", r))?
+            {
+                crate::load::remote::Listing::Object(object) => Ok(object),
+                crate::load::remote::Listing::Prefix { .. } => {
+                    Err(error_at(at(), "", bad("no object at this URL")))
+                }
+            }
+        };
+        let idx_url = format!("{}.idx", rec.strip_suffix(".rec").unwrap_or(rec));
+        let (data, idx) = (object(rec)?, object(&idx_url)?);
+        // An index line per record takes a dozen bytes or more: 1 GiB indexes 80 million.
+        if idx.size > 1 << 30 {
+            return Err(error_at(
+                (PathBuf::from(&idx_url), Place::File),
+                "",
+                bad(format!(
+                    "the index takes {} bytes, more than the 1 GiB read whole",
+                    idx.size
+                )),
+            ));
+        }
+        let text = idx
+            .fetch_one(0..idx.size)
+            .map_err(|r| error_at((PathBuf::from(&idx_url), Place::File), "", r))?;
+        let mut this = RecordIo {
+            path: PathBuf::from(rec),
+            size: data.size,
+            store: Store::Remote(data, Arc::new(std::sync::Mutex::new(Vec::new()))),
+            records: Vec::new(),
+            ends: Vec::new(),
+            names: Names::default(),
+            fingerprint: 0,
+        };
+        this.index(&String::from_utf8_lossy(&text), Path::new(&idx_url))?;
+        Ok(this)
+    }
+
+    /// Reads the index `text` (of the file `idx`, for errors): a record per line.
+    fn index(&mut self, text: &str, idx: &Path) -> Result<(), LoadError> {
         for (n, line) in text.lines().enumerate() {
             if line.trim().is_empty() {
                 continue;
@@ -95,17 +204,33 @@ impl RecordIo {
                     "`{line}` is not `key<TAB>offset` (two unsigned integers)"
                 )));
             };
-            if offset.saturating_add(8) > this.size {
+            if offset.saturating_add(8) > self.size {
                 return Err(fail(format!(
                     "the offset {offset} is past the end of {} ({} bytes)",
-                    this.path.display(),
-                    this.size
+                    self.path.display(),
+                    self.size
                 )));
             }
-            this.records.push((key, offset));
+            self.records.push((key, offset));
         }
-        this.fingerprint = this.fingerprint_of();
-        Ok(this)
+        self.finish();
+        Ok(())
+    }
+
+    /// Where each record's bytes end (the next record's offset, or the end of the file), and
+    /// the fingerprint.
+    fn finish(&mut self) {
+        let mut starts: Vec<u64> = self.records.iter().map(|r| r.1).collect();
+        starts.sort_unstable();
+        self.ends = self
+            .records
+            .iter()
+            .map(|&(_, o)| {
+                let next = starts.partition_point(|&s| s <= o);
+                starts.get(next).copied().unwrap_or(self.size)
+            })
+            .collect();
+        self.fingerprint = self.fingerprint_of();
     }
 
     fn unindexed(rec: &Path) -> Result<Self, LoadError> {
@@ -114,9 +239,10 @@ impl RecordIo {
         let size = file.metadata().map_err(fail)?.len();
         Ok(RecordIo {
             path: rec.to_path_buf(),
-            file: Arc::new(file),
+            store: Store::File(Arc::new(file)),
             size,
             records: Vec::new(),
+            ends: Vec::new(),
             names: Names::default(),
             fingerprint: 0,
         })
@@ -176,7 +302,7 @@ impl RecordIo {
                 self.size
             ))));
         }
-        read_exact_at(&self.file, &mut head, at).map_err(|e| fail(e.into()))?;
+        self.store.read(&mut head, at).map_err(fail)?;
         let magic = u32::from_le_bytes([head[0], head[1], head[2], head[3]]);
         if magic != MAGIC {
             return Err(fail(bad(format!(
@@ -234,7 +360,7 @@ impl RecordIo {
             }
             let from = out.len();
             out.resize(from + len as usize, 0);
-            read_exact_at(&self.file, &mut out[from..], at + 8).map_err(|e| fail(e.into()))?;
+            self.store.read(&mut out[from..], at + 8).map_err(fail)?;
             at += 8 + len.next_multiple_of(4);
             part += 1;
             if flag == 0 || flag == 3 {
@@ -291,6 +417,24 @@ impl EncodedImages for RecordIo {
         self.records.len()
     }
 
+    fn prefetch(&self, indices: &[usize]) -> Result<(), LoadError> {
+        #[cfg(feature = "remote")]
+        if let Store::Remote(object, held) = &self.store {
+            let ranges: Vec<std::ops::Range<u64>> = indices
+                .iter()
+                .map(|&i| self.records[i].1..self.ends[i])
+                .collect();
+            let fetched = object
+                .fetch(&ranges)
+                .map_err(|r| error_at((self.path.clone(), Place::File), "", r))?;
+            if let Ok(mut held) = held.lock() {
+                *held = ranges.iter().map(|r| r.start).zip(fetched).collect();
+            }
+        }
+        let _ = indices;
+        Ok(())
+    }
+
     fn kind(&self, source: &str) -> Option<SourceKind> {
         self.names.kind(source)
     }
@@ -324,8 +468,9 @@ impl EncodedImages for RecordIo {
         let start = self.records[index].1;
         let (_, len) = self.part_header(start, source)?;
         let mut head = vec![0u8; (len as usize).min(HEADER)];
-        read_exact_at(&self.file, &mut head, start + 8)
-            .map_err(|e| error_at((self.path.clone(), Place::Offset(start)), source, e.into()))?;
+        self.store
+            .read(&mut head, start + 8)
+            .map_err(|r| error_at((self.path.clone(), Place::Offset(start)), source, r))?;
         if head.len() == HEADER && head[..4] == [0, 0, 0, 0] {
             return self.header(index, source, &head, out).map(|_| ());
         }

@@ -135,6 +135,7 @@ impl<R> ImageStream<R> {
         R: LoadRecord,
     {
         let draws = Draws::new(self.cursor.schedule().seed(), self.cursor.index());
+        self.images.prefetch(&self.rows[..step.filled])?;
         let mut reader = Reader {
             images: &*self.images,
             steps: &self.steps,
