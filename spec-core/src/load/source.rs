@@ -81,8 +81,10 @@ pub trait LoadRecord: DataSpec {
 /// A field of a record that a [`LeafSource`] fills: an owned [`Batch`], a [`Ragged`] leaf,
 /// [`Null`], or a tuple of them (a nested record is a [`LoadRecord`]).
 #[diagnostic::on_unimplemented(
-    message = "a field of type `{Self}` cannot be loaded from a file",
-    label = "a dataset reads every leaf as an owned `Batch<S>`",
+    // Not `{Self}`: the type is a `Batch` with ndarray's storage spelled out
+    // (`OwnedArcRepr`), which says less to the reader than the words do.
+    message = "a field that shares or borrows its batch (`ArcBatch`, `BatchView`) cannot be loaded from a file",
+    label = "a dataset or a stream reads every leaf as an owned `Batch<S>`",
     note = "`ArcBatch` and `BatchView` fields are for requests; a record that is loaded holds `Batch<S>` fields"
 )]
 pub trait LoadField: Sized {
