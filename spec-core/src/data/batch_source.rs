@@ -72,7 +72,7 @@ pub struct BatchInfo {
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a source of batches of `{Q}`",
     label = "this serves no batches of `{Q}`",
-    note = "a source of batches of a request is a `Provider` of it, a `Stream`, a `Generator`, a `ParquetStream` of it (a record), a `Mix` of sources of it, or one of these prefetched, taken, skipped, mapped or filtered"
+    note = "a source of batches of a request is a `Provider` of it, a `Stream`, a `Generator`, a `ParquetStream`, `ImageStream` or `ShardStream` of it (a record), a `Mix` of sources of it, or one of these prefetched, taken, skipped, mapped or filtered"
 )]
 pub trait BatchSource<Q> {
     /// A batch lent until the next call.
@@ -182,7 +182,7 @@ pub trait BatchSource<Q> {
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a source of batches of `{Q}`",
     label = "this serves no batches of `{Q}`",
-    note = "a source of batches of a request is a `Provider` of it, a `Stream`, a `Generator`, a `ParquetStream` of it (a record), a `Mix` of sources of it, or one of these prefetched, taken, skipped, mapped or filtered"
+    note = "a source of batches of a request is a `Provider` of it, a `Stream`, a `Generator`, a `ParquetStream`, `ImageStream` or `ShardStream` of it (a record), a `Mix` of sources of it, or one of these prefetched, taken, skipped, mapped or filtered"
 )]
 pub trait BatchesOf<Q>: BatchSource<Q> {}
 

@@ -22,7 +22,7 @@ pub trait OwnedBatches<Q>: Send {
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a source of batches of `{Q}`",
     label = "this serves no batches of `{Q}`",
-    note = "a source of batches of a request is a `Provider` of it, a `Stream`, a `Generator`, a `ParquetStream` of it (a record), a `Mix` of sources of it, or one of these prefetched, taken, skipped, mapped or filtered; it must be `Send`"
+    note = "a source of batches of a request is a `Provider` of it, a `Stream`, a `Generator`, a `ParquetStream`, `ImageStream` or `ShardStream` of it (a record), a `Mix` of sources of it, or one of these prefetched, taken, skipped, mapped or filtered; it must be `Send`"
 )]
 pub trait SourceOf<Q>: OwnedBatches<Q> {}
 

@@ -1,4 +1,5 @@
-//! The compile errors of the burn adapter's entry points, recorded as trybuild snapshots under
+//! The compile errors of the entry points behind features (the burn adapter's, the image
+//! streams'), recorded as trybuild snapshots under
 //! `trybuild/` (checked with the core's by the workspace's `tests/snapshots.rs`).
 //! Re-bless with `TRYBUILD=overwrite` and read every changed snapshot as a user would.
 

@@ -477,6 +477,7 @@ impl<R> ShardStream<R> {
     }
 }
 
+#[diagnostic::do_not_recommend]
 impl<R: LoadRecord> BatchSource<R> for ShardStream<R> {
     type Lent<'a>
         = &'a R

@@ -382,6 +382,7 @@ fn info_of(step: &Step) -> BatchInfo {
     }
 }
 
+#[diagnostic::do_not_recommend]
 impl<R: LoadRecord> BatchSource<R> for ImageStream<R> {
     type Lent<'a>
         = &'a R
