@@ -1002,3 +1002,65 @@ fn dalis_readers_read_what_ours_read() {
         );
     }
 }
+
+/// MXNet's image list as im2rec wrote it (`folder.lst`), read with its root as `ImageIter`
+/// reads it, serves the same images and labels as the pack im2rec made from it; a list with
+/// several labels a line gives a pack its labels (`path_imglist`).
+#[test]
+fn image_lists_read_as_mxnet_reads_them() {
+    use batchspec::load::images::ImageList;
+    let list = ImageList::open(data().join("rec/folder.lst"), data().join("folder")).unwrap();
+    let rec = RecordIo::open(data().join("rec/folder.rec")).unwrap();
+    assert_eq!(
+        list.indices().collect::<Vec<_>>(),
+        rec.keys().collect::<Vec<_>>()
+    );
+    let (mut a, mut b) = (Vec::new(), Vec::new());
+    let (mut la, mut lb) = (Vec::new(), Vec::new());
+    for i in 0..list.len() {
+        list.read_image(i, "image", u64::MAX, &mut a).unwrap();
+        rec.read_image(i, "image", u64::MAX, &mut b).unwrap();
+        assert_eq!(a, b, "{i}");
+        list.read_labels(i, "label", &mut la).unwrap();
+        rec.read_labels(i, "label", &mut lb).unwrap();
+        assert_eq!(la, lb, "{i}");
+    }
+
+    let dir = std::env::temp_dir().join(format!("batchspec-lists-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let lst = dir.join("multi.lst");
+    let lines: String = rec
+        .keys()
+        .map(|k| format!("{k}\t{}\t0.5\t{}\tx.jpg\n", k % 3, k as f64 / 4.0))
+        .collect();
+    std::fs::write(&lst, lines).unwrap();
+    #[derive(DataSpec)]
+    struct Multi {
+        #[spec(source = "label")]
+        labels: Batch<Vector<3>>,
+    }
+    let n = rec.len();
+    let relabelled = rec.with_list(&lst).unwrap();
+    let mut s =
+        ImageStream::<Multi>::new(relabelled, ImageSteps::stretch(), schedule(n, n)).unwrap();
+    let got: Vec<f32> = all(&mut s)
+        .remove(0)
+        .labels
+        .array()
+        .iter()
+        .copied()
+        .collect();
+    let want: Vec<f32> = (0..n as u64)
+        .flat_map(|k| [(k % 3) as f32, 0.5, k as f32 / 4.0])
+        .collect();
+    assert_eq!(got, want);
+    // A list without a line for every record is refused, naming the record.
+    std::fs::write(&lst, "0\t1\tx.jpg\n").unwrap();
+    let err = RecordIo::open(data().join("rec/folder.rec"))
+        .unwrap()
+        .with_list(&lst)
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("no line for record 1"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -2,8 +2,7 @@
 
 use crate::data::state::fingerprint;
 use crate::load::error::{LoadError, LoadReason, Place};
-use crate::load::images::{EncodedImages, Names, SourceKind, bad, error_at, too_large};
-use std::io::Read;
+use crate::load::images::{EncodedImages, Names, SourceKind, bad, error_at, read_file};
 use std::path::{Path, PathBuf};
 
 /// The extensions (any case) torchvision's `ImageFolder` takes; the reader decodes JPEG, PNG and
@@ -186,26 +185,7 @@ impl EncodedImages for ImageFolder {
         limit: u64,
         out: &mut Vec<u8>,
     ) -> Result<(), LoadError> {
-        out.clear();
-        let path = self.root.join(&self.files[index].0);
-        let fail = |path: PathBuf, reason| error_at((path, Place::File), source, reason);
-        let mut file = std::fs::File::open(&path).map_err(|e| fail(path.clone(), e.into()))?;
-        let bytes = file
-            .metadata()
-            .map_err(|e| fail(path.clone(), e.into()))?
-            .len();
-        if bytes > limit {
-            return Err(fail(path, too_large(bytes, limit)));
-        }
-        // Never more than the limit, should the file grow meanwhile.
-        (&mut file)
-            .take(limit + 1)
-            .read_to_end(out)
-            .map_err(|e| fail(path.clone(), e.into()))?;
-        if out.len() as u64 > limit {
-            return Err(fail(path, too_large(out.len() as u64, limit)));
-        }
-        Ok(())
+        read_file(self.root.join(&self.files[index].0), source, limit, out)
     }
 
     fn read_labels(

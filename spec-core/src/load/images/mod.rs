@@ -8,6 +8,7 @@
 
 mod decode;
 mod folder;
+mod list;
 mod recordio;
 mod render;
 mod shards;
@@ -17,6 +18,7 @@ mod wds;
 
 pub use decode::{Pixels, decode_image};
 pub use folder::ImageFolder;
+pub use list::ImageList;
 pub use recordio::RecordIo;
 /// OpenCV's 8-bit HLS shift of one RGB pixel, for tests against OpenCV's own.
 #[doc(hidden)]
@@ -164,6 +166,35 @@ pub(crate) fn too_large(bytes: u64, limit: u64) -> LoadReason {
     bad(format!(
         "the image takes {bytes} bytes, more than the {limit} that an image within the pixel budget can take (`ImageSteps::max_pixels` sets the budget); it was not read"
     ))
+}
+
+/// Reads the file `path` into `out` (cleared first): an image of more than `limit` bytes is an
+/// error, and is not read (nor more than that, should the file grow meanwhile).
+pub(crate) fn read_file(
+    path: PathBuf,
+    source: &'static str,
+    limit: u64,
+    out: &mut Vec<u8>,
+) -> Result<(), LoadError> {
+    use std::io::Read;
+    out.clear();
+    let fail = |path: PathBuf, reason| error_at((path, Place::File), source, reason);
+    let mut file = std::fs::File::open(&path).map_err(|e| fail(path.clone(), e.into()))?;
+    let bytes = file
+        .metadata()
+        .map_err(|e| fail(path.clone(), e.into()))?
+        .len();
+    if bytes > limit {
+        return Err(fail(path, too_large(bytes, limit)));
+    }
+    (&mut file)
+        .take(limit.saturating_add(1))
+        .read_to_end(out)
+        .map_err(|e| fail(path.clone(), e.into()))?;
+    if out.len() as u64 > limit {
+        return Err(fail(path, too_large(out.len() as u64, limit)));
+    }
+    Ok(())
 }
 
 /// A format error (`LoadReason::Decode`) with its message.

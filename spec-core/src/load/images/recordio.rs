@@ -95,6 +95,8 @@ pub struct RecordIo {
     // record's offset).
     records: Vec<(u64, u64)>,
     ends: Vec<u64>,
+    // Labels from an image list instead of the records' headers (`path_imglist`), by key.
+    listed: Option<std::sync::Arc<std::collections::HashMap<u64, Vec<f64>>>>,
     names: Names,
     fingerprint: u64,
 }
@@ -178,6 +180,7 @@ impl RecordIo {
             store: Store::Remote(data, Arc::new(std::sync::Mutex::new(Vec::new()))),
             records: Vec::new(),
             ends: Vec::new(),
+            listed: None,
             names: Names::default(),
             fingerprint: 0,
         };
@@ -243,6 +246,7 @@ impl RecordIo {
             size,
             records: Vec::new(),
             ends: Vec::new(),
+            listed: None,
             names: Names::default(),
             fingerprint: 0,
         })
@@ -277,6 +281,39 @@ impl RecordIo {
             records.push((records.len() as u64, start));
         }
         Ok(records)
+    }
+
+    /// Takes the labels from the image list `lst` (`index\tlabel[\tlabel...]\tpath`, as
+    /// `im2rec.py --list` writes it) instead of the records' headers, matched by the records'
+    /// keys: `ImageRecordIter`'s `path_imglist`, how it reads several labels per image.
+    ///
+    /// # Errors
+    /// [`LoadError::File`] for a list that cannot be read, a line that is not one, or a record
+    /// whose key the list does not have (naming the first).
+    pub fn with_list(mut self, lst: impl AsRef<Path>) -> Result<Self, LoadError> {
+        let lst = lst.as_ref();
+        let labels: std::collections::HashMap<u64, Vec<f64>> =
+            crate::load::images::list::read_list(lst)?
+                .into_iter()
+                .map(|e| (e.index, e.labels))
+                .collect();
+        if let Some(&(key, offset)) = self.records.iter().find(|(k, _)| !labels.contains_key(k)) {
+            return Err(error_at(
+                (lst.to_path_buf(), Place::File),
+                "",
+                bad(format!(
+                    "the list has no line for record {key} (at byte {offset} of {})",
+                    self.path.display()
+                )),
+            ));
+        }
+        let mut bytes = Vec::new();
+        for (k, _) in &self.records {
+            bytes.extend(labels[k].iter().flat_map(|l| l.to_le_bytes()));
+        }
+        self.fingerprint = fingerprint(&[&self.fingerprint.to_le_bytes(), &bytes]);
+        self.listed = Some(std::sync::Arc::new(labels));
+        Ok(self)
     }
 
     /// Names the sources: `image` for the encoded image, `label` for the label(s) (by default
@@ -463,6 +500,11 @@ impl EncodedImages for RecordIo {
         source: &'static str,
         out: &mut Vec<f64>,
     ) -> Result<(), LoadError> {
+        if let Some(listed) = &self.listed {
+            out.clear();
+            out.extend_from_slice(&listed[&self.records[index].0]);
+            return Ok(());
+        }
         // The header's words are at the start of the record's first part; a multi-label
         // record's labels may run into a second part, so the record is read whole when they do.
         let start = self.records[index].1;
