@@ -287,6 +287,17 @@ proptest! {
         prop_assert_eq!(flat(&all(&mut one)), flat(&all(&mut many)));
     }
 
+    /// A sample's crop, flip and jitter do not depend on the batch size either: the epoch's
+    /// samples in order are the same at any two batch sizes.
+    #[test]
+    fn samples_do_not_depend_on_the_batch_size(seed in 0u64..1000, a in 1usize..8, b in 1usize..8, epoch in 0u64..3) {
+        let mut one = stream_of(1, a, seed, (0, 1));
+        let mut other = stream_of(2, b, seed, (0, 1));
+        one.start_epoch(epoch);
+        other.start_epoch(epoch);
+        prop_assert_eq!(flat(&all(&mut one)), flat(&all(&mut other)));
+    }
+
     /// Across the ranks of a world, each sample is served once an epoch (the samples told apart
     /// by the center crop of their image).
     #[test]
