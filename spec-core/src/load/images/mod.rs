@@ -1,9 +1,10 @@
-//! Encoded images as sources of a spec (feature `images`): a folder of JPEG and PNG files per
-//! class ([`ImageFolder`], torchvision's `ImageFolder`), WebDataset tar shards
-//! ([`WebDataset`]) and MXNet RecordIO packs ([`RecordIo`], what `ImageRecordIter` reads),
-//! served as batches of a record by an [`ImageStream`]: each image decoded, brought to the
-//! field's size and augmented by [`ImageSteps`] on worker threads, written once into the
-//! field's layout and element type (`bchw f32` straight from JPEG bytes).
+//! Encoded images as sources of a spec (feature `images`): a folder of JPEG, PNG and WebP files
+//! per class ([`ImageFolder`], torchvision's `ImageFolder`), WebDataset tar shards
+//! ([`WebDataset`], or as a stream: [`ShardStream`]), MXNet RecordIO packs ([`RecordIo`], what
+//! `ImageRecordIter` reads) and image lists ([`ImageList`]), served as batches of a record by
+//! an [`ImageStream`]: each image decoded, brought to the field's size and augmented by
+//! [`ImageSteps`] on worker threads, written once into the field's layout and element type
+//! (`bchw f32` straight from JPEG bytes).
 #![doc = include_str!("../../../doc/images.md")]
 
 mod decode;
@@ -37,7 +38,7 @@ use std::path::PathBuf;
 /// What a source of a collection holds for each sample: an encoded image, or labels (numbers).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SourceKind {
-    /// An encoded JPEG or PNG image, decoded into an image field.
+    /// An encoded JPEG, PNG or WebP image, decoded into an image field.
     Image,
     /// Numbers (a class index, MXNet's label or labels), read into a label or vector field.
     Labels,

@@ -55,14 +55,17 @@ struct Sample {
 /// key being the member's path up to the first dot of its file name, a new sample starting
 /// where the key changes. The shards are indexed when opened (their headers are read, PAX
 /// headers included, no member's data), so the samples are read by offset, shuffle and shard as
-/// any dataset (every sample once per epoch over the ranks), instead of WebDataset's shard
-/// shuffle and sample buffer.
+/// any dataset (every sample once per epoch over the ranks); [`ShardStream`] reads shards as
+/// WebDataset does instead (shards dealt whole, a shuffle buffer), for shards too many to
+/// index and shards in a bucket.
 ///
 /// Sources: a member's extension (`"jpg"`, `"seg.png"`, `"cls"`) names the source of that
-/// member; `"image"` is the sample's `jpg`, `jpeg` or `png` member, `"label"` its `cls` or
-/// `label` member. Members ending in `jpg`, `jpeg` or `png` are images, others are labels: ASCII
-/// numbers separated by white space or commas (`.cls` holds one class index). A stream checks
-/// when it is made that every sample has each member it reads.
+/// member; `"image"` is the sample's `jpg`, `jpeg`, `png` or `webp` member, `"label"` its `cls`
+/// or `label` member. Members ending in `jpg`, `jpeg`, `png` or `webp` are images, others are
+/// labels: ASCII numbers separated by white space or commas (`.cls` holds one class index). A
+/// stream checks when it is made that every sample has each member it reads.
+///
+/// [`ShardStream`]: crate::load::images::ShardStream
 ///
 /// ```
 /// use batchspec::load::images::{EncodedImages, WebDataset};
@@ -391,7 +394,7 @@ impl EncodedImages for WebDataset {
 }
 
 /// What a member read for `source` holds, by its name alone: `"image"` and members ending in
-/// `jpg`, `jpeg` or `png` are images, others labels.
+/// `jpg`, `jpeg`, `png` or `webp` are images, others labels.
 pub(crate) fn member_kind(source: &str) -> SourceKind {
     let image = IMAGE_MEMBERS
         .iter()
