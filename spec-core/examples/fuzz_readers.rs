@@ -8,7 +8,7 @@
 //! panics (those that escaped, and those the reader's guard caught inside the `parquet` crate),
 //! the slowest input (a hang would show), the largest single allocation made while loading
 //! against what the file could justify, and the peak resident memory of any input (Linux).
-//! With the feature `images`, JPEG and PNG files through an `ImageStream`, a RecordIO pack and
+//! With the feature `images`, JPEG, PNG and WebP files through an `ImageStream`, a RecordIO pack and
 //! a WebDataset shard too, within the spec's pixel budget rather than the file's length.
 //!
 //! `cargo run --release -p batchspec-core --features parquet --example fuzz_readers -- N [seed]`
@@ -378,7 +378,7 @@ fn fuzz_within(
     report
 }
 
-/// The image readers (feature `images`): JPEG and PNG files through an `ImageStream` (decode,
+/// The image readers (feature `images`): JPEG, PNG and WebP files through an `ImageStream` (decode,
 /// random-resized crop, flip, normalize), a RecordIO pack scanned without its index, and a
 /// WebDataset shard, each read whole. Their budget is the spec's: the stream's pixel budget
 /// (`max_pixels`, here 2^20) in RGBA and the resizer's rows, not the file's length.
@@ -515,6 +515,14 @@ mod images {
         reports.push((
             "PNG (ImageStream)",
             fuzz_within("png", &pngs, n, rng, dir, mutate, image, image_budget),
+        ));
+        let webps = [
+            read("webp/kitten_lossless.webp"),
+            read("webp/kitten_lossy.webp"),
+        ];
+        reports.push((
+            "WebP (ImageStream)",
+            fuzz_within("webp", &webps, n, rng, dir, mutate, image, image_budget),
         ));
         let rec = [read("rec/folder.rec"), read("rec/split.rec")];
         reports.push((
