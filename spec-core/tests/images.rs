@@ -1075,3 +1075,41 @@ fn image_lists_read_as_mxnet_reads_them() {
     assert!(err.contains("no line for record 1"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A model that asks for one-hot labels and another layout gets them from an image stream of
+/// the record, converted in one pass.
+#[test]
+fn an_image_stream_serves_other_requests() {
+    #[derive(DataSpec)]
+    struct Model {
+        #[spec(source = "image")]
+        image: Batch<image![16, 16, 3; BHWC, f32]>,
+        #[spec(source = "label")]
+        label: Batch<OneHot<3>>,
+    }
+    let f = folder();
+    let n = f.len();
+    let classes: Vec<usize> = f.files().map(|(_, c)| c).collect();
+    let record =
+        all(
+            &mut ImageStream::<Small>::new(folder(), ImageSteps::stretch(), schedule(n, n))
+                .unwrap(),
+        )
+        .remove(0);
+    let stream = ImageStream::<Small>::new(f, ImageSteps::stretch(), schedule(n, n)).unwrap();
+    let mut model = stream.into_request::<Model>();
+    let batch = all(&mut model).remove(0);
+    for (i, &c) in classes.iter().enumerate() {
+        let row: Vec<f32> = batch.label.array().row(i).to_vec();
+        assert_eq!(
+            row,
+            (0..3)
+                .map(|k| f32::from(u8::from(k == c)))
+                .collect::<Vec<_>>()
+        );
+    }
+    assert_eq!(
+        batch.image.array().view().permuted_axes([0, 3, 1, 2]),
+        record.image.array().view()
+    );
+}

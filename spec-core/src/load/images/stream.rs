@@ -24,8 +24,11 @@ use std::sync::{Arc, Mutex};
 /// [`Schedule`] (shuffled by its seed and the epoch, sharded by its rank, its last-batch
 /// policy), each image read, decoded, brought to its field's size and augmented by
 /// [`ImageSteps`] on [`workers`](Self::workers) threads, and written once into the field's
-/// layout and element type. Label fields take the collection's labels, checked as any
-/// loader checks them (a class index of an `Index<10>` field is in `0..10`).
+/// layout and element type. Label fields (`Index`, `Labels`, a `Vector` of a label per value)
+/// take the collection's labels, converted exactly and checked as any loader checks them (a
+/// class index of an `Index<10>` field is in `0..10`); a model that asks for one-hot labels
+/// or other layouts gets them through
+/// [`into_request`](crate::data::BatchSource::into_request).
 ///
 /// Every sample's values are a function of the sample, the seed and the epoch alone: the
 /// batches are the same at any number of workers, and a state taken at any batch resumes with
@@ -252,7 +255,17 @@ impl LeafSource for Reader<'_> {
             SourceKind::Labels => {
                 let per = S::FEATURES.unwrap_or(1);
                 if S::TIME_AXIS.is_some() {
-                    return Err(self.no_source(leaf));
+                    return Err(error_at(
+                        (
+                            std::path::PathBuf::from(format!("field `{}`", leaf.field)),
+                            Place::File,
+                        ),
+                        source,
+                        bad(format!(
+                            "the source holds a few numbers a sample; the field is {}, a sequence",
+                            S::describe()
+                        )),
+                    ));
                 }
                 let mut values = Vec::with_capacity(self.size * per);
                 let mut labels = Vec::new();
