@@ -198,6 +198,28 @@ pub(crate) fn read_file(
     Ok(())
 }
 
+/// The object a URL names (not a prefix), opened with `options`.
+#[cfg(feature = "remote")]
+pub(crate) fn remote_object(
+    url: &str,
+    options: &crate::load::RemoteOptions,
+) -> Result<std::sync::Arc<crate::load::remote::object::RemoteObject>, LoadError> {
+    use crate::load::remote::{Listing, Opened};
+    let at = || (PathBuf::from(url), Place::File);
+    let (opened, path) = Opened::new(url, options).map_err(|r| error_at(at(), "", r))?;
+    match opened
+        .list(path, false)
+        .map_err(|r| error_at(at(), "", r))?
+    {
+        Listing::Object(object) => Ok(object),
+        Listing::Prefix { .. } => Err(error_at(
+            at(),
+            "",
+            bad("no object at this URL (a prefix: name each object)"),
+        )),
+    }
+}
+
 /// A format error (`LoadReason::Decode`) with its message.
 pub(crate) fn bad(message: impl Into<String>) -> LoadReason {
     LoadReason::Decode {

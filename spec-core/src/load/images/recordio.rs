@@ -144,20 +144,7 @@ impl RecordIo {
     /// As [`open`](Self::open), and a URL the store cannot open or find.
     #[cfg(feature = "remote")]
     pub fn open_url(rec: &str, options: &crate::load::RemoteOptions) -> Result<Self, LoadError> {
-        let object = |url: &str| {
-            let at = || (PathBuf::from(url), Place::File);
-            let (opened, path) = crate::load::remote::Opened::new(url, options)
-                .map_err(|r| error_at(at(), "", r))?;
-            match opened
-                .list(path, false)
-                .map_err(|r| error_at(at(), "", r))?
-            {
-                crate::load::remote::Listing::Object(object) => Ok(object),
-                crate::load::remote::Listing::Prefix { .. } => {
-                    Err(error_at(at(), "", bad("no object at this URL")))
-                }
-            }
-        };
+        let object = |url: &str| crate::load::images::remote_object(url, options);
         let idx_url = format!("{}.idx", rec.strip_suffix(".rec").unwrap_or(rec));
         let (data, idx) = (object(rec)?, object(&idx_url)?);
         // An index line per record takes a dozen bytes or more: 1 GiB indexes 80 million.

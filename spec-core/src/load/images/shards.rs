@@ -206,33 +206,15 @@ impl<R> ShardStream<R> {
     where
         R: LoadRecord,
     {
-        use crate::load::remote::{Listing, Opened};
         let urls = expand(pattern)
             .map_err(|m| error_at((PathBuf::from(pattern), Place::File), "", bad(m)))?;
         let mut shards = Vec::with_capacity(urls.len());
         let mut hash = Vec::new();
         for url in &urls {
-            let at = || (PathBuf::from(url), Place::File);
-            let (opened, path) = Opened::new(url, options).map_err(|r| error_at(at(), "", r))?;
-            match opened
-                .list(path, false)
-                .map_err(|r| error_at(at(), "", r))?
-            {
-                Listing::Object(object) => {
-                    hash.extend_from_slice(url.as_bytes());
-                    hash.extend_from_slice(&object.size.to_le_bytes());
-                    shards.push(Origin::Remote(object));
-                }
-                Listing::Prefix { .. } => {
-                    return Err(error_at(
-                        at(),
-                        "",
-                        bad(
-                            "no shard at this URL (a prefix: name each shard, with a brace pattern)",
-                        ),
-                    ));
-                }
-            }
+            let object = crate::load::images::remote_object(url, options)?;
+            hash.extend_from_slice(url.as_bytes());
+            hash.extend_from_slice(&object.size.to_le_bytes());
+            shards.push(Origin::Remote(object));
         }
         Self::with(shards, fingerprint(&[&hash]), steps, batch, rank)
     }
