@@ -1113,3 +1113,70 @@ fn an_image_stream_serves_other_requests() {
         record.image.array().view()
     );
 }
+
+/// A collection whose read panics on one sample: that sample's batch is an error saying so, at
+/// any number of workers, and the stream goes on with the next batch.
+#[test]
+fn a_panic_in_a_worker_is_an_error_at_its_batch() {
+    use batchspec::load::Place;
+    use batchspec::load::images::SourceKind;
+    struct Fragile(ImageFolder);
+    impl EncodedImages for Fragile {
+        fn len(&self) -> usize {
+            self.0.len()
+        }
+        fn kind(&self, source: &str) -> Option<SourceKind> {
+            self.0.kind(source)
+        }
+        fn sources(&self) -> Vec<String> {
+            EncodedImages::sources(&self.0)
+        }
+        fn read_image(
+            &self,
+            i: usize,
+            source: &'static str,
+            limit: u64,
+            out: &mut Vec<u8>,
+        ) -> Result<(), LoadError> {
+            assert!(i != 5, "the storage broke on sample 5");
+            self.0.read_image(i, source, limit, out)
+        }
+        fn read_labels(
+            &self,
+            i: usize,
+            source: &'static str,
+            out: &mut Vec<f64>,
+        ) -> Result<(), LoadError> {
+            self.0.read_labels(i, source, out)
+        }
+        fn place(&self, i: usize) -> (PathBuf, Place) {
+            self.0.place(i)
+        }
+        fn fingerprint(&self) -> u64 {
+            self.0.fingerprint()
+        }
+    }
+    for workers in [1, 3] {
+        let n = folder().len();
+        let mut s =
+            ImageStream::<Small>::new(Fragile(folder()), ImageSteps::stretch(), schedule(n, 4))
+                .unwrap()
+                .workers(workers);
+        let outcomes: Vec<Result<usize, String>> = std::iter::from_fn(|| s.next_owned())
+            .map(|b| {
+                b.map(|(_, info)| info.count_samples)
+                    .map_err(|e| e.to_string())
+            })
+            .collect();
+        assert_eq!(outcomes.len(), 4, "{outcomes:?}");
+        assert!(
+            outcomes[0].is_ok() && outcomes[2].is_ok() && outcomes[3].is_ok(),
+            "{outcomes:?}"
+        );
+        let err = outcomes[1].as_ref().unwrap_err();
+        assert!(
+            err.contains("panicked") && err.contains("sample 5") && err.contains("cat"),
+            "{err}"
+        );
+    }
+}

@@ -23,7 +23,7 @@ const DECODED: [&str; 4] = ["jpg", "jpeg", "png", "webp"];
 /// error naming the file; a class folder without images is an error too.
 ///
 /// Sources: `"image"` (the encoded image) and `"label"` (the class index); other names with
-/// [`sources`](Self::sources).
+/// [`source_names`](Self::source_names).
 ///
 /// ```
 /// use batchspec::load::images::{EncodedImages, ImageFolder};
@@ -144,7 +144,7 @@ impl ImageFolder {
 
     /// Names the sources: `image` for the encoded image, `label` for the class index (by
     /// default `"image"` and `"label"`).
-    pub fn sources(mut self, image: &'static str, label: &'static str) -> Self {
+    pub fn source_names(mut self, image: &'static str, label: &'static str) -> Self {
         self.names = Names { image, label };
         self
     }

@@ -71,7 +71,7 @@ pub(crate) fn read_list(lst: &Path) -> Result<Vec<Entry>, LoadError> {
 /// MXNet's `ImageIter` reads them (`path_imglist` and `path_root`): the samples in the list's
 /// order, each with its label or labels (a vector field takes several).
 ///
-/// Sources: `"image"` and `"label"`, other names with [`sources`](Self::sources).
+/// Sources: `"image"` and `"label"`, other names with [`source_names`](Self::source_names).
 ///
 /// ```
 /// use batchspec::load::images::{EncodedImages, ImageList};
@@ -115,7 +115,7 @@ impl ImageList {
 
     /// Names the sources: `image` for the encoded image, `label` for the label(s) (by default
     /// `"image"` and `"label"`).
-    pub fn sources(mut self, image: &'static str, label: &'static str) -> Self {
+    pub fn source_names(mut self, image: &'static str, label: &'static str) -> Self {
         self.names = Names { image, label };
         self
     }

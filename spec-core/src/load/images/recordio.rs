@@ -75,7 +75,7 @@ const HEADER: usize = 24;
 ///
 /// Sources: `"image"` (the encoded image after the record's header) and `"label"` (the header's
 /// label, or its `flag` labels for a multi-label record; a vector field of that width takes
-/// them); other names with [`sources`](Self::sources).
+/// them); other names with [`source_names`](Self::source_names).
 ///
 /// Every length a record claims is checked against the file before it is read, and a record's
 /// data against the image budget of the stream reading it.
@@ -305,7 +305,7 @@ impl RecordIo {
 
     /// Names the sources: `image` for the encoded image, `label` for the label(s) (by default
     /// `"image"` and `"label"`).
-    pub fn sources(mut self, image: &'static str, label: &'static str) -> Self {
+    pub fn source_names(mut self, image: &'static str, label: &'static str) -> Self {
         self.names = Names { image, label };
         self
     }
