@@ -1237,3 +1237,49 @@ fn a_parquet_state_of_other_files_or_plan_is_refused_in_words() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Hugging Face image columns of any size, with image steps: each image brought to the field's
+/// size and layout (an image of the field's size as decoded), the row of another size resized
+/// instead of refused; steps that draw at random refused where they are given.
+#[test]
+#[cfg(all(feature = "parquet-image", feature = "images"))]
+fn image_columns_of_any_size_are_brought_to_the_field_by_steps() {
+    use batchspec::load::images::ImageSteps;
+    #[derive(DataSpec)]
+    struct Planar {
+        #[spec(source = "features")]
+        image: Batch<image![2, 2, 1; BCHW, f32]>,
+        #[spec(source = "targets")]
+        label: Batch<Index<3>>,
+    }
+    let plain = Dataset::<GreyU8>::load(&mut ParquetFiles::open(data("hf_image.parquet")).unwrap())
+        .unwrap();
+    let mut files = ParquetFiles::open(data("hf_image.parquet"))
+        .unwrap()
+        .image_steps(ImageSteps::stretch())
+        .unwrap();
+    let resized = Dataset::<Planar>::load(&mut files).unwrap();
+    let a: Vec<f32> = plain
+        .fields()
+        .image
+        .array()
+        .iter()
+        .map(|&v| f32::from(v))
+        .collect();
+    let b: Vec<f32> = resized.fields().image.array().iter().copied().collect();
+    assert_eq!(a, b, "images of the field's size come through as decoded");
+
+    let mut sizes = ParquetFiles::open(data("hf_image_sizes.parquet"))
+        .unwrap()
+        .image_steps(ImageSteps::stretch())
+        .unwrap();
+    let ds = Dataset::<Planar>::load(&mut sizes).unwrap();
+    assert_eq!(ds.fields().image.shape()[1..], [1, 2, 2]);
+
+    let err = ParquetFiles::open(data("hf_image.parquet"))
+        .unwrap()
+        .image_steps(ImageSteps::stretch().flip_h(0.5))
+        .err()
+        .unwrap();
+    assert!(err.to_string().contains("steps.eval"), "{err}");
+}

@@ -21,6 +21,8 @@ pub use decode::{Pixels, decode_image};
 pub use folder::ImageFolder;
 pub use list::ImageList;
 pub use recordio::RecordIo;
+#[cfg(feature = "parquet-image")]
+pub(crate) use render::StepsImage;
 /// OpenCV's 8-bit HLS shift of one RGB pixel, for tests against OpenCV's own.
 #[doc(hidden)]
 pub use render::hls_shift;

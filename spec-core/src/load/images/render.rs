@@ -268,6 +268,64 @@ impl Worker {
     }
 }
 
+/// A field's images made from encoded bytes by steps that draw nothing, one after another: the
+/// Parquet reader's image columns of any size.
+#[cfg_attr(not(feature = "parquet-image"), allow(dead_code))]
+pub(crate) struct StepsImage<'a> {
+    steps: &'a ImageSteps,
+    field: Field,
+    worker: Worker,
+}
+
+#[cfg_attr(not(feature = "parquet-image"), allow(dead_code))]
+impl<'a> StepsImage<'a> {
+    /// The images of the space `S` by `steps`, or why `S` cannot take them.
+    pub(crate) fn new<S: crate::types::space::Space>(
+        steps: &'a ImageSteps,
+    ) -> Result<Self, crate::load::LoadReason> {
+        use crate::types::axis::Layout;
+        let field = Field::new(<S::Layout as Layout>::LETTERS, S::SHAPE)
+            .filter(|f| S::TIME_AXIS.is_none() && matches!(f.channels, 1 | 3 | 4))
+            .ok_or_else(|| {
+                crate::load::images::bad(format!(
+                    "encoded images fill an image of rows, columns and 1, 3 or 4 channels; the field is {}",
+                    S::describe()
+                ))
+            })?;
+        steps
+            .check(field.rows, field.cols, field.channels, S::Elem::FLOAT)
+            .map_err(crate::load::images::bad)?;
+        Ok(StepsImage {
+            steps,
+            field,
+            worker: Worker::default(),
+        })
+    }
+
+    /// Decodes `bytes` and appends the field's values of it to `out`.
+    pub(crate) fn append<S: crate::types::space::Space>(
+        &mut self,
+        bytes: &[u8],
+        out: &mut Vec<S::Elem>,
+    ) -> Result<(), crate::load::LoadReason> {
+        self.worker.bytes.clear();
+        self.worker.bytes.extend_from_slice(bytes);
+        let before = out.len();
+        out.resize(before + self.field.values(), S::Elem::ZERO);
+        let done = self.worker.render(
+            self.steps,
+            &self.field,
+            &Draws::default(),
+            0,
+            &mut out[before..],
+        );
+        if done.is_err() {
+            out.truncate(before);
+        }
+        done.map_err(crate::load::images::bad)
+    }
+}
+
 /// Samples `src` at `map`'s place, `(m0·x + m1·y + m2, m3·x + m4·y + m5)`, for each pixel of a
 /// `rows × cols` image into `out` (bilinear, or the nearest pixel; `fill` outside the image,
 /// blended at its edges as OpenCV's constant border is).

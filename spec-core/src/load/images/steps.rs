@@ -318,6 +318,19 @@ impl ImageSteps {
         }
     }
 
+    /// `true` when the steps make a random choice (a random crop, a flip, a jitter, an affine
+    /// warp): a sample's values then depend on the seed and the epoch.
+    pub fn draws(&self) -> bool {
+        matches!(
+            self.geometry,
+            Geometry::RandomResizedCrop { .. } | Geometry::ShorterThenCrop { random: true, .. }
+        ) || self.flip > 0.0
+            || self.contrast != 0.0
+            || self.illumination != 0.0
+            || self.affine != Affine::NONE
+            || self.hls != [0; 3]
+    }
+
     /// How the image becomes the field's size.
     pub fn geometry(&self) -> Geometry {
         self.geometry

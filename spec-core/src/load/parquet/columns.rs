@@ -25,6 +25,20 @@ use arrow_array::{Array, ArrayRef, OffsetSizeTrait};
 use arrow_schema::{DataType, Field};
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 
+/// The steps that bring encoded images of any size to a field's (feature `images`).
+#[cfg(all(feature = "parquet-image", feature = "images"))]
+pub(super) type Steps = crate::load::images::ImageSteps;
+#[cfg(not(all(feature = "parquet-image", feature = "images")))]
+pub(super) type Steps = ();
+
+/// How a column's values are taken: what to do with NaN and infinities, and the steps of
+/// encoded images.
+#[derive(Clone, Copy)]
+pub(super) struct ColumnOptions<'a> {
+    pub(super) non_finite: NonFinite,
+    pub(super) steps: Option<&'a Steps>,
+}
+
 /// Appends the values of `column` of the file of `builder` (or of its row group `group`),
 /// converted to the element type of `S`, to `values`; the number of rows read.
 pub(super) fn read_column<S: Space>(
@@ -34,15 +48,16 @@ pub(super) fn read_column<S: Space>(
     group: Option<RowGroup>,
     budget: &Budget,
     values: &mut Vec<S::Elem>,
-    non_finite: NonFinite,
+    options: ColumnOptions<'_>,
 ) -> Result<usize, Fail> {
+    let ColumnOptions { non_finite, steps } = options;
     let at = |row: Option<u64>| Place::Column {
         name: column.to_owned(),
         row,
     };
     let (index, field) = find_column(builder.schema(), column)?;
     let per: usize = dims.iter().product();
-    let layout = check_field::<S>(&field, dims, per).map_err(|r| (at(None), r))?;
+    let layout = check_field::<S>(&field, dims, per, steps.is_some()).map_err(|r| (at(None), r))?;
     let elem = core::mem::size_of::<S::Elem>() as u64;
     check_read(
         &builder,
@@ -78,7 +93,7 @@ pub(super) fn read_column<S: Space>(
         let array = batch.column(0);
         let n = array.len();
         let before = values.len();
-        batch_values::<S>(array, &layout, per, dims, values)
+        batch_values::<S>(array, &layout, per, dims, values, steps)
             .and_then(|()| {
                 first_refused(&values[before..], non_finite)
                     .map_or(Ok(()), |(i, reason)| Err((i / per.max(1), reason)))
@@ -117,11 +132,15 @@ fn encoded_bytes(t: &DataType) -> Option<usize> {
 }
 
 /// Why a column of encoded images cannot fill `S` (sizes and channels are checked per image).
-fn encoded_refusal<S: Space>(dims: &[usize]) -> Option<&'static str> {
+fn encoded_refusal<S: Space>(dims: &[usize], resized: bool) -> Option<&'static str> {
     if !cfg!(feature = "parquet-image") {
         return Some(
             "a column of encoded images (PNG/JPEG, as Hugging Face's `Image` stores them) is decoded with the `parquet-image` feature of batchspec; turn it on",
         );
+    }
+    if resized {
+        // The image steps write any image layout (and check the space when they read).
+        return None;
     }
     let letters: Vec<char> = <S::Layout as AxisLayout>::LETTERS
         .iter()
@@ -161,7 +180,12 @@ pub(super) fn numeric(t: &DataType) -> bool {
 }
 
 /// Checks the column's type (and tensor metadata) against the space, before any value is read.
-fn check_field<S: Space>(field: &Field, dims: &[usize], per: usize) -> Result<Layout, LoadReason> {
+fn check_field<S: Space>(
+    field: &Field,
+    dims: &[usize],
+    per: usize,
+    resized: bool,
+) -> Result<Layout, LoadReason> {
     let wrong = |expected| LoadReason::ColumnType {
         found: field.data_type().to_string(),
         space: S::describe(),
@@ -182,7 +206,7 @@ fn check_field<S: Space>(field: &Field, dims: &[usize], per: usize) -> Result<La
             }
         }
         t => match encoded_bytes(t) {
-            Some(field) => match encoded_refusal::<S>(dims) {
+            Some(field) => match encoded_refusal::<S>(dims, resized) {
                 None => Layout::Encoded { field },
                 Some(why) => return Err(wrong(why)),
             },
@@ -218,12 +242,13 @@ fn batch_values<S: Space>(
     per: usize,
     dims: &[usize],
     out: &mut Vec<S::Elem>,
+    steps: Option<&Steps>,
 ) -> Result<(), (usize, LoadReason)> {
     if let Some(row) = (0..array.len()).find(|&i| array.is_null(i)) {
         return Err((row, LoadReason::Null));
     }
     if let Layout::Encoded { field } = layout {
-        return encoded_values::<S>(array, *field, dims, out);
+        return encoded_values::<S>(array, *field, dims, out, steps);
     }
     let (values, start, count, element) = match layout {
         Layout::Scalar(t) => (array.clone(), 0, array.len(), t),
@@ -291,6 +316,7 @@ fn encoded_values<S: Space>(
     field: usize,
     dims: &[usize],
     out: &mut Vec<S::Elem>,
+    steps: Option<&Steps>,
 ) -> Result<(), (usize, LoadReason)> {
     fn each<O: OffsetSizeTrait>(
         bytes: &ArrayRef,
@@ -309,6 +335,18 @@ fn encoded_values<S: Space>(
         ));
     }
     out.reserve(array.len().saturating_mul(dims.iter().product()));
+    #[cfg(feature = "images")]
+    if let Some(steps) = steps {
+        // Any size, brought to the field's by the steps (the same every time: they draw
+        // nothing), written in the field's layout.
+        let mut image = crate::load::images::StepsImage::new::<S>(steps).map_err(|r| (0, r))?;
+        let decode = |row: usize, data: &[u8]| image.append::<S>(data, out).map_err(|r| (row, r));
+        return match bytes.data_type() {
+            DataType::LargeBinary => each::<i64>(bytes, decode),
+            _ => each::<i32>(bytes, decode),
+        };
+    }
+    let _ = steps;
     let decode = |row: usize, data: &[u8]| {
         crate::load::parquet::image::decode_into::<S>(data, dims, out).map_err(|r| (row, r))
     };
@@ -324,6 +362,7 @@ fn encoded_values<S: Space>(
     _: usize,
     _: &[usize],
     _: &mut Vec<S::Elem>,
+    _: Option<&Steps>,
 ) -> Result<(), (usize, LoadReason)> {
     unreachable!("encoded image columns are refused when the file opens without `parquet-image`")
 }

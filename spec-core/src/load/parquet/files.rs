@@ -4,7 +4,7 @@
 use crate::data::dataset::SpareBuffers;
 use crate::load::convert::{batch_from_samples, sample_dims};
 use crate::load::error::{LoadError, LoadReason, Place};
-use crate::load::parquet::columns::read_column;
+use crate::load::parquet::columns::{ColumnOptions, Steps, read_column};
 use crate::load::parquet::decode::{Budget, Fail, check_chunks, decode_error, guarded};
 use crate::load::parquet::footer::check_footer;
 use crate::load::parquet::listing::{ParquetOpenOptions, Skipped};
@@ -96,6 +96,9 @@ pub struct ParquetFiles {
     // every window through one).
     pub(super) footers: Arc<[OnceLock<ArrowReaderMetadata>]>,
     non_finite: NonFinite,
+    // Steps that bring encoded images of any size to their fields' (features `parquet-image`
+    // and `images`).
+    steps: Option<Arc<Steps>>,
     // The most bytes a read of one file may take (`None`: the default of `memory_budget`).
     budget: Option<u64>,
     // What the directory held that is not read.
@@ -164,6 +167,7 @@ impl ParquetFiles {
             footers: files.iter().map(|_| OnceLock::new()).collect(),
             files,
             non_finite: NonFinite::Keep,
+            steps: None,
             budget: None,
             skipped: skipped.into(),
         }
@@ -199,6 +203,34 @@ impl ParquetFiles {
     pub fn non_finite(mut self, policy: NonFinite) -> Self {
         self.non_finite = policy;
         self
+    }
+
+    /// Brings the encoded images of image columns (Hugging Face's `Image`) of any size to their
+    /// fields' by `steps` (resized, cropped, normalized, into any image layout and element
+    /// type), instead of refusing an image of another size than the field's. The columns are
+    /// read once, so the steps must draw nothing: [`ImageSteps::eval`] makes such steps of any.
+    ///
+    /// # Errors
+    /// [`LoadError::File`] for steps that draw at random (a random crop, flip or jitter).
+    ///
+    /// [`ImageSteps::eval`]: crate::load::images::ImageSteps::eval
+    #[cfg(all(feature = "parquet-image", feature = "images"))]
+    pub fn image_steps(
+        mut self,
+        steps: crate::load::images::ImageSteps,
+    ) -> Result<Self, LoadError> {
+        if steps.draws() {
+            return Err(LoadError::File {
+                file: self.path.clone(),
+                place: Place::File,
+                source_name: "",
+                reason: Box::new(LoadReason::Decode {
+                    message: "the image steps draw at random, and a Parquet column is read once: use `steps.eval(..)` (the same steps without random choices), or stream the images with an `ImageStream`".into(),
+                }),
+            });
+        }
+        self.steps = Some(Arc::new(steps));
+        Ok(self)
     }
 
     /// Reads the source `source` from the column `column` (by default the column of the
@@ -342,6 +374,7 @@ impl LeafSource for ParquetFiles {
             .unwrap_or_default();
         let mut rows = 0usize;
         let non_finite = self.non_finite;
+        let steps = self.steps.clone();
         self.each_read(leaf, |builder, group, budget| {
             rows += read_column::<S>(
                 builder,
@@ -350,7 +383,10 @@ impl LeafSource for ParquetFiles {
                 group,
                 budget,
                 &mut values,
-                non_finite,
+                ColumnOptions {
+                    non_finite,
+                    steps: steps.as_deref(),
+                },
             )?;
             Ok(())
         })?;
