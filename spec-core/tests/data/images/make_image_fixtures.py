@@ -1,7 +1,7 @@
 """Writes batchspec's image-source test fixtures with the real Python tools (Pillow, webdataset,
 MXNet's im2rec.py and mxnet.recordio). The files are committed, so `cargo test` needs no Python.
 
-How to run (from the repository root, /work/main):
+How to run (from the repository root):
 
     python3 -m venv target/tools/images
     target/tools/images/bin/pip install mxnet==1.9.1 'numpy<1.24' pillow \
