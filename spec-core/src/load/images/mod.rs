@@ -222,6 +222,30 @@ pub(crate) fn remote_object(
     }
 }
 
+/// The whole of `object`, by one request, when it takes at most `limit` bytes (`what` says
+/// whose limit, for the error that names the URL).
+#[cfg(feature = "remote")]
+pub(crate) fn whole_object(
+    object: &std::sync::Arc<crate::load::remote::object::RemoteObject>,
+    limit: u64,
+    what: &str,
+) -> Result<bytes::Bytes, LoadError> {
+    let at = || (PathBuf::from(&object.url), Place::File);
+    if object.size > limit {
+        return Err(error_at(
+            at(),
+            "",
+            bad(format!(
+                "the object takes {} bytes, more than the {limit} {what}",
+                object.size
+            )),
+        ));
+    }
+    object
+        .fetch_one(0..object.size)
+        .map_err(|reason| error_at(at(), "", reason))
+}
+
 /// A format error (`LoadReason::Decode`) with its message.
 pub(crate) fn bad(message: impl Into<String>) -> LoadReason {
     LoadReason::Decode {

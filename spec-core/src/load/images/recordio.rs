@@ -148,19 +148,8 @@ impl RecordIo {
         let idx_url = format!("{}.idx", rec.strip_suffix(".rec").unwrap_or(rec));
         let (data, idx) = (object(rec)?, object(&idx_url)?);
         // An index line per record takes a dozen bytes or more: 1 GiB indexes 80 million.
-        if idx.size > 1 << 30 {
-            return Err(error_at(
-                (PathBuf::from(&idx_url), Place::File),
-                "",
-                bad(format!(
-                    "the index takes {} bytes, more than the 1 GiB read whole",
-                    idx.size
-                )),
-            ));
-        }
-        let text = idx
-            .fetch_one(0..idx.size)
-            .map_err(|r| error_at((PathBuf::from(&idx_url), Place::File), "", r))?;
+        let text =
+            crate::load::images::whole_object(&idx, 1 << 30, "an index may take, read whole")?;
         let mut this = RecordIo {
             path: PathBuf::from(rec),
             size: data.size,

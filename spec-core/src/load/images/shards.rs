@@ -13,7 +13,7 @@ use crate::load::error::{LoadError, Place};
 use crate::load::images::render::Worker;
 use crate::load::images::steps::ImageSteps;
 use crate::load::images::stream::Reader;
-use crate::load::images::wds::{WebDataset, expand, member_kind};
+use crate::load::images::wds::{WebDataset, expand_pattern, member_kind};
 use crate::load::images::{EncodedImages, SourceKind, bad, error_at};
 use crate::load::source::LoadRecord;
 use crate::types::spec::Described;
@@ -47,20 +47,11 @@ impl Origin {
             Origin::Local(p) => WebDataset::from_paths([p]),
             #[cfg(feature = "remote")]
             Origin::Remote(object) => {
-                let at = (PathBuf::from(&object.url), Place::File);
-                if object.size > max_bytes {
-                    return Err(error_at(
-                        at,
-                        "",
-                        bad(format!(
-                            "the shard takes {} bytes, more than the {max_bytes} a shard may take in memory (`ShardStream::max_shard_bytes`)",
-                            object.size
-                        )),
-                    ));
-                }
-                let bytes = object
-                    .fetch_one(0..object.size)
-                    .map_err(|reason| error_at(at, "", reason))?;
+                let bytes = crate::load::images::whole_object(
+                    object,
+                    max_bytes,
+                    "a shard may take in memory (`ShardStream::max_shard_bytes`)",
+                )?;
                 WebDataset::from_memory(&object.url, bytes)
             }
         }
@@ -174,8 +165,7 @@ impl<R> ShardStream<R> {
     where
         R: LoadRecord,
     {
-        let paths = expand(pattern)
-            .map_err(|m| error_at((PathBuf::from(pattern), Place::File), "", bad(m)))?;
+        let paths = expand_pattern(pattern)?;
         let sizes: Vec<u8> = paths
             .iter()
             .flat_map(|p| std::fs::metadata(p).map_or(0, |m| m.len()).to_le_bytes())
@@ -206,8 +196,7 @@ impl<R> ShardStream<R> {
     where
         R: LoadRecord,
     {
-        let urls = expand(pattern)
-            .map_err(|m| error_at((PathBuf::from(pattern), Place::File), "", bad(m)))?;
+        let urls = expand_pattern(pattern)?;
         let mut shards = Vec::with_capacity(urls.len());
         let mut hash = Vec::new();
         for url in &urls {

@@ -89,10 +89,7 @@ impl WebDataset {
     /// # Errors
     /// As [`from_paths`](Self::from_paths), and for a pattern that is not one.
     pub fn open(pattern: impl AsRef<str>) -> Result<Self, LoadError> {
-        let pattern = pattern.as_ref();
-        let paths = expand(pattern)
-            .map_err(|message| error_at((PathBuf::from(pattern), Place::File), "", bad(message)))?;
-        Self::from_paths(paths)
+        Self::from_paths(expand_pattern(pattern.as_ref())?)
     }
 
     /// Opens the shards `paths`, in this order.
@@ -404,6 +401,11 @@ pub(crate) fn member_kind(source: &str) -> SourceKind {
     } else {
         SourceKind::Labels
     }
+}
+
+/// The paths or URLs a brace pattern names, or the error naming the pattern.
+pub(crate) fn expand_pattern(pattern: &str) -> Result<Vec<String>, LoadError> {
+    expand(pattern).map_err(|m| error_at((PathBuf::from(pattern), Place::File), "", bad(m)))
 }
 
 /// Expands WebDataset's brace patterns: `{000..099}` (numbers padded to the width of the first)
