@@ -24,6 +24,10 @@ const INTERNALS: &[&str] = &[
     "__Spec",
     "__private",
     "the following other types implement trait",
+    // ndarray's storage types, which a `Batch` field's type spells out.
+    "OwnedArcRepr",
+    "OwnedRepr",
+    "ViewRepr",
 ];
 
 /// Snapshots with more than one mistake, and how many.
@@ -35,7 +39,26 @@ const MISTAKES: &[(&str, usize)] = &[
 ];
 
 /// Snapshots that do not meet the rules yet, and why.
-const KNOWN: &[(&str, &str)] = &[];
+const KNOWN: &[(&str, &str)] = &[
+    // rustc's own `help: the trait .. is not implemented for Batch<.., OwnedArcRepr<f32>>` line
+    // under a first line in words (issue 37).
+    (
+        "entry/dataset-load.stderr",
+        "rustc's help line names the field's ndarray storage",
+    ),
+    (
+        "entry/rows-mut-borrowed.stderr",
+        "rustc's help line names the batch's ndarray storage",
+    ),
+    (
+        "adapters/burn/compile-fail/trybuild/image-stream-shared-field.stderr",
+        "rustc's help line names the field's ndarray storage",
+    ),
+    (
+        "adapters/burn/compile-fail/trybuild/shard-stream-borrowed-field.stderr",
+        "rustc's help line names the field's ndarray storage",
+    ),
+];
 
 fn snapshots(dir: &Path, out: &mut Vec<PathBuf>) {
     for entry in fs::read_dir(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())) {
