@@ -129,9 +129,9 @@ pub mod prelude {
     pub use batchspec_core::mapping::Serves;
     pub use batchspec_core::types::axis::{BCHW, BCW, BF, BHWC, BK, BT, BTF, BWC, CHWB, TB, TBF};
     pub use batchspec_core::types::{
-        ArcBatch, BCDHW, BDHWC, BTDHWC, Batch, BatchView, DataSpec, Features, Image, Index,
-        IndexSeq, Labels, Lengths, Mask, Null, OneHot, Ragged, Scalar, Source, Space, Targets,
-        Vector, VectorSeq, Volume, VolumeSeq, Window,
+        ArcBatch, Attention, BCDHW, BDHWC, BTDHWC, Batch, BatchView, CuSeqlens, DataSpec, Features,
+        Image, Index, IndexSeq, Labels, Lengths, Mask, Null, OneHot, Positions, Ragged, Scalar,
+        Segments, Source, Space, Targets, Vector, VectorSeq, Volume, VolumeSeq, Window,
     };
     pub use batchspec_core::{image, volume, window};
     pub use batchspec_derive::{DataSpec, layout, source};

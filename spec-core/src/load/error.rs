@@ -297,6 +297,12 @@ pub enum LoadReason {
     /// A missing value (null).
     #[error("a missing value (null): the space has no place for one")]
     Null,
+    /// A text that is not UTF-8.
+    #[error("the text is not UTF-8: {message}")]
+    Utf8 {
+        /// Where it goes wrong, as the checker says.
+        message: String,
+    },
     /// A time step of a row of a list-of-lists column whose length is not the number of values
     /// of one step of a sequence space.
     #[error("a time step of the row holds {found} values; a step of {space} holds {expected}")]

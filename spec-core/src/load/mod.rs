@@ -66,7 +66,7 @@ pub use self::parquet::thrift as parquet_thrift;
 #[cfg(feature = "parquet")]
 pub use self::parquet::{
     LocalRank, ParquetFiles, ParquetOpenOptions, ParquetStream, Rank, RowGroup, ShardPlan,
-    SkipReason, Skipped, Tail,
+    SkipReason, Skipped, Tail, TextNulls, Texts,
 };
 #[cfg(feature = "remote")]
 pub use self::remote::{RemoteOptions, RemoteStats};

@@ -50,6 +50,7 @@ pub(crate) const BWC_LETTERS: &[char] = &['b', 'w', 'c'];
 mod image;
 mod index;
 mod none;
+mod packed;
 mod sequence;
 mod vector;
 mod volume;

@@ -8,8 +8,8 @@
 use crate::format::plan::Plan;
 use crate::format::{Convert, NoConversion};
 use crate::types::space::{
-    Image, Index, IndexSeq, Labels, Lengths, Mask, OneHot, Scalar, Space, Vector, VectorSeq,
-    Volume, VolumeSeq, Window,
+    Attention, CuSeqlens, Image, Index, IndexSeq, Labels, Lengths, Mask, OneHot, Positions, Scalar,
+    Segments, Space, Vector, VectorSeq, Volume, VolumeSeq, Window,
 };
 use ndarray::{ArrayView, ArrayViewMut};
 
@@ -28,6 +28,10 @@ macro_rules! source_space {
     (VolumeSeq, $cb:ident!($($rest:tt)*)) => { $cb! { $($rest)* [const SD: usize, const SH: usize, const SW: usize, const SC: usize, SL, SE] VolumeSeq<SD, SH, SW, SC, SL, SE>; } };
     (Lengths, $cb:ident!($($rest:tt)*)) => { $cb! { $($rest)* [SE] Lengths<SE>; } };
     (Mask, $cb:ident!($($rest:tt)*)) => { $cb! { $($rest)* [SL, SE] Mask<SL, SE>; } };
+    (Segments, $cb:ident!($($rest:tt)*)) => { $cb! { $($rest)* [SL, SE] Segments<SL, SE>; } };
+    (Positions, $cb:ident!($($rest:tt)*)) => { $cb! { $($rest)* [SL, SE] Positions<SL, SE>; } };
+    (Attention, $cb:ident!($($rest:tt)*)) => { $cb! { $($rest)* [SE] Attention<SE>; } };
+    (CuSeqlens, $cb:ident!($($rest:tt)*)) => { $cb! { $($rest)* [SE] CuSeqlens<SE>; } };
 }
 
 /// A space of the library as the target of a pair, its parameters prefixed `T`, handed to `$cb`.
@@ -45,6 +49,10 @@ macro_rules! target_space {
     (VolumeSeq, $cb:ident!($($rest:tt)*)) => { $cb! { $($rest)* [const TD: usize, const TH: usize, const TW: usize, const TC: usize, TL, TE] VolumeSeq<TD, TH, TW, TC, TL, TE> } };
     (Lengths, $cb:ident!($($rest:tt)*)) => { $cb! { $($rest)* [TE] Lengths<TE> } };
     (Mask, $cb:ident!($($rest:tt)*)) => { $cb! { $($rest)* [TL, TE] Mask<TL, TE> } };
+    (Segments, $cb:ident!($($rest:tt)*)) => { $cb! { $($rest)* [TL, TE] Segments<TL, TE> } };
+    (Positions, $cb:ident!($($rest:tt)*)) => { $cb! { $($rest)* [TL, TE] Positions<TL, TE> } };
+    (Attention, $cb:ident!($($rest:tt)*)) => { $cb! { $($rest)* [TE] Attention<TE> } };
+    (CuSeqlens, $cb:ident!($($rest:tt)*)) => { $cb! { $($rest)* [TE] CuSeqlens<TE> } };
 }
 
 /// `Convert` impls from the space `$from` to each space `$to`, under the bound that never holds.
@@ -74,16 +82,20 @@ macro_rules! no_conversion {
     };
 }
 
-no_conversion!(Vector => Index, Labels, OneHot, VectorSeq, IndexSeq, VolumeSeq, Lengths, Mask);
-no_conversion!(Scalar => Image, Volume, Window, Index, Labels, OneHot, VectorSeq, IndexSeq, VolumeSeq, Lengths, Mask);
-no_conversion!(Image => Scalar, Volume, Window, Index, Labels, OneHot, VectorSeq, IndexSeq, VolumeSeq, Lengths, Mask);
-no_conversion!(Volume => Scalar, Image, Window, Index, Labels, OneHot, VectorSeq, IndexSeq, VolumeSeq, Lengths, Mask);
-no_conversion!(Window => Scalar, Image, Volume, Index, Labels, OneHot, VectorSeq, IndexSeq, VolumeSeq, Lengths, Mask);
-no_conversion!(Index => Scalar, Image, Volume, Window, VectorSeq, IndexSeq, VolumeSeq, Lengths, Mask);
-no_conversion!(Labels => Scalar, Image, Volume, Window, VectorSeq, IndexSeq, VolumeSeq, Lengths, Mask);
-no_conversion!(OneHot => Vector, Scalar, Image, Volume, Window, Index, Labels, OneHot, VectorSeq, IndexSeq, VolumeSeq, Lengths, Mask);
-no_conversion!(VectorSeq => Vector, Scalar, Image, Volume, Window, Index, Labels, OneHot, IndexSeq, VolumeSeq, Lengths, Mask);
-no_conversion!(IndexSeq => Vector, Scalar, Image, Volume, Window, Index, Labels, OneHot, VolumeSeq, Lengths, Mask);
-no_conversion!(VolumeSeq => Vector, Scalar, Image, Volume, Window, Index, Labels, OneHot, VectorSeq, IndexSeq, Lengths, Mask);
-no_conversion!(Lengths => Vector, Scalar, Image, Volume, Window, Index, Labels, OneHot, VectorSeq, IndexSeq, VolumeSeq, Lengths, Mask);
-no_conversion!(Mask => Vector, Scalar, Image, Volume, Window, Index, Labels, OneHot, VectorSeq, IndexSeq, VolumeSeq, Lengths, Mask);
+no_conversion!(Vector => Index, Labels, OneHot, VectorSeq, IndexSeq, VolumeSeq, Lengths, Mask, Segments, Positions, Attention, CuSeqlens);
+no_conversion!(Scalar => Image, Volume, Window, Index, Labels, OneHot, VectorSeq, IndexSeq, VolumeSeq, Lengths, Mask, Segments, Positions, Attention, CuSeqlens);
+no_conversion!(Image => Scalar, Volume, Window, Index, Labels, OneHot, VectorSeq, IndexSeq, VolumeSeq, Lengths, Mask, Segments, Positions, Attention, CuSeqlens);
+no_conversion!(Volume => Scalar, Image, Window, Index, Labels, OneHot, VectorSeq, IndexSeq, VolumeSeq, Lengths, Mask, Segments, Positions, Attention, CuSeqlens);
+no_conversion!(Window => Scalar, Image, Volume, Index, Labels, OneHot, VectorSeq, IndexSeq, VolumeSeq, Lengths, Mask, Segments, Positions, Attention, CuSeqlens);
+no_conversion!(Index => Scalar, Image, Volume, Window, VectorSeq, IndexSeq, VolumeSeq, Lengths, Mask, Segments, Positions, Attention, CuSeqlens);
+no_conversion!(Labels => Scalar, Image, Volume, Window, VectorSeq, IndexSeq, VolumeSeq, Lengths, Mask, Segments, Positions, Attention, CuSeqlens);
+no_conversion!(OneHot => Vector, Scalar, Image, Volume, Window, Index, Labels, OneHot, VectorSeq, IndexSeq, VolumeSeq, Lengths, Mask, Segments, Positions, Attention, CuSeqlens);
+no_conversion!(VectorSeq => Vector, Scalar, Image, Volume, Window, Index, Labels, OneHot, IndexSeq, VolumeSeq, Lengths, Mask, Segments, Positions, Attention, CuSeqlens);
+no_conversion!(IndexSeq => Vector, Scalar, Image, Volume, Window, Index, Labels, OneHot, VolumeSeq, Lengths, Mask, Segments, Positions, Attention, CuSeqlens);
+no_conversion!(VolumeSeq => Vector, Scalar, Image, Volume, Window, Index, Labels, OneHot, VectorSeq, IndexSeq, Lengths, Mask, Segments, Positions, Attention, CuSeqlens);
+no_conversion!(Lengths => Vector, Scalar, Image, Volume, Window, Index, Labels, OneHot, VectorSeq, IndexSeq, VolumeSeq, Lengths, Mask, Segments, Positions, Attention, CuSeqlens);
+no_conversion!(Mask => Vector, Scalar, Image, Volume, Window, Index, Labels, OneHot, VectorSeq, IndexSeq, VolumeSeq, Lengths, Segments, Positions, Attention, CuSeqlens);
+no_conversion!(Segments => Vector, Scalar, Image, Volume, Window, Index, Labels, OneHot, VectorSeq, IndexSeq, VolumeSeq, Lengths, Mask, Positions, Attention, CuSeqlens);
+no_conversion!(Positions => Vector, Scalar, Image, Volume, Window, Index, Labels, OneHot, VectorSeq, IndexSeq, VolumeSeq, Lengths, Mask, Segments, Attention, CuSeqlens);
+no_conversion!(Attention => Vector, Scalar, Image, Volume, Window, Index, Labels, OneHot, VectorSeq, IndexSeq, VolumeSeq, Lengths, Mask, Segments, Positions, CuSeqlens);
+no_conversion!(CuSeqlens => Vector, Scalar, Image, Volume, Window, Index, Labels, OneHot, VectorSeq, IndexSeq, VolumeSeq, Lengths, Mask, Segments, Positions, Attention);

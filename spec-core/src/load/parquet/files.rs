@@ -78,7 +78,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 /// ```
 #[derive(Clone, Debug)]
 pub struct ParquetFiles {
-    path: PathBuf,
+    pub(super) path: PathBuf,
     pub(super) files: Vec<PathBuf>,
     // Where each file is: on local disk, or an object of a store (feature `remote`).
     pub(super) origins: Arc<[Origin]>,

@@ -8,7 +8,7 @@
 //!
 //! One concept per file: the reader (`files.rs`), its unit of work (`row_group.rs`), the
 //! decoder's use (`decode.rs`), a column read into a leaf (`columns.rs`) with its tensor
-//! metadata (`tensor.rs`), ragged leaves from list columns (`ragged.rs`), encoded images
+//! metadata (`tensor.rs`), ragged leaves from list columns (`ragged.rs`), text columns (`text.rs`), encoded images
 //! (`image.rs`, feature `parquet-image`), sharding (`shard.rs`), streaming (`stream.rs`) and a stream's elastic resume (`elastic.rs`);
 //! the bytes of a file wherever they are (`part.rs`), and the files of a store (`objects.rs`,
 //! feature `remote`).
@@ -35,6 +35,7 @@ mod row_group;
 mod shard;
 mod stream;
 mod tensor;
+mod text;
 #[doc(hidden)]
 pub mod thrift;
 
@@ -43,3 +44,4 @@ pub use listing::{ParquetOpenOptions, SkipReason, Skipped};
 pub use row_group::RowGroup;
 pub use shard::{LocalRank, Rank, ShardPlan, Tail};
 pub use stream::ParquetStream;
+pub use text::{TextNulls, Texts};

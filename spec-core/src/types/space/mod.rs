@@ -17,6 +17,7 @@
 
 mod image;
 mod index;
+mod packed;
 mod sequence;
 mod vector;
 mod volume;
@@ -24,6 +25,7 @@ mod window;
 
 pub use image::{Image, ImageLayout};
 pub use index::{Index, Labels, OneHot};
+pub use packed::{Attention, CuSeqlens, Positions, Segments};
 pub use sequence::{IndexSeq, IndexSeqLayout, Lengths, Mask, VectorSeq, VectorSeqLayout};
 pub use vector::{Scalar, Vector};
 pub use volume::{BCDHW, BDHWC, BTDHWC, Volume, VolumeLayout, VolumeSeq, VolumeSeqLayout};
@@ -258,6 +260,14 @@ impl<const M: usize, const DIM: usize, E: Element> FreeValues for OneHot<M, DIM,
 impl<L: IndexSeqLayout, E: Element> FreeValues for Mask<L, E> {}
 #[diagnostic::do_not_recommend]
 impl<E: crate::types::elem::IndexElement> FreeValues for Lengths<E> {}
+#[diagnostic::do_not_recommend]
+impl<L: IndexSeqLayout, E: crate::types::elem::IndexElement> FreeValues for Segments<L, E> {}
+#[diagnostic::do_not_recommend]
+impl<L: IndexSeqLayout, E: crate::types::elem::IndexElement> FreeValues for Positions<L, E> {}
+#[diagnostic::do_not_recommend]
+impl<E: Element> FreeValues for Attention<E> {}
+#[diagnostic::do_not_recommend]
+impl<E: crate::types::elem::IndexElement> FreeValues for CuSeqlens<E> {}
 
 /// The null space: a leaf that needs no data (Pylearn2's `NullSpace`), for example the data of an
 /// L1 penalty. A field of type `Null` takes no source and no slot in the flat form of a spec.

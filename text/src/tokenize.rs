@@ -1,0 +1,221 @@
+//! Tokenization as a conversion from text to `IndexSeq<V>`: Hugging Face's `tokenizers` reading a
+//! `tokenizer.json`, its vocabulary checked against the spec's `V` when it is loaded.
+
+use crate::error::TextError;
+use std::path::Path;
+
+/// The largest `tokenizer.json` read (a vocabulary of a few hundred thousand tokens with its
+/// merges takes tens of MiB).
+const MAX_TOKENIZER_BYTES: u64 = 512 << 20;
+
+/// A tokenizer for token ids in `0..V`: the model of a `tokenizer.json` (as every model on the
+/// Hugging Face Hub ships, read by Hugging Face's own `tokenizers` crate, so the ids are the
+/// Python package's for the same file and text), the special tokens to put around each
+/// document, and the padding token.
+///
+/// ```no_run
+/// use batchspec_text::Tokenizer;
+/// // A tokenizer of 1024 tokens serves a spec of `IndexSeq<1024>` (or wider); `<eos>` ends each
+/// // document, `<pad>` pads the rows.
+/// let tokenizer = Tokenizer::<1024>::from_file("tokenizer.json")?.eos("<eos>")?.pad("<pad>")?;
+/// assert_eq!(tokenizer.encode("To be, or not to be")?.last(), Some(&tokenizer.eos_id().unwrap()));
+/// # Ok::<(), batchspec_text::TextError>(())
+/// ```
+#[derive(Clone)]
+pub struct Tokenizer<const V: usize> {
+    inner: tokenizers::Tokenizer,
+    name: String,
+    size: usize,
+    bos: Option<u32>,
+    eos: Option<u32>,
+    pad: u32,
+    special: bool,
+    print: u64,
+}
+
+impl<const V: usize> core::fmt::Debug for Tokenizer<V> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Tokenizer")
+            .field("file", &self.name)
+            .field("ids", &self.size)
+            .field("bos", &self.bos)
+            .field("eos", &self.eos)
+            .field("pad", &self.pad)
+            .finish()
+    }
+}
+
+impl<const V: usize> Tokenizer<V> {
+    /// Reads a `tokenizer.json`.
+    ///
+    /// # Errors
+    /// [`TextError::Tokenizer`] for a file that cannot be read or is not a tokenizer;
+    /// [`TextError::Vocabulary`] when its ids (with the added tokens) do not fit in `0..V`.
+    pub fn from_file(path: impl AsRef<Path>) -> Result<Self, TextError> {
+        let path = path.as_ref();
+        let name = path.display().to_string();
+        let fail = |message: String| TextError::Tokenizer {
+            file: name.clone(),
+            message,
+        };
+        let len = std::fs::metadata(path)
+            .map_err(|e| fail(format!("cannot read it: {e}")))?
+            .len();
+        if len > MAX_TOKENIZER_BYTES {
+            return Err(fail(format!(
+                "it is {len} bytes, more than the {MAX_TOKENIZER_BYTES} a tokenizer is read with"
+            )));
+        }
+        let bytes = std::fs::read(path).map_err(|e| fail(format!("cannot read it: {e}")))?;
+        Self::from_bytes_named(&bytes, name)
+    }
+
+    /// A tokenizer from the bytes of a `tokenizer.json`.
+    ///
+    /// # Errors
+    /// As [`Tokenizer::from_file`].
+    pub fn from_bytes(json: &[u8]) -> Result<Self, TextError> {
+        Self::from_bytes_named(json, "the tokenizer given as bytes".to_owned())
+    }
+
+    fn from_bytes_named(json: &[u8], name: String) -> Result<Self, TextError> {
+        let inner = tokenizers::Tokenizer::from_bytes(json).map_err(|e| TextError::Tokenizer {
+            file: name.clone(),
+            message: e.to_string(),
+        })?;
+        // The ids it can give: every id of the vocabulary and of the added tokens.
+        let size = inner
+            .get_vocab(true)
+            .values()
+            .map(|&id| id as usize + 1)
+            .max()
+            .unwrap_or(0);
+        if size > V {
+            return Err(TextError::Vocabulary {
+                file: name,
+                ids: size,
+                labels: V,
+            });
+        }
+        Ok(Tokenizer {
+            inner,
+            name,
+            size,
+            bos: None,
+            eos: None,
+            pad: 0,
+            special: false,
+            print: batchspec::data::fingerprint(&[json]),
+        })
+    }
+
+    fn id(&self, token: &str, role: &'static str) -> Result<u32, TextError> {
+        self.inner
+            .token_to_id(token)
+            .ok_or_else(|| TextError::NoToken {
+                file: self.name.clone(),
+                token: token.to_owned(),
+                role,
+            })
+    }
+
+    /// Puts the token `token` (such as `"<bos>"` or `"<|endoftext|>"`) before each document.
+    ///
+    /// # Errors
+    /// [`TextError::NoToken`] when the tokenizer has no such token.
+    pub fn bos(mut self, token: &str) -> Result<Self, TextError> {
+        self.bos = Some(self.id(token, "bos")?);
+        Ok(self)
+    }
+
+    /// Puts the token `token` (such as `"<eos>"` or `"</s>"`) after each document: a model
+    /// trained on packed rows learns where documents end.
+    ///
+    /// # Errors
+    /// [`TextError::NoToken`] when the tokenizer has no such token.
+    pub fn eos(mut self, token: &str) -> Result<Self, TextError> {
+        self.eos = Some(self.id(token, "eos")?);
+        Ok(self)
+    }
+
+    /// Pads rows (and the targets of tokens with none) with the token `token`; id 0 otherwise.
+    ///
+    /// # Errors
+    /// [`TextError::NoToken`] when the tokenizer has no such token.
+    pub fn pad(mut self, token: &str) -> Result<Self, TextError> {
+        self.pad = self.id(token, "pad")?;
+        Ok(self)
+    }
+
+    /// Whether the tokenizer's own post-processor adds its special tokens (the Python package's
+    /// `add_special_tokens`); off by default, as `bos` and `eos` say which tokens go around a
+    /// document.
+    pub fn add_special_tokens(mut self, add: bool) -> Self {
+        self.special = add;
+        self
+    }
+
+    /// The largest id the tokenizer gives, plus one (at most `V`).
+    pub fn ids(&self) -> usize {
+        self.size
+    }
+
+    /// The id of the token before each document, if any.
+    pub fn bos_id(&self) -> Option<u32> {
+        self.bos
+    }
+
+    /// The id of the token after each document, if any.
+    pub fn eos_id(&self) -> Option<u32> {
+        self.eos
+    }
+
+    /// The id padding takes.
+    pub fn pad_id(&self) -> u32 {
+        self.pad
+    }
+
+    /// The file it was read from, as given.
+    pub fn file(&self) -> &str {
+        &self.name
+    }
+
+    /// The ids of a document: `bos`, the tokenizer's ids of `text`, `eos`.
+    ///
+    /// # Errors
+    /// [`TextError::Encode`] when the tokenizer fails on the text.
+    pub fn encode(&self, text: &str) -> Result<Vec<u32>, TextError> {
+        let mut out = Vec::new();
+        self.encode_into(text, &mut out)?;
+        Ok(out)
+    }
+
+    /// [`Tokenizer::encode`] appending to `out`.
+    ///
+    /// # Errors
+    /// As [`Tokenizer::encode`].
+    pub fn encode_into(&self, text: &str, out: &mut Vec<u32>) -> Result<(), TextError> {
+        let encoding =
+            self.inner
+                .encode_fast(text, self.special)
+                .map_err(|e| TextError::Encode {
+                    message: e.to_string(),
+                })?;
+        out.reserve(encoding.len() + 2);
+        out.extend(self.bos);
+        out.extend_from_slice(encoding.get_ids());
+        out.extend(self.eos);
+        Ok(())
+    }
+
+    /// A fingerprint of the `tokenizer.json` (part of a saved state: a state of another
+    /// tokenizer is refused).
+    pub fn fingerprint(&self) -> u64 {
+        self.print
+    }
+
+    /// The Hugging Face tokenizer itself.
+    pub fn inner(&self) -> &tokenizers::Tokenizer {
+        &self.inner
+    }
+}

@@ -1,0 +1,765 @@
+//! Text sources, the tokenizer and packed streams, against files and ids written by other tools
+//! (`tokenizers`, `datasets`, pyarrow: `tests/data/make_text_fixtures.py`) and plain references.
+
+use batchspec::data::{BatchSource, SourceState};
+use batchspec::load::{ParquetFiles, Rank, ShardPlan};
+use batchspec::prelude::*;
+use batchspec_text::pack::{Piece, Row, pack};
+use batchspec_text::{
+    Block, Documents, JsonLines, Long, Packed, Packing, TextColumn, TextError, TextNulls,
+    TextStream, Texts, Tokenizer, flat_cu_seqlens,
+};
+use proptest::prelude::*;
+use std::path::PathBuf;
+
+const V: usize = 1024;
+
+fn data(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data")
+        .join(name)
+}
+
+fn tokenizer() -> Tokenizer<V> {
+    Tokenizer::<V>::from_file(data("tokenizer.json")).unwrap()
+}
+
+/// The ids the Python `tokenizers` package gave for the 37 texts of `small.*`.
+fn python_ids() -> Vec<Vec<u32>> {
+    let json: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(data("small-ids.json")).unwrap()).unwrap();
+    serde_json::from_value(json["ids"].clone()).unwrap()
+}
+
+fn column_texts(column: &str) -> Vec<String> {
+    let files = ParquetFiles::open(data("small.parquet")).unwrap();
+    let plan = ShardPlan::new(&files, Rank::new(0, 1).unwrap()).unwrap();
+    let docs = TextColumn::new(&files, &plan, column);
+    let mut out = Vec::new();
+    for b in docs.blocks(0) {
+        out.extend(docs.read(&b).unwrap().iter().map(str::to_owned));
+    }
+    out
+}
+
+#[test]
+fn ids_are_the_python_packages_for_parquet_and_json_lines() {
+    let tok = tokenizer();
+    let expected = python_ids();
+    for column in ["text", "large_text"] {
+        let texts = column_texts(column);
+        assert_eq!(texts.len(), 37);
+        let ids: Vec<Vec<u32>> = texts.iter().map(|t| tok.encode(t).unwrap()).collect();
+        assert_eq!(ids, expected, "column {column}");
+    }
+    let lines = JsonLines::with_block_lines(&[data("small.jsonl")], "text", 8).unwrap();
+    let mut texts = Vec::new();
+    for b in lines.blocks(0) {
+        texts.extend(lines.read(&b).unwrap().iter().map(str::to_owned));
+    }
+    assert_eq!(texts, column_texts("text"));
+}
+
+#[test]
+fn bos_and_eos_go_around_each_document() {
+    let tok = tokenizer().bos("<bos>").unwrap().eos("<eos>").unwrap();
+    let ids = tok.encode("To be").unwrap();
+    assert_eq!((ids[0], *ids.last().unwrap()), (1, 2));
+    assert_eq!(
+        &ids[1..ids.len() - 1],
+        &tokenizer().encode("To be").unwrap()[..]
+    );
+    assert_eq!(tok.encode("").unwrap(), vec![1, 2]);
+}
+
+#[test]
+fn the_vocabulary_is_checked_against_the_spec() {
+    let err = Tokenizer::<512>::from_file(data("tokenizer.json")).unwrap_err();
+    let msg = err.to_string();
+    assert!(
+        matches!(
+            err,
+            TextError::Vocabulary {
+                ids: 1024,
+                labels: 512,
+                ..
+            }
+        ),
+        "{msg}"
+    );
+    assert!(
+        msg.contains("tokenizer.json") && msg.contains("IndexSeq<512>") && msg.contains("1024"),
+        "{msg}"
+    );
+    // A wider spec is fine (models round their vocabulary up).
+    assert_eq!(
+        Tokenizer::<2048>::from_file(data("tokenizer.json"))
+            .unwrap()
+            .ids(),
+        1024
+    );
+    let err = tokenizer().eos("</s>").unwrap_err().to_string();
+    assert!(err.contains("no token \"</s>\" to use as eos"), "{err}");
+    let err = Tokenizer::<V>::from_bytes(b"{\"not\": \"a tokenizer\"}").unwrap_err();
+    assert!(matches!(err, TextError::Tokenizer { .. }), "{err}");
+}
+
+fn read_all(files: &str, column: &str, nulls: TextNulls) -> Result<Vec<(String, u64)>, TextError> {
+    let files = ParquetFiles::open(data(files)).unwrap();
+    let plan = ShardPlan::new(&files, Rank::new(0, 1).unwrap()).unwrap();
+    let docs = TextColumn::new(&files, &plan, column).nulls(nulls);
+    let mut out = Vec::new();
+    for b in docs.blocks(0) {
+        let t = docs.read(&b)?;
+        out.extend((0..t.len()).map(|i| (t.get(i).unwrap().to_owned(), t.row(i).unwrap())));
+    }
+    Ok(out)
+}
+
+#[test]
+fn a_null_is_refused_naming_file_row_and_column_or_skipped() {
+    let err = read_all("nulls.parquet", "text", TextNulls::Refuse)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("nulls.parquet") && err.contains("row 13") && err.contains("text"),
+        "{err}"
+    );
+    assert!(err.contains("null"), "{err}");
+    let kept = read_all("nulls.parquet", "text", TextNulls::Skip).unwrap();
+    assert_eq!(kept.len(), 24);
+    assert!(kept.iter().all(|(_, row)| *row != 13));
+    assert_eq!(kept[13].1, 14);
+}
+
+#[test]
+fn invalid_utf8_is_refused_naming_the_row_and_byte() {
+    let err = read_all("invalid-utf8.parquet", "text", TextNulls::Refuse)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("invalid-utf8.parquet") && err.contains("row 17"),
+        "{err}"
+    );
+    assert!(err.contains("not UTF-8"), "{err}");
+}
+
+#[test]
+fn a_column_of_another_type_or_name_is_refused_in_words() {
+    let err = read_all("not-text.parquet", "text", TextNulls::Refuse)
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("Int64") && err.contains("Utf8"), "{err}");
+    let err = read_all("small.parquet", "body", TextNulls::Refuse)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("no such column") && err.contains("large_text"),
+        "{err}"
+    );
+}
+
+fn jsonl(dir: &tempdir::Dir, text: &str) -> PathBuf {
+    dir.write("docs.jsonl", text)
+}
+
+mod tempdir {
+    use std::path::PathBuf;
+    pub struct Dir(pub PathBuf);
+    impl Dir {
+        pub fn new(name: &str) -> Dir {
+            let p =
+                std::env::temp_dir().join(format!("batchspec-text-{name}-{}", std::process::id()));
+            let _ = std::fs::remove_dir_all(&p);
+            std::fs::create_dir_all(&p).unwrap();
+            Dir(p)
+        }
+        pub fn write(&self, name: &str, text: &str) -> PathBuf {
+            let p = self.0.join(name);
+            std::fs::write(&p, text).unwrap();
+            p
+        }
+    }
+    impl Drop for Dir {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+}
+
+fn read_lines(path: &std::path::Path, nulls: TextNulls) -> Result<Vec<(String, u64)>, TextError> {
+    let docs = JsonLines::with_block_lines(&[path], "text", 2)?.nulls(nulls);
+    let mut out = Vec::new();
+    for b in docs.blocks(0) {
+        let t = docs.read(&b)?;
+        out.extend((0..t.len()).map(|i| (t.get(i).unwrap().to_owned(), t.row(i).unwrap())));
+    }
+    Ok(out)
+}
+
+#[test]
+fn json_lines_errors_name_the_file_and_line() {
+    let dir = tempdir::Dir::new("jsonl");
+    let ok = jsonl(
+        &dir,
+        "{\"text\": \"a\"}\n\n{\"text\": \"b\", \"x\": 1}\r\n{\"text\": \"c\"}",
+    );
+    let docs = read_lines(&ok, TextNulls::Refuse).unwrap();
+    assert_eq!(
+        docs,
+        vec![("a".into(), 0), ("b".into(), 2), ("c".into(), 3)]
+    );
+    for (body, line, words) in [
+        (
+            "{\"text\": \"a\"}\n{\"text\": 3}\n",
+            2,
+            "a number, not a string",
+        ),
+        (
+            "{\"text\": \"a\"}\n{\"text\": \"a\"}\n{\"txt\": \"a\"}\n",
+            3,
+            "no key \"text\"",
+        ),
+        ("{\"text\": \"a\"}\n{\"text\": nul\n", 2, "not JSON"),
+        ("[1, 2]\n", 1, "not a JSON object"),
+        ("{\"text\": null}\n", 1, "null"),
+    ] {
+        let path = jsonl(&dir, body);
+        let err = read_lines(&path, TextNulls::Refuse)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("docs.jsonl") && err.contains(&format!("line {line}")),
+            "{err}"
+        );
+        assert!(err.contains(words), "{err}");
+    }
+    let path = jsonl(&dir, "{\"text\": null}\n{\"y\": 1}\n{\"text\": \"z\"}\n");
+    assert_eq!(
+        read_lines(&path, TextNulls::Skip).unwrap(),
+        vec![("z".into(), 2)]
+    );
+    // A line longer than the limit is refused before it is held.
+    let path = jsonl(&dir, &format!("{{\"text\": \"{}\"}}\n", "x".repeat(100)));
+    let docs = JsonLines::open(&[&path], "text")
+        .unwrap()
+        .max_line_bytes(50);
+    let err = docs.read(&docs.blocks(0)[0]).unwrap_err().to_string();
+    assert!(
+        err.contains("line 1") && err.contains("longer than the 50 bytes"),
+        "{err}"
+    );
+}
+
+// ---- Packing against plain references ----
+
+/// First fit or best fit decreasing as the textbook writes it: a scan of the rows per item.
+fn reference_decreasing(lengths: &[usize], t: usize, best: bool) -> Vec<Row> {
+    let mut items: Vec<Piece> = Vec::new();
+    for (doc, &len) in lengths.iter().enumerate() {
+        let mut start = 0;
+        while start < len {
+            let take = t.min(len - start);
+            items.push(Piece {
+                doc,
+                start,
+                len: take,
+            });
+            start += take;
+        }
+    }
+    items.sort_by_key(|p| std::cmp::Reverse(p.len));
+    let mut rows: Vec<Row> = Vec::new();
+    for item in items {
+        let room = |r: &Row| t - r.iter().map(|p| p.len).sum::<usize>();
+        let mut chosen: Option<usize> = None;
+        for (i, r) in rows.iter().enumerate() {
+            if room(r) >= item.len {
+                match chosen {
+                    None => chosen = Some(i),
+                    Some(c) if best && room(r) < room(&rows[c]) => chosen = Some(i),
+                    _ => {}
+                }
+                if !best {
+                    break;
+                }
+            }
+        }
+        match chosen {
+            Some(i) => rows[i].push(item),
+            None => rows.push(vec![item]),
+        }
+    }
+    rows
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    #[test]
+    fn greedy_is_the_concatenation_cut_every_t(lengths in prop::collection::vec(0usize..40, 0..60), t in 1usize..32) {
+        let rows = pack(&lengths, t, Packing::Greedy, Long::Split).unwrap();
+        // The rows laid end to end are the documents laid end to end.
+        let laid: Vec<(usize, usize)> = rows.iter().flatten().flat_map(|p| (p.start..p.start + p.len).map(move |j| (p.doc, j))).collect();
+        let expected: Vec<(usize, usize)> = lengths.iter().enumerate().flat_map(|(d, &n)| (0..n).map(move |j| (d, j))).collect();
+        prop_assert_eq!(laid, expected);
+        for (i, r) in rows.iter().enumerate() {
+            let used: usize = r.iter().map(|p| p.len).sum();
+            prop_assert!(used == t || i + 1 == rows.len());
+        }
+    }
+
+    #[test]
+    fn bin_packing_is_the_textbooks(lengths in prop::collection::vec(0usize..50, 0..80), t in 1usize..40, best in any::<bool>()) {
+        let policy = if best { Packing::BestFit } else { Packing::FirstFit };
+        let rows = pack(&lengths, t, policy, Long::Split).unwrap();
+        prop_assert_eq!(&rows, &reference_decreasing(&lengths, t, best));
+        // Every token of every document once; no row over t.
+        let mut seen: Vec<Vec<bool>> = lengths.iter().map(|&n| vec![false; n]).collect();
+        for r in &rows {
+            prop_assert!(r.iter().map(|p| p.len).sum::<usize>() <= t);
+            for p in r {
+                for s in &mut seen[p.doc][p.start..p.start + p.len] {
+                    prop_assert!(!*s);
+                    *s = true;
+                }
+            }
+        }
+        prop_assert!(seen.iter().flatten().all(|&s| s));
+    }
+}
+
+#[test]
+fn best_fit_packs_a_realistic_corpus_almost_without_padding() {
+    // The training plays' documents as the tokenizer makes them, with `<eos>`, in rows of 512:
+    // nearly every document is shorter than a row.
+    let tok = tokenizer().eos("<eos>").unwrap();
+    let files = ParquetFiles::open(data("shakespeare-train.parquet")).unwrap();
+    let plan = ShardPlan::new(&files, Rank::new(0, 1).unwrap()).unwrap();
+    let docs = TextColumn::new(&files, &plan, "text");
+    let mut lengths = Vec::new();
+    for b in docs.blocks(0) {
+        for t in docs.read(&b).unwrap().iter() {
+            lengths.push(tok.encode(t).unwrap().len());
+        }
+    }
+    let t = 512;
+    let window = 1000;
+    let mut rows = Vec::new();
+    for w in lengths.chunks(window) {
+        rows.extend(pack(w, t, Packing::BestFit, Long::Split).unwrap());
+    }
+    let eff = batchspec_text::pack::efficiency(&rows, t);
+    assert!(eff >= 0.99, "best fit fills {eff:.4} of the rows");
+}
+
+// ---- The stream ----
+
+/// Documents held in memory, in blocks of `per` documents: a source for properties.
+struct InMemory {
+    texts: Vec<String>,
+    per: usize,
+    rank: usize,
+    world: usize,
+    seed: Option<u64>,
+}
+
+impl Documents for InMemory {
+    fn source(&self) -> &'static str {
+        "text"
+    }
+    fn blocks(&self, epoch: u64) -> Vec<Block> {
+        let n = self.texts.len().div_ceil(self.per);
+        let order: Vec<usize> = match self.seed {
+            Some(s) => batchspec::iteration::permutation(n, s, epoch),
+            None => (0..n).collect(),
+        };
+        order
+            .into_iter()
+            .skip(self.rank)
+            .step_by(self.world)
+            .map(|i| Block {
+                file: 0,
+                index: i,
+                first_row: (i * self.per) as u64,
+                rows: self.per.min(self.texts.len() - i * self.per),
+            })
+            .collect()
+    }
+    fn read(&self, b: &Block) -> Result<Texts, TextError> {
+        let mut t = Texts::new();
+        for r in b.first_row..b.first_row + b.rows as u64 {
+            t.push(&self.texts[r as usize], r);
+        }
+        Ok(t)
+    }
+    fn file(&self, _: &Block) -> String {
+        "memory".into()
+    }
+    fn plan(&self) -> String {
+        format!("{} texts in blocks of {}", self.texts.len(), self.per)
+    }
+    fn seed(&self) -> Option<u64> {
+        self.seed
+    }
+    fn rank(&self) -> (usize, usize) {
+        (self.rank, self.world)
+    }
+    fn fingerprint(&self) -> u64 {
+        batchspec::data::fingerprint(&[self.texts.join("\u{1}").as_bytes()])
+    }
+}
+
+const WORDS: &[&str] = &[
+    "to", "be", "or", "not", "that", "is", "the", "question", "whether", "tis", "nobler", "in",
+    "mind",
+];
+
+fn corpus(n: usize, seed: u64) -> Vec<String> {
+    let mut s = seed;
+    (0..n)
+        .map(|_| {
+            s = s
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let words = (s >> 33) % 40;
+            (0..words)
+                .map(|k| WORDS[((s >> 7) as usize + k as usize * 7) % WORDS.len()])
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .collect()
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Options {
+    t: usize,
+    batch: usize,
+    window: usize,
+    per: usize,
+    policy: Packing,
+    workers: usize,
+}
+
+fn options() -> impl Strategy<Value = Options> {
+    (
+        2usize..48,
+        1usize..5,
+        1usize..30,
+        1usize..12,
+        0usize..3,
+        1usize..4,
+    )
+        .prop_map(|(t, batch, window, per, p, workers)| Options {
+            t,
+            batch,
+            window,
+            per,
+            policy: [Packing::Greedy, Packing::FirstFit, Packing::BestFit][p],
+            workers,
+        })
+}
+
+fn stream(
+    texts: &[String],
+    o: Options,
+    rank: usize,
+    world: usize,
+    seed: Option<u64>,
+) -> TextStream<InMemory, V> {
+    let docs = InMemory {
+        texts: texts.to_vec(),
+        per: o.per,
+        rank,
+        world,
+        seed,
+    };
+    let tok = tokenizer().eos("<eos>").unwrap().pad("<pad>").unwrap();
+    TextStream::new(docs, tok, o.t, o.batch)
+        .unwrap()
+        .packing(o.policy)
+        .window(o.window)
+        .workers(o.workers)
+        .attention(true)
+}
+
+fn epoch(s: &mut TextStream<InMemory, V>) -> Vec<Packed<V>> {
+    std::iter::from_fn(|| s.next_owned())
+        .map(|b| b.unwrap().0)
+        .collect()
+}
+
+/// Checks every leaf of a batch against the tokens and segments it holds: targets, masks,
+/// positions, attention and cumulative lengths follow the segments and never cross them.
+fn check_leaves(b: &Packed<V>, t: usize, pad: i64) {
+    let (x, y) = (b.tokens.array(), b.targets.array());
+    let (seg, pos) = (b.segments.array(), b.positions.array());
+    let (lm, m, att, cu) = (
+        b.loss_mask.array(),
+        b.mask.array(),
+        b.attention.array(),
+        b.cu_seqlens.array(),
+    );
+    for r in 0..x.shape()[0] {
+        let mut ends = vec![0i32];
+        for j in 0..t {
+            let s = seg[[r, j]];
+            if s == 0 {
+                assert_eq!(
+                    (x[[r, j]], m[[r, j]], lm[[r, j]], pos[[r, j]]),
+                    (pad, 0.0, 0.0, 0)
+                );
+                assert!(
+                    seg.row(r).iter().skip(j).all(|&v| v == 0),
+                    "padding only at the end"
+                );
+                continue;
+            }
+            assert_eq!(m[[r, j]], 1.0);
+            let starts = j == 0 || seg[[r, j - 1]] != s;
+            assert_eq!(pos[[r, j]] == 0, starts);
+            if !starts {
+                assert_eq!(pos[[r, j]], pos[[r, j - 1]] + 1);
+            }
+            let same_next = j + 1 < t && seg[[r, j + 1]] == s;
+            assert_eq!(
+                lm[[r, j]] == 1.0,
+                same_next,
+                "a target only inside its document"
+            );
+            if same_next {
+                assert_eq!(y[[r, j]], x[[r, j + 1]]);
+            } else {
+                assert_eq!(y[[r, j]], pad);
+                ends.push(j as i32 + 1);
+            }
+            for k in 0..t {
+                assert_eq!(
+                    att[[r, j, k]] == 1.0,
+                    seg[[r, k]] == s,
+                    "attention within the document only"
+                );
+            }
+        }
+        if *ends.last().unwrap() < t as i32 {
+            ends.push(t as i32);
+        }
+        let row: Vec<i32> = cu.row(r).to_vec();
+        assert_eq!(&row[..ends.len()], &ends[..]);
+        assert!(row[ends.len()..].iter().all(|&v| v == t as i32));
+    }
+}
+
+/// The documents as the rows hold them: each segment's tokens, in order, per document, by
+/// joining the pieces of a split document (greedy cuts them across rows).
+fn segments_of(batches: &[Packed<V>]) -> Vec<Vec<i64>> {
+    let mut out = Vec::new();
+    for b in batches {
+        let (x, seg) = (b.tokens.array(), b.segments.array());
+        for r in 0..x.shape()[0] {
+            let mut cur: Vec<i64> = Vec::new();
+            let mut s = 0;
+            for j in 0..x.shape()[1] {
+                if seg[[r, j]] != s {
+                    if !cur.is_empty() {
+                        out.push(std::mem::take(&mut cur));
+                    }
+                    s = seg[[r, j]];
+                }
+                if s != 0 {
+                    cur.push(x[[r, j]]);
+                }
+            }
+            if !cur.is_empty() {
+                out.push(cur);
+            }
+        }
+    }
+    out
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(40))]
+
+    /// Every document's tokens are in the epoch exactly once, as segments (pieces of at most a
+    /// row), in any packing, and no leaf crosses a segment.
+    #[test]
+    fn every_document_once_and_nothing_crosses_a_document(n in 0usize..60, seed in any::<u64>(), o in options()) {
+        let texts = corpus(n, seed);
+        let tok = tokenizer().eos("<eos>").unwrap();
+        let mut s = stream(&texts, o, 0, 1, None);
+        let batches = epoch(&mut s);
+        for b in &batches {
+            check_leaves(b, o.t, 0);
+            prop_assert!(b.tokens.len() <= o.batch);
+        }
+        // Every document's ids, cut into the pieces a row can hold, as a multiset.
+        let mut expected: Vec<Vec<i64>> = Vec::new();
+        let mut got = segments_of(&batches);
+        let ids: Vec<Vec<i64>> = texts.iter().map(|t| tok.encode(t).unwrap().into_iter().map(i64::from).collect()).collect();
+        let total: usize = ids.iter().map(Vec::len).sum();
+        prop_assert_eq!(got.iter().map(Vec::len).sum::<usize>(), total);
+        if o.policy != Packing::Greedy {
+            for d in &ids {
+                expected.extend(d.chunks(o.t).map(<[i64]>::to_vec));
+            }
+            expected.sort();
+            got.sort();
+            prop_assert_eq!(got, expected);
+        } else {
+            // Greedy: the segments laid end to end are the documents laid end to end.
+            let laid: Vec<i64> = got.concat();
+            prop_assert_eq!(laid, ids.concat());
+        }
+    }
+
+    /// The same batches at any number of workers; a resumed stream serves exactly what the
+    /// uninterrupted one served after the state, at any batch boundary, then the next epoch.
+    #[test]
+    fn deterministic_and_resumable(n in 1usize..50, seed in any::<u64>(), o in options(), at in 0usize..20, order in proptest::option::of(any::<u64>())) {
+        let texts = corpus(n, seed);
+        let mut s = stream(&texts, o, 0, 1, order);
+        let all = epoch(&mut s);
+        let mut one = stream(&texts, Options { workers: 1, ..o }, 0, 1, order);
+        let same = epoch(&mut one);
+        prop_assert!(all.iter().zip(&same).all(|(a, b)| a.tokens.array() == b.tokens.array()));
+        prop_assert_eq!(all.len(), same.len());
+
+        let at = at.min(all.len());
+        let mut first = stream(&texts, o, 0, 1, order);
+        for _ in 0..at {
+            first.next_owned().unwrap().unwrap();
+        }
+        let saved = serde_json::to_string(&first.state()).unwrap();
+        let mut resumed = stream(&texts, Options { workers: 1, ..o }, 0, 1, order);
+        resumed.resume(&serde_json::from_str::<SourceState>(&saved).unwrap()).unwrap();
+        let rest = epoch(&mut resumed);
+        prop_assert_eq!(rest.len(), all.len() - at);
+        for (a, b) in rest.iter().zip(&all[at..]) {
+            prop_assert_eq!(a.tokens.array(), b.tokens.array());
+            prop_assert_eq!(a.segments.array(), b.segments.array());
+        }
+        resumed.start_epoch(1);
+        let mut fresh = stream(&texts, o, 0, 1, order);
+        fresh.start_epoch(1);
+        let (a, b) = (epoch(&mut resumed), epoch(&mut fresh));
+        prop_assert!(a.iter().zip(&b).all(|(a, b)| a.tokens.array() == b.tokens.array()) && a.len() == b.len());
+    }
+
+    /// Across ranks every document is served exactly once.
+    #[test]
+    fn ranks_share_the_documents_exactly_once(n in 0usize..60, seed in any::<u64>(), o in options(), world in 1usize..4, order in any::<u64>()) {
+        let texts = corpus(n, seed);
+        let o = Options { policy: Packing::BestFit, ..o };
+        let mut got: Vec<Vec<i64>> = Vec::new();
+        for rank in 0..world {
+            let mut s = stream(&texts, o, rank, world, Some(order));
+            s.start_epoch(3);
+            got.extend(segments_of(&epoch(&mut s)));
+        }
+        let tok = tokenizer().eos("<eos>").unwrap();
+        let mut expected: Vec<Vec<i64>> = texts.iter().flat_map(|t| {
+            let ids: Vec<i64> = tok.encode(t).unwrap().into_iter().map(i64::from).collect();
+            ids.chunks(o.t).map(<[i64]>::to_vec).collect::<Vec<_>>()
+        }).collect();
+        expected.sort();
+        got.sort();
+        prop_assert_eq!(got, expected);
+    }
+}
+
+#[test]
+fn a_state_of_another_stream_is_refused() {
+    let texts = corpus(30, 1);
+    let o = Options {
+        t: 16,
+        batch: 2,
+        window: 5,
+        per: 4,
+        policy: Packing::FirstFit,
+        workers: 1,
+    };
+    let mut a = stream(&texts, o, 0, 1, None);
+    a.next_owned();
+    let state = a.state();
+    let mut b = stream(&texts, Options { t: 32, ..o }, 0, 1, None);
+    let err = b.resume(&state).unwrap_err().to_string();
+    assert!(
+        err.contains("plan") && err.contains("rows of 16 tokens"),
+        "{err}"
+    );
+    let mut c = stream(&corpus(30, 2), o, 0, 1, None);
+    let err = c.resume(&state).unwrap_err().to_string();
+    assert!(err.contains("data"), "{err}");
+}
+
+#[test]
+fn a_long_document_is_refused_by_policy_naming_its_row() {
+    let files = ParquetFiles::open(data("small.parquet")).unwrap();
+    let plan = ShardPlan::new(&files, Rank::new(0, 1).unwrap()).unwrap();
+    let docs = TextColumn::new(&files, &plan, "text");
+    let mut s = TextStream::new(docs, tokenizer(), 64, 4)
+        .unwrap()
+        .long(Long::Refuse)
+        .packing(Packing::BestFit);
+    let err = loop {
+        match s.next_owned() {
+            Some(Ok(_)) => {}
+            Some(Err(e)) => break e.to_string(),
+            None => panic!("the long text was served"),
+        }
+    };
+    assert!(
+        err.contains("small.parquet row") && err.contains("more than a row's 64"),
+        "{err}"
+    );
+    assert!(s.next_owned().is_none(), "the stream ends after its error");
+}
+
+/// A model's request: time-major ids, the loss mask, `i64` positions, the attention.
+#[derive(DataSpec)]
+struct TimeMajor {
+    #[spec(source = "tokens")]
+    x: Batch<IndexSeq<V, TB>>,
+    #[spec(source = "targets")]
+    y: Batch<IndexSeq<V, TB>>,
+    #[spec(source = "loss_mask")]
+    keep: Batch<Mask<TB>>,
+    #[spec(source = "positions")]
+    pos: Batch<Positions<TB, i64>>,
+    #[spec(source = "attention")]
+    attention: Batch<Attention>,
+    #[spec(source = "cu_seqlens")]
+    cu: Batch<CuSeqlens<i64>>,
+}
+
+#[test]
+fn a_request_gets_its_leaves_in_its_own_layouts_and_types() {
+    let files = ParquetFiles::open(data("shakespeare-test.parquet")).unwrap();
+    let plan = ShardPlan::new(&files, Rank::new(0, 1).unwrap()).unwrap();
+    let tok = tokenizer().eos("<eos>").unwrap().pad("<pad>").unwrap();
+    let make = || {
+        TextStream::new(TextColumn::new(&files, &plan, "text"), tok.clone(), 64, 4)
+            .unwrap()
+            .packing(Packing::BestFit)
+    };
+    let mut packed = make();
+    let mut asked = make().request::<TimeMajor>();
+    let (p, _) = packed.next_owned().unwrap().unwrap();
+    let (q, info) = asked.next_owned().unwrap().unwrap();
+    assert_eq!(info.count_samples, 4);
+    assert_eq!(q.x.array().shape(), &[64, 4]);
+    assert_eq!(q.x.array().t(), p.tokens.array().view());
+    assert_eq!(q.y.array().t(), p.targets.array().view());
+    assert_eq!(q.keep.array().t(), p.loss_mask.array().view());
+    assert_eq!(
+        q.pos.array().t().mapv(|v| v as i32),
+        p.positions.array().view()
+    );
+    // The attention is computed because the request asks for it (the plain stream's is empty).
+    assert_eq!(p.attention.array().shape(), &[4, 0, 0]);
+    assert_eq!(q.attention.array().shape(), &[4, 64, 64]);
+    let flat = flat_cu_seqlens(&q.cu.array().view(), 64);
+    assert_eq!((flat[0], *flat.last().unwrap()), (0, 4 * 64));
+    assert!(flat.windows(2).all(|w| w[0] < w[1]));
+}
