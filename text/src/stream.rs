@@ -19,9 +19,10 @@ use std::sync::Arc;
 type Row = u64;
 
 /// A stream of packed batches from a source of documents: each epoch this rank's blocks are read
-/// in order; the documents, `window` at a time, are tokenized on `workers` threads (each document
-/// by one thread, the results in order: the same ids at any number of workers) and packed by the
-/// [`Packing`] policy into rows of exactly `T` tokens, served `batch` rows at a time (the epoch's
+/// in order; the documents are tokenized on `workers` threads (each document by one thread, the
+/// results in order: the same ids at any number of workers) and packed, a window at a time (the
+/// documents that fill [`window`](TextStream::window) rows), by the [`Packing`] policy into rows
+/// of exactly `T` tokens, served `batch` rows at a time (the epoch's
 /// last batch may be short). Nothing of one document is ever in a segment of another: segments,
 /// positions, targets, the loss mask, the attention and the cumulative lengths all restart at
 /// each document (see [`Packed`]).
@@ -64,10 +65,13 @@ type Row = u64;
 pub struct TextStream<D, const V: usize> {
     docs: Arc<D>,
     tokenizer: Arc<Tokenizer<V>>,
+    // One tokenizer per worker.
+    clones: Vec<Tokenizer<V>>,
     t: usize,
     batch: usize,
     policy: Packing,
     long: Long,
+    // A window holds documents until their tokens fill `window` rows.
     window: usize,
     workers: usize,
     attention: bool,
@@ -78,6 +82,9 @@ pub struct TextStream<D, const V: usize> {
     // The block being read (its index, documents, next document) and the next block.
     current: Option<(usize, Arc<Texts>, usize)>,
     next_block: usize,
+    // Documents tokenized and not yet packed: ids, row in the epoch, block, row in the file.
+    queue: VecDeque<(Vec<u32>, Row, usize, u64)>,
+    queued: usize,
     // Packed rows not yet served, each with the start of its window and its index in it.
     pending: VecDeque<(PackedRow, Row, u64)>,
     // The start of the next window (the row of the next document to be read).
@@ -90,8 +97,8 @@ pub struct TextStream<D, const V: usize> {
 
 impl<D: Documents + 'static, const V: usize> TextStream<D, V> {
     /// A stream of the documents of `docs`, tokenized by `tokenizer`, packed into rows of `t`
-    /// tokens, `batch` rows a batch; greedy packing over windows of 1000 documents, one worker,
-    /// epoch 0.
+    /// tokens, `batch` rows a batch; greedy packing over windows of 128 rows, one worker, epoch
+    /// 0.
     ///
     /// # Errors
     /// [`TextError::Config`] for rows of 0 tokens or batches of 0 rows.
@@ -109,11 +116,12 @@ impl<D: Documents + 'static, const V: usize> TextStream<D, V> {
         let mut stream = TextStream {
             docs: Arc::new(docs),
             tokenizer: Arc::new(tokenizer),
+            clones: Vec::new(),
             t,
             batch,
             policy: Packing::Greedy,
             long: Long::Split,
-            window: 1000,
+            window: 128,
             workers: 1,
             attention: false,
             epoch: 0,
@@ -121,6 +129,8 @@ impl<D: Documents + 'static, const V: usize> TextStream<D, V> {
             before: Vec::new(),
             current: None,
             next_block: 0,
+            queue: VecDeque::new(),
+            queued: 0,
             pending: VecDeque::new(),
             cursor: 0,
             batches: 0,
@@ -144,10 +154,12 @@ impl<D: Documents + 'static, const V: usize> TextStream<D, V> {
         self
     }
 
-    /// Packs `documents` documents at a time (1000 by default; at least 1): a window's rows are
-    /// packed together, and its last row padded when not full.
-    pub fn window(mut self, documents: usize) -> Self {
-        self.window = documents.max(1);
+    /// Packs documents a window at a time, a window holding the documents (in order) until
+    /// their tokens fill `rows` rows (128 by default; at least 1): the policy places the
+    /// documents of a window together, and the window's last row is padded when not full, so
+    /// that at most about one row in `rows` is padding.
+    pub fn window(mut self, rows: usize) -> Self {
+        self.window = rows.max(1);
         self
     }
 
@@ -194,6 +206,8 @@ impl<D: Documents + 'static, const V: usize> TextStream<D, V> {
         self.before.push(at);
         self.current = None;
         self.next_block = 0;
+        self.queue.clear();
+        self.queued = 0;
         self.pending.clear();
         self.cursor = 0;
         self.batches = 0;
@@ -207,6 +221,8 @@ impl<D: Documents + 'static, const V: usize> TextStream<D, V> {
         self.current = None;
         self.next_block = k;
         self.cursor = row;
+        self.queue.clear();
+        self.queued = 0;
         if k >= self.blocks.len() {
             return Ok(());
         }
@@ -221,16 +237,22 @@ impl<D: Documents + 'static, const V: usize> TextStream<D, V> {
         Ok(())
     }
 
-    /// The next window's documents (up to `window`), each with its place, advancing the reader.
-    fn next_documents(&mut self) -> Result<Vec<(Arc<Texts>, usize, usize)>, TextError> {
-        let mut out = Vec::with_capacity(self.window);
-        while out.len() < self.window {
+    /// The next `n` documents (fewer at the epoch's end), each with its row in the epoch, its
+    /// block and its row in the block's file, advancing the reader.
+    #[allow(clippy::type_complexity)]
+    fn next_documents(
+        &mut self,
+        n: usize,
+    ) -> Result<Vec<(Arc<Texts>, usize, usize, Row)>, TextError> {
+        let mut out = Vec::with_capacity(n);
+        while out.len() < n {
             if let Some((k, texts, d)) = &mut self.current
                 && *d < texts.len()
             {
-                out.push((Arc::clone(texts), *d, *k));
-                *d += 1;
                 let first = self.blocks[*k].first_row;
+                let row = self.before[*k] + (texts.row(*d).unwrap_or(first) - first);
+                out.push((Arc::clone(texts), *d, *k, row));
+                *d += 1;
                 self.cursor = match texts.row(*d) {
                     Some(r) => self.before[*k] + (r - first),
                     None => self.before[*k + 1],
@@ -253,16 +275,38 @@ impl<D: Documents + 'static, const V: usize> TextStream<D, V> {
 
     /// Reads, tokenizes and packs the next window into `pending`; `false` at the epoch's end.
     fn fill_window(&mut self) -> Result<bool, TextError> {
-        let start = self.cursor;
-        let docs = self.next_documents()?;
-        if docs.is_empty() {
-            return Ok(false);
+        let target = self.window.saturating_mul(self.t);
+        // Documents are read and tokenized a chunk at a time; those past the window wait in
+        // the queue for the next one.
+        let chunk = 256 * self.workers;
+        while self.queued < target {
+            let docs = self.next_documents(chunk)?;
+            if docs.is_empty() {
+                break;
+            }
+            let ids = self.tokenize(&docs)?;
+            for ((texts, d, k, row), ids) in docs.into_iter().zip(ids) {
+                self.queued += ids.len();
+                self.queue
+                    .push_back((ids, row, k, texts.row(d).unwrap_or(0)));
+            }
         }
-        let ids = self.tokenize(&docs)?;
-        let lengths: Vec<usize> = ids.iter().map(Vec::len).collect();
+        let Some(start) = self.queue.front().map(|q| q.1) else {
+            return Ok(false);
+        };
+        // The window: the documents in order until their tokens fill the window's rows.
+        let mut window = Vec::new();
+        let mut tokens = 0usize;
+        while tokens < target
+            && let Some(doc) = self.queue.pop_front()
+        {
+            tokens += doc.0.len();
+            window.push(doc);
+        }
+        self.queued -= tokens;
+        let lengths: Vec<usize> = window.iter().map(|d| d.0.len()).collect();
         let rows = pack(&lengths, self.t, self.policy, self.long).map_err(|e| {
-            let (texts, d, k) = &docs[e.doc];
-            let row = texts.row(*d).unwrap_or(0);
+            let (_, _, k, row) = &window[e.doc];
             TextError::TooLong {
                 place: format!("{} row {row}", self.docs.file(&self.blocks[*k])),
                 len: e.len,
@@ -273,7 +317,7 @@ impl<D: Documents + 'static, const V: usize> TextStream<D, V> {
             let mut tokens = Vec::with_capacity(self.t);
             let mut pieces = Vec::with_capacity(row.len());
             for p in row {
-                tokens.extend_from_slice(&ids[p.doc][p.start..p.start + p.len]);
+                tokens.extend_from_slice(&window[p.doc].0[p.start..p.start + p.len]);
                 pieces.push(p.len as u32);
             }
             self.pending
@@ -282,42 +326,52 @@ impl<D: Documents + 'static, const V: usize> TextStream<D, V> {
         Ok(true)
     }
 
-    /// The ids of the documents, each tokenized by one of the workers, in order.
-    fn tokenize(&self, docs: &[(Arc<Texts>, usize, usize)]) -> Result<Vec<Vec<u32>>, TextError> {
-        let tokenizer = &*self.tokenizer;
-        let encode = |part: &[(Arc<Texts>, usize, usize)]| -> Result<Vec<Vec<u32>>, TextError> {
-            part.iter()
-                .map(|(texts, d, _)| tokenizer.encode(texts.get(*d).unwrap_or_default()))
+    /// The ids of the documents, in order: document `i` tokenized by worker `i % workers` (the
+    /// first on this thread), each worker with a tokenizer of its own (the model's word cache
+    /// is not shared between threads).
+    #[allow(clippy::type_complexity)]
+    fn tokenize(
+        &mut self,
+        docs: &[(Arc<Texts>, usize, usize, Row)],
+    ) -> Result<Vec<Vec<u32>>, TextError> {
+        let workers = self.workers.min(docs.len()).max(1);
+        while self.clones.len() < workers {
+            self.clones.push((*self.tokenizer).clone());
+        }
+        let encode = |tokenizer: &Tokenizer<V>, w: usize| -> Result<Vec<Vec<u32>>, TextError> {
+            docs.iter()
+                .skip(w)
+                .step_by(workers)
+                .map(|(texts, d, _, _)| tokenizer.encode(texts.get(*d).unwrap_or_default()))
                 .collect()
         };
-        let workers = self.workers.min(docs.len()).max(1);
-        if workers == 1 {
-            return encode(docs);
-        }
-        let chunk = docs.len().div_ceil(workers);
-        std::thread::scope(|s| {
-            let handles: Vec<_> = docs
-                .chunks(chunk)
-                .map(|part| s.spawn(move || encode(part)))
+        let clones = &self.clones;
+        let parts: Vec<Result<Vec<Vec<u32>>, TextError>> = std::thread::scope(|s| {
+            let handles: Vec<_> = (1..workers)
+                .map(|w| s.spawn(move || encode(&clones[w], w)))
                 .collect();
-            let mut out = Vec::with_capacity(docs.len());
+            let mut parts = vec![encode(&clones[0], 0)];
             for h in handles {
-                match h.join() {
-                    Ok(ids) => out.extend(ids?),
-                    Err(panic) => {
-                        let message = panic
-                            .downcast_ref::<&str>()
-                            .map(|m| (*m).to_owned())
-                            .or_else(|| panic.downcast_ref::<String>().cloned())
-                            .unwrap_or_else(|| "a panic".to_owned());
-                        return Err(TextError::Encode {
-                            message: format!("a tokenizing thread panicked: {message}"),
-                        });
-                    }
-                }
+                parts.push(h.join().unwrap_or_else(|panic| {
+                    let message = panic
+                        .downcast_ref::<&str>()
+                        .map(|m| (*m).to_owned())
+                        .or_else(|| panic.downcast_ref::<String>().cloned())
+                        .unwrap_or_else(|| "a panic".to_owned());
+                    Err(TextError::Encode {
+                        message: format!("a tokenizing thread panicked: {message}"),
+                    })
+                }));
             }
-            Ok(out)
-        })
+            parts
+        });
+        let mut parts: Vec<std::vec::IntoIter<Vec<u32>>> = parts
+            .into_iter()
+            .map(|p| p.map(Vec::into_iter))
+            .collect::<Result<_, _>>()?;
+        Ok((0..docs.len())
+            .map(|i| parts[i % workers].next().unwrap_or_default())
+            .collect())
     }
 
     /// The next batch of the epoch, or `None` at its end.
@@ -362,7 +416,7 @@ impl<D: Documents + 'static, const V: usize> TextStream<D, V> {
     fn identity(&self) -> SourceState {
         let (rank, world) = self.docs.rank();
         let plan = format!(
-            "{}; rows of {} tokens, {} a batch; {} packing over windows of {} documents, long documents {:?}; tokenizer {} ({} ids, bos {:?}, eos {:?}, pad {})",
+            "{}; rows of {} tokens, {} a batch; {} packing over windows of {} rows, long documents {:?}; tokenizer {} ({} ids, bos {:?}, eos {:?}, pad {})",
             self.docs.plan(),
             self.t,
             self.batch,
@@ -413,9 +467,10 @@ impl<D: Documents + 'static, const V: usize> BatchSource<Packed<V>> for TextStre
     /// row where the window of the next row starts and how many of that window's rows were
     /// served.
     fn state(&self) -> SourceState {
-        let (window, served) = match self.pending.front() {
-            Some((_, start, i)) => (*start, *i),
-            None => (self.cursor, 0),
+        let (window, served) = match (self.pending.front(), self.queue.front()) {
+            (Some((_, start, i)), _) => (*start, *i),
+            (None, Some(doc)) => (doc.1, 0),
+            (None, None) => (self.cursor, 0),
         };
         self.identity().at(self.batches, self.rows).with_inner(vec![
             SourceState::new("text position", self.epoch).at(window, served),

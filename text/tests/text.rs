@@ -344,12 +344,19 @@ fn best_fit_packs_a_realistic_corpus_almost_without_padding() {
         }
     }
     let t = 512;
-    let window = 1000;
-    let mut rows = Vec::new();
-    for w in lengths.chunks(window) {
-        rows.extend(pack(w, t, Packing::BestFit, Long::Split).unwrap());
+    let files = ParquetFiles::open(data("shakespeare-train.parquet")).unwrap();
+    let plan = ShardPlan::new(&files, Rank::new(0, 1).unwrap()).unwrap();
+    let mut s = TextStream::new(TextColumn::new(&files, &plan, "text"), tok, t, 16)
+        .unwrap()
+        .packing(Packing::BestFit);
+    let (mut tokens, mut room) = (0.0, 0.0);
+    while let Some(b) = s.next_batch() {
+        let (b, _) = b.unwrap();
+        tokens += f64::from(b.mask.array().sum());
+        room += b.mask.array().len() as f64;
     }
-    let eff = batchspec_text::pack::efficiency(&rows, t);
+    assert_eq!(tokens as usize, lengths.iter().sum::<usize>());
+    let eff = tokens / room;
     assert!(eff >= 0.99, "best fit fills {eff:.4} of the rows");
 }
 
