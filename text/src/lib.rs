@@ -15,6 +15,7 @@
 
 mod docs;
 mod error;
+mod fast;
 pub mod pack;
 mod record;
 mod stream;

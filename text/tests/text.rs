@@ -770,3 +770,94 @@ fn a_request_gets_its_leaves_in_its_own_layouts_and_types() {
     assert_eq!((flat[0], *flat.last().unwrap()), (0, 4 * 64));
     assert!(flat.windows(2).all(|w| w[0] < w[1]));
 }
+
+// ---- The fast path against tokenizers' own encode ----
+
+/// Texts of the characters the GPT-2 split treats differently: spaces and other whitespace
+/// (runs before words, at the end), letters of several scripts, digits of two, punctuation,
+/// apostrophes and contractions, combining marks, emoji, and the added tokens whole and cut.
+fn tricky_text() -> impl Strategy<Value = String> {
+    let pieces = prop::sample::select(vec![
+        " ",
+        "  ",
+        "   ",
+        "\n",
+        "\n\n",
+        "\t",
+        "\r\n",
+        "\u{a0}",
+        "\u{2028}",
+        "\u{3000}",
+        "a",
+        "To",
+        "be",
+        "é",
+        "ß",
+        "日本",
+        "Ωμέγα",
+        "١٢٣",
+        "42",
+        "0",
+        "'s",
+        "'t",
+        "'re",
+        "'ve",
+        "'m",
+        "'ll",
+        "'d",
+        "'S",
+        "'",
+        "\"",
+        ",",
+        ".",
+        "!?",
+        "--",
+        "\u{301}",
+        "e\u{301}",
+        "🦀",
+        "👩\u{200d}💻",
+        "<bos>",
+        "<eos>",
+        "<pad>",
+        "<bo",
+        "s>",
+        "<",
+        ">",
+        "\\",
+        "\u{0}",
+        "_",
+        "😀😀",
+    ]);
+    prop::collection::vec(pieces, 0..24).prop_map(|v| v.concat())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(1000))]
+
+    #[test]
+    fn the_fast_path_gives_tokenizers_ids(text in tricky_text()) {
+        let fast = tokenizer();
+        prop_assert!(fast.is_fast());
+        let exact = tokenizer().exact_path();
+        prop_assert_eq!(fast.encode(&text).unwrap(), exact.encode(&text).unwrap(), "{:?}", text);
+    }
+}
+
+#[test]
+fn the_fast_path_gives_tokenizers_ids_on_the_corpus() {
+    let (fast, exact) = (tokenizer(), tokenizer().exact_path());
+    for file in [
+        "shakespeare-train.parquet",
+        "shakespeare-test.parquet",
+        "small.parquet",
+    ] {
+        let files = ParquetFiles::open(data(file)).unwrap();
+        let plan = ShardPlan::new(&files, Rank::new(0, 1).unwrap()).unwrap();
+        let docs = TextColumn::new(&files, &plan, "text");
+        for b in docs.blocks(0) {
+            for t in docs.read(&b).unwrap().iter() {
+                assert_eq!(fast.encode(t).unwrap(), exact.encode(t).unwrap(), "{t:?}");
+            }
+        }
+    }
+}
