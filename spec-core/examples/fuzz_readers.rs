@@ -197,6 +197,22 @@ fn load_parquet<R: batchspec::load::LoadRecord>(path: &Path, len: usize) -> bool
         .is_ok()
 }
 
+/// Reads every row group of the text column `text` of the Parquet file at `path` within the
+/// fuzzer's budget; whether every one was read.
+fn load_texts(path: &Path, len: usize) -> bool {
+    let Ok(files) = ParquetFiles::open(path).map(|f| f.memory_budget(budget(len) as u64)) else {
+        return false;
+    };
+    let Ok(groups) = files.row_groups() else {
+        return false;
+    };
+    groups.into_iter().all(|g| {
+        files
+            .read_texts(g, "text", "text", batchspec::load::TextNulls::Skip)
+            .is_ok()
+    })
+}
+
 /// Integers a structure-aware mutation writes into a field: the edges of the types, sizes
 /// that overflow, and the field's own value moved a little or a lot.
 fn chosen(rng: &mut Rng, was: i64) -> i64 {
@@ -730,6 +746,22 @@ fn main() {
             fuzz(name, &seeds, n, &mut rng, &dir, mutate_parquet, load),
         ));
     }
+    // Text columns (the text package's fixture, written by pyarrow: string and large_string
+    // columns in four row groups).
+    let text = Path::new(env!("CARGO_MANIFEST_DIR")).join("../text/tests/data/small.parquet");
+    let seeds = [std::fs::read(text).expect("a committed fixture")];
+    reports.push((
+        "Parquet (text column)",
+        fuzz(
+            "parquet-text",
+            &seeds,
+            n,
+            &mut rng,
+            &dir,
+            mutate_parquet,
+            load_texts,
+        ),
+    ));
     #[cfg(feature = "images")]
     images::fuzz_images(n, &mut rng, &dir, &mut reports);
     let _ = std::fs::remove_dir_all(&dir);

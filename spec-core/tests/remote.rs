@@ -11,7 +11,7 @@ mod support;
 use batchspec::data::{BatchSource, Dataset};
 use batchspec::load::{
     LoadError, LoadReason, ParquetFiles, ParquetStream, Rank, RemoteOptions, ShardPlan, SkipReason,
-    Tail,
+    Tail, TextNulls,
 };
 use batchspec::prelude::*;
 use std::path::{Path, PathBuf};
@@ -333,6 +333,56 @@ fn an_object_replaced_after_it_was_listed_is_an_error_not_a_mix_of_versions() {
     assert!(matches!(why, LoadReason::Changed { .. }), "{err}");
     assert!(
         err.to_string().contains("changed while it was read"),
+        "{err}"
+    );
+}
+
+/// The text fixtures of the text package (written by pyarrow).
+fn text_data(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../text/tests/data")
+        .join(name)
+}
+
+/// Every row group's texts of `column`, or the first error.
+fn texts_of(files: &ParquetFiles, column: &str) -> Result<Vec<(String, u64)>, LoadError> {
+    let mut out = Vec::new();
+    for g in files.row_groups()? {
+        let t = files.read_texts(g, column, "text", TextNulls::Refuse)?;
+        out.extend((0..t.len()).map(|i| (t.get(i).unwrap().to_owned(), t.row(i).unwrap())));
+    }
+    Ok(out)
+}
+
+#[test]
+fn a_text_column_in_a_bucket_reads_as_from_disk_and_a_bad_value_is_named_by_url_and_row() {
+    let Some(s3) = support::s3() else { return };
+    let endpoint = s3.endpoint();
+    let files = [
+        ("text/small.parquet".to_owned(), text_data("small.parquet")),
+        (
+            "text/bad.parquet".to_owned(),
+            text_data("invalid-utf8.parquet"),
+        ),
+    ];
+    put(&endpoint, "train", &files);
+    let remote = options(&endpoint)
+        .open("s3://train/text/small.parquet")
+        .unwrap();
+    let local = ParquetFiles::open(text_data("small.parquet")).unwrap();
+    for column in ["text", "large_text"] {
+        let got = texts_of(&remote, column).unwrap();
+        assert_eq!(got.len(), 37);
+        assert_eq!(got, texts_of(&local, column).unwrap());
+    }
+    let bad = options(&endpoint)
+        .open("s3://train/text/bad.parquet")
+        .unwrap();
+    let err = texts_of(&bad, "text").unwrap_err().to_string();
+    assert!(
+        err.contains("s3://train/text/bad.parquet")
+            && err.contains("row 17")
+            && err.contains("not UTF-8"),
         "{err}"
     );
 }
