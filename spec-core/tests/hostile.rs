@@ -10,7 +10,7 @@
 
 use batchspec::data::Dataset;
 use batchspec::load::parquet_thrift::{self as thrift, Value, footer_of, read_struct, set_int};
-use batchspec::load::{LoadError, ParquetFiles, ParquetStream, Rank, ShardPlan};
+use batchspec::load::{LoadError, ParquetFiles, ParquetStream, Rank, ShardPlan, TextNulls};
 use batchspec::prelude::*;
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::path::{Path, PathBuf};
@@ -447,4 +447,74 @@ fn byte_stream_split_values_fewer_than_their_levels_are_refused_before_the_decod
             "3 values of 4 bytes are present (BYTE_STREAM_SPLIT",
         ],
     );
+}
+
+/// The text fixture `name` of the text package (written by pyarrow).
+fn text_fixture(name: &str) -> Vec<u8> {
+    std::fs::read(
+        PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("../text/tests/data")
+            .join(name),
+    )
+    .unwrap()
+}
+
+/// Reads the text column `text` of every row group of `path`: the first error, with no panic
+/// (caught or not) on the way.
+fn texts_refused(path: &Path, words: &[&str]) {
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    count_panics();
+    let panics_before = PANICS.load(Ordering::Relaxed);
+    let files = ParquetFiles::open(path).unwrap();
+    let err = files
+        .row_groups()
+        .unwrap()
+        .into_iter()
+        .find_map(|g| files.read_texts(g, "text", "text", TextNulls::Refuse).err())
+        .expect("a read refuses it")
+        .to_string();
+    for w in words {
+        assert!(err.contains(w), "`{w}` not in: {err}");
+    }
+    assert_eq!(
+        PANICS.load(Ordering::Relaxed),
+        panics_before,
+        "a panic while refusing {}",
+        path.display()
+    );
+}
+
+#[test]
+fn a_text_dictionary_of_no_values_holding_bytes_is_refused_before_the_decoder_divides_by_zero() {
+    // pyarrow writes a dictionary page first in each chunk of the text column.
+    let bytes = text_fixture("small.parquet");
+    let (meta, _) = footer(&bytes);
+    let at = chunk_start(&meta, 0, 0);
+    let (header, _) = read_struct(&bytes[at..]).unwrap();
+    assert_eq!(
+        header.field(1).and_then(Value::int),
+        Some(2),
+        "a dictionary page"
+    );
+    let lying = edit_page(&bytes, at, |h| {
+        set_int(h.field_mut(7).unwrap().field_mut(1).unwrap(), 0)
+    });
+    texts_refused(
+        &write("text_dictionary.parquet", &lying),
+        &["dictionary claiming 0 values"],
+    );
+}
+
+#[test]
+fn a_text_data_page_of_no_values_holding_bytes_is_refused_before_the_decoder_divides_by_zero() {
+    // No dictionary here: the data page's values are PLAIN byte arrays.
+    let bytes = text_fixture("invalid-utf8.parquet");
+    let (meta, _) = footer(&bytes);
+    let at = chunk_start(&meta, 0, 0);
+    let (header, _) = read_struct(&bytes[at..]).unwrap();
+    assert_eq!(header.field(1).and_then(Value::int), Some(0), "a data page");
+    let lying = edit_page(&bytes, at, |h| {
+        set_int(h.field_mut(5).unwrap().field_mut(1).unwrap(), 0)
+    });
+    texts_refused(&write("text_page.parquet", &lying), &["claims no values"]);
 }

@@ -215,6 +215,20 @@ pub(super) fn check_pages(
                 .and_then(Value::int),
             _ => None,
         };
+        // A data page that claims no values (v2: none that is not null) but holds bytes: the
+        // byte-array decoder divides by its values (a panic found by the fuzzer), so its
+        // payload is looked at.
+        let nulls = match kind {
+            3 => header
+                .field(8)
+                .and_then(|h| h.field(2))
+                .and_then(Value::int)
+                .unwrap_or(0),
+            _ => 0,
+        };
+        if values.is_some_and(|n| n.saturating_sub(nulls) <= 0) && uncompressed > 0 {
+            risky.0 = true;
+        }
         // BYTE_STREAM_SPLIT values; BIT_PACKED (deprecated) definition or repetition levels.
         let levels = match kind {
             0 => header.field(5).map(|h| [h.field(3), h.field(4)]),
@@ -241,7 +255,9 @@ pub(super) fn check_pages(
                 .and_then(|h| h.field(1))
                 .and_then(Value::int)
                 .unwrap_or(0);
-            if n < 0 || n > uncompressed.max(0) {
+            // And one of no values holds no bytes (the byte-array decoder divides by its
+            // values: a panic found by the fuzzer).
+            if n < 0 || n > uncompressed.max(0) || (n == 0 && uncompressed > 0) {
                 return Err(lie(format!(
                     "{place} is a dictionary claiming {n} values in {uncompressed} bytes"
                 )));

@@ -69,7 +69,13 @@ pub(super) fn check_payloads(
                 (max_def, *def_level_encoding),
             )
             .and_then(|(present, values_at)| {
-                check_values(*encoding, value_size, present, buf.len() - values_at)
+                let claimed = *num_values as usize;
+                check_values(
+                    *encoding,
+                    value_size,
+                    (claimed, present),
+                    buf.len() - values_at,
+                )
             }),
             Page::DataPageV2 {
                 buf,
@@ -86,8 +92,14 @@ pub(super) fn check_payloads(
                 (max_def, *def_levels_byte_len as usize),
             )
             .and_then(|(present, values_at)| {
-                let present = present.min(num_values.saturating_sub(*num_nulls) as usize);
-                check_values(*encoding, value_size, present, buf.len() - values_at)
+                let claimed = num_values.saturating_sub(*num_nulls) as usize;
+                let present = present.min(claimed);
+                check_values(
+                    *encoding,
+                    value_size,
+                    (claimed, present),
+                    buf.len() - values_at,
+                )
             }),
             Page::DictionaryPage { .. } => continue,
         };
@@ -185,15 +197,21 @@ fn check_v2(
     Ok((present, at))
 }
 
-/// The values' bytes against what their decoder will read: for `BYTE_STREAM_SPLIT`, `present`
-/// values of `size` bytes each (the decoder takes the stream's stride from the bytes and the
-/// count from the levels).
+/// The values' bytes against what their decoder will read: none where the page claims no values
+/// (`claimed`, the header's count that is not null: the byte-array decoder divides by it); for
+/// `BYTE_STREAM_SPLIT`, `present` values of `size` bytes each (the decoder takes the stream's
+/// stride from the bytes and the count from the levels).
 fn check_values(
     encoding: Encoding,
     size: Option<usize>,
-    present: usize,
+    (claimed, present): (usize, usize),
     bytes: usize,
 ) -> Result<(), String> {
+    if claimed == 0 && bytes > 0 {
+        return Err(format!(
+            "it claims no values (that are not null) and holds {bytes} bytes of values"
+        ));
+    }
     if encoding != Encoding::BYTE_STREAM_SPLIT {
         return Ok(());
     }
@@ -394,9 +412,9 @@ mod tests {
 
     #[test]
     fn byte_stream_split_needs_the_bytes_of_its_present_values() {
-        assert!(check_values(Encoding::BYTE_STREAM_SPLIT, Some(4), 3, 12).is_ok());
-        let e = check_values(Encoding::BYTE_STREAM_SPLIT, Some(4), 3, 8).unwrap_err();
+        assert!(check_values(Encoding::BYTE_STREAM_SPLIT, Some(4), (3, 3), 12).is_ok());
+        let e = check_values(Encoding::BYTE_STREAM_SPLIT, Some(4), (3, 3), 8).unwrap_err();
         assert!(e.contains("3 values of 4 bytes"), "{e}");
-        assert!(check_values(Encoding::PLAIN, Some(4), 3, 0).is_ok());
+        assert!(check_values(Encoding::PLAIN, Some(4), (3, 3), 0).is_ok());
     }
 }
