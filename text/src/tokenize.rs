@@ -168,7 +168,7 @@ impl<const V: usize> Tokenizer<V> {
     /// Tokenizes through `tokenizers`' own `encode` even where the fast path applies. The fast
     /// path (for byte-level BPE tokenizers such as GPT-2's: no normalizer, the `ByteLevel`
     /// pre-tokenizer, a BPE without dropout) gives the same ids, property-tested against
-    /// `tokenizers` on random texts, 2–3 times faster.
+    /// `tokenizers` on random texts, about 4.5 times faster here.
     pub fn exact_path(mut self) -> Self {
         self.fast = None;
         self
