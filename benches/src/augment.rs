@@ -18,6 +18,7 @@ use batchspec::data::Dataset;
 use batchspec::data::{Prefetch, Provider};
 use batchspec::iteration::{LastBatch, Order, Schedule, Shard};
 use batchspec::prelude::*;
+use batchspec_bench::median;
 use ndarray::{Array4, Axis, s};
 use std::hint::black_box;
 use std::sync::Arc;
@@ -68,11 +69,6 @@ struct Raw {
     image: Batch<image![32, 32, 3; BHWC, u8]>,
     #[spec(source = "label")]
     label: Batch<Labels<10, u8>>,
-}
-
-fn median(mut v: Vec<f64>) -> f64 {
-    v.sort_by(f64::total_cmp);
-    v[v.len() / 2]
 }
 
 fn time(reps: usize, mut f: impl FnMut()) -> f64 {

@@ -6,6 +6,7 @@
 
 use batchspec::prelude::*;
 use batchspec::types::{HNil, Pair};
+use batchspec_bench::median;
 use ndarray::Array2;
 use std::hint::black_box;
 use std::time::Instant;
@@ -124,11 +125,6 @@ fn measure(f: fn(Level1) -> Level1, s: &mut Option<Level1>, iters: u32) -> f64 {
     }
     *s = Some(v);
     best
-}
-
-fn median(mut v: Vec<f64>) -> f64 {
-    v.sort_by(f64::total_cmp);
-    v[v.len() / 2]
 }
 
 fn main() {

@@ -20,6 +20,7 @@ use batchspec::data::Dataset;
 use batchspec::data::{Prefetch, Provider};
 use batchspec::iteration::{LastBatch, Schedule, Shard};
 use batchspec::prelude::*;
+use batchspec_bench::median;
 use ndarray::{Array2, Array4};
 use std::hint::black_box;
 use std::sync::Arc;
@@ -49,11 +50,6 @@ fn epochs_of(ds: &Dataset<Mnist>, schedule: Schedule) -> impl FnMut() + '_ {
         }
         black_box(sum);
     }
-}
-
-fn median(mut v: Vec<f64>) -> f64 {
-    v.sort_by(f64::total_cmp);
-    v[v.len() / 2]
 }
 
 fn main() {

@@ -15,6 +15,7 @@ use batchspec::iteration::Schedule;
 use batchspec::load::images::{EncodedImages, ImageSteps, ImageStream, SourceKind, decode_image};
 use batchspec::load::{LoadError, Place};
 use batchspec::prelude::*;
+use batchspec_bench::median;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
@@ -190,11 +191,6 @@ fn python(
             None
         }
     }
-}
-
-fn median(mut v: Vec<f64>) -> f64 {
-    v.sort_by(f64::total_cmp);
-    v[v.len() / 2]
 }
 
 fn main() {

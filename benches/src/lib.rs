@@ -161,3 +161,9 @@ pub fn stream_epoch(
     }
     rows
 }
+
+/// The median of measurements (the upper one of an even count).
+pub fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}

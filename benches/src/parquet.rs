@@ -16,6 +16,7 @@
 
 use batchspec::load::{ParquetFiles, Rank};
 use batchspec_bench::Record;
+use batchspec_bench::median;
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use parquet::basic::Compression;
 use std::hint::black_box;
@@ -47,11 +48,6 @@ fn decode(path: &Path) -> usize {
 fn stream(path: &Path, rank: Rank, window: usize, ahead: bool) -> usize {
     let files = ParquetFiles::open(path).unwrap();
     batchspec_bench::stream_epoch(&files, rank, 0, BATCH, window, ahead)
-}
-
-fn median(mut v: Vec<f64>) -> f64 {
-    v.sort_by(f64::total_cmp);
-    v[v.len() / 2]
 }
 
 fn time(reps: usize, mut f: impl FnMut() -> usize) -> f64 {

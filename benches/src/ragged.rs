@@ -14,6 +14,7 @@ use batchspec::data::Dataset;
 use batchspec::data::Provider;
 use batchspec::iteration::{LastBatch, Schedule};
 use batchspec::prelude::*;
+use batchspec_bench::median;
 use ndarray::Array3;
 use std::hint::black_box;
 use std::time::Instant;
@@ -33,11 +34,6 @@ struct Ragged64 {
 struct Padded64 {
     #[spec(source = "frames")]
     x: Batch<VectorSeq<F>>,
-}
-
-fn median(mut v: Vec<f64>) -> f64 {
-    v.sort_by(f64::total_cmp);
-    v[v.len() / 2]
 }
 
 fn time(reps: usize, mut f: impl FnMut()) -> f64 {

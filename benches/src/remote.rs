@@ -15,6 +15,7 @@
 //! requests_per_epoch=.. mb_per_epoch=.. ratio_local=.. ratio_pyarrow_s3=..`.
 
 use batchspec::load::{ParquetFiles, Rank, RemoteOptions};
+use batchspec_bench::median;
 use parquet::basic::Compression;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -31,11 +32,6 @@ fn epoch(files: &ParquetFiles, e: u64) -> usize {
     let rows = batchspec_bench::stream_epoch(files, Rank::new(0, 1).unwrap(), e, BATCH, 2, true);
     assert_eq!(rows, N);
     rows
-}
-
-fn median(mut v: Vec<f64>) -> f64 {
-    v.sort_by(f64::total_cmp);
-    v[v.len() / 2]
 }
 
 /// The median seconds of `reps` epochs of `files` (epochs 1..=reps, after a first one not timed).

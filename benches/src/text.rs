@@ -7,6 +7,7 @@
 
 use batchspec::data::BatchSource;
 use batchspec::load::{ParquetFiles, Rank, ShardPlan};
+use batchspec_bench::median;
 use batchspec_text::pack::{Long, Packing, efficiency, pack};
 use batchspec_text::{Documents, TextColumn, TextStream, Tokenizer};
 use std::path::{Path, PathBuf};
@@ -100,11 +101,6 @@ fn rust(file: &Path, tok: &Tokenizer<V>, policy: Packing, workers: usize, epochs
         }
     }
     tokens / t.elapsed().as_secs_f64()
-}
-
-fn median(mut v: Vec<f64>) -> f64 {
-    v.sort_by(f64::total_cmp);
-    v[v.len() / 2]
 }
 
 fn main() {

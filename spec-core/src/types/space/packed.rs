@@ -40,27 +40,24 @@ pub struct Attention<E = f32>(PhantomData<fn() -> E>);
 /// sequence of `batch × time` tokens.
 pub struct CuSeqlens<E = i32>(PhantomData<fn() -> E>);
 
-impl<L: IndexSeqLayout, E: IndexElement> Space for Segments<L, E> {
-    type Elem = E;
-    type Dim = ndarray::Ix2;
-    type Layout = L;
-    const SHAPE: &'static [Option<usize>] = &[None, None];
-    const BATCH_AXIS: usize = pos(L::LETTERS, 'b');
-    const TIME_AXIS: Option<usize> = Some(pos(L::LETTERS, 't'));
-    const FEATURES: Option<usize> = None;
-    const KIND: &'static str = "segment ids";
+/// The `Space` impl of a per-token space of layout `BT` or `TB`.
+macro_rules! per_token {
+    ($space:ident, $kind:literal) => {
+        impl<L: IndexSeqLayout, E: IndexElement> Space for $space<L, E> {
+            type Elem = E;
+            type Dim = ndarray::Ix2;
+            type Layout = L;
+            const SHAPE: &'static [Option<usize>] = &[None, None];
+            const BATCH_AXIS: usize = pos(L::LETTERS, 'b');
+            const TIME_AXIS: Option<usize> = Some(pos(L::LETTERS, 't'));
+            const FEATURES: Option<usize> = None;
+            const KIND: &'static str = $kind;
+        }
+    };
 }
 
-impl<L: IndexSeqLayout, E: IndexElement> Space for Positions<L, E> {
-    type Elem = E;
-    type Dim = ndarray::Ix2;
-    type Layout = L;
-    const SHAPE: &'static [Option<usize>] = &[None, None];
-    const BATCH_AXIS: usize = pos(L::LETTERS, 'b');
-    const TIME_AXIS: Option<usize> = Some(pos(L::LETTERS, 't'));
-    const FEATURES: Option<usize> = None;
-    const KIND: &'static str = "positions";
-}
+per_token!(Segments, "segment ids");
+per_token!(Positions, "positions");
 
 impl<E: Element> Space for Attention<E> {
     type Elem = E;
