@@ -50,7 +50,10 @@ pub trait Documents: Send + Sync {
 
 /// A text column of Parquet files (`Utf8`, `LargeUtf8`), as pyarrow, Spark, Ray and Hugging Face
 /// `datasets` write them, read by row group with the files' checks and memory budget
-/// ([`ParquetFiles::read_texts`]) and dealt to the ranks by a [`ShardPlan`].
+/// ([`ParquetFiles::read_texts`]) and dealt to the ranks by a [`ShardPlan`]: each document is
+/// read by one rank once per epoch. The plan's [`Tail`](batchspec::load::Tail) policy does not
+/// apply (documents pack into different numbers of rows on each rank; a job whose ranks step
+/// together takes the same number of batches on each, `take_batches`).
 ///
 /// ```no_run
 /// use batchspec::load::{ParquetFiles, Rank, ShardPlan};

@@ -30,7 +30,8 @@ type Row = u64;
 /// Deterministic (a function of the data, the tokenizer, the options, the seed of the blocks'
 /// order and the epoch) and resumable: [`BatchSource::state`] holds the start of the window
 /// being served and how many of its rows were served, so [`BatchSource::resume`] reads and
-/// tokenizes from that window only, not the epoch again.
+/// tokenizes from that window only, not the epoch again. A state resumes with the same number
+/// of ranks only (no elastic resume: a rank's windows depend on the blocks it was dealt).
 ///
 /// ```no_run
 /// use batchspec::load::{ParquetFiles, Rank, ShardPlan};
