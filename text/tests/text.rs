@@ -861,3 +861,61 @@ fn the_fast_path_gives_tokenizers_ids_on_the_corpus() {
         }
     }
 }
+
+// ---- JSON lines against a plain reference ----
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    /// Any file of lines (blank ones, CRLF endings, the last one with or without its newline),
+    /// cut into blocks of any size and dealt to any number of ranks: every document once, in
+    /// order within its block, with its line; as a plain split of the file on newlines says.
+    #[test]
+    fn json_lines_blocks_hold_every_line_once(
+        lines in prop::collection::vec((prop::option::of("[a-z ]{0,12}"), any::<bool>()), 0..40),
+        last_newline in any::<bool>(),
+        per in 1usize..7,
+        world in 1usize..4,
+        seed in proptest::option::of(any::<u64>()),
+    ) {
+        let dir = tempdir::Dir::new(&format!("jsonl-prop-{per}-{world}"));
+        let mut body = String::new();
+        for (i, (text, crlf)) in lines.iter().enumerate() {
+            match text {
+                Some(t) => body.push_str(&serde_json::json!({ "text": t, "n": i }).to_string()),
+                None => body.push_str("  "),
+            }
+            if i + 1 < lines.len() || last_newline {
+                body.push_str(if *crlf { "\r\n" } else { "\n" });
+            }
+        }
+        let path = dir.write("p.jsonl", &body);
+        // The reference: the file split on newlines, blank lines left out.
+        let mut expected: Vec<(String, u64)> = body
+            .split('\n')
+            .enumerate()
+            .filter(|(_, l)| !l.trim().is_empty())
+            .map(|(i, l)| {
+                let v: serde_json::Value = serde_json::from_str(l.trim_end_matches('\r')).unwrap();
+                (v["text"].as_str().unwrap().to_owned(), i as u64)
+            })
+            .collect();
+        let mut got = Vec::new();
+        for rank in 0..world {
+            let mut docs = JsonLines::with_block_lines(&[&path], "text", per).unwrap().shard(rank, world).unwrap();
+            if let Some(s) = seed {
+                docs = docs.shuffle(s);
+            }
+            for b in docs.blocks(2) {
+                let t = docs.read(&b).unwrap();
+                let rows: Vec<u64> = (0..t.len()).map(|i| t.row(i).unwrap()).collect();
+                prop_assert!(rows.windows(2).all(|w| w[0] < w[1]));
+                prop_assert!(rows.iter().all(|&r| r >= b.first_row && r < b.first_row + b.rows as u64));
+                got.extend((0..t.len()).map(|i| (t.get(i).unwrap().to_owned(), t.row(i).unwrap())));
+            }
+        }
+        got.sort_by_key(|g| g.1);
+        expected.sort_by_key(|e| e.1);
+        prop_assert_eq!(got, expected);
+    }
+}
