@@ -919,3 +919,45 @@ proptest! {
         prop_assert_eq!(got, expected);
     }
 }
+
+/// The real reader with gaps in its rows (nulls skipped), rows of 8, windows of one row: a
+/// resume at every batch boundary of every policy serves what the uninterrupted stream served.
+#[test]
+fn a_parquet_stream_with_skipped_nulls_resumes_at_every_batch() {
+    let files = ParquetFiles::open(data("nulls.parquet")).unwrap();
+    let plan = ShardPlan::new(&files, Rank::new(0, 1).unwrap())
+        .unwrap()
+        .shuffle(3);
+    for policy in [Packing::Greedy, Packing::FirstFit, Packing::BestFit] {
+        let make = || {
+            let docs = TextColumn::new(&files, &plan, "text").nulls(TextNulls::Skip);
+            TextStream::new(docs, tokenizer().eos("<eos>").unwrap(), 8, 2)
+                .unwrap()
+                .packing(policy)
+                .window(1)
+        };
+        let mut whole = make();
+        whole.start_epoch(1);
+        let all: Vec<Packed<V>> = std::iter::from_fn(|| whole.next_owned())
+            .map(|b| b.unwrap().0)
+            .collect();
+        assert!(all.len() > 3, "{policy:?}: {} batches", all.len());
+        for at in 0..=all.len() {
+            let mut first = make();
+            first.start_epoch(1);
+            for _ in 0..at {
+                first.next_owned().unwrap().unwrap();
+            }
+            let mut resumed = make();
+            resumed.resume(&first.state()).unwrap();
+            let rest: Vec<Packed<V>> = std::iter::from_fn(|| resumed.next_owned())
+                .map(|b| b.unwrap().0)
+                .collect();
+            assert_eq!(rest.len(), all.len() - at, "{policy:?} at {at}");
+            for (a, b) in rest.iter().zip(&all[at..]) {
+                assert_eq!(a.tokens.array(), b.tokens.array(), "{policy:?} at {at}");
+                assert_eq!(a.segments.array(), b.segments.array(), "{policy:?} at {at}");
+            }
+        }
+    }
+}
