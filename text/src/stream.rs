@@ -65,6 +65,10 @@ type Row = u64;
 /// ```
 pub struct TextStream<D, const V: usize> {
     docs: Arc<D>,
+    // What a state says of the documents and the tokenizer, computed once (a prefetched source
+    // takes its state after every batch).
+    docs_plan: String,
+    data: u64,
     tokenizer: Arc<Tokenizer<V>>,
     // One tokenizer per worker.
     clones: Vec<Tokenizer<V>>,
@@ -114,7 +118,13 @@ impl<D: Documents + 'static, const V: usize> TextStream<D, V> {
                 "rows of {t} tokens in batches of {batch} rows: both are at least 1"
             )));
         }
+        let data = fingerprint(&[
+            &docs.fingerprint().to_le_bytes(),
+            &tokenizer.fingerprint().to_le_bytes(),
+        ]);
         let mut stream = TextStream {
+            docs_plan: docs.plan(),
+            data,
             docs: Arc::new(docs),
             tokenizer: Arc::new(tokenizer),
             clones: Vec::new(),
@@ -418,7 +428,7 @@ impl<D: Documents + 'static, const V: usize> TextStream<D, V> {
         let (rank, world) = self.docs.rank();
         let plan = format!(
             "{}; rows of {} tokens, {} a batch; {} packing over windows of {} rows, long documents {:?}; tokenizer {} ({} ids, bos {:?}, eos {:?}, pad {})",
-            self.docs.plan(),
+            self.docs_plan,
             self.t,
             self.batch,
             self.policy.words(),
@@ -430,16 +440,12 @@ impl<D: Documents + 'static, const V: usize> TextStream<D, V> {
             self.tokenizer.eos_id(),
             self.tokenizer.pad_id()
         );
-        let data = fingerprint(&[
-            &self.docs.fingerprint().to_le_bytes(),
-            &self.tokenizer.fingerprint().to_le_bytes(),
-        ]);
         SourceState::new("text stream", self.epoch)
             .with_request::<Packed<V>>()
             .with_seed(self.docs.seed())
             .with_rank(rank, world)
             .with_plan(plan)
-            .with_data(data)
+            .with_data(self.data)
     }
 }
 

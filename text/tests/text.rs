@@ -31,15 +31,30 @@ fn python_ids() -> Vec<Vec<u32>> {
     serde_json::from_value(json["ids"].clone()).unwrap()
 }
 
-fn column_texts(column: &str) -> Vec<String> {
-    let files = ParquetFiles::open(data("small.parquet")).unwrap();
+/// The text column `column` of the fixture `file`, read by one rank.
+fn column(file: &str, column: &str) -> TextColumn {
+    let files = ParquetFiles::open(data(file)).unwrap();
     let plan = ShardPlan::new(&files, Rank::new(0, 1).unwrap()).unwrap();
-    let docs = TextColumn::new(&files, &plan, column);
+    TextColumn::new(&files, &plan, column)
+}
+
+/// Every document of `docs` in epoch `epoch`, block by block, with its row; or the first error.
+fn documents(docs: &impl Documents, epoch: u64) -> Result<Vec<(String, u64)>, TextError> {
     let mut out = Vec::new();
-    for b in docs.blocks(0) {
-        out.extend(docs.read(&b).unwrap().iter().map(str::to_owned));
+    for b in docs.blocks(epoch) {
+        let t = docs.read(&b)?;
+        out.extend((0..t.len()).map(|i| (t.get(i).unwrap().to_owned(), t.row(i).unwrap())));
     }
-    out
+    Ok(out)
+}
+
+/// The texts alone.
+fn texts_of(docs: &impl Documents) -> Vec<String> {
+    documents(docs, 0)
+        .unwrap()
+        .into_iter()
+        .map(|(t, _)| t)
+        .collect()
 }
 
 #[test]
@@ -47,17 +62,13 @@ fn ids_are_the_python_packages_for_parquet_and_json_lines() {
     let tok = tokenizer();
     let expected = python_ids();
     for column in ["text", "large_text"] {
-        let texts = column_texts(column);
+        let texts = texts_of(&self::column("small.parquet", column));
         assert_eq!(texts.len(), 37);
         let ids: Vec<Vec<u32>> = texts.iter().map(|t| tok.encode(t).unwrap()).collect();
         assert_eq!(ids, expected, "column {column}");
     }
     let lines = JsonLines::with_block_lines(&[data("small.jsonl")], "text", 8).unwrap();
-    let mut texts = Vec::new();
-    for b in lines.blocks(0) {
-        texts.extend(lines.read(&b).unwrap().iter().map(str::to_owned));
-    }
-    assert_eq!(texts, column_texts("text"));
+    assert_eq!(texts_of(&lines), texts_of(&column("small.parquet", "text")));
 }
 
 #[test]
@@ -104,16 +115,8 @@ fn the_vocabulary_is_checked_against_the_spec() {
     assert!(matches!(err, TextError::Tokenizer { .. }), "{err}");
 }
 
-fn read_all(files: &str, column: &str, nulls: TextNulls) -> Result<Vec<(String, u64)>, TextError> {
-    let files = ParquetFiles::open(data(files)).unwrap();
-    let plan = ShardPlan::new(&files, Rank::new(0, 1).unwrap()).unwrap();
-    let docs = TextColumn::new(&files, &plan, column).nulls(nulls);
-    let mut out = Vec::new();
-    for b in docs.blocks(0) {
-        let t = docs.read(&b)?;
-        out.extend((0..t.len()).map(|i| (t.get(i).unwrap().to_owned(), t.row(i).unwrap())));
-    }
-    Ok(out)
+fn read_all(file: &str, name: &str, nulls: TextNulls) -> Result<Vec<(String, u64)>, TextError> {
+    documents(&column(file, name).nulls(nulls), 0)
 }
 
 #[test]
@@ -188,13 +191,10 @@ mod tempdir {
 }
 
 fn read_lines(path: &std::path::Path, nulls: TextNulls) -> Result<Vec<(String, u64)>, TextError> {
-    let docs = JsonLines::with_block_lines(&[path], "text", 2)?.nulls(nulls);
-    let mut out = Vec::new();
-    for b in docs.blocks(0) {
-        let t = docs.read(&b)?;
-        out.extend((0..t.len()).map(|i| (t.get(i).unwrap().to_owned(), t.row(i).unwrap())));
-    }
-    Ok(out)
+    documents(
+        &JsonLines::with_block_lines(&[path], "text", 2)?.nulls(nulls),
+        0,
+    )
 }
 
 #[test]
@@ -334,15 +334,10 @@ fn best_fit_packs_a_realistic_corpus_almost_without_padding() {
     // The training plays' documents as the tokenizer makes them, with `<eos>`, in rows of 512:
     // nearly every document is shorter than a row.
     let tok = tokenizer().eos("<eos>").unwrap();
-    let files = ParquetFiles::open(data("shakespeare-train.parquet")).unwrap();
-    let plan = ShardPlan::new(&files, Rank::new(0, 1).unwrap()).unwrap();
-    let docs = TextColumn::new(&files, &plan, "text");
-    let mut lengths = Vec::new();
-    for b in docs.blocks(0) {
-        for t in docs.read(&b).unwrap().iter() {
-            lengths.push(tok.encode(t).unwrap().len());
-        }
-    }
+    let lengths: Vec<usize> = texts_of(&column("shakespeare-train.parquet", "text"))
+        .iter()
+        .map(|t| tok.encode(t).unwrap().len())
+        .collect();
     let t = 512;
     let files = ParquetFiles::open(data("shakespeare-train.parquet")).unwrap();
     let plan = ShardPlan::new(&files, Rank::new(0, 1).unwrap()).unwrap();
@@ -851,13 +846,8 @@ fn the_fast_path_gives_tokenizers_ids_on_the_corpus() {
         "shakespeare-test.parquet",
         "small.parquet",
     ] {
-        let files = ParquetFiles::open(data(file)).unwrap();
-        let plan = ShardPlan::new(&files, Rank::new(0, 1).unwrap()).unwrap();
-        let docs = TextColumn::new(&files, &plan, "text");
-        for b in docs.blocks(0) {
-            for t in docs.read(&b).unwrap().iter() {
-                assert_eq!(fast.encode(t).unwrap(), exact.encode(t).unwrap(), "{t:?}");
-            }
+        for t in texts_of(&column(file, "text")) {
+            assert_eq!(fast.encode(&t).unwrap(), exact.encode(&t).unwrap(), "{t:?}");
         }
     }
 }
