@@ -44,6 +44,7 @@ mod exec;
 mod generic;
 mod loops;
 mod pages;
+mod rows;
 #[cfg(target_arch = "x86_64")]
 mod x86;
 
@@ -58,6 +59,7 @@ use loops::{LoopNest, Shape};
 pub use cpu::simd_enabled;
 pub use loops::MAX_RANK;
 pub use pages::{HUGE_PAGE, advise_huge_pages, prefetch_read};
+pub use rows::gather_rows;
 
 /// How many threads a conversion may use.
 ///
@@ -117,6 +119,13 @@ pub enum KernelError {
         /// Elements of the destination.
         actual: usize,
     },
+    /// A row to gather is not in the source ([`gather_rows`]).
+    RowOutOfRange {
+        /// The row asked for.
+        row: usize,
+        /// The rows the source has.
+        rows: usize,
+    },
 }
 
 impl fmt::Display for KernelError {
@@ -130,6 +139,9 @@ impl fmt::Display for KernelError {
             }
             KernelError::NotAPermutation { perm, rank } => {
                 write!(f, "axis order {perm:?} is not a permutation of 0..{rank}")
+            }
+            KernelError::RowOutOfRange { row, rows } => {
+                write!(f, "row {row} is not in a source of {rows} rows")
             }
             KernelError::LengthMismatch { expected, actual } => write!(
                 f,

@@ -1,8 +1,11 @@
-//! A global allocator that counts allocations, for the tests that show a path allocates nothing.
-//! Allocations are counted per thread: a test sees only its own.
+//! Global allocators for tests: one that counts allocations, for the tests that show a path
+//! allocates nothing (counted per thread: a test sees only its own), and one that fills new
+//! memory with a pattern, for the tests that show a path writes every value it hands out.
 
 // A counting allocator: `unsafe impl GlobalAlloc`, forwarding to `System`.
 #![allow(unsafe_code)]
+// Each test binary uses one of the allocators.
+#![allow(dead_code)]
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
@@ -32,4 +35,30 @@ unsafe impl GlobalAlloc for Counting {
 /// The number of allocations made by this thread so far.
 pub fn allocations() -> usize {
     ALLOCS.with(Cell::get)
+}
+
+/// Fills every new allocation (not the zeroed ones) with the byte 0xA5 before it is handed out,
+/// so that a value a path leaves unwritten reads as that pattern, never as a lucky zero.
+pub struct Poisoned;
+
+// SAFETY: every call is forwarded to `System`, which upholds `GlobalAlloc`'s contract; `alloc`
+// only writes the bytes of the block it returns.
+unsafe impl GlobalAlloc for Poisoned {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        // SAFETY: forwards the caller's layout to the system allocator unchanged.
+        let p = unsafe { System.alloc(layout) };
+        if !p.is_null() {
+            // SAFETY: `p` is a fresh block of `layout.size()` bytes, ours to write.
+            unsafe { p.write_bytes(0xA5, layout.size()) };
+        }
+        p
+    }
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        // SAFETY: forwards the caller's layout to the system allocator unchanged.
+        unsafe { System.alloc_zeroed(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: `ptr` was allocated by `System` with this layout, in `alloc` above.
+        unsafe { System.dealloc(ptr, layout) }
+    }
 }

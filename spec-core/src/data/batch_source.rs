@@ -421,7 +421,8 @@ where
             next.first += info.count_samples as u64;
         }
         let rows = info.count_samples + info.pad;
-        let mut out = P::nest(FlatOf::<P>::alloc(rows, 0));
+        // Leaves the gather makes, each value written once where it can (no zero fill first).
+        let mut out = P::nest(FlatOf::<P>::unfilled(rows, 0));
         let filled: Vec<usize> = (0..info.count_samples).collect();
         let gathered = P::gather_from(&mut out, &batch, &filled, info.count_samples..rows, at);
         Some(gathered.map(|()| (out, info)))

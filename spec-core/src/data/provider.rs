@@ -387,7 +387,8 @@ where
         let step = self.advance()?;
         let info = info_of(&step, step.size);
         let (filled, rows_in_batch) = (step.filled, step.size);
-        let mut out = Q::nest(FlatOf::<Q>::alloc(rows_in_batch, 0));
+        // Leaves the gather makes, each value written once where it can (no zero fill first).
+        let mut out = Q::nest(FlatOf::<Q>::unfilled(rows_in_batch, 0));
         owned_gather((self.gather)(
             &mut out,
             self.dataset.fields(),

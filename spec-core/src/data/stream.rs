@@ -458,7 +458,8 @@ where
         };
         let rows = self.rows_in_batch(filled);
         let draws = self.count(filled);
-        let mut out = Q::nest(FlatOf::<Q>::alloc(rows, 0));
+        // Leaves the gather makes, each value written once where it can (no zero fill first).
+        let mut out = Q::nest(FlatOf::<Q>::unfilled(rows, 0));
         let staging = self.staging.as_ref()?;
         Some(
             Q::gather_from(&mut out, staging, &self.rows[..filled], filled..rows, draws)

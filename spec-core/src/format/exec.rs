@@ -321,6 +321,35 @@ pub(crate) fn gather_permute<S: Space, T: Space, F>(
     per_sample::<S, T, F>(src, rows, dst, plan, cast)
 }
 
+/// [`Convert::gather_new`](super::Convert::gather_new) of a `Permute` plan: where every
+/// sample is one contiguous run in both spaces (the batch axis first, the permutation the
+/// identity on the other axes, the source in standard layout), the rows cast into new memory
+/// by [`batchspec_kernel::gather_rows`], each value written once; `None` otherwise.
+pub(crate) fn gather_permute_new<S: Space, T: Space, F>(
+    src: ArrayView<'_, S::Elem, S::Dim>,
+    rows: &[usize],
+    pad_rows: usize,
+    pad: T::Elem,
+    plan: Plan,
+    cast: F,
+) -> Option<ndarray::Array<T::Elem, T::Dim>>
+where
+    F: Fn(S::Elem) -> T::Elem + Copy + Sync,
+{
+    let Plan::Permute { perm, rank, .. } = plan else {
+        return None;
+    };
+    let identity = perm[..rank].iter().enumerate().all(|(i, &p)| i == p);
+    if !identity || S::BATCH_AXIS != 0 || T::BATCH_AXIS != 0 || T::TIME_AXIS.is_some() {
+        return None;
+    }
+    let values = src.as_slice()?;
+    let run = src.len().checked_div(src.shape()[0])?;
+    let out = batchspec_kernel::gather_rows(values, run, rows, pad_rows, pad, cast).ok()?;
+    let dim = crate::types::space::dim_of::<T>(rows.len() + pad_rows, 0);
+    ndarray::Array::from_shape_vec(dim, out).ok()
+}
+
 fn per_sample<S: Space, T: Space, F>(
     src: ArrayView<'_, S::Elem, S::Dim>,
     rows: &[usize],

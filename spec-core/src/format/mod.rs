@@ -45,7 +45,7 @@ pub use rules::{
 pub use step::{Step, Through};
 
 use crate::types::space::Space;
-use ndarray::{ArrayView, ArrayViewMut};
+use ndarray::{Array, ArrayView, ArrayViewMut};
 
 /// The conversions themselves: one impl per legal pair of spaces, in `rules/` (and one per pair
 /// of the library's spaces that does not convert, whose bound says so in words, so that rustc
@@ -82,6 +82,24 @@ pub trait Convert<Target: Space>: Space {
             let out = dst.slice_axis_mut(ndarray::Axis(Target::BATCH_AXIS), (j..j + 1).into());
             Self::format_view_into(one, out);
         }
+    }
+
+    /// The samples `rows` of `src`, formatted as `Target`, then `pad_rows` samples of `pad`, as a
+    /// new batch of memory written once (never zero-filled first), or `None` where the
+    /// conversion cannot make one so (then the caller gathers into zeros with
+    /// [`Convert::gather_view_into`]). Asked for batches of spaces without a time axis only, whose
+    /// rows are all in `src` (checked by the callers). The conversions of the library's spaces
+    /// whose samples are contiguous runs in both spaces make one (a cast of the same layout);
+    /// any other gives `None`.
+    #[doc(hidden)]
+    fn gather_new(
+        src: ArrayView<'_, Self::Elem, Self::Dim>,
+        rows: &[usize],
+        pad_rows: usize,
+        pad: Target::Elem,
+    ) -> Option<Array<Target::Elem, Target::Dim>> {
+        let _ = (src, rows, pad_rows, pad);
+        None
     }
 }
 

@@ -1,6 +1,6 @@
 // The expansion of tests/expand/augment.rs; written by `BATCHSPEC_BLESS=1 cargo test`.
-// tokens: cd67ef34bb7dc678
-// spans: b1570f14a61c26fb
+// tokens: 21ed7527d877cd9a
+// spans: 86c2712baf247e37
 #[doc(hidden)]
 #[allow(non_camel_case_types, unused_qualifications, clippy::all)]
 const _: () = {
@@ -587,7 +587,10 @@ const _: () = {
                 __spec_p::core::clone::Clone::clone(&__spec_zero),
                 __spec_p::LeafMut::<
                     <Batch<Image<4, 5, 2, 40>> as __spec_p::LeafField>::Space,
-                >::leaf_mut(&mut __spec_out.image),
+                >::leaf_rows_mut(
+                    &mut __spec_out.image,
+                    __spec_rows.len().max(__spec_zero.end),
+                ),
                 __spec_draws,
             );
             let __spec_collate_label = &__spec_p::Collate::DEFAULT;
@@ -613,7 +616,10 @@ const _: () = {
             >>::mix(
                 __spec_p::LeafMut::<
                     <Batch<OneHot<3>> as __spec_p::LeafField>::Space,
-                >::leaf_mut(&mut __spec_out.label),
+                >::leaf_rows_mut(
+                    &mut __spec_out.label,
+                    __spec_rows.len().max(__spec_zero.end),
+                ),
                 __spec_rows,
                 __spec_draws,
             );

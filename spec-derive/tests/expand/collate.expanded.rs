@@ -1,6 +1,6 @@
 // The expansion of tests/expand/collate.rs; written by `BATCHSPEC_BLESS=1 cargo test`.
-// tokens: 1e149c4ad5f53e22
-// spans: bdf8fe6fd8d04fc4
+// tokens: 05551e7d5d25c604
+// spans: b0f17677ec1490fc
 #[doc(hidden)]
 #[allow(non_camel_case_types, unused_qualifications, clippy::all)]
 const _: () = {
@@ -408,6 +408,7 @@ const _: () = {
         fn gather<__SpecT: __spec_p::GatherSteps>(
             from: __spec_p::SourceView<'_, From>,
             rows: &[usize],
+            batch: usize,
             target: &mut __SpecT,
         ) -> __spec_p::core::result::Result<(), __spec_p::DataError>
         where
@@ -424,6 +425,7 @@ const _: () = {
         fn gather<__SpecT: __spec_p::GatherSteps>(
             from: __spec_p::SourceView<'_, From>,
             rows: &[usize],
+            batch: usize,
             target: &mut __SpecT,
         ) -> __spec_p::core::result::Result<(), __spec_p::DataError> {
             target
@@ -432,6 +434,7 @@ const _: () = {
                 >(
                     from,
                     rows,
+                    batch,
                     __spec_p::core::option::Option::Some(8usize),
                     true,
                     <__spec_p::Src<'t'> as __spec_p::Source>::NAME,
@@ -504,6 +507,7 @@ const _: () = {
         fn gather<__SpecT: __spec_p::GatherSteps>(
             from: __spec_p::SourceView<'_, From>,
             rows: &[usize],
+            batch: usize,
             target: &mut __SpecT,
         ) -> __spec_p::core::result::Result<(), __spec_p::DataError>
         where
@@ -520,6 +524,7 @@ const _: () = {
         fn gather<__SpecT: __spec_p::GatherSteps>(
             from: __spec_p::SourceView<'_, From>,
             rows: &[usize],
+            batch: usize,
             target: &mut __SpecT,
         ) -> __spec_p::core::result::Result<(), __spec_p::DataError> {
             target
@@ -528,6 +533,7 @@ const _: () = {
                 >(
                     from,
                     rows,
+                    batch,
                     __spec_p::core::option::Option::Some(8usize),
                     true,
                     <__spec_p::Src<'t'> as __spec_p::Source>::NAME,
@@ -716,6 +722,7 @@ const _: () = {
                     R,
                 >>::Via as __spec_p::SourceOf<R>>::view(__spec_record),
                 __spec_rows,
+                __spec_rows.len().max(__spec_zero.end),
                 &mut __spec_out.len,
             )?;
             <() as Padded_mask_steps<
@@ -726,6 +733,7 @@ const _: () = {
                     R,
                 >>::Via as __spec_p::SourceOf<R>>::view(__spec_record),
                 __spec_rows,
+                __spec_rows.len().max(__spec_zero.end),
                 &mut __spec_out.mask,
             )?;
             __spec_p::core::result::Result::Ok(())

@@ -15,6 +15,18 @@ pub trait AllocFlat: Sized {
     /// Zero-filled leaves of `batch` samples (and `time` steps for sequence spaces).
     fn alloc(batch: usize, time: usize) -> Self;
 
+    /// Leaves of `batch` samples for a gather to fill, without zero-filling them first: owned
+    /// batches hold no samples until the gather makes them (writing each value once where the
+    /// conversion is a row copy or a cast, or into zeros otherwise), ragged leaves are empty.
+    /// What owned batches given away are gathered into ([`Provider::next_owned`]); only a
+    /// request's gather ([`GatherFrom`]) fills them.
+    ///
+    /// [`Provider::next_owned`]: crate::data::Provider::next_owned
+    /// [`GatherFrom`]: crate::data::GatherFrom
+    fn unfilled(batch: usize, time: usize) -> Self {
+        Self::alloc(batch, time)
+    }
+
     /// Gives the leaves' memory to `spare`, for the next leaves of their element types to be
     /// read into without asking the system for (and page-faulting) new memory; leaves that do
     /// not own their memory alone are dropped.
@@ -116,6 +128,10 @@ impl<S: Space> AllocFlat for Batch<S> {
         zeros_advised(batch, time)
     }
 
+    fn unfilled(_: usize, _: usize) -> Self {
+        Batch::<S>::zeros(0, 0)
+    }
+
     fn recycle(self, spare: &mut SpareBuffers) {
         let (values, _) = self.into_array().into_raw_vec_and_offset();
         spare.put(values);
@@ -125,6 +141,10 @@ impl<S: Space> AllocFlat for Batch<S> {
 impl<S: Space> AllocFlat for ArcBatch<S> {
     fn alloc(batch: usize, time: usize) -> Self {
         ArcBatch::<S>::from_checked(zeros_advised::<S>(batch, time).into_array().into_shared())
+    }
+
+    fn unfilled(_: usize, _: usize) -> Self {
+        ArcBatch::<S>::from_checked(Batch::<S>::zeros(0, 0).into_array().into_shared())
     }
 }
 
@@ -143,6 +163,13 @@ impl<A: AllocFlat, B: AllocFlat> AllocFlat for Pair<A, B> {
         Pair {
             first: A::alloc(batch, time),
             second: B::alloc(batch, time),
+        }
+    }
+
+    fn unfilled(batch: usize, time: usize) -> Self {
+        Pair {
+            first: A::unfilled(batch, time),
+            second: B::unfilled(batch, time),
         }
     }
 

@@ -23,23 +23,48 @@ pub trait LeafMut<S: Space> {
     fn leaf_mut(&mut self) -> ndarray::ArrayViewMut<'_, S::Elem, S::Dim>;
     /// The number of samples.
     fn leaf_len(&self) -> usize;
+    /// The data, mutably, of `batch` samples: an unfilled owned leaf
+    /// ([`AllocFlat::unfilled`](crate::data::AllocFlat::unfilled)) becomes zeros of `batch`
+    /// samples first; any other is [`LeafMut::leaf_mut`].
+    #[doc(hidden)]
+    fn leaf_rows_mut(&mut self, batch: usize) -> ndarray::ArrayViewMut<'_, S::Elem, S::Dim>;
 }
 
-impl<S: Space, D: DataMut<Elem = S::Elem>> LeafMut<S> for Batch<S, D> {
+impl<S: Space, D: Regrow<Elem = S::Elem>> LeafMut<S> for Batch<S, D> {
     fn leaf_mut(&mut self) -> ndarray::ArrayViewMut<'_, S::Elem, S::Dim> {
         self.array_mut_unchecked().view_mut()
     }
     fn leaf_len(&self) -> usize {
         self.len()
     }
+    fn leaf_rows_mut(&mut self, batch: usize) -> ndarray::ArrayViewMut<'_, S::Elem, S::Dim> {
+        fill_unfilled(self, batch);
+        self.leaf_mut()
+    }
 }
 
-impl<S: Space, D: DataMut<Elem = S::Elem>> LeafMut<S> for &mut Batch<S, D> {
+impl<S: Space, D: Regrow<Elem = S::Elem>> LeafMut<S> for &mut Batch<S, D> {
     fn leaf_mut(&mut self) -> ndarray::ArrayViewMut<'_, S::Elem, S::Dim> {
         self.array_mut_unchecked().view_mut()
     }
     fn leaf_len(&self) -> usize {
         self.len()
+    }
+    fn leaf_rows_mut(&mut self, batch: usize) -> ndarray::ArrayViewMut<'_, S::Elem, S::Dim> {
+        fill_unfilled(*self, batch);
+        self.leaf_mut()
+    }
+}
+
+/// An owned leaf left unfilled ([`AllocFlat::unfilled`](crate::data::AllocFlat::unfilled): no
+/// samples yet) made zeros of `batch` samples (and no time steps), for a writer that fills
+/// zeros; any other leaf is left as it is.
+pub(crate) fn fill_unfilled<S: Space, D: Regrow<Elem = S::Elem>>(
+    out: &mut Batch<S, D>,
+    batch: usize,
+) {
+    if out.is_empty() && batch > 0 {
+        D::regrow(out.array_mut_unchecked(), dim_of::<S>(batch, 0));
     }
 }
 
@@ -72,6 +97,9 @@ where
     /// Makes `a` zeros of shape `shape`, keeping its memory where it suffices; `false`, with
     /// `a` unchanged, for storage that cannot change its shape.
     fn regrow<D: Dimension>(a: &mut ArrayBase<Self, D>, shape: D) -> bool;
+
+    /// Makes `a` the values of `with`; `false`, with `a` unchanged, for storage that cannot.
+    fn replace<D: Dimension>(a: &mut ArrayBase<Self, D>, with: Array<Self::Elem, D>) -> bool;
 }
 
 impl<E: Element> Regrow for OwnedRepr<E> {
@@ -85,6 +113,11 @@ impl<E: Element> Regrow for OwnedRepr<E> {
             .unwrap_or_else(|_| unreachable!("the values were sized for the shape"));
         true
     }
+
+    fn replace<D: Dimension>(a: &mut ArrayBase<Self, D>, with: Array<E, D>) -> bool {
+        *a = with;
+        true
+    }
 }
 
 impl<E: Element> Regrow for OwnedArcRepr<E> {
@@ -92,10 +125,19 @@ impl<E: Element> Regrow for OwnedArcRepr<E> {
         *a = Array::from_elem(shape, E::ZERO).into_shared();
         true
     }
+
+    fn replace<D: Dimension>(a: &mut ArrayBase<Self, D>, with: Array<E, D>) -> bool {
+        *a = with.into_shared();
+        true
+    }
 }
 
 impl<E: Element> Regrow for ViewRepr<&mut E> {
     fn regrow<D: Dimension>(_: &mut ArrayBase<Self, D>, _: D) -> bool {
+        false
+    }
+
+    fn replace<D: Dimension>(_: &mut ArrayBase<Self, D>, _: Array<E, D>) -> bool {
         false
     }
 }
@@ -171,6 +213,27 @@ fn gather_into_batch<From: FormatAs<To>, To: Space, D: Regrow<Elem = To::Elem>>(
     collate: &Collate<To::Elem>,
     source: &'static str,
 ) -> Result<(), DataError> {
+    let batch = rows.len().max(zero.end);
+    if out.is_empty() && batch > 0 {
+        // An unfilled owned leaf (`AllocFlat::unfilled`): made here, of the batch's samples.
+        if To::TIME_AXIS.is_none()
+            && (zero.is_empty() || zero.start == rows.len())
+            && let SourceView::Dense(view) = &from
+        {
+            if collate.pad != To::Elem::ZERO {
+                collate.check_pad::<To>(source)?;
+            }
+            // Written once, never zero-filled, where the conversion can (a cast of the same
+            // layout, a row copy).
+            if let Some(made) =
+                From::gather_new(view.array_view(), rows, batch - rows.len(), collate.pad)
+                && D::replace(out.array_mut_unchecked(), made)
+            {
+                return Ok(());
+            }
+        }
+        fill_unfilled(out, batch);
+    }
     let (Some(ta), Some(need)) = (To::TIME_AXIS, longest(&from, rows)) else {
         match from {
             SourceView::Dense(view) if collate.pad != To::Elem::ZERO => {

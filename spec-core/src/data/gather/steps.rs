@@ -3,7 +3,7 @@
 
 use crate::data::error::DataError;
 use crate::data::gather::collate::{batch_steps, longest, longest_of_all};
-use crate::data::gather::leaf::{LeafMut, Regrow};
+use crate::data::gather::leaf::{LeafMut, Regrow, fill_unfilled};
 use crate::types::batch::Batch;
 use crate::types::elem::{Element, IndexElement};
 use crate::types::ragged::SourceView;
@@ -20,7 +20,9 @@ use ndarray::Axis;
 )]
 pub trait GatherSteps {
     /// Writes the steps of the samples `rows` of `from` under the policy `steps`/`truncate` of
-    /// the sequence field they describe (`pad_to`, `truncate`); padding rows have no steps.
+    /// the sequence field they describe (`pad_to`, `truncate`); padding rows have no steps. An
+    /// unfilled owned field ([`AllocFlat::unfilled`](crate::data::AllocFlat::unfilled)) takes
+    /// `batch` samples.
     ///
     /// # Errors
     /// [`DataError::TimeSteps`] as the sequence field would have it; [`DataError::LengthRange`]
@@ -29,6 +31,7 @@ pub trait GatherSteps {
         &mut self,
         from: SourceView<'_, From>,
         rows: &[usize],
+        batch: usize,
         steps: Option<usize>,
         truncate: bool,
         source: &'static str,
@@ -91,11 +94,13 @@ impl<E: IndexElement, D: Regrow<Elem = E>> GatherSteps for Batch<Lengths<E>, D> 
         &mut self,
         from: SourceView<'_, From>,
         rows: &[usize],
+        batch: usize,
         steps: Option<usize>,
         truncate: bool,
         source: &'static str,
     ) -> Result<(), DataError> {
         let target = policy_steps(&from, rows, steps, truncate, source)?;
+        fill_unfilled(self, batch);
         let mut out = self.leaf_mut();
         out.fill(E::ZERO);
         for (j, &i) in rows.iter().enumerate().take(out.len()) {
@@ -124,12 +129,14 @@ impl<L: IndexSeqLayout, E: Element, D: Regrow<Elem = E>> GatherSteps for Batch<M
         &mut self,
         from: SourceView<'_, From>,
         rows: &[usize],
+        batch: usize,
         steps: Option<usize>,
         truncate: bool,
         source: &'static str,
     ) -> Result<(), DataError> {
         let target = policy_steps(&from, rows, steps, truncate, source)?;
         let ta = <Mask<L, E> as Space>::TIME_AXIS.unwrap_or(1);
+        fill_unfilled(self, batch);
         let batch = self.len();
         if self.shape()[ta] != target
             && !D::regrow(self.array_mut(), dim_of::<Mask<L, E>>(batch, target))

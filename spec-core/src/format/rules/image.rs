@@ -1,7 +1,7 @@
 //! Images: another layout (a transpose), and an image to or from a vector of its total size.
 
 use crate::format::Convert;
-use crate::format::exec::{gather_permute, permute_cast};
+use crate::format::exec::{gather_permute, gather_permute_new, permute_cast};
 use crate::format::plan::{Plan, Split};
 use crate::format::rules::{BHWC_LETTERS, perm_of};
 use crate::types::elem::{Element, LosslessCast};

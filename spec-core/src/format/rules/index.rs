@@ -1,7 +1,9 @@
 //! Index spaces and labels: casts, one-hot vectors (merged or concatenated), the first label.
 
 use crate::format::Convert;
-use crate::format::exec::{first_label, gather_permute, label_column, one_hot, permute_cast};
+use crate::format::exec::{
+    first_label, gather_permute, gather_permute_new, label_column, one_hot, permute_cast,
+};
 use crate::format::plan::Plan;
 use crate::types::elem::{Element, IndexElement, LosslessCast};
 use crate::types::space::{Index, Labels, OneHot, Space, Vector};

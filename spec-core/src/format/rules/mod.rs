@@ -31,6 +31,22 @@ macro_rules! permute_methods {
                 LosslessCast::cast_slice,
             )
         }
+
+        fn gather_new(
+            src: ArrayView<'_, Self::Elem, Self::Dim>,
+            rows: &[usize],
+            pad_rows: usize,
+            pad: <$target as Space>::Elem,
+        ) -> Option<ndarray::Array<<$target as Space>::Elem, <$target as Space>::Dim>> {
+            gather_permute_new::<Self, $target, _>(
+                src,
+                rows,
+                pad_rows,
+                pad,
+                <Self as Convert<$target>>::PLAN,
+                LosslessCast::cast,
+            )
+        }
     };
 }
 

@@ -3,7 +3,7 @@
 //! lossless cast; into nothing else.
 
 use crate::format::Convert;
-use crate::format::exec::{gather_permute, permute_cast};
+use crate::format::exec::{gather_permute, gather_permute_new, permute_cast};
 use crate::format::plan::Plan;
 use crate::format::rules::perm_of;
 use crate::types::elem::{Element, IndexElement, LosslessCast};

@@ -1,7 +1,7 @@
 //! Sequences of vectors and of indices: another layout, casts, one-hot.
 
 use crate::format::Convert;
-use crate::format::exec::{gather_permute, one_hot, permute_cast};
+use crate::format::exec::{gather_permute, gather_permute_new, one_hot, permute_cast};
 use crate::format::plan::Plan;
 use crate::format::rules::index::{OneHotWidth, SameLabels};
 use crate::format::rules::perm_of;

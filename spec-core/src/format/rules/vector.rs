@@ -1,7 +1,7 @@
 //! Vector to vector: an element cast between vectors of the same width.
 
 use crate::format::Convert;
-use crate::format::exec::{gather_permute, permute_cast};
+use crate::format::exec::{gather_permute, gather_permute_new, permute_cast};
 use crate::format::plan::Plan;
 use crate::types::elem::{Element, LosslessCast};
 use crate::types::space::{Space, Vector};

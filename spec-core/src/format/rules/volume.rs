@@ -2,7 +2,7 @@
 //! vector of its total size.
 
 use crate::format::Convert;
-use crate::format::exec::{gather_permute, permute_cast};
+use crate::format::exec::{gather_permute, gather_permute_new, permute_cast};
 use crate::format::plan::{Plan, Split};
 use crate::format::rules::{BDHWC_LETTERS, perm_of};
 use crate::types::elem::{Element, LosslessCast};

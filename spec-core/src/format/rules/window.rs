@@ -3,7 +3,9 @@
 //! `bf` whose `f` is 1).
 
 use crate::format::Convert;
-use crate::format::exec::{first_label, gather_permute, label_column, permute_cast};
+use crate::format::exec::{
+    first_label, gather_permute, gather_permute_new, label_column, permute_cast,
+};
 use crate::format::plan::{Plan, Split};
 use crate::format::rules::{BWC_LETTERS, perm_of};
 use crate::types::elem::{Element, LosslessCast};

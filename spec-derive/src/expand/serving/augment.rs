@@ -59,7 +59,10 @@ pub fn augmented(
                 #source_view,
                 __spec_rows,
                 #p::core::clone::Clone::clone(&__spec_zero),
-                #p::LeafMut::<#to>::leaf_mut(&mut __spec_out.#member),
+                #p::LeafMut::<#to>::leaf_rows_mut(
+                    &mut __spec_out.#member,
+                    __spec_rows.len().max(__spec_zero.end),
+                ),
                 __spec_draws,
             );
         },
@@ -166,7 +169,10 @@ pub fn mixed(s: &Serving<'_>, fc: &FieldCx<'_>, at: Span, mix_src: &str, parts: 
     parts.mix_steps.push(respan(
         quote! {
             <() as #mix_trait<#r, #to>>::mix(
-                #p::LeafMut::<#to>::leaf_mut(&mut __spec_out.#member),
+                #p::LeafMut::<#to>::leaf_rows_mut(
+                    &mut __spec_out.#member,
+                    __spec_rows.len().max(__spec_zero.end),
+                ),
                 __spec_rows,
                 __spec_draws,
             );

@@ -36,6 +36,7 @@ pub fn field(s: &Serving<'_>, fc: &FieldCx<'_>, of: &StepsOf, parts: &mut Parts)
             <() as #steps_trait<#r, #from>>::gather(
                 #source_view,
                 __spec_rows,
+                __spec_rows.len().max(__spec_zero.end),
                 &mut __spec_out.#member,
             )?;
         },
@@ -82,6 +83,7 @@ fn steps_check(s: &Serving<'_>, fc: &FieldCx<'_>, of: &StepsOf) -> TokenStream {
             fn gather<__SpecT: #p::GatherSteps>(
                 from: #p::SourceView<'_, From>,
                 rows: &[usize],
+                batch: usize,
                 target: &mut __SpecT,
             ) -> #p::core::result::Result<(), #p::DataError>
             where
@@ -98,9 +100,10 @@ fn steps_check(s: &Serving<'_>, fc: &FieldCx<'_>, of: &StepsOf) -> TokenStream {
             fn gather<__SpecT: #p::GatherSteps>(
                 from: #p::SourceView<'_, From>,
                 rows: &[usize],
+                batch: usize,
                 target: &mut __SpecT,
             ) -> #p::core::result::Result<(), #p::DataError> {
-                target.gather_steps::<From>(from, rows, #steps, #truncate, <#key as #p::Source>::NAME)
+                target.gather_steps::<From>(from, rows, batch, #steps, #truncate, <#key as #p::Source>::NAME)
             }
             #[inline]
             fn fits<__SpecT: #p::GatherSteps>(
