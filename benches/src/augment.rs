@@ -150,7 +150,7 @@ impl Passes {
 }
 
 fn main() {
-    println!("# cpu: {}", batchspec_bench::cpu_model());
+    batchspec_bench::record::start("augment", std::env::var_os("BENCH_QUICK").is_some());
     let quick = std::env::var_os("BENCH_QUICK").is_some();
     let reps = if quick { 3 } else { 7 };
     let ds = Arc::new(
@@ -255,30 +255,30 @@ fn main() {
         })
     });
 
-    println!(
+    batchspec_bench::out!(
         "# one shuffled epoch of {N} 32×32×3 u8 images + labels, batch {BATCH}: pad 4, random crop 32, random flip, normalize, bhwc u8 -> bchw f32"
     );
     let sps = |t: f64| N as f64 / t;
-    println!(
+    batchspec_bench::out!(
         "case=plain_gather threads=1 samples_per_s={:.0} (bhwc u8 -> bchw f32, no augmentation)",
         sps(plain1)
     );
-    println!(
+    batchspec_bench::out!(
         "case=fused threads=1 samples_per_s={:.0} ratio_plain={:.2}",
         sps(fused1),
         plain1 / fused1
     );
-    println!(
+    batchspec_bench::out!(
         "case=passes threads=1 samples_per_s={:.0} ratio_plain={:.2} fused_over_passes={:.2}",
         sps(passes1),
         plain1 / passes1,
         passes1 / fused1
     );
-    println!(
+    batchspec_bench::out!(
         "case=plain_gather threads=2 samples_per_s={:.0}",
         sps(plain2)
     );
-    println!(
+    batchspec_bench::out!(
         "case=fused threads=2 samples_per_s={:.0} ratio_plain={:.2}",
         sps(fused2),
         plain2 / fused2

@@ -128,13 +128,13 @@ fn measure(f: fn(Level1) -> Level1, s: &mut Option<Level1>, iters: u32) -> f64 {
 }
 
 fn main() {
+    batchspec_bench::record::start("flatten", std::env::var_os("BENCH_QUICK").is_some());
     let (iters, rounds) = if std::env::var_os("BENCH_QUICK").is_some() {
         (50_000, 5)
     } else {
         (500_000, 15)
     };
     let mut s = Some(spec());
-    println!("# cpu: {}", batchspec_bench::cpu_model());
     // Warm both paths, then time them in interleaved rounds (the order alternating from round
     // to round, since the first loop after a pause runs slower on this VM), one ratio per round.
     measure(generated_round_trip, &mut s, iters);
@@ -156,10 +156,10 @@ fn main() {
     let (lo, hi) = ratios
         .iter()
         .fold((f64::MAX, f64::MIN), |(lo, hi), &r| (lo.min(r), hi.max(r)));
-    println!(
+    batchspec_bench::out!(
         "# flatten then nest of a three-level spec of 4 leaves (moves of ndarray arrays); {rounds} interleaved rounds, ratio within a round: median [min-max]"
     );
-    println!(
+    batchspec_bench::out!(
         "case=flatten_nest generated_ns={:.2} hand_ns={:.2} ratio_hand={:.2} [{lo:.2}-{hi:.2}]",
         median(generated),
         median(hand),

@@ -53,8 +53,8 @@ fn epochs_of(ds: &Dataset<Mnist>, schedule: Schedule) -> impl FnMut() + '_ {
 }
 
 fn main() {
+    batchspec_bench::record::start("gather", std::env::var_os("BENCH_QUICK").is_some());
     let quick = std::env::var_os("BENCH_QUICK").is_some();
-    println!("# cpu: {}", batchspec_bench::cpu_model());
     let make = || {
         Dataset::new(Mnist {
             x: Batch::new(Array2::from_shape_fn((N, 784), |(i, j)| {
@@ -225,25 +225,25 @@ fn main() {
         format!("{:.2} [{lo:.2}-{hi:.2}]", median(r))
     };
 
-    println!(
+    batchspec_bench::out!(
         "# one shuffled epoch, {N} x 784 f32 + u8 labels, batch {BATCH}; gbps = features+labels bytes / s; memcpy = features copied once; {rounds} interleaved rounds, ratios within a round: median [min-max]"
     );
-    println!(
+    batchspec_bench::out!(
         "pattern sequential_rows threads=1 samples_per_s={:.0} ratio_memcpy={} (the plain loop's copies in file order)",
         N as f64 / median(sq.clone()),
         ratio(m1, sq),
     );
-    println!(
+    batchspec_bench::out!(
         "peer plain_gather threads=1 samples_per_s={:.0} ratio_memcpy={} ratio_sequential_rows={} (copy_from_slice per row, no provider)",
         N as f64 / median(pl.clone()),
         ratio(m1, pl),
         ratio(sq, pl),
     );
-    println!(
+    batchspec_bench::out!(
         "pages: the dataset's leaves of 4 MB or more on 2 MB pages (Dataset::huge_pages: {:.0} MB advised, {collapse_ms:.0} ms); variant case=gather_4k_pages is the same data on 4 KB pages",
         advised as f64 / 1e6
     );
-    println!(
+    batchspec_bench::out!(
         "case=gather_4k_pages threads=1 samples_per_s={:.0} ratio_memcpy={} ratio_plain_gather={} ratio_gather_huge_pages={}",
         N as f64 / median(p4k.clone()),
         ratio(m1, p4k),
@@ -251,7 +251,7 @@ fn main() {
         ratio(p1, p4k),
     );
     for (threads, secs, memcpy) in [(1, p1, m1), (2, p2, m2)] {
-        println!(
+        batchspec_bench::out!(
             "case=gather threads={threads} samples_per_s={:.0} gbps={:.2} ratio_memcpy={} ratio_plain_gather={} memcpy_gbps={:.2}",
             N as f64 / median(secs.clone()),
             epoch_bytes / median(secs.clone()) / 1e9,

@@ -180,7 +180,7 @@ fn python(
     match field("images_per_s").and_then(|v| v.parse::<f64>().ok()) {
         Some(v) => Some(v),
         None => {
-            println!(
+            batchspec_bench::out!(
                 "# {pipeline} at {workers}: skipped ({}{})",
                 line,
                 String::from_utf8_lossy(&out.stderr)
@@ -194,19 +194,19 @@ fn python(
 }
 
 fn main() {
+    batchspec_bench::record::start("images", std::env::var_os("BENCH_QUICK").is_some());
     let quick = std::env::var_os("BENCH_QUICK").is_some();
     let (epochs, reps) = if quick { (1, 1) } else { (2, 3) };
-    println!(
+    batchspec_bench::out!(
         "# images: {FILES} JPEGs → random-resized crop 224×224, flip, normalize → bchw f32, batch {BATCH}"
     );
-    println!("# cpu: {}", batchspec_bench::cpu_model());
     let root = Path::new(env!("CARGO_MANIFEST_DIR"))
         .parent()
         .unwrap()
         .to_path_buf();
     let script = root.join("benches/src/images_python.py");
     let Some(py) = venv(&root, &script) else {
-        println!("# the Python venv cannot be made: no baseline, no files");
+        batchspec_bench::out!("# the Python venv cannot be made: no baseline, no files");
         return;
     };
     let dir = root.join("target/tmp/images-bench/jpegs");
@@ -248,7 +248,7 @@ fn main() {
         );
     }
     let image_crate = files.len() as f64 / t.elapsed().as_secs_f64();
-    println!(
+    batchspec_bench::out!(
         "case=decode how=zune-jpeg images_per_s={zune:.0} ratio_image_crate={:.2}\ncase=decode how=image-crate images_per_s={image_crate:.0}",
         zune / image_crate
     );
@@ -278,12 +278,12 @@ fn main() {
         base(&dali[0]),
         base(&dali[1]),
     );
-    println!(
+    batchspec_bench::out!(
         "case=images how=batchspec workers=1 images_per_s={one:.0} ratio_pillow={} ratio_dali_1={}",
         ratio(one, pil),
         ratio(one, dali1)
     );
-    println!(
+    batchspec_bench::out!(
         "case=images how=batchspec workers=2 images_per_s={two:.0} scaling={:.2} ratio_pillow_pool_2={} ratio_dali_2={}",
         two / one,
         ratio(two, pool2),
@@ -291,7 +291,7 @@ fn main() {
     );
     let show = |name: &str, w: usize, v: Option<f64>| {
         if let Some(v) = v {
-            println!("case=images how={name} workers={w} images_per_s={v:.0}");
+            batchspec_bench::out!("case=images how={name} workers={w} images_per_s={v:.0}");
         }
     };
     show("pillow-numpy", 1, pil);

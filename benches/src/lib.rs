@@ -14,57 +14,22 @@
 //!   streamed from an S3-compatible server on loopback (moto), beside the same files on local
 //!   disk and beside pyarrow's S3 filesystem; `remote_pyarrow.py` runs the Python side.
 //!
-//! Each prints the CPU it ran on first, with its caches ([`cpu_model`]).
+//! Each prints the CPU it ran on first, with its caches ([`cpu_model`]), and appends what it
+//! prints to `benches/results/raw/` under the date and commit ([`record`]).
 //!
 //! The sources live under `src/` because the workspace root package would otherwise pick
 //! up `benches/*.rs` as its own benchmark targets.
 #![forbid(unsafe_code)]
 
-/// The CPU the figures were measured on, from `/proc/cpuinfo` (`model name`), or `unknown`:
-/// each benchmark prints it first, since the shared VM has run on hosts of different CPUs
-/// (ratios to memcpy differ between them).
-pub fn cpu_model() -> String {
-    let model = std::fs::read_to_string("/proc/cpuinfo")
-        .ok()
-        .and_then(|info| {
-            info.lines()
-                .find(|l| l.starts_with("model name"))
-                .and_then(|l| l.split_once(':'))
-                .map(|(_, name)| name.trim().to_string())
-        })
-        .unwrap_or_else(|| "unknown".into());
-    format!("{model}; caches: {}", cpu_caches())
-}
+pub mod record;
+pub use record::{cpu_caches, cpu_model};
 
-/// The data and unified caches of CPU 0 as sysfs gives them (`L1d 48K, L2 2048K, L3 307200K`),
-/// or `unknown`: the bars depend on them, and hosts differ (32 to 480 MiB of L3).
-pub fn cpu_caches() -> String {
-    let base = std::path::Path::new("/sys/devices/system/cpu/cpu0/cache");
-    let mut caches: Vec<(String, String)> = (0..8)
-        .filter_map(|i| {
-            let dir = base.join(format!("index{i}"));
-            let read = |f: &str| {
-                std::fs::read_to_string(dir.join(f))
-                    .ok()
-                    .map(|s| s.trim().to_owned())
-            };
-            let (level, kind, size) = (read("level")?, read("type")?, read("size")?);
-            match kind.as_str() {
-                "Instruction" => None,
-                "Data" => Some((format!("L{level}d"), size)),
-                _ => Some((format!("L{level}"), size)),
-            }
-        })
-        .collect();
-    caches.sort();
-    if caches.is_empty() {
-        return "unknown".into();
-    }
-    caches
-        .iter()
-        .map(|(l, s)| format!("{l} {s}"))
-        .collect::<Vec<_>>()
-        .join(", ")
+/// `println!` that also appends the line to the run's record ([`record::line`]).
+#[macro_export]
+macro_rules! out {
+    ($($arg:tt)*) => {
+        $crate::record::line(&format!($($arg)*))
+    };
 }
 
 /// Writes the Parquet benchmarks' rows `rows` to `path`, a row group of `group` rows at a time

@@ -116,7 +116,7 @@ fn memory(dir: &Path) {
     let idle = run("idle");
     let (stream, load) = (run("stream"), run("load"));
     let show = |v: Option<f64>| v.map_or_else(|| "n/a".to_owned(), |v| format!("{v:.0}"));
-    println!(
+    batchspec_bench::out!(
         "case=memory file_mb={file_mb:.0} row_group_mb={window_mb:.1} window=1 read_ahead=1 stream_peak_rss_mb={} load_peak_rss_mb={} idle_process_peak_rss_mb={}",
         show(stream),
         show(load),
@@ -137,14 +137,14 @@ fn memory_child(spec: &str) {
         }
         _ => {}
     }
-    println!(
+    batchspec_bench::out!(
         "peak_rss_mb={:.1}",
         vm_hwm_kb().unwrap_or(0) as f64 / 1024.0
     );
 }
 
 fn main() {
-    println!("# cpu: {}", batchspec_bench::cpu_model());
+    batchspec_bench::record::start("parquet", std::env::var_os("BENCH_QUICK").is_some());
     if let Ok(spec) = std::env::var(MEMORY_ENV) {
         return memory_child(&spec);
     }
@@ -155,7 +155,7 @@ fn main() {
     };
     let dir: PathBuf = std::env::temp_dir().join(format!("batchspec-bench-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    println!(
+    batchspec_bench::out!(
         "# {N} x {D} f32 + int64 labels, row groups of {GROUP}; stream: batch {BATCH}, window of 2 row groups, shuffled, into f32 vectors + one-hot"
     );
     for (name, codec) in [
@@ -171,7 +171,7 @@ fn main() {
                 .unwrap()
                 .len()
         });
-        println!(
+        batchspec_bench::out!(
             "case=parquet_load codec={name} samples_per_s={:.0} ratio_decoder={:.2} (whole columns into memory, no batching)",
             N as f64 / load,
             floor / load
@@ -200,7 +200,7 @@ fn main() {
                     )
                 },
             );
-            println!(
+            batchspec_bench::out!(
                 "case=parquet codec={name} threads={threads} how={how} samples_per_s={:.0} decoder_samples_per_s={:.0} ratio_decoder={:.2}{versus}",
                 N as f64 / secs,
                 N as f64 / floor,
@@ -208,7 +208,7 @@ fn main() {
             );
         }
         if let Some((_, py_decoder)) = python {
-            println!(
+            batchspec_bench::out!(
                 "case=pyarrow_decoder codec={name} samples_per_s={py_decoder:.0} ratio_rust_decoder={:.2}",
                 N as f64 / floor / py_decoder
             );

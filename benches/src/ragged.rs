@@ -56,7 +56,7 @@ fn length(i: usize) -> usize {
 }
 
 fn main() {
-    println!("# cpu: {}", batchspec_bench::cpu_model());
+    batchspec_bench::record::start("ragged", std::env::var_os("BENCH_QUICK").is_some());
     let quick = std::env::var_os("BENCH_QUICK").is_some();
     let reps = if quick { 3 } else { 9 };
     let samples: Vec<Vec<f32>> = (0..N)
@@ -177,7 +177,7 @@ fn main() {
     });
     let fixed_bytes = N * MAX * F * 4;
 
-    println!(
+    batchspec_bench::out!(
         "case=ragged_pad_longest threads=1 samples_per_s={:.0} gbps={:.2} ratio_plain={:.2} ratio_memcpy={:.2} memcpy_gbps={:.2}",
         N as f64 / ours,
         written as f64 / ours / 1e9,
@@ -185,17 +185,17 @@ fn main() {
         memcpy / ours,
         written as f64 / memcpy / 1e9
     );
-    println!(
+    batchspec_bench::out!(
         "case=plain_loop threads=1 samples_per_s={:.0} gbps={:.2}",
         N as f64 / plain,
         written as f64 / plain / 1e9
     );
-    println!(
+    batchspec_bench::out!(
         "case=ragged_buckets_of_64_steps threads=1 samples_per_s={:.0} ratio_ragged={:.2}",
         N as f64 / bucket_t,
         ours / bucket_t
     );
-    println!(
+    batchspec_bench::out!(
         "case=fixed_pad_512 threads=1 samples_per_s={:.0} gbps={:.2} ratio_ragged={:.2}",
         N as f64 / fixed_t,
         fixed_bytes as f64 / fixed_t / 1e9,

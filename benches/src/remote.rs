@@ -74,14 +74,16 @@ fn python(bin: &Path, args: &[&str]) -> Option<String> {
 }
 
 fn main() {
-    println!("# cpu: {}", batchspec_bench::cpu_model());
+    batchspec_bench::record::start("remote", std::env::var_os("BENCH_QUICK").is_some());
     let reps = if std::env::var_os("BENCH_QUICK").is_some() {
         3
     } else {
         5
     };
     let Some(bin) = tools() else {
-        println!("case=remote skipped: moto cannot be installed here (`.ci/s3 install`)");
+        batchspec_bench::out!(
+            "case=remote skipped: moto cannot be installed here (`.ci/s3 install`)"
+        );
         return;
     };
     let dir = std::env::temp_dir().join(format!("batchspec-remote-{}", std::process::id()));
@@ -99,7 +101,7 @@ fn main() {
         .unwrap()
         .map(|e| e.unwrap().metadata().unwrap().len())
         .sum();
-    println!(
+    batchspec_bench::out!(
         "# {PARTS} part files of {ROWS} rows x 784 f32 + int64 labels, row groups of {GROUP}, uncompressed, {:.0} MB; batch {BATCH}, window of 2 row groups, shuffled, read ahead; median of {reps} epochs",
         bytes as f64 / 1e6
     );
@@ -198,12 +200,12 @@ fn main() {
         )
     };
     let mb = |b: u64| b as f64 / 1e6;
-    println!(
+    batchspec_bench::out!(
         "case=remote how=local samples_per_s={:.0} file_mb={:.0}",
         N as f64 / local,
         mb(bytes)
     );
-    println!(
+    batchspec_bench::out!(
         "case=remote how=s3 samples_per_s={:.0} requests_per_epoch={:.1} mb_per_epoch={:.1} ratio_local={:.2}{}",
         N as f64 / remote,
         stats.requests as f64 / epochs,
@@ -211,7 +213,7 @@ fn main() {
         local / remote,
         versus(remote)
     );
-    println!(
+    batchspec_bench::out!(
         "case=remote how=s3_cache_cold samples_per_s={:.0} requests={} mb={:.1} ratio_local={:.2}{} (one epoch, filling the cache)",
         N as f64 / cold,
         cold_stats.requests,
@@ -219,7 +221,7 @@ fn main() {
         local / cold,
         versus(cold)
     );
-    println!(
+    batchspec_bench::out!(
         "case=remote how=s3_cache_warm samples_per_s={:.0} requests={} cache_hits_per_epoch={:.1} cache_mb_per_epoch={:.1} ratio_local={:.2}{}",
         N as f64 / warm,
         warm_stats.requests,

@@ -102,6 +102,7 @@ fn rust(file: &Path, tok_file: &Path, policy: Packing, workers: usize, epochs: u
 }
 
 fn main() {
+    batchspec_bench::record::start("text", std::env::var_os("BENCH_QUICK").is_some());
     let quick = std::env::var_os("BENCH_QUICK").is_some();
     let (epochs, rounds) = if quick { (2, 1) } else { (3, 5) };
     let root = Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -111,11 +112,10 @@ fn main() {
     let file = root.join("text/tests/data/shakespeare-train.parquet");
     let tok_file = root.join("text/tests/data/tokenizer.json");
     let script = root.join("benches/src/text_python.py");
-    println!(
+    batchspec_bench::out!(
         "# text: {} (8863 documents, 431584 tokens) → tokenize (byte-level BPE, 1024 ids) → rows of {T}, batches of {BATCH}",
         file.file_name().unwrap().to_string_lossy()
     );
-    println!("# cpu: {}", batchspec_bench::cpu_model());
     let tok = Tokenizer::<V>::from_file(&tok_file).unwrap();
 
     let files = ParquetFiles::open(&file).unwrap();
@@ -147,13 +147,13 @@ fn main() {
     let fast = time(&|x| ours.encode(x).unwrap().len());
     let hf_fast = time(&|x| exact.encode(x).unwrap().len());
     let hf = time(&|x| tok.inner().encode(x, false).unwrap().len());
-    println!(
+    batchspec_bench::out!(
         "case=tokenize how=batchspec tokens_per_s={fast:.0} ratio_tokenizers_encode_fast={:.2} ratio_tokenizers_encode={:.2}",
         fast / hf_fast,
         fast / hf
     );
-    println!("case=tokenize how=tokenizers-encode_fast tokens_per_s={hf_fast:.0}");
-    println!("case=tokenize how=tokenizers-encode tokens_per_s={hf:.0}");
+    batchspec_bench::out!("case=tokenize how=tokenizers-encode_fast tokens_per_s={hf_fast:.0}");
+    batchspec_bench::out!("case=tokenize how=tokenizers-encode tokens_per_s={hf:.0}");
     // This crate's tokenizer on two threads, each with its own copy of a new one (its own word
     // cache, as a stream's workers have) and every other document.
     let t = Instant::now();
@@ -176,7 +176,7 @@ fn main() {
         h.into_iter().map(|h| h.join().unwrap()).sum()
     });
     let fast2 = n2 as f64 / t.elapsed().as_secs_f64();
-    println!(
+    batchspec_bench::out!(
         "case=tokenize how=batchspec threads=2 tokens_per_s={fast2:.0} scaling={:.2}",
         fast2 / fast
     );
@@ -208,12 +208,12 @@ fn main() {
         let hi = v.iter().copied().fold(0.0, f64::max);
         format!("{lo:.0}-{hi:.0}")
     };
-    println!(
+    batchspec_bench::out!(
         "case=pipeline how=batchspec packing=greedy workers=1 tokens_per_s={one:.0} range={} ratio_datasets_1={}",
         range(&ours[0]),
         ratio(one, &hf[0])
     );
-    println!(
+    batchspec_bench::out!(
         "case=pipeline how=batchspec packing=greedy workers=2 tokens_per_s={two:.0} range={} scaling={:.2} ratio_datasets_2={}",
         range(&ours[1]),
         two / one,
@@ -221,7 +221,7 @@ fn main() {
     );
     for w in 1..=2 {
         let bf = median(fits[w - 1].clone());
-        println!(
+        batchspec_bench::out!(
             "case=pipeline how=batchspec packing=best-fit workers={w} tokens_per_s={bf:.0} range={} ratio_datasets_{w}={}",
             range(&fits[w - 1]),
             ratio(bf, &hf[w - 1])
@@ -229,7 +229,7 @@ fn main() {
     }
     for w in 1..=2 {
         if !hf[w - 1].is_empty() {
-            println!(
+            batchspec_bench::out!(
                 "case=pipeline how=datasets-map-group_texts num_proc={w} tokens_per_s={:.0} range={}",
                 median(hf[w - 1].clone()),
                 range(&hf[w - 1])
@@ -237,7 +237,7 @@ fn main() {
         }
     }
     if py.is_none() {
-        println!("# the Python venv cannot be made: no baseline");
+        batchspec_bench::out!("# the Python venv cannot be made: no baseline");
     }
 
     // Packing efficiency on the corpus's lengths (with `<eos>`), windows of 128 rows (the
@@ -275,7 +275,7 @@ fn main() {
             " one_per_row={:.4}",
             total as f64 / (padded * t) as f64
         ));
-        println!("{line}");
+        batchspec_bench::out!("{line}");
     }
     // The bin packing alone over a window's documents, for the cost of the policy.
     let window: Vec<usize> = lengths.iter().copied().take(4000).collect();
@@ -286,7 +286,7 @@ fn main() {
             std::hint::black_box(pack(&window, 512, policy, Long::Split).unwrap());
         }
         let per = t0.elapsed().as_secs_f64() / reps as f64;
-        println!(
+        batchspec_bench::out!(
             "case=pack_only policy={} documents=4000 T=512 documents_per_s={:.0} efficiency={:.4}",
             policy.words().replace(' ', "_"),
             window.len() as f64 / per,

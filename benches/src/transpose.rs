@@ -378,8 +378,8 @@ fn main() {
         .position(|a| a == "--cases")
         .and_then(|i| args.get(i + 1).cloned());
     let threads: usize = 2;
-    println!("# cpu: {}", batchspec_bench::cpu_model());
-    println!(
+    batchspec_bench::record::start("transpose", quick);
+    batchspec_bench::out!(
         "# batchspec layout conversion, f32 into a preallocated buffer. gbps = (bytes read + \
          bytes written) / s = 2 x tensor bytes / median time (as in perf-baselines.md); \
          ratio_* = gbps / gbps of the named baseline at the same thread count in the same \
@@ -415,7 +415,7 @@ fn main() {
             out_shape,
             pool,
         };
-        println!(
+        batchspec_bench::out!(
             "# case {}: {} f32, {:.1} MB per side, {warm} warm-up + {reps} timed calls per variant",
             case.name,
             case.what,
@@ -478,7 +478,7 @@ fn main() {
                 .filter(|v| v.is_peer())
                 .map(|&v| at(v))
                 .fold(0.0f64, f64::max);
-            println!(
+            batchspec_bench::out!(
                 "case={} threads={t} gbps={ours:.2} ratio_memcpy={:.2} ratio_ndarray_assign={:.2} ratio_best_peer={:.2}",
                 case.name,
                 ours / memcpy,
@@ -501,7 +501,7 @@ fn main() {
                     }
                 };
                 let prefix = if v.is_peer() { "peer" } else { "#" };
-                println!(
+                batchspec_bench::out!(
                     "{prefix} case={} threads={t} name={} gbps={:.2} ratio_memcpy={:.2} result={ok} how={}",
                     case.name,
                     v.name(),

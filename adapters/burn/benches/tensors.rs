@@ -25,6 +25,11 @@ use std::hint::black_box;
 use std::sync::Arc;
 use std::time::Instant;
 
+// The benches' record (the CPU line, the run appended to `benches/results/raw/`), shared with
+// the package `batchspec-bench`.
+#[path = "../../../benches/src/record.rs"]
+mod record;
+
 const BATCH: usize = 128;
 
 #[derive(DataSpec)]
@@ -142,7 +147,7 @@ fn schedule(n: usize) -> Schedule {
 /// reused buffer) and to burn's batcher path; `owned` is the provider's `next_owned` alone (a
 /// fresh buffer per batch, the memory the tensors take), to show where the difference lies.
 fn report(case: &str, n: usize, [provider, owned, tensors, burn]: [f64; 4]) {
-    println!(
+    record::line(&format!(
         "case={case} samples_per_s={:.0} ratio_provider={:.2} ratio_burn_batcher={:.2} provider_samples_per_s={:.0} owned_samples_per_s={:.0} burn_batcher_samples_per_s={:.0}",
         n as f64 / tensors,
         provider / tensors,
@@ -150,7 +155,7 @@ fn report(case: &str, n: usize, [provider, owned, tensors, burn]: [f64; 4]) {
         n as f64 / provider,
         n as f64 / owned,
         n as f64 / burn,
-    );
+    ));
 }
 
 /// One case: the plain provider, `next_owned` alone, the loader into tensors and burn's batcher
@@ -206,6 +211,7 @@ where
 
 fn main() {
     let quick = std::env::var_os("BENCH_QUICK").is_some();
+    record::start("tensors", quick);
 
     // The digits: 1797 samples, as the quickstart stores them.
     let n = 1797;
