@@ -45,6 +45,7 @@ mod generic;
 mod loops;
 mod pages;
 mod rows;
+mod tuning;
 #[cfg(target_arch = "x86_64")]
 mod x86;
 
@@ -59,7 +60,8 @@ use loops::{LoopNest, Shape};
 pub use cpu::simd_enabled;
 pub use loops::MAX_RANK;
 pub use pages::{HUGE_PAGE, advise_huge_pages, prefetch_read};
-pub use rows::gather_rows;
+pub use rows::{gather_rows, gather_rows_tuned};
+pub use tuning::Caches;
 
 /// How many threads a conversion may use.
 ///
@@ -177,7 +179,7 @@ where
     B: Copy + Send,
     F: Fn(A) -> B + Sync,
 {
-    permute_into_tuned(src, perm, dst, f, threads, &Tuning::default())
+    permute_into_tuned(src, perm, dst, f, threads, &Tuning::for_machine())
 }
 
 /// Writes pixels of three interleaved channels (`src` holds `3·n` values) into three rows of
@@ -242,9 +244,14 @@ pub struct Tuning {
     pub strip_rows: usize,
     /// Streaming-store transpositions go through a per-thread staging buffer.
     pub staged: bool,
+    /// A gather of rows prefetches the row this many rows ahead (0: none)...
+    pub prefetch_rows: usize,
+    /// ...from sources of at least this many bytes.
+    pub prefetch_min_bytes: usize,
 }
 
 impl Default for Tuning {
+    /// The fixed choices, whatever the machine (what tests force each path from).
     fn default() -> Self {
         Tuning {
             simd: true,
@@ -253,7 +260,21 @@ impl Default for Tuning {
             par_min_bytes: 4 << 20,
             strip_rows: 1024,
             staged: true,
+            prefetch_rows: 2,
+            prefetch_min_bytes: 4 << 20,
         }
+    }
+}
+
+impl Tuning {
+    /// The choices for the machine the process runs on, made once: from its caches
+    /// ([`Caches::of_machine`]; non-temporal stores only for outputs of at least three quarters
+    /// of the last-level cache, never below 8 MB), then from the environment, which overrides
+    /// each: `BATCHSPEC_NT_MIN_BYTES` (`8M`, `never`), `BATCHSPEC_PAR_MIN_BYTES`,
+    /// `BATCHSPEC_STRIP_ROWS`, `BATCHSPEC_STAGED` (`0`/`1`), `BATCHSPEC_PREFETCH_ROWS` (`0`: no
+    /// prefetch), `BATCHSPEC_PREFETCH_MIN_BYTES`. What [`permute_into`] and [`gather_rows`] use.
+    pub fn for_machine() -> Tuning {
+        tuning::machine_tuning()
     }
 }
 

@@ -3,10 +3,6 @@
 use crate::KernelError;
 use crate::pages::prefetch_read;
 
-/// Sources of at least this many bytes have their rows prefetched (the row two ahead of the one
-/// copied): smaller ones stay in the caches.
-const PREFETCH_MIN_BYTES: usize = 4 << 20;
-
 /// The rows `rows` of `src` (rows of `run` values, back to back), each value passed through
 /// `map`, then `pad_rows` rows of `pad`, as a new vector of `(rows.len() + pad_rows) * run`
 /// values.
@@ -16,7 +12,7 @@ const PREFETCH_MIN_BYTES: usize = 4 << 20;
 /// second pass over the batch, and a `calloc` of memory the allocator reuses is a `memset`).
 /// Every value of the vector is written by this function itself, whatever `map` does, so
 /// nothing uninitialised can be read from it. Rows of a source larger than the caches are
-/// prefetched two ahead ([`prefetch_read`]).
+/// prefetched ahead ([`prefetch_read`], [`Tuning::for_machine`](crate::Tuning)).
 ///
 /// ```
 /// let src = [0u8, 1, 2, 3, 4, 5];
@@ -36,6 +32,20 @@ pub fn gather_rows<A: Copy, B: Copy>(
     pad_rows: usize,
     pad: B,
     map: impl Fn(A) -> B,
+) -> Result<Vec<B>, KernelError> {
+    gather_rows_tuned(src, run, rows, pad_rows, pad, map, &crate::Tuning::for_machine())
+}
+
+/// [`gather_rows`] with explicit [`Tuning`](crate::Tuning) (its prefetch distance and size).
+#[doc(hidden)]
+pub fn gather_rows_tuned<A: Copy, B: Copy>(
+    src: &[A],
+    run: usize,
+    rows: &[usize],
+    pad_rows: usize,
+    pad: B,
+    map: impl Fn(A) -> B,
+    tuning: &crate::Tuning,
 ) -> Result<Vec<B>, KernelError> {
     let have = match src.len().checked_div(run) {
         Some(n) if n * run == src.len() => n,
@@ -63,10 +73,11 @@ pub fn gather_rows<A: Copy, B: Copy>(
     let spare = &mut out.spare_capacity_mut()[..len];
     let (gathered, padding) = spare.split_at_mut(rows.len() * run);
     if run > 0 {
-        let prefetch = core::mem::size_of_val(src) >= PREFETCH_MIN_BYTES;
+        let prefetch =
+            tuning.prefetch_rows > 0 && core::mem::size_of_val(src) >= tuning.prefetch_min_bytes;
         for (j, (to, &i)) in gathered.chunks_exact_mut(run).zip(rows).enumerate() {
             if prefetch
-                && let Some(&ahead) = rows.get(j + 2)
+                && let Some(&ahead) = rows.get(j + tuning.prefetch_rows)
                 && let Some(row) = src.get(ahead * run..(ahead + 1) * run)
             {
                 prefetch_read(row);

@@ -3,7 +3,9 @@
 //! Fortran order, broadcasting), a rank-6 sample, `u8 -> f32` and `f64`, one and two
 //! threads, and each kernel family forced on small inputs through the hidden tuning knobs.
 
-use batchspec_kernel::{KernelError, MAX_RANK, Threads, Tuning, permute_into, permute_into_tuned};
+use batchspec_kernel::{
+    KernelError, MAX_RANK, Threads, Tuning, gather_rows_tuned, permute_into, permute_into_tuned,
+};
 use ndarray::{ArrayD, ArrayViewD, Axis, IxDyn, Slice};
 use proptest::prelude::*;
 
@@ -75,6 +77,15 @@ fn configs() -> Vec<(&'static str, Tuning, Threads)> {
             Threads::Two,
         ),
         ("portable kernels, split", portable, Threads::Two),
+        (
+            "streaming stores, not staged",
+            Tuning {
+                staged: false,
+                ..forced
+            },
+            Threads::One,
+        ),
+        ("this machine's tuning", Tuning::for_machine(), Threads::One),
     ]
 }
 
@@ -457,6 +468,32 @@ proptest! {
         let want = reference(&v, &perm, |x| x);
         let mut got = vec![0.0f64; want.len()];
         permute_into(v, &perm, &mut got, |x| x, Threads::One).unwrap();
+        prop_assert_eq!(got, want);
+    }
+}
+
+proptest! {
+    /// A gather of rows into new memory equals the plain loop (rows copied through the map,
+    /// then padding rows), under every prefetch distance, whether or not the source is large
+    /// enough to prefetch from.
+    #[test]
+    fn gather_rows_is_the_plain_loop(
+        n in 0usize..40,
+        run in 0usize..9,
+        picks in proptest::collection::vec(any::<proptest::sample::Index>(), 0..50),
+        pad_rows in 0usize..4,
+        prefetch_rows in 0usize..5,
+        prefetch_min_bytes in prop_oneof![Just(0usize), Just(usize::MAX)],
+    ) {
+        let src: Vec<u16> = (0..n * run).map(|i| (i * 7 % 1000) as u16).collect();
+        let rows: Vec<usize> = if n == 0 { vec![] } else { picks.iter().map(|p| p.index(n)).collect() };
+        let tuning = Tuning { prefetch_rows, prefetch_min_bytes, ..Tuning::default() };
+        let got = gather_rows_tuned(&src, run, &rows, pad_rows, -1.0f32, |x| f32::from(x) * 0.5, &tuning).unwrap();
+        let mut want = Vec::new();
+        for &r in &rows {
+            want.extend(src[r * run..(r + 1) * run].iter().map(|&x| f32::from(x) * 0.5));
+        }
+        want.extend(std::iter::repeat_n(-1.0f32, pad_rows * run));
         prop_assert_eq!(got, want);
     }
 }

@@ -249,9 +249,6 @@ pub(crate) fn label_column<A: Element, B: Element, D1: Dimension, D2: Dimension>
     }
 }
 
-/// Sources of at least this many bytes have their rows prefetched by a gather.
-const PREFETCH_MIN_BYTES: usize = 4 << 20;
-
 /// A gather fused with a `Permute` plan. Where every sample is one contiguous run in both the
 /// source and the target (the batch axis first, the permutation the identity on the other
 /// axes, both in standard layout), rows are copied as runs with the cast inlined; otherwise each
@@ -276,11 +273,13 @@ pub(crate) fn gather_permute<S: Space, T: Space, F>(
             let n_src = src.shape()[0];
             let run = src.len().checked_div(n_src).unwrap_or(0);
             if let (Some(s), Some(d)) = (src.as_slice(), dst.as_slice_mut()) {
-                // A source larger than the caches is read at random places: the row two ahead
-                // is prefetched while this one is copied (`kernel::prefetch_read`).
-                if core::mem::size_of_val(s) >= PREFETCH_MIN_BYTES {
+                // A source larger than the caches is read at random places: the row some rows
+                // ahead is prefetched while this one is copied (`kernel::prefetch_read`; the
+                // distance and the size from which it is done are the machine's tuning).
+                let tuning = batchspec_kernel::Tuning::for_machine();
+                if tuning.prefetch_rows > 0 && core::mem::size_of_val(s) >= tuning.prefetch_min_bytes {
                     for (j, &i) in rows.iter().enumerate() {
-                        if let Some(&ahead) = rows.get(j + 2)
+                        if let Some(&ahead) = rows.get(j + tuning.prefetch_rows)
                             && let Some(row) = s.get(ahead * run..(ahead + 1) * run)
                         {
                             batchspec_kernel::prefetch_read(row);

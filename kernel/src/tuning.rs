@@ -1,0 +1,159 @@
+//! The kernels' choices, made from the machine they run on: the cache sizes the operating system
+//! reports (sysfs on Linux), each choice overridable by an environment variable, read once per
+//! process.
+
+use std::sync::OnceLock;
+
+/// The data and unified caches of the machine, in bytes (0 where unknown).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Caches {
+    /// The level-1 data cache of one core.
+    pub l1d: usize,
+    /// The level-2 cache of one core.
+    pub l2: usize,
+    /// The last-level cache (level 3, else level 2), as the operating system reports it: on a
+    /// virtual machine, the host's whole cache, shared with its other guests.
+    pub llc: usize,
+}
+
+impl Caches {
+    /// The caches of CPU 0 as Linux's sysfs gives them; zeros elsewhere.
+    pub fn of_machine() -> Caches {
+        static CACHES: OnceLock<Caches> = OnceLock::new();
+        *CACHES.get_or_init(read_caches)
+    }
+}
+
+fn read_caches() -> Caches {
+    let base = std::path::Path::new("/sys/devices/system/cpu/cpu0/cache");
+    let mut caches = Caches::default();
+    for i in 0..8 {
+        let dir = base.join(format!("index{i}"));
+        let read = |f: &str| std::fs::read_to_string(dir.join(f)).ok();
+        let (Some(level), Some(kind), Some(size)) = (read("level"), read("type"), read("size"))
+        else {
+            continue;
+        };
+        let Some(bytes) = parse_size(size.trim()) else {
+            continue;
+        };
+        match (level.trim(), kind.trim()) {
+            ("1", "Data") => caches.l1d = bytes,
+            ("2", "Unified" | "Data") => caches.l2 = bytes,
+            ("3", "Unified") => caches.llc = bytes,
+            _ => {}
+        }
+    }
+    if caches.llc == 0 {
+        caches.llc = caches.l2;
+    }
+    caches
+}
+
+/// `48K`, `2048K`, `300M` as bytes.
+fn parse_size(s: &str) -> Option<usize> {
+    let (digits, unit) = match s.find(|c: char| !c.is_ascii_digit()) {
+        Some(at) => s.split_at(at),
+        None => (s, ""),
+    };
+    let n: usize = digits.parse().ok()?;
+    let scale = match unit {
+        "" => 1,
+        "K" | "KB" | "k" => 1 << 10,
+        "M" | "MB" => 1 << 20,
+        "G" | "GB" => 1 << 30,
+        _ => return None,
+    };
+    n.checked_mul(scale)
+}
+
+/// A size from the environment (`8388608`, `8M`, `64K`; `never` is the largest size), if the
+/// variable is set to one.
+fn env_bytes(name: &str) -> Option<usize> {
+    let v = std::env::var(name).ok()?;
+    let v = v.trim();
+    if v.eq_ignore_ascii_case("never") {
+        return Some(usize::MAX);
+    }
+    parse_size(v)
+}
+
+fn env_flag(name: &str) -> Option<bool> {
+    match std::env::var(name).ok()?.trim() {
+        "1" | "true" | "on" | "yes" => Some(true),
+        "0" | "false" | "off" | "no" => Some(false),
+        _ => None,
+    }
+}
+
+fn env_count(name: &str) -> Option<usize> {
+    std::env::var(name).ok()?.trim().parse().ok()
+}
+
+/// The tuning of this machine (see [`crate::Tuning::for_machine`]).
+pub(crate) fn machine_tuning() -> crate::Tuning {
+    static TUNING: OnceLock<crate::Tuning> = OnceLock::new();
+    *TUNING.get_or_init(|| tuning_for(Caches::of_machine()))
+}
+
+/// The tuning for caches `c`, then the environment's overrides.
+pub(crate) fn tuning_for(c: Caches) -> crate::Tuning {
+    let mut t = crate::Tuning::default();
+    // Non-temporal stores bypass the caches: they win when the output would not stay in the
+    // last-level cache anyway, and lose (to the plain stores memcpy itself uses) when it would.
+    // glibc's memcpy switches to them at three quarters of the last-level cache; the same
+    // threshold here, and never below the fixed 8 MB measured on a 32 MB host.
+    if c.llc > 0 {
+        t.nt_min_bytes = (c.llc / 4 * 3).max(8 << 20);
+    }
+    if let Some(b) = env_bytes("BATCHSPEC_NT_MIN_BYTES") {
+        t.nt_min_bytes = b;
+    }
+    if let Some(b) = env_bytes("BATCHSPEC_PAR_MIN_BYTES") {
+        t.par_min_bytes = b;
+    }
+    if let Some(n) = env_count("BATCHSPEC_STRIP_ROWS").filter(|&n| n > 0) {
+        t.strip_rows = n;
+    }
+    if let Some(s) = env_flag("BATCHSPEC_STAGED") {
+        t.staged = s;
+    }
+    if let Some(n) = env_count("BATCHSPEC_PREFETCH_ROWS") {
+        t.prefetch_rows = n;
+    }
+    if let Some(b) = env_bytes("BATCHSPEC_PREFETCH_MIN_BYTES") {
+        t.prefetch_min_bytes = b;
+    }
+    t
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Caches, parse_size, tuning_for};
+
+    #[test]
+    fn sizes_as_sysfs_writes_them() {
+        assert_eq!(parse_size("48K"), Some(48 << 10));
+        assert_eq!(parse_size("307200K"), Some(300 << 20));
+        assert_eq!(parse_size("32M"), Some(32 << 20));
+        assert_eq!(parse_size("512"), Some(512));
+        assert_eq!(parse_size("12Q"), None);
+        assert_eq!(parse_size(""), None);
+    }
+
+    #[test]
+    fn streaming_stores_above_three_quarters_of_the_last_level_cache() {
+        let of = |llc: usize| {
+            tuning_for(Caches {
+                l1d: 48 << 10,
+                l2: 2 << 20,
+                llc,
+            })
+            .nt_min_bytes
+        };
+        assert_eq!(of(300 << 20), 225 << 20);
+        assert_eq!(of(32 << 20), 24 << 20);
+        assert_eq!(of(4 << 20), 8 << 20);
+        assert_eq!(tuning_for(Caches::default()).nt_min_bytes, 8 << 20);
+    }
+}
