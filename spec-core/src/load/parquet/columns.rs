@@ -9,6 +9,7 @@ use crate::load::error::{LoadReason, Place, TensorMismatch};
 use crate::load::parquet::decode::{
     Budget, Fail, check_read, column_reader, decode_error, find_column,
 };
+use crate::load::parquet::direct::{self, Direct, Shape as Rows};
 use crate::load::parquet::part::Part;
 use crate::load::parquet::row_group::RowGroup;
 use crate::load::parquet::tensor::{check_tensor, tensor_metadata};
@@ -80,11 +81,37 @@ pub(super) fn read_column<S: Space>(
     // allocator keeps, where record batches of a whole row group were mapped (and page-faulted)
     // afresh each time (a third slower, measured).
     let decode_rows = ((1 << 20) / (per.max(1) * 4)).clamp(1, 8192);
-    let reader = column_reader(builder, index, group, decode_rows)?;
     // One allocation for the rows to come (the footer says how many): growing the vector batch
     // by batch copied and page-faulted the data again at every doubling.
     let expected = group.map_or(group_rows, |g| g.rows);
     values.reserve(expected.saturating_mul(per));
+    // Numbers already of the leaf's type, one per row or in flat lists: decoded straight into
+    // `values`; anything else (or a column that does not read cleanly) through Arrow below.
+    let direct = match &layout {
+        Layout::Scalar(t) => Some((Rows::Scalar, t)),
+        Layout::List(t) => Some((Rows::List, t)),
+        _ => None,
+    };
+    if let Some((shape, t)) = direct
+        && steps.is_none()
+        && let Some(rows) = direct::read::<S>(
+            &builder,
+            &budget.part,
+            &Direct {
+                column,
+                shape,
+                values: t,
+                per,
+                group,
+                rows_at_once: decode_rows,
+                non_finite,
+            },
+            values,
+        )
+    {
+        return Ok(rows);
+    }
+    let reader = column_reader(builder, index, group, decode_rows)?;
     // Rows are counted from the start of the file, as errors name them.
     let first = group.map_or(0, |g| g.first_row);
     let mut rows = 0usize;

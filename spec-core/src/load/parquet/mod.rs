@@ -20,6 +20,7 @@
 
 mod columns;
 mod decode;
+mod direct;
 mod elastic;
 mod files;
 mod footer;

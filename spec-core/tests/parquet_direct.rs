@@ -1,0 +1,311 @@
+//! The column reader's direct path (numbers already of the leaf's type, one per row or in flat
+//! lists, decoded straight into the leaf) against the values written, as a property over files
+//! the `parquet` crate writes in every way it can: the four types it takes (f32, f64, i32, i64),
+//! a scalar column, a `FixedSizeList` and a `List` column, nullable or required items, plain or
+//! dictionary encoding, data pages v1 and v2 of a few rows each (rows across pages), no codec or
+//! snappy, row groups of any size, read whole (`Dataset::load`) and row group by row group (a
+//! `ParquetStream`). And what must still be refused is, naming the row as the Arrow path does: a
+//! null, a list of another length, a NaN under `NonFinite::Refuse`.
+#![cfg(feature = "parquet")]
+
+use arrow_array::types::{Float32Type, Float64Type, Int32Type, Int64Type};
+use arrow_array::{
+    ArrayRef, ArrowPrimitiveType, FixedSizeListArray, ListArray, PrimitiveArray, RecordBatch,
+};
+use arrow_buffer::OffsetBuffer;
+use arrow_schema::{DataType, Field, Schema};
+use batchspec::data::Dataset;
+use batchspec::load::{
+    LoadError, LoadReason, NonFinite, ParquetFiles, ParquetStream, Place, Rank, ShardPlan,
+};
+use batchspec::prelude::*;
+use parquet::arrow::ArrowWriter;
+use parquet::basic::Compression;
+use parquet::file::properties::{WriterProperties, WriterVersion};
+use proptest::prelude::*;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+const PER: usize = 3;
+
+macro_rules! records {
+    ($($name:ident: $e:ty),*) => {$(
+        #[derive(DataSpec)]
+        struct $name {
+            #[spec(source = "x")]
+            x: Batch<Vector<PER, $e>>,
+        }
+    )*};
+}
+records!(F32: f32, F64: f64, I32: i32, I64: i64);
+
+#[derive(DataSpec)]
+struct One {
+    #[spec(source = "x")]
+    x: Batch<Vector<1>>,
+}
+
+fn temp(name: &str) -> PathBuf {
+    static N: AtomicUsize = AtomicUsize::new(0);
+    let dir = std::env::temp_dir().join(format!(
+        "batchspec-direct-{}-{}",
+        std::process::id(),
+        N.fetch_add(1, Ordering::Relaxed)
+    ));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+/// How a file is written.
+#[derive(Clone, Debug)]
+struct Writing {
+    list: u8, // 0: FixedSizeList, 1: List, 2: one value per row
+    nullable: bool,
+    dictionary: bool,
+    v2: bool,
+    snappy: bool,
+    page_rows: usize,
+    group_rows: usize,
+}
+
+fn writing() -> impl Strategy<Value = Writing> {
+    (
+        0u8..3,
+        any::<bool>(),
+        any::<bool>(),
+        any::<bool>(),
+        any::<bool>(),
+        1usize..20,
+        1usize..50,
+    )
+        .prop_map(
+            |(list, nullable, dictionary, v2, snappy, page_rows, group_rows)| Writing {
+                list,
+                nullable,
+                dictionary,
+                v2,
+                snappy,
+                page_rows,
+                group_rows,
+            },
+        )
+}
+
+/// Writes `values` (rows of `per` values; `nulls` the positions of null items) as the column
+/// `x` of a file, as `w` says.
+fn write<T: ArrowPrimitiveType>(
+    path: &Path,
+    values: &[T::Native],
+    per: usize,
+    nulls: &[usize],
+    w: &Writing,
+) {
+    let item = Arc::new(Field::new(
+        "item",
+        T::DATA_TYPE,
+        w.nullable || !nulls.is_empty(),
+    ));
+    let flat: PrimitiveArray<T> = values
+        .iter()
+        .enumerate()
+        .map(|(i, v)| (!nulls.contains(&i)).then_some(*v))
+        .collect();
+    let rows = values.len() / per;
+    let (field, column): (Field, ArrayRef) = match w.list {
+        0 => (
+            Field::new(
+                "x",
+                DataType::FixedSizeList(item.clone(), per as i32),
+                false,
+            ),
+            Arc::new(FixedSizeListArray::try_new(item, per as i32, Arc::new(flat), None).unwrap()),
+        ),
+        1 => {
+            let offsets = arrow_buffer_offsets(rows, per);
+            (
+                Field::new("x", DataType::List(item.clone()), false),
+                Arc::new(ListArray::try_new(item, offsets, Arc::new(flat), None).unwrap()),
+            )
+        }
+        _ => (
+            Field::new("x", T::DATA_TYPE, w.nullable || !nulls.is_empty()),
+            Arc::new(flat),
+        ),
+    };
+    let schema = Arc::new(Schema::new(vec![field]));
+    let props = WriterProperties::builder()
+        .set_dictionary_enabled(w.dictionary)
+        .set_writer_version(if w.v2 {
+            WriterVersion::PARQUET_2_0
+        } else {
+            WriterVersion::PARQUET_1_0
+        })
+        .set_compression(if w.snappy {
+            Compression::SNAPPY
+        } else {
+            Compression::UNCOMPRESSED
+        })
+        .set_data_page_row_count_limit(w.page_rows)
+        .set_write_batch_size(w.page_rows)
+        .set_max_row_group_row_count(Some(w.group_rows))
+        .build();
+    let file = std::fs::File::create(path).unwrap();
+    let mut writer = ArrowWriter::try_new(file, schema.clone(), Some(props)).unwrap();
+    writer
+        .write(&RecordBatch::try_new(schema, vec![column]).unwrap())
+        .unwrap();
+    writer.close().unwrap();
+}
+
+fn arrow_buffer_offsets(rows: usize, per: usize) -> OffsetBuffer<i32> {
+    OffsetBuffer::from_lengths(std::iter::repeat_n(per, rows))
+}
+
+/// Reads the file whole and row group by row group (a stream of windows of one row group, in
+/// file order): both must give `want`.
+fn read_both<R, E>(path: &Path, want: &[E], get: impl Fn(&R) -> Vec<E>) -> Result<(), TestCaseError>
+where
+    R: batchspec::load::LoadRecord + batchspec::data::GatherSame + DataSpec + Send + 'static,
+    batchspec::types::FlatOf<R>: batchspec::data::AllocFlat,
+    E: PartialEq + core::fmt::Debug + Copy,
+{
+    let whole = Dataset::<R>::load(&mut ParquetFiles::open(path).unwrap()).unwrap();
+    prop_assert_eq!(get(whole.fields()), want.to_vec());
+    let files = ParquetFiles::open(path).unwrap();
+    let plan = ShardPlan::new(&files, Rank::new(0, 1).unwrap()).unwrap();
+    let mut stream = ParquetStream::<R>::new(&files, &plan, 0, 7, 1);
+    let mut got = Vec::new();
+    while let Some(b) = stream.next_batch() {
+        got.extend(get(&b.unwrap()));
+    }
+    prop_assert_eq!(got, want.to_vec());
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn every_way_of_writing_reads_back_the_values(w in writing(), rows in 0usize..120, seed: u32) {
+        let per = if w.list == 2 { 1 } else { PER };
+        let n = rows * per;
+        let v = |i: usize| (seed as usize).wrapping_mul(31).wrapping_add(i * 7919) % 1000;
+        let path = temp("x.parquet");
+        if w.list == 2 {
+            let want: Vec<f32> = (0..n).map(|i| v(i) as f32 * 0.5 - 100.0).collect();
+            write::<Float32Type>(&path, &want, 1, &[], &w);
+            read_both::<One, f32>(&path, &want, |r| r.x.array().iter().copied().collect())?;
+        } else {
+            let f32s: Vec<f32> = (0..n).map(|i| v(i) as f32 * 0.25 - 7.0).collect();
+            write::<Float32Type>(&path, &f32s, PER, &[], &w);
+            read_both::<F32, f32>(&path, &f32s, |r| r.x.array().iter().copied().collect())?;
+            let f64s: Vec<f64> = (0..n).map(|i| v(i) as f64 * -0.125).collect();
+            write::<Float64Type>(&path, &f64s, PER, &[], &w);
+            read_both::<F64, f64>(&path, &f64s, |r| r.x.array().iter().copied().collect())?;
+            let i32s: Vec<i32> = (0..n).map(|i| v(i) as i32 - 500).collect();
+            write::<Int32Type>(&path, &i32s, PER, &[], &w);
+            read_both::<I32, i32>(&path, &i32s, |r| r.x.array().iter().copied().collect())?;
+            let i64s: Vec<i64> = (0..n).map(|i| (v(i) as i64) << 33).collect();
+            write::<Int64Type>(&path, &i64s, PER, &[], &w);
+            read_both::<I64, i64>(&path, &i64s, |r| r.x.array().iter().copied().collect())?;
+        }
+        std::fs::remove_dir_all(path.parent().unwrap()).ok();
+    }
+
+    #[test]
+    fn a_null_is_refused_at_its_row(w in writing(), rows in 1usize..60, at: prop::sample::Index) {
+        let per = if w.list == 2 { 1 } else { PER };
+        let values: Vec<f32> = (0..rows * per).map(|i| i as f32).collect();
+        let null = at.index(values.len());
+        let path = temp("null.parquet");
+        write::<Float32Type>(&path, &values, per, &[null], &w);
+        let err = if per == 1 {
+            Dataset::<One>::load(&mut ParquetFiles::open(&path).unwrap()).map(drop).unwrap_err()
+        } else {
+            Dataset::<F32>::load(&mut ParquetFiles::open(&path).unwrap()).map(drop).unwrap_err()
+        };
+        let (place, reason) = file_error(err);
+        prop_assert_eq!(place, Place::Column { name: "x".into(), row: Some((null / per) as u64) });
+        prop_assert_eq!(reason, LoadReason::Null);
+        std::fs::remove_dir_all(path.parent().unwrap()).ok();
+    }
+
+    #[test]
+    fn a_nan_is_refused_at_its_row_when_asked(w in writing(), rows in 1usize..60, at: prop::sample::Index) {
+        let mut values: Vec<f32> = (0..rows * PER).map(|i| i as f32).collect();
+        let nan = at.index(values.len());
+        values[nan] = f32::NAN;
+        let w = Writing { list: w.list % 2, ..w };
+        let path = temp("nan.parquet");
+        write::<Float32Type>(&path, &values, PER, &[], &w);
+        let files = ParquetFiles::open(&path).unwrap().non_finite(NonFinite::Refuse);
+        let err = Dataset::<F32>::load(&mut { files }).map(drop).unwrap_err();
+        let (place, _) = file_error(err);
+        prop_assert_eq!(place, Place::Column { name: "x".into(), row: Some((nan / PER) as u64) });
+        // Kept by default, bit for bit.
+        let kept = Dataset::<F32>::load(&mut ParquetFiles::open(&path).unwrap()).unwrap();
+        prop_assert!(kept.fields().x.array().iter().nth(nan).unwrap().is_nan());
+        std::fs::remove_dir_all(path.parent().unwrap()).ok();
+    }
+}
+
+#[test]
+fn a_list_of_another_length_is_refused_at_its_row() {
+    // Rows of 3 values but row 4, of 2: a `List` column the direct path reads until its
+    // repetition levels show the short row, then the Arrow path names it.
+    let item = Arc::new(Field::new("item", DataType::Float32, false));
+    let lengths = [3, 3, 3, 3, 2, 3];
+    let total: usize = lengths.iter().sum();
+    let flat = PrimitiveArray::<Float32Type>::from_iter_values((0..total).map(|i| i as f32));
+    let list = ListArray::try_new(
+        item.clone(),
+        OffsetBuffer::from_lengths(lengths),
+        Arc::new(flat),
+        None,
+    )
+    .unwrap();
+    let schema = Arc::new(Schema::new(vec![Field::new(
+        "x",
+        DataType::List(item),
+        false,
+    )]));
+    let path = temp("short.parquet");
+    let mut writer =
+        ArrowWriter::try_new(std::fs::File::create(&path).unwrap(), schema.clone(), None).unwrap();
+    writer
+        .write(&RecordBatch::try_new(schema, vec![Arc::new(list) as ArrayRef]).unwrap())
+        .unwrap();
+    writer.close().unwrap();
+    let err = Dataset::<F32>::load(&mut ParquetFiles::open(&path).unwrap())
+        .map(drop)
+        .unwrap_err();
+    let (place, reason) = file_error(err);
+    assert_eq!(
+        place,
+        Place::Column {
+            name: "x".into(),
+            row: Some(4)
+        }
+    );
+    assert!(
+        matches!(
+            reason,
+            LoadReason::RowLength {
+                found: 2,
+                expected: 3,
+                ..
+            }
+        ),
+        "{reason:?}"
+    );
+    assert_eq!(total, 17);
+    std::fs::remove_dir_all(path.parent().unwrap()).ok();
+}
+
+fn file_error(err: LoadError) -> (Place, LoadReason) {
+    match err {
+        LoadError::File { place, reason, .. } => (place, *reason),
+        other => panic!("not a file error: {other}"),
+    }
+}
