@@ -283,4 +283,6 @@ fn main() {
         sps(fused2),
         plain2 / fused2
     );
+    // The NumPy version in the same session, its lines in this run's record.
+    batchspec_bench::run_numpy("numpy_augment.py", &[]);
 }

@@ -260,5 +260,18 @@ fn main() {
             feature_bytes / median(memcpy.clone()) / 1e9,
         );
     }
+    // NumPy's `X[idx]` in the same session, after this process's figures (its own memcpy
+    // measured beside it, as here); the ratio of the two processes' samples per second.
+    let numpy = batchspec_bench::run_numpy("numpy_gather.py", &[]);
+    let numpy_rate = numpy.iter().find_map(|l| {
+        l.split_whitespace()
+            .find_map(|w| w.strip_prefix("samples_per_s=")?.parse::<f64>().ok())
+    });
+    if let Some(rate) = numpy_rate {
+        batchspec_bench::out!(
+            "case=gather threads=1 ratio_numpy={:.2} (samples/s over NumPy's X[idx], y[idx], the process after this one)",
+            N as f64 / median(p1.clone()) / rate
+        );
+    }
     let _ = Array4::<f32>::zeros((1, 1, 1, 1));
 }

@@ -132,3 +132,76 @@ pub fn median(mut v: Vec<f64>) -> f64 {
     v.sort_by(f64::total_cmp);
     v[v.len() / 2]
 }
+
+/// The Python of the benches' NumPy and pyarrow baselines: a venv at
+/// `target/tools/numpy-bench` with NumPy 2.4.6 and pyarrow 26.0.1 (the versions of the recorded
+/// runs), made on first use from the machine's `python3` and PyPI; `None` (the baselines then
+/// say n/a) when it cannot be made.
+pub fn numpy_python() -> Option<std::path::PathBuf> {
+    use std::process::Command;
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).parent()?;
+    let venv = root.join("target/tools/numpy-bench");
+    let python = venv.join("bin/python");
+    let ready = || {
+        Command::new(&python)
+            .args(["-c", "import numpy, pyarrow"])
+            .output()
+            .is_ok_and(|o| o.status.success())
+    };
+    if !ready() {
+        Command::new("python3")
+            .args(["-m", "venv"])
+            .arg(&venv)
+            .output()
+            .ok()?;
+        Command::new(venv.join("bin/pip"))
+            .args(["install", "-q", "--disable-pip-version-check"])
+            .args(["numpy==2.4.6", "pyarrow==26.0.1"])
+            .output()
+            .ok()?;
+    }
+    ready().then_some(python)
+}
+
+/// Runs the NumPy baseline `script` (a file of `benches/`) with `args` in the same session as
+/// the bench, and prints its lines into the run's record; the lines, or none when Python
+/// cannot be had.
+pub fn run_numpy(script: &str, args: &[String]) -> Vec<String> {
+    let Some(python) = numpy_python() else {
+        out!(
+            "# {script}: no Python with NumPy here (target/tools/numpy-bench could not be made): no NumPy baseline"
+        );
+        return Vec::new();
+    };
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(script);
+    let run = std::process::Command::new(python)
+        .arg(&path)
+        .args(args)
+        .output();
+    match run {
+        Ok(o) if o.status.success() => {
+            let lines: Vec<String> = String::from_utf8_lossy(&o.stdout)
+                .lines()
+                .map(str::to_owned)
+                .collect();
+            for l in &lines {
+                out!("{l}");
+            }
+            lines
+        }
+        Ok(o) => {
+            out!(
+                "# {script} failed: {}",
+                String::from_utf8_lossy(&o.stderr)
+                    .lines()
+                    .last()
+                    .unwrap_or("")
+            );
+            Vec::new()
+        }
+        Err(e) => {
+            out!("# {script} could not run: {e}");
+            Vec::new()
+        }
+    }
+}

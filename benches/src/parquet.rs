@@ -4,8 +4,8 @@
 //! vectors and one-hot targets; beside the `parquet` crate's own `ParquetRecordBatchReader`
 //! decoding the same file with no batching (the floor), measured in the same run.
 //!
-//! The same epoch in Python (pyarrow + NumPy, `parquet_pyarrow.py`) runs in the same run when
-//! `python3` with pyarrow and NumPy is there.
+//! The same epoch in Python (pyarrow + NumPy, `parquet_pyarrow.py`) runs in the same run, in the
+//! benches' venv (`target/tools/numpy-bench`, made on first use).
 //!
 //! `cargo bench -p batchspec-bench --bench parquet` (set `BENCH_QUICK=1` for a short run).
 //! Each line: `case=parquet codec=C threads=T how=stream|stream_read_ahead|stream_2_ranks
@@ -71,11 +71,12 @@ fn vm_hwm_kb() -> Option<u64> {
 }
 
 /// The same epoch in Python: pyarrow `read_row_groups` + NumPy `take` of shuffled batches
-/// (`parquet_pyarrow.py`, beside this file), if `python3` with pyarrow and NumPy is there:
+/// (`parquet_pyarrow.py`, beside this file, run by the benches' Python,
+/// [`batchspec_bench::numpy_python`]):
 /// (samples/s, pyarrow's decoder alone in samples/s).
 fn pyarrow(path: &Path, reps: usize) -> Option<(f64, f64)> {
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/parquet_pyarrow.py");
-    let out = std::process::Command::new("python3")
+    let out = std::process::Command::new(batchspec_bench::numpy_python()?)
         .arg(script)
         .arg(path)
         .args([BATCH.to_string(), "2".into(), reps.to_string()])
@@ -108,10 +109,14 @@ fn memory(dir: &Path) {
     let run = |how: &str| -> Option<f64> {
         let out = std::process::Command::new(std::env::current_exe().ok()?)
             .env(MEMORY_ENV, format!("{how} {}", path.display()))
+            .env("BATCHSPEC_BENCH_RECORD", "0")
             .output()
             .ok()?;
         let text = String::from_utf8(out.stdout).ok()?;
-        text.trim().strip_prefix("peak_rss_mb=")?.parse().ok()
+        text.lines()
+            .find_map(|l| l.trim().strip_prefix("peak_rss_mb="))?
+            .parse()
+            .ok()
     };
     let idle = run("idle");
     let (stream, load) = (run("stream"), run("load"));
@@ -192,7 +197,10 @@ fn main() {
             (2, "stream_2_ranks", two),
         ] {
             let versus = python.map_or_else(
-                || " ratio_pyarrow_numpy=n/a (python3 with pyarrow and numpy not found)".to_owned(),
+                || {
+                    " ratio_pyarrow_numpy=n/a (no Python with pyarrow and NumPy could be made)"
+                        .to_owned()
+                },
                 |(py, _)| {
                     format!(
                         " pyarrow_numpy_samples_per_s={py:.0} ratio_pyarrow_numpy={:.2}",

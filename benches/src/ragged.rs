@@ -201,4 +201,6 @@ fn main() {
         fixed_bytes as f64 / fixed_t / 1e9,
         ours / fixed_t
     );
+    // The NumPy version in the same session, its lines in this run's record.
+    batchspec_bench::run_numpy("numpy_ragged.py", &[]);
 }

@@ -7,6 +7,13 @@
 //! cargo bench -p batchspec-bench --bench transpose -- --cases AC   # some cases
 //! ```
 //!
+//! A full run measures in 3 processes one after the other (`BATCHSPEC_BENCH_PROCESSES=N`; a
+//! quick run in one), prints each process's lines, then per case and thread count the median
+//! and range of the ratios over the processes and, at one thread, whether the issue's bars held
+//! in every process. Each case line says whether its source and destination fit the last-level
+//! cache (`working_set=in_llc`) or not (`beyond_llc`); case L (case A with 512 images, 308 MB per
+//! side) is beyond it on every host seen.
+//!
 //! `BATCHSPEC_BENCH_QUICK=1` is the same as `--quick`. Every figure of a case is measured in
 //! the same process on the same buffers: the variants that write into the preallocated
 //! output run in rounds (one timed call of each per round) after warm-up calls, each figure
@@ -37,7 +44,7 @@ struct Case {
     cols: usize,
 }
 
-const CASES: [Case; 5] = [
+const CASES: [Case; 6] = [
     Case {
         name: 'A',
         what: "64x224x224x3 bhwc->bchw",
@@ -83,7 +90,28 @@ const CASES: [Case; 5] = [
         rows: 128,
         cols: 64,
     },
+    // Case A with 8 times the images (308 MB per side): a working set beyond the last-level
+    // cache of every host seen (32 to 480 MiB), where A itself (77 MB) fits in some.
+    Case {
+        name: 'L',
+        what: "512x224x224x3 bhwc->bchw",
+        shape: &[512, 224, 224, 3],
+        perm: &[0, 3, 1, 2],
+        items: 512,
+        rows: 224 * 224,
+        cols: 3,
+    },
 ];
+
+/// The issue's bar of a case at one thread, as a ratio to memcpy (and every case at least the
+/// best peer).
+fn bar(case: char) -> f64 {
+    match case {
+        'A' | 'B' | 'L' => 0.95,
+        'C' | 'E' => 0.85,
+        _ => 0.8,
+    }
+}
 
 /// What is measured in each round, in this order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -364,6 +392,18 @@ fn nd_assign<D: Dimension>(
     }
 }
 
+/// Whether `bytes` (source and destination) fit the last-level cache the machine reports.
+fn working_set(bytes: usize) -> &'static str {
+    let llc = batchspec::kernel::Caches::of_machine().llc;
+    if llc == 0 {
+        "unknown"
+    } else if bytes <= llc {
+        "in_llc"
+    } else {
+        "beyond_llc"
+    }
+}
+
 fn median(mut v: Vec<Duration>) -> Duration {
     v.sort();
     v[v.len() / 2]
@@ -377,6 +417,144 @@ fn main() {
         .iter()
         .position(|a| a == "--cases")
         .and_then(|i| args.get(i + 1).cloned());
+    if args.iter().any(|a| a == "--child") {
+        return measure(quick, only.as_deref());
+    }
+    let processes: usize = std::env::var("BATCHSPEC_BENCH_PROCESSES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(if quick { 1 } else { 3 })
+        .max(1);
+    batchspec_bench::record::start("transpose", quick);
+    let tuning = batchspec::kernel::Tuning::for_machine();
+    batchspec_bench::out!(
+        "# kernel tuning of this machine: streaming stores from {} MB, staged {}, strips of {} rows, threads from {} MB",
+        tuning.nt_min_bytes >> 20,
+        tuning.staged,
+        tuning.strip_rows,
+        tuning.par_min_bytes >> 20
+    );
+    batchspec_bench::out!(
+        "# {processes} processes, one after the other, each measuring every case (a fresh address space, page cache and heap each: a figure that holds in one process only is not a result); their lines follow, then the median and range over the processes"
+    );
+    let mut lines = Vec::new();
+    for k in 0..processes {
+        batchspec_bench::out!("# process {}", k + 1);
+        let run =
+            std::process::Command::new(std::env::current_exe().expect("the bench's own path"))
+                .args(&args[1..])
+                .arg("--child")
+                .env("BATCHSPEC_BENCH_RECORD", "0")
+                .output()
+                .expect("the bench runs itself");
+        for line in String::from_utf8_lossy(&run.stdout).lines() {
+            if !line.starts_with("# cpu:") {
+                batchspec_bench::out!("{line}");
+            }
+            lines.push((k, line.to_string()));
+        }
+        assert!(
+            run.status.success(),
+            "a measuring process failed: {}",
+            String::from_utf8_lossy(&run.stderr)
+        );
+    }
+    // NumPy's `copyto(out, x.transpose(..))` in the same session, after the processes.
+    let numpy = if only.is_none() {
+        batchspec_bench::run_numpy("numpy_transpose.py", &[])
+    } else {
+        Vec::new()
+    };
+    summarize(&lines, processes, &numpy);
+}
+
+/// The value of `key=` in a line of `key=value` words.
+fn field<'a>(line: &'a str, key: &str) -> Option<&'a str> {
+    line.split_whitespace()
+        .find_map(|w| w.strip_prefix(key)?.strip_prefix('='))
+}
+
+/// Per case and thread count, the median and range over the processes of the ratios to memcpy
+/// and to the best peer (the `transpose` crate, strided-rs, ndarray's `as_standard_layout` and
+/// `assign`), the ratio to NumPy's `copyto` (one thread), and whether the one-thread bars held
+/// in every process.
+fn summarize(lines: &[(usize, String)], processes: usize, numpy: &[String]) {
+    let mut keys: Vec<(String, String, String)> = Vec::new();
+    for (_, l) in lines {
+        if let (Some(c), Some(t), Some(w)) = (
+            field(l, "case"),
+            field(l, "threads"),
+            field(l, "working_set"),
+        ) && l.starts_with("case=")
+            && !keys.iter().any(|k| k.0 == c && k.1 == t)
+        {
+            keys.push((c.to_string(), t.to_string(), w.to_string()));
+        }
+    }
+    for (c, t, w) in keys {
+        let of = |key: &str| -> Vec<f64> {
+            lines
+                .iter()
+                .filter(|(_, l)| {
+                    l.starts_with("case=")
+                        && field(l, "case") == Some(&c)
+                        && field(l, "threads") == Some(&t)
+                })
+                .filter_map(|(_, l)| field(l, key)?.parse().ok())
+                .collect()
+        };
+        let range = |v: &[f64]| {
+            let lo = v.iter().copied().fold(f64::INFINITY, f64::min);
+            let hi = v.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+            format!(
+                "{:.2} [{lo:.2}-{hi:.2}]",
+                batchspec_bench::median(v.to_vec())
+            )
+        };
+        let memcpy = of("ratio_memcpy");
+        // The best peer of each process: the best of the `peer` lines and ndarray's `assign`.
+        let peer: Vec<f64> = of("ratio_best_peer")
+            .into_iter()
+            .zip(of("ratio_ndarray_assign"))
+            .map(|(a, b)| a.min(b))
+            .collect();
+        // NumPy's copyto, one thread, in its own process after these: the median GB/s of ours
+        // over NumPy's.
+        let numpy_gbps = numpy.iter().find_map(|l| {
+            (l.contains(&format!("case={c} ")) && l.contains("name=copyto ") && t == "1")
+                .then(|| field(l, "gbps")?.parse::<f64>().ok())
+                .flatten()
+        });
+        let vs_numpy = numpy_gbps.map(|g| batchspec_bench::median(of("gbps")) / g);
+        let name = c.chars().next().unwrap_or('?');
+        let verdict = if t == "1" {
+            let held = memcpy.iter().all(|&r| r >= bar(name))
+                && peer.iter().all(|&r| r >= 1.0)
+                && vs_numpy.is_none_or(|r| r >= 1.0);
+            format!(
+                " bar=memcpy>={:.2},best_peer>=1.00 {}",
+                bar(name),
+                if held {
+                    "met_in_every_process"
+                } else {
+                    "MISSED"
+                }
+            )
+        } else {
+            String::new()
+        };
+        batchspec_bench::out!(
+            "summary case={c} threads={t} working_set={w} processes={} ratio_memcpy={} ratio_best_peer={}{}{verdict}",
+            memcpy.len().min(processes),
+            range(&memcpy),
+            range(&peer),
+            vs_numpy.map_or(String::new(), |r| format!(" ratio_numpy_copyto={r:.2}")),
+        );
+    }
+}
+
+/// One process's measurements of every case (or those of `only`).
+fn measure(quick: bool, only: Option<&str>) {
     let threads: usize = 2;
     batchspec_bench::record::start("transpose", quick);
     batchspec_bench::out!(
@@ -388,7 +566,7 @@ fn main() {
          the `peer` lines (transpose, strided-rs, ndarray as_standard_layout)"
     );
     for case in &CASES {
-        if only.as_ref().is_some_and(|o| !o.contains(case.name)) {
+        if only.is_some_and(|o| !o.contains(case.name)) {
             continue;
         }
         let (warm, reps) = match (quick, case.name) {
@@ -479,8 +657,9 @@ fn main() {
                 .map(|&v| at(v))
                 .fold(0.0f64, f64::max);
             batchspec_bench::out!(
-                "case={} threads={t} gbps={ours:.2} ratio_memcpy={:.2} ratio_ndarray_assign={:.2} ratio_best_peer={:.2}",
+                "case={} threads={t} working_set={} gbps={ours:.2} ratio_memcpy={:.2} ratio_ndarray_assign={:.2} ratio_best_peer={:.2}",
                 case.name,
+                working_set(n * 8),
                 ours / memcpy,
                 ours / at(Variant::NdarrayAssign),
                 ours / best_peer
