@@ -98,23 +98,21 @@ pub struct Request {
 }
 
 /// One epoch of `rank`'s share of `files` (shuffled with seed 7), streamed `window` row groups at
-/// a time (the next read on another thread when `ahead`) into [`Request`]s of `batch` rows:
-/// the rows served.
+/// a time (the next `ahead` windows read at once on threads of their own) into [`Request`]s of
+/// `batch` rows: the rows served.
 pub fn stream_epoch(
     files: &batchspec::load::ParquetFiles,
     rank: batchspec::load::Rank,
     epoch: u64,
     batch: usize,
     window: usize,
-    ahead: bool,
+    ahead: usize,
 ) -> usize {
     use batchspec::load::{ParquetStream, ShardPlan};
     use batchspec::prelude::Batch;
     let plan = ShardPlan::new(files, rank).unwrap().shuffle(7);
-    let mut stream = ParquetStream::<Record>::new(files, &plan, epoch, batch, window);
-    if ahead {
-        stream = stream.read_ahead();
-    }
+    let stream = ParquetStream::<Record>::new(files, &plan, epoch, batch, window);
+    let mut stream = stream.read_ahead_windows(ahead);
     let mut out = Request {
         x: Batch::zeros(batch, 0),
         y: Batch::zeros(batch, 0),

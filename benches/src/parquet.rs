@@ -8,7 +8,7 @@
 //! benches' venv (`target/tools/numpy-bench`, made on first use).
 //!
 //! `cargo bench -p batchspec-bench --bench parquet` (set `BENCH_QUICK=1` for a short run).
-//! Each line: `case=parquet codec=C threads=T how=stream|stream_read_ahead|stream_2_ranks
+//! Each line: `case=parquet codec=C threads=T how=stream|stream_read_ahead|stream_2_windows_at_once|stream_2_ranks
 //! samples_per_s=.. decoder_samples_per_s=.. ratio_decoder=.. ratio_pyarrow_numpy=..` (and
 //! `case=parquet_load`: `Dataset::load` of the whole file, no batching); at the end
 //! `case=memory`: the peak resident memory (`VmHWM`) of a fresh process that streams a file of
@@ -45,7 +45,7 @@ fn decode(path: &Path) -> usize {
 
 /// One epoch of the rank's share, streamed into a request (reading each next window on another
 /// thread when `ahead`).
-fn stream(path: &Path, rank: Rank, window: usize, ahead: bool) -> usize {
+fn stream(path: &Path, rank: Rank, window: usize, ahead: usize) -> usize {
     let files = ParquetFiles::open(path).unwrap();
     batchspec_bench::stream_epoch(&files, rank, 0, BATCH, window, ahead)
 }
@@ -134,7 +134,7 @@ fn memory_child(spec: &str) {
     let (how, path) = spec.split_once(' ').unwrap();
     let path = Path::new(path);
     match how {
-        "stream" => assert_eq!(stream(path, Rank::new(0, 1).unwrap(), 1, true), N),
+        "stream" => assert_eq!(stream(path, Rank::new(0, 1).unwrap(), 1, 1), N),
         "load" => {
             let mut files = ParquetFiles::open(path).unwrap();
             let ds = batchspec::data::Dataset::<Record>::load(&mut files).unwrap();
@@ -181,12 +181,13 @@ fn main() {
             N as f64 / load,
             floor / load
         );
-        let one = time(reps, || stream(&path, Rank::new(0, 1).unwrap(), 2, false));
-        let ahead = time(reps, || stream(&path, Rank::new(0, 1).unwrap(), 2, true));
+        let one = time(reps, || stream(&path, Rank::new(0, 1).unwrap(), 2, 0));
+        let ahead = time(reps, || stream(&path, Rank::new(0, 1).unwrap(), 2, 1));
+        let ahead2 = time(reps, || stream(&path, Rank::new(0, 1).unwrap(), 2, 2));
         let two = time(reps, || {
             std::thread::scope(|s| {
-                let a = s.spawn(|| stream(&path, Rank::new(0, 2).unwrap(), 2, false));
-                let b = s.spawn(|| stream(&path, Rank::new(1, 2).unwrap(), 2, false));
+                let a = s.spawn(|| stream(&path, Rank::new(0, 2).unwrap(), 2, 0));
+                let b = s.spawn(|| stream(&path, Rank::new(1, 2).unwrap(), 2, 0));
                 a.join().unwrap() + b.join().unwrap()
             })
         });
@@ -194,6 +195,7 @@ fn main() {
         for (threads, how, secs) in [
             (1, "stream", one),
             (1, "stream_read_ahead", ahead),
+            (2, "stream_2_windows_at_once", ahead2),
             (2, "stream_2_ranks", two),
         ] {
             let versus = python.map_or_else(
@@ -209,10 +211,11 @@ fn main() {
                 },
             );
             batchspec_bench::out!(
-                "case=parquet codec={name} threads={threads} how={how} samples_per_s={:.0} decoder_samples_per_s={:.0} ratio_decoder={:.2}{versus}",
+                "case=parquet codec={name} threads={threads} how={how} samples_per_s={:.0} decoder_samples_per_s={:.0} ratio_decoder={:.2} ratio_stream_one_thread={:.2}{versus}",
                 N as f64 / secs,
                 N as f64 / floor,
-                floor / secs
+                floor / secs,
+                one / secs
             );
         }
         if let Some((_, py_decoder)) = python {

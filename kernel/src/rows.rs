@@ -33,7 +33,15 @@ pub fn gather_rows<A: Copy, B: Copy>(
     pad: B,
     map: impl Fn(A) -> B,
 ) -> Result<Vec<B>, KernelError> {
-    gather_rows_tuned(src, run, rows, pad_rows, pad, map, &crate::Tuning::for_machine())
+    gather_rows_tuned(
+        src,
+        run,
+        rows,
+        pad_rows,
+        pad,
+        map,
+        &crate::Tuning::for_machine(),
+    )
 }
 
 /// [`gather_rows`] with explicit [`Tuning`](crate::Tuning) (its prefetch distance and size).

@@ -106,7 +106,8 @@ fn write_parts(dir: &Path, sizes: &[usize], cuts: &[bool]) -> usize {
 struct Streaming {
     batch: usize,
     window: usize,
-    read_ahead: bool,
+    /// Windows read ahead at once (0: none).
+    read_ahead: usize,
     prefetch: Option<usize>,
     drop_last: bool,
     /// Resume after this fraction (in 1/16ths) of the batches and compare with the rest.
@@ -129,7 +130,7 @@ fn stream(
     how: Streaming,
 ) -> ParquetStream<Ids> {
     let s = ParquetStream::<Ids>::new(files, plan, epoch, how.batch, how.window);
-    let s = if how.read_ahead { s.read_ahead() } else { s };
+    let s = s.read_ahead_windows(how.read_ahead);
     if how.drop_last {
         s.last_batch(LastBatch::Drop).unwrap()
     } else {
@@ -146,14 +147,14 @@ fn streamed(
     how: Streaming,
 ) -> Result<Vec<Vec<i64>>, TestCaseError> {
     let plain = Streaming {
-        read_ahead: false,
+        read_ahead: 0,
         ..how
     };
     let mut s = stream(files, plan, epoch, plain);
     let batches: Vec<Vec<i64>> = std::iter::from_fn(|| s.next_batch())
         .map(|b| ids(&b.unwrap()))
         .collect();
-    if how.read_ahead {
+    if how.read_ahead > 0 {
         let mut s = stream(files, plan, epoch, how);
         let ahead: Vec<Vec<i64>> = std::iter::from_fn(|| s.next_batch())
             .map(|b| ids(&b.unwrap()))
@@ -383,7 +384,7 @@ fn streaming() -> impl Strategy<Value = Streaming> {
     (
         1usize..=6,
         1usize..=4,
-        any::<bool>(),
+        0usize..=3,
         prop::option::of(0usize..=2),
         prop::bool::weighted(0.25),
         0usize..=16,
@@ -555,7 +556,7 @@ fn found_by_the_property() {
     let how = Streaming {
         batch: 1,
         window: 2,
-        read_ahead: false,
+        read_ahead: 0,
         prefetch: None,
         drop_last: false,
         resume_at: 0,

@@ -277,7 +277,9 @@ pub(crate) fn gather_permute<S: Space, T: Space, F>(
                 // ahead is prefetched while this one is copied (`kernel::prefetch_read`; the
                 // distance and the size from which it is done are the machine's tuning).
                 let tuning = batchspec_kernel::Tuning::for_machine();
-                if tuning.prefetch_rows > 0 && core::mem::size_of_val(s) >= tuning.prefetch_min_bytes {
+                if tuning.prefetch_rows > 0
+                    && core::mem::size_of_val(s) >= tuning.prefetch_min_bytes
+                {
                     for (j, &i) in rows.iter().enumerate() {
                         if let Some(&ahead) = rows.get(j + tuning.prefetch_rows)
                             && let Some(row) = s.get(ahead * run..(ahead + 1) * run)

@@ -86,8 +86,10 @@ pub struct ParquetStream<R> {
     cursor: usize,
     // With `read_ahead`: starts reading a window on another thread.
     spawn: Option<SpawnRead<R>>,
-    // The window being read ahead.
-    ahead: Option<(Pending<R>, Window)>,
+    // The windows being read ahead, in the order they are served, and how many are read at
+    // once (0 without `read_ahead`).
+    ahead: std::collections::VecDeque<(Pending<R>, Window)>,
+    ahead_windows: usize,
     // The memory of served windows, which the next windows are read into.
     spare: Arc<Mutex<SpareBuffers>>,
     // The short last batch is not served.
@@ -133,8 +135,20 @@ where
     /// Reads each next window on another thread while the batches of the one before are served,
     /// so that decoding overlaps the training step (and the stream's own copying): memory then
     /// holds two windows plus less than a batch.
-    pub fn read_ahead(mut self) -> Self {
-        self.spawn = Some(|files| std::thread::spawn(move || Dataset::<R>::load(&mut { files })));
+    pub fn read_ahead(self) -> Self {
+        let n = self.ahead_windows.max(1);
+        self.read_ahead_windows(n)
+    }
+
+    /// Reads the next `windows` windows at once, each on a thread of its own, while the batches
+    /// of the one before are served: decoding spread over as many cores (a window is decoded by
+    /// one thread; the windows are served in their order, so the batches are the same whatever
+    /// `windows` is). Memory then holds `windows + 1` windows plus less than a batch. `1` is
+    /// [`read_ahead`](Self::read_ahead); `0` reads each window when it is needed.
+    pub fn read_ahead_windows(mut self, windows: usize) -> Self {
+        self.spawn = (windows > 0)
+            .then_some(|files| std::thread::spawn(move || Dataset::<R>::load(&mut { files })));
+        self.ahead_windows = windows;
         self
     }
 }
@@ -252,7 +266,8 @@ where
             buffered: 0,
             cursor: 0,
             spawn: None,
-            ahead: None,
+            ahead: std::collections::VecDeque::new(),
+            ahead_windows: 0,
             drop_last: false,
             span: None,
             carried: 0,
@@ -283,11 +298,12 @@ where
         self.windows_read = 0;
         self.batches = 0;
         self.served = 0;
-        // A window being read ahead belongs to the epoch before: its memory is kept.
-        if let Some((pending, _)) = self.ahead.take()
-            && let Ok(Ok(read)) = pending.join()
-        {
-            self.recycle(read.into_fields());
+        // Windows being read ahead belong to the epoch before: their memory is kept.
+        let pending: Vec<_> = self.ahead.drain(..).collect();
+        for (pending, _) in pending {
+            if let Ok(Ok(read)) = pending.join() {
+                self.recycle(read.into_fields());
+            }
         }
         if let Some(old) = self.buffer.take() {
             self.recycle(old);
@@ -439,10 +455,11 @@ where
     /// from the one before), plus, with [`read_ahead`](Self::read_ahead), the rows of the window
     /// being read.
     pub fn buffered(&self) -> usize {
-        let ahead = self
+        let ahead: usize = self
             .ahead
-            .as_ref()
-            .map_or(0, |(_, window)| self.rows_of(window));
+            .iter()
+            .map(|(_, window)| self.rows_of(window))
+            .sum();
         self.carried + self.buffered - self.cursor + ahead
     }
 
@@ -515,7 +532,9 @@ where
             }
             return Ok(());
         }
-        let (read, groups) = match self.ahead.take() {
+        // With read-ahead, the windows to come are being read (the first ones start here).
+        self.top_up();
+        let (read, groups) = match self.ahead.pop_front() {
             Some((pending, window)) => {
                 self.next = window.after;
                 let read = pending
@@ -554,16 +573,26 @@ where
         if let Some(old) = self.buffer.replace(read.into_fields()) {
             self.recycle(old);
         }
-        // The window after this one starts reading now, into the memory just given back.
-        if let Some(spawn) = self.spawn
-            && let Some(window) = self.window_at(self.next)
-        {
+        // The windows after this one start reading now, into the memory just given back.
+        self.top_up();
+        Ok(())
+    }
+
+    /// With read-ahead, starts reading windows after those being read until `ahead_windows` are.
+    fn top_up(&mut self) {
+        let Some(spawn) = self.spawn else {
+            return;
+        };
+        while self.ahead.len() < self.ahead_windows {
+            let at = self.ahead.back().map_or(self.next, |(_, w)| w.after);
+            let Some(window) = self.window_at(at) else {
+                return;
+            };
             let files = self
                 .files
                 .select_row_groups(&self.own[window.groups.clone()]);
-            self.ahead = Some((spawn(files), window));
+            self.ahead.push_back((spawn(files), window));
         }
-        Ok(())
     }
 
     /// Moves the rows of the window not served yet into the span, after the rows already
