@@ -40,6 +40,7 @@
 #![allow(unsafe_code)]
 
 mod cpu;
+mod error;
 mod exec;
 mod generic;
 mod loops;
@@ -50,7 +51,6 @@ mod tuning;
 mod x86;
 
 use core::any::TypeId;
-use core::fmt;
 
 use ndarray::{ArrayView, IxDyn};
 
@@ -58,10 +58,11 @@ use exec::{Job, KernelFn, Opts};
 use loops::{LoopNest, Shape};
 
 pub use cpu::simd_enabled;
+pub use error::KernelError;
 pub use loops::MAX_RANK;
 pub use pages::{HUGE_PAGE, advise_huge_pages, prefetch_read};
 pub use rows::{gather_rows, gather_rows_tuned};
-pub use tuning::Caches;
+pub use tuning::{Caches, Tuning};
 
 /// How many threads a conversion may use.
 ///
@@ -97,63 +98,6 @@ impl Threads {
         }
     }
 }
-
-/// Why a permuted copy was refused. Nothing is written when an error is returned.
-#[derive(Clone, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum KernelError {
-    /// The source has more axes than [`MAX_RANK`].
-    RankTooLarge {
-        /// The rank of the source.
-        rank: usize,
-    },
-    /// The axis order is not a permutation of `0..rank`.
-    NotAPermutation {
-        /// The axis order given.
-        perm: Vec<usize>,
-        /// The rank of the source.
-        rank: usize,
-    },
-    /// The destination does not hold exactly as many elements as the source.
-    LengthMismatch {
-        /// Elements of the source.
-        expected: usize,
-        /// Elements of the destination.
-        actual: usize,
-    },
-    /// A row to gather is not in the source ([`gather_rows`]).
-    RowOutOfRange {
-        /// The row asked for.
-        row: usize,
-        /// The rows the source has.
-        rows: usize,
-    },
-}
-
-impl fmt::Display for KernelError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            KernelError::RankTooLarge { rank } => {
-                write!(
-                    f,
-                    "rank {rank} is above the largest supported rank {MAX_RANK}"
-                )
-            }
-            KernelError::NotAPermutation { perm, rank } => {
-                write!(f, "axis order {perm:?} is not a permutation of 0..{rank}")
-            }
-            KernelError::RowOutOfRange { row, rows } => {
-                write!(f, "row {row} is not in a source of {rows} rows")
-            }
-            KernelError::LengthMismatch { expected, actual } => write!(
-                f,
-                "destination holds {actual} elements but the source has {expected}"
-            ),
-        }
-    }
-}
-
-impl std::error::Error for KernelError {}
 
 /// Writes `src` into `dst` in C order with its axes permuted, mapping every element.
 ///
@@ -226,56 +170,6 @@ pub fn deinterleave3_affine<A: 'static, B: 'static>(
     }
     let _ = (rows, mean, std, reverse);
     0
-}
-
-/// Knobs of the kernel choice, for tests and benchmarks; not part of the stable API.
-#[doc(hidden)]
-#[derive(Clone, Copy, Debug)]
-pub struct Tuning {
-    /// Allow the SIMD kernels.
-    pub simd: bool,
-    /// Allow the de-interleave and interleave kernels.
-    pub small: bool,
-    /// Non-temporal stores for outputs of at least this many bytes (`usize::MAX`: never).
-    pub nt_min_bytes: usize,
-    /// Split over threads only outputs of at least this many bytes.
-    pub par_min_bytes: usize,
-    /// Destination rows per strip of the tiled transpositions.
-    pub strip_rows: usize,
-    /// Streaming-store transpositions go through a per-thread staging buffer.
-    pub staged: bool,
-    /// A gather of rows prefetches the row this many rows ahead (0: none)...
-    pub prefetch_rows: usize,
-    /// ...from sources of at least this many bytes.
-    pub prefetch_min_bytes: usize,
-}
-
-impl Default for Tuning {
-    /// The fixed choices, whatever the machine (what tests force each path from).
-    fn default() -> Self {
-        Tuning {
-            simd: true,
-            small: true,
-            nt_min_bytes: 8 << 20,
-            par_min_bytes: 4 << 20,
-            strip_rows: 1024,
-            staged: true,
-            prefetch_rows: 2,
-            prefetch_min_bytes: 4 << 20,
-        }
-    }
-}
-
-impl Tuning {
-    /// The choices for the machine the process runs on, made once: from its caches
-    /// ([`Caches::of_machine`]; non-temporal stores only for outputs of at least three quarters
-    /// of the last-level cache, never below 8 MB), then from the environment, which overrides
-    /// each: `BATCHSPEC_NT_MIN_BYTES` (`8M`, `never`), `BATCHSPEC_PAR_MIN_BYTES`,
-    /// `BATCHSPEC_STRIP_ROWS`, `BATCHSPEC_STAGED` (`0`/`1`), `BATCHSPEC_PREFETCH_ROWS` (`0`: no
-    /// prefetch), `BATCHSPEC_PREFETCH_MIN_BYTES`. What [`permute_into`] and [`gather_rows`] use.
-    pub fn for_machine() -> Tuning {
-        tuning::machine_tuning()
-    }
 }
 
 /// [`permute_into`] with explicit [`Tuning`].

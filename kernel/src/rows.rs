@@ -1,7 +1,8 @@
 //! A gather of whole rows into new memory: every value written once, never zero-filled first.
 
-use crate::KernelError;
+use crate::error::KernelError;
 use crate::pages::prefetch_read;
+use crate::tuning::Tuning;
 
 /// The rows `rows` of `src` (rows of `run` values, back to back), each value passed through
 /// `map`, then `pad_rows` rows of `pad`, as a new vector of `(rows.len() + pad_rows) * run`
@@ -33,15 +34,7 @@ pub fn gather_rows<A: Copy, B: Copy>(
     pad: B,
     map: impl Fn(A) -> B,
 ) -> Result<Vec<B>, KernelError> {
-    gather_rows_tuned(
-        src,
-        run,
-        rows,
-        pad_rows,
-        pad,
-        map,
-        &crate::Tuning::for_machine(),
-    )
+    gather_rows_tuned(src, run, rows, pad_rows, pad, map, &Tuning::for_machine())
 }
 
 /// [`gather_rows`] with explicit [`Tuning`](crate::Tuning) (its prefetch distance and size).
@@ -53,7 +46,7 @@ pub fn gather_rows_tuned<A: Copy, B: Copy>(
     pad_rows: usize,
     pad: B,
     map: impl Fn(A) -> B,
-    tuning: &crate::Tuning,
+    tuning: &Tuning,
 ) -> Result<Vec<B>, KernelError> {
     let have = match src.len().checked_div(run) {
         Some(n) if n * run == src.len() => n,
@@ -110,7 +103,7 @@ pub fn gather_rows_tuned<A: Copy, B: Copy>(
 #[cfg(test)]
 mod tests {
     use super::gather_rows;
-    use crate::KernelError;
+    use crate::error::KernelError;
 
     #[test]
     fn rows_then_padding_every_value_written() {

@@ -4,6 +4,57 @@
 
 use std::sync::OnceLock;
 
+/// Knobs of the kernel choice, for tests and benchmarks; not part of the stable API.
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug)]
+pub struct Tuning {
+    /// Allow the SIMD kernels.
+    pub simd: bool,
+    /// Allow the de-interleave and interleave kernels.
+    pub small: bool,
+    /// Non-temporal stores for outputs of at least this many bytes (`usize::MAX`: never).
+    pub nt_min_bytes: usize,
+    /// Split over threads only outputs of at least this many bytes.
+    pub par_min_bytes: usize,
+    /// Destination rows per strip of the tiled transpositions.
+    pub strip_rows: usize,
+    /// Streaming-store transpositions go through a per-thread staging buffer.
+    pub staged: bool,
+    /// A gather of rows prefetches the row this many rows ahead (0: none)...
+    pub prefetch_rows: usize,
+    /// ...from sources of at least this many bytes.
+    pub prefetch_min_bytes: usize,
+}
+
+impl Default for Tuning {
+    /// The fixed choices, whatever the machine (what tests force each path from).
+    fn default() -> Self {
+        Tuning {
+            simd: true,
+            small: true,
+            nt_min_bytes: 8 << 20,
+            par_min_bytes: 4 << 20,
+            strip_rows: 1024,
+            staged: true,
+            prefetch_rows: 2,
+            prefetch_min_bytes: 4 << 20,
+        }
+    }
+}
+
+impl Tuning {
+    /// The choices for the machine the process runs on, made once: from its caches
+    /// ([`Caches::of_machine`]; non-temporal stores only for outputs of at least three quarters
+    /// of the last-level cache, never below 8 MB), then from the environment, which overrides
+    /// each: `BATCHSPEC_NT_MIN_BYTES` (`8M`, `never`), `BATCHSPEC_PAR_MIN_BYTES`,
+    /// `BATCHSPEC_STRIP_ROWS`, `BATCHSPEC_STAGED` (`0`/`1`), `BATCHSPEC_PREFETCH_ROWS` (`0`: no
+    /// prefetch), `BATCHSPEC_PREFETCH_MIN_BYTES`. What [`permute_into`](crate::permute_into)
+    /// and [`gather_rows`](crate::gather_rows) use.
+    pub fn for_machine() -> Tuning {
+        machine_tuning()
+    }
+}
+
 /// The data and unified caches of the machine, in bytes (0 where unknown).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Caches {
@@ -90,15 +141,15 @@ fn env_count(name: &str) -> Option<usize> {
     std::env::var(name).ok()?.trim().parse().ok()
 }
 
-/// The tuning of this machine (see [`crate::Tuning::for_machine`]).
-pub(crate) fn machine_tuning() -> crate::Tuning {
-    static TUNING: OnceLock<crate::Tuning> = OnceLock::new();
+/// The tuning of this machine (see [`Tuning::for_machine`]).
+pub(crate) fn machine_tuning() -> Tuning {
+    static TUNING: OnceLock<Tuning> = OnceLock::new();
     *TUNING.get_or_init(|| tuning_for(Caches::of_machine()))
 }
 
 /// The tuning for caches `c`, then the environment's overrides.
-pub(crate) fn tuning_for(c: Caches) -> crate::Tuning {
-    let mut t = crate::Tuning::default();
+pub(crate) fn tuning_for(c: Caches) -> Tuning {
+    let mut t = Tuning::default();
     // Non-temporal stores bypass the caches: they win when the output would not stay in the
     // last-level cache anyway, and lose (to the plain stores memcpy itself uses) when it would.
     // glibc's memcpy switches to them at three quarters of the last-level cache; the same

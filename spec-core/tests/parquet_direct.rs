@@ -172,6 +172,10 @@ where
 {
     let whole = Dataset::<R>::load(&mut ParquetFiles::open(path).unwrap()).unwrap();
     prop_assert_eq!(get(whole.fields()), want.to_vec());
+    if want.is_empty() {
+        // A file of no rows has no row group for a plan to deal.
+        return Ok(());
+    }
     let files = ParquetFiles::open(path).unwrap();
     let plan = ShardPlan::new(&files, Rank::new(0, 1).unwrap()).unwrap();
     let mut stream = ParquetStream::<R>::new(&files, &plan, 0, 7, 1);

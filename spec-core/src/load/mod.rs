@@ -107,6 +107,23 @@ impl NonFinite {
         }
         Ok(())
     }
+
+    /// The first value of `values` that the policy refuses (NaN or an infinity under
+    /// [`NonFinite::Refuse`]), with its index. Values converted from a column are non-finite
+    /// exactly when the column's are: a finite value that the element type cannot hold is refused
+    /// by the conversion itself.
+    pub(crate) fn first_refused<E: crate::types::elem::Element>(
+        self,
+        values: &[E],
+    ) -> Option<(usize, LoadReason)> {
+        if self == NonFinite::Keep || !E::FLOAT {
+            return None;
+        }
+        let i = values.iter().position(|v| !v.to_f64().is_finite())?;
+        self.check(values[i].to_f64())
+            .err()
+            .map(|reason| (i, reason))
+    }
 }
 
 /// An [`LoadError::File`] about `file` at `place`, for the leaf `leaf`.

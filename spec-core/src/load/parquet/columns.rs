@@ -14,7 +14,6 @@ use crate::load::parquet::part::Part;
 use crate::load::parquet::row_group::RowGroup;
 use crate::load::parquet::tensor::{check_tensor, tensor_metadata};
 use crate::types::axis::Layout as AxisLayout;
-use crate::types::elem::Element;
 use crate::types::error::Shape;
 use crate::types::space::Space;
 use arrow_array::cast::AsArray;
@@ -122,7 +121,8 @@ pub(super) fn read_column<S: Space>(
         let before = values.len();
         batch_values::<S>(array, &layout, per, dims, values, steps)
             .and_then(|()| {
-                first_refused(&values[before..], non_finite)
+                non_finite
+                    .first_refused(&values[before..])
                     .map_or(Ok(()), |(i, reason)| Err((i / per.max(1), reason)))
             })
             .map_err(|(row, reason)| (at(Some((first + rows + row) as u64)), reason))?;
@@ -463,24 +463,6 @@ pub(super) fn list_offsets(array: &ArrayRef) -> (ArrayRef, Vec<usize>) {
         DataType::LargeList(_) => offsets::<i64>(array),
         _ => unreachable!("the column's type was checked when the file opened"),
     }
-}
-
-/// The first value of `values` that `policy` refuses (NaN or an infinity under
-/// [`NonFinite::Refuse`]), with its index. Values converted from a column are non-finite exactly
-/// when the column's are: a finite value that the element type cannot hold is refused by the
-/// conversion itself.
-pub(super) fn first_refused<E: Element>(
-    values: &[E],
-    policy: NonFinite,
-) -> Option<(usize, LoadReason)> {
-    if policy == NonFinite::Keep || !E::FLOAT {
-        return None;
-    }
-    let i = values.iter().position(|v| !v.to_f64().is_finite())?;
-    policy
-        .check(values[i].to_f64())
-        .err()
-        .map(|reason| (i, reason))
 }
 
 /// Appends the values of `part` (a slice of a primitive array), converted, to `out`: straight

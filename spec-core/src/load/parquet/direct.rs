@@ -9,7 +9,6 @@
 //! reads it again from its first row and says what is wrong, with the row, as it always has.
 
 use crate::load::NonFinite;
-use crate::load::parquet::columns::first_refused;
 use crate::load::parquet::part::Part;
 use crate::load::parquet::row_group::RowGroup;
 use crate::types::space::Space;
@@ -68,7 +67,7 @@ pub(super) fn read<S: Space>(
         DataType::Int64 => typed::<Int64Type>(builder, part, how, any.downcast_mut()?),
         _ => None,
     };
-    let refused = rows.is_some() && first_refused(&values[before..], how.non_finite).is_some();
+    let refused = rows.is_some() && how.non_finite.first_refused(&values[before..]).is_some();
     if rows.is_none() || refused {
         // The Arrow path reads it again, and names what is wrong.
         values.truncate(before);

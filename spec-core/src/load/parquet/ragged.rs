@@ -5,7 +5,7 @@ use crate::load::NonFinite;
 use crate::load::convert::sample_fits;
 use crate::load::error::{LoadReason, Place};
 use crate::load::parquet::columns::{
-    convert_part, first_refused, flatten_nested, list_leaf, list_offsets, numeric,
+    convert_part, flatten_nested, list_leaf, list_offsets, numeric,
 };
 use crate::load::parquet::decode::{
     Budget, Fail, check_read, column_reader, decode_error, find_column,
@@ -142,7 +142,8 @@ pub(super) fn read_ragged_column<S: Space>(
             Float32 => Float32Type, Float64 => Float64Type
         )
         .and_then(|()| {
-            first_refused(&values[before..], non_finite)
+            non_finite
+                .first_refused(&values[before..])
                 .map_or(Ok(()), |(i, reason)| Err((i / step.max(1), reason)))
         })
         .map_err(|(s, reason)| {
