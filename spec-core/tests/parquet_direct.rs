@@ -313,3 +313,38 @@ fn file_error(err: LoadError) -> (Place, LoadReason) {
         other => panic!("not a file error: {other}"),
     }
 }
+
+#[test]
+fn a_dictionary_page_of_nulls_only_is_read_as_the_nulls_it_holds() {
+    // The `parquet` crate writes a data page of nulls only with dictionary encoding as the
+    // indices' bit width alone (one byte of values for no value): a valid page, refused as a
+    // lie by the page checks before they looked at the encoding. Now the null is what is
+    // refused, at its row, on pages v1 and v2.
+    for v2 in [false, true] {
+        let w = Writing {
+            list: 2,
+            nullable: true,
+            dictionary: true,
+            v2,
+            snappy: false,
+            page_rows: 1,
+            group_rows: 1,
+        };
+        let path = temp("nulls.parquet");
+        write::<Float32Type>(&path, &[0.0, 1.0], 1, &[0, 1], &w);
+        let err = Dataset::<One>::load(&mut ParquetFiles::open(&path).unwrap())
+            .map(drop)
+            .unwrap_err();
+        let (place, reason) = file_error(err);
+        assert_eq!(
+            place,
+            Place::Column {
+                name: "x".into(),
+                row: Some(0)
+            },
+            "v2 {v2}"
+        );
+        assert_eq!(reason, LoadReason::Null);
+        std::fs::remove_dir_all(path.parent().unwrap()).ok();
+    }
+}

@@ -197,17 +197,19 @@ fn check_v2(
     Ok((present, at))
 }
 
-/// The values' bytes against what their decoder will read: none where the page claims no values
-/// (`claimed`, the header's count that is not null: the byte-array decoder divides by it); for
-/// `BYTE_STREAM_SPLIT`, `present` values of `size` bytes each (the decoder takes the stream's
-/// stride from the bytes and the count from the levels).
+/// The values' bytes against what their decoder will read: none where a `PLAIN` page claims no
+/// values (`claimed`, the header's count that is not null: the byte-array decoder divides by it;
+/// other encodings hold a header even for no values, as the dictionary indices' bit width that
+/// the `parquet` crate writes for a page of nulls only); for `BYTE_STREAM_SPLIT`, `present`
+/// values of `size` bytes each (the decoder takes the stream's stride from the bytes and the
+/// count from the levels).
 fn check_values(
     encoding: Encoding,
     size: Option<usize>,
     (claimed, present): (usize, usize),
     bytes: usize,
 ) -> Result<(), String> {
-    if claimed == 0 && bytes > 0 {
+    if claimed == 0 && bytes > 0 && encoding == Encoding::PLAIN {
         return Err(format!(
             "it claims no values (that are not null) and holds {bytes} bytes of values"
         ));
@@ -416,5 +418,9 @@ mod tests {
         let e = check_values(Encoding::BYTE_STREAM_SPLIT, Some(4), (3, 3), 8).unwrap_err();
         assert!(e.contains("3 values of 4 bytes"), "{e}");
         assert!(check_values(Encoding::PLAIN, Some(4), (3, 3), 0).is_ok());
+        // A page of nulls only: PLAIN holds no bytes of values, a dictionary page's indices
+        // their bit width (what the `parquet` crate writes).
+        assert!(check_values(Encoding::PLAIN, None, (0, 0), 3).is_err());
+        assert!(check_values(Encoding::RLE_DICTIONARY, Some(4), (0, 0), 1).is_ok());
     }
 }
