@@ -6,7 +6,7 @@
 //! beside its own type.
 
 use crate::augment::Draws;
-use crate::data::dataset::AllocFlat;
+use crate::data::dataset::{AllocFlat, gather_owned};
 use crate::data::error::DataError;
 use crate::data::gather::GatherFrom;
 use crate::data::state::SourceState;
@@ -422,10 +422,11 @@ where
         }
         let rows = info.count_samples + info.pad;
         // Leaves the gather makes, each value written once where it can (no zero fill first).
-        let mut out = P::nest(FlatOf::<P>::unfilled(rows, 0));
         let filled: Vec<usize> = (0..info.count_samples).collect();
-        let gathered = P::gather_from(&mut out, &batch, &filled, info.count_samples..rows, at);
-        Some(gathered.map(|()| (out, info)))
+        let gathered = gather_owned(rows, |out: &mut P| {
+            P::gather_from(out, &batch, &filled, info.count_samples..rows, at)
+        });
+        Some(gathered.map(|out| (out, info)))
     }
 
     fn start_epoch(&mut self, epoch: u64) {

@@ -9,7 +9,7 @@
 
 use crate::augment::Draws;
 use crate::data::batch_source::{BatchInfo, BatchSource};
-use crate::data::dataset::{AllocFlat, Dataset};
+use crate::data::dataset::{AllocFlat, Dataset, gather_owned};
 use crate::data::elastic::{EpochCursor, Step};
 use crate::data::error::DataError;
 use crate::data::gather::GatherFrom;
@@ -388,15 +388,18 @@ where
         let info = info_of(&step, step.size);
         let (filled, rows_in_batch) = (step.filled, step.size);
         // Leaves the gather makes, each value written once where it can (no zero fill first).
-        let mut out = Q::nest(FlatOf::<Q>::unfilled(rows_in_batch, 0));
-        owned_gather((self.gather)(
-            &mut out,
-            self.dataset.fields(),
-            &self.rows[..filled],
-            filled..rows_in_batch,
-            self.draws(),
-        ));
-        Some((out, info))
+        let (gather, draws) = (self.gather, self.draws());
+        let (fields, rows) = (self.dataset.fields(), &self.rows[..filled]);
+        let out = gather_owned(rows_in_batch, |out: &mut Q| {
+            gather(out, fields, rows, filled..rows_in_batch, draws)
+        });
+        match out {
+            Ok(out) => Some((out, info)),
+            Err(e) => {
+                owned_gather(Err(e));
+                None
+            }
+        }
     }
 }
 

@@ -7,7 +7,7 @@
 
 use crate::augment::Draws;
 use crate::data::batch_source::{BatchInfo, BatchSource};
-use crate::data::dataset::AllocFlat;
+use crate::data::dataset::{AllocFlat, gather_owned};
 use crate::data::error::DataError;
 use crate::data::gather::{GatherFrom, GatherSame};
 use crate::data::prefetch::{Prefetch, feed_epochs};
@@ -459,11 +459,13 @@ where
         let rows = self.rows_in_batch(filled);
         let draws = self.count(filled);
         // Leaves the gather makes, each value written once where it can (no zero fill first).
-        let mut out = Q::nest(FlatOf::<Q>::unfilled(rows, 0));
         let staging = self.staging.as_ref()?;
+        let picked = &self.rows[..filled];
         Some(
-            Q::gather_from(&mut out, staging, &self.rows[..filled], filled..rows, draws)
-                .map(|()| (out, info(filled, rows))),
+            gather_owned(rows, |out: &mut Q| {
+                Q::gather_from(out, staging, picked, filled..rows, draws)
+            })
+            .map(|out| (out, info(filled, rows))),
         )
     }
 }

@@ -112,6 +112,7 @@ impl NonFinite {
     /// [`NonFinite::Refuse`]), with its index. Values converted from a column are non-finite
     /// exactly when the column's are: a finite value that the element type cannot hold is refused
     /// by the conversion itself.
+    #[cfg(feature = "parquet")]
     pub(crate) fn first_refused<E: crate::types::elem::Element>(
         self,
         values: &[E],

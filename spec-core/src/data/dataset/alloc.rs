@@ -8,6 +8,7 @@ use crate::types::elem::Element;
 use crate::types::hlist::{HNil, Pair};
 use crate::types::ragged::Ragged;
 use crate::types::space::Space;
+use crate::types::spec::{DataSpec, FlatOf};
 
 /// Flat forms of owned leaves ([`FlatOf`](crate::types::FlatOf) of a record or request), allocated for a number of
 /// samples: owned batches, shared batches and ragged leaves, and [`Pair`]s of them.
@@ -104,6 +105,29 @@ impl SpareBuffers {
     pub fn bytes(&self) -> usize {
         self.bytes.iter().sum()
     }
+}
+
+/// A batch of `rows` samples that `gather` fills: its leaves unfilled first
+/// ([`AllocFlat::unfilled`], each value written once where the conversion can), then, if a leaf
+/// came out of another size (a `GatherFrom` written by hand that writes into leaves of the
+/// batch's size only), zeros of the batch's size gathered into again.
+///
+/// # Errors
+/// The gather's.
+pub(crate) fn gather_owned<Q: DataSpec, E>(
+    rows: usize,
+    mut gather: impl FnMut(&mut Q) -> Result<(), E>,
+) -> Result<Q, E>
+where
+    FlatOf<Q>: AllocFlat,
+{
+    let mut out = Q::nest(FlatOf::<Q>::unfilled(rows, 0));
+    gather(&mut out)?;
+    if out.validate().ok() != Some(rows) {
+        out = Q::nest(FlatOf::<Q>::alloc(rows, 0));
+        gather(&mut out)?;
+    }
+    Ok(out)
 }
 
 impl AllocFlat for HNil {

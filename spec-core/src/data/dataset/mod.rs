@@ -23,6 +23,7 @@ mod project;
 mod select;
 mod write;
 
+pub(crate) use alloc::gather_owned;
 pub use alloc::{AllocFlat, SpareBuffers};
 pub use memory::{HUGE_PAGE_LEAF, LeafMemory};
 pub use project::Projection;
