@@ -160,10 +160,7 @@ fn typed<T: ParquetType>(
                 return None;
             }
             let max_def = descr.max_def_level();
-            if max_def > 0 && def.len() == levels && def.iter().any(|&d| d != max_def) {
-                return None;
-            }
-            if max_def > 0 && def.len() != levels {
+            if max_def > 0 && (def.len() != levels || def.iter().any(|&d| d != max_def)) {
                 return None;
             }
             if how.shape == Shape::List && !rows_of(&rep, per) {
