@@ -224,12 +224,7 @@ proptest! {
         let null = at.index(values.len());
         let path = temp("null.parquet");
         write::<Float32Type>(&path, &values, per, &[null], &w);
-        let err = if per == 1 {
-            Dataset::<One>::load(&mut ParquetFiles::open(&path).unwrap()).map(drop).unwrap_err()
-        } else {
-            Dataset::<F32>::load(&mut ParquetFiles::open(&path).unwrap()).map(drop).unwrap_err()
-        };
-        let (place, reason) = file_error(err);
+        let (place, reason) = if per == 1 { refusal::<One>(&path) } else { refusal::<F32>(&path) };
         prop_assert_eq!(place, Place::Column { name: "x".into(), row: Some((null / per) as u64) });
         prop_assert_eq!(reason, LoadReason::Null);
         std::fs::remove_dir_all(path.parent().unwrap()).ok();
@@ -281,10 +276,7 @@ fn a_list_of_another_length_is_refused_at_its_row() {
         .write(&RecordBatch::try_new(schema, vec![Arc::new(list) as ArrayRef]).unwrap())
         .unwrap();
     writer.close().unwrap();
-    let err = Dataset::<F32>::load(&mut ParquetFiles::open(&path).unwrap())
-        .map(drop)
-        .unwrap_err();
-    let (place, reason) = file_error(err);
+    let (place, reason) = refusal::<F32>(&path);
     assert_eq!(
         place,
         Place::Column {
@@ -314,6 +306,15 @@ fn file_error(err: LoadError) -> (Place, LoadReason) {
     }
 }
 
+/// Where and why loading the file at `path` into `R` is refused.
+fn refusal<R: batchspec::load::LoadRecord>(path: &Path) -> (Place, LoadReason) {
+    file_error(
+        Dataset::<R>::load(&mut ParquetFiles::open(path).unwrap())
+            .map(drop)
+            .unwrap_err(),
+    )
+}
+
 #[test]
 fn a_dictionary_page_of_nulls_only_is_read_as_the_nulls_it_holds() {
     // The `parquet` crate writes a data page of nulls only with dictionary encoding as the
@@ -332,10 +333,7 @@ fn a_dictionary_page_of_nulls_only_is_read_as_the_nulls_it_holds() {
         };
         let path = temp("nulls.parquet");
         write::<Float32Type>(&path, &[0.0, 1.0], 1, &[0, 1], &w);
-        let err = Dataset::<One>::load(&mut ParquetFiles::open(&path).unwrap())
-            .map(drop)
-            .unwrap_err();
-        let (place, reason) = file_error(err);
+        let (place, reason) = refusal::<One>(&path);
         assert_eq!(
             place,
             Place::Column {
