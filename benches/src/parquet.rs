@@ -8,7 +8,7 @@
 //! benches' venv (`target/tools/numpy-bench`, made on first use).
 //!
 //! `cargo bench -p batchspec-bench --bench parquet` (set `BENCH_QUICK=1` for a short run).
-//! Each line: `case=parquet codec=C threads=T how=stream|stream_read_ahead|stream_2_windows_at_once|stream_2_ranks
+//! Each line: `case=parquet codec=C threads=T how=stream|stream_read_ahead|stream_window_1|stream_window_1_2_at_once|stream_2_ranks
 //! samples_per_s=.. decoder_samples_per_s=.. ratio_decoder=.. ratio_pyarrow_numpy=..` (and
 //! `case=parquet_load`: `Dataset::load` of the whole file, no batching); at the end
 //! `case=memory`: the peak resident memory (`VmHWM`) of a fresh process that streams a file of
@@ -183,7 +183,9 @@ fn main() {
         );
         let one = time(reps, || stream(&path, Rank::new(0, 1).unwrap(), 2, 0));
         let ahead = time(reps, || stream(&path, Rank::new(0, 1).unwrap(), 2, 1));
-        let ahead2 = time(reps, || stream(&path, Rank::new(0, 1).unwrap(), 2, 2));
+        // Windows of one row group: two of them read at once, and one thread for comparison.
+        let one_small = time(reps, || stream(&path, Rank::new(0, 1).unwrap(), 1, 0));
+        let ahead2 = time(reps, || stream(&path, Rank::new(0, 1).unwrap(), 1, 2));
         let two = time(reps, || {
             std::thread::scope(|s| {
                 let a = s.spawn(|| stream(&path, Rank::new(0, 2).unwrap(), 2, 0));
@@ -192,11 +194,13 @@ fn main() {
             })
         });
         let python = pyarrow(&path, reps);
-        for (threads, how, secs) in [
-            (1, "stream", one),
-            (1, "stream_read_ahead", ahead),
-            (2, "stream_2_windows_at_once", ahead2),
-            (2, "stream_2_ranks", two),
+        // Each case beside the one-thread stream of its window (`ratio_same_window`).
+        for (threads, how, secs, base) in [
+            (1, "stream", one, one),
+            (1, "stream_read_ahead", ahead, one),
+            (1, "stream_window_1", one_small, one_small),
+            (2, "stream_window_1_2_at_once", ahead2, one_small),
+            (2, "stream_2_ranks", two, one),
         ] {
             let versus = python.map_or_else(
                 || {
@@ -211,11 +215,12 @@ fn main() {
                 },
             );
             batchspec_bench::out!(
-                "case=parquet codec={name} threads={threads} how={how} samples_per_s={:.0} decoder_samples_per_s={:.0} ratio_decoder={:.2} ratio_stream_one_thread={:.2}{versus}",
+                "case=parquet codec={name} threads={threads} how={how} samples_per_s={:.0} decoder_samples_per_s={:.0} ratio_decoder={:.2} ratio_stream_one_thread={:.2} ratio_same_window={:.2}{versus}",
                 N as f64 / secs,
                 N as f64 / floor,
                 floor / secs,
-                one / secs
+                one / secs,
+                base / secs
             );
         }
         if let Some((_, py_decoder)) = python {
