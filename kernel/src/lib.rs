@@ -62,7 +62,7 @@ pub use error::KernelError;
 pub use loops::MAX_RANK;
 pub use pages::{HUGE_PAGE, advise_huge_pages, prefetch_read};
 pub use rows::{gather_rows, gather_rows_tuned};
-pub use tuning::{Caches, Tuning};
+pub use tuning::{Caches, Tuning, staging_decided};
 
 /// How many threads a conversion may use.
 ///
@@ -123,7 +123,16 @@ where
     B: Copy + Send,
     F: Fn(A) -> B + Sync,
 {
-    permute_into_tuned(src, perm, dst, f, threads, &Tuning::for_machine())
+    let tuning = Tuning::for_machine();
+    permute_with(
+        src,
+        perm,
+        dst,
+        f,
+        threads,
+        &tuning,
+        tuning::staging_calibrated(),
+    )
 }
 
 /// Writes pixels of three interleaved channels (`src` holds `3·n` values) into three rows of
@@ -187,6 +196,25 @@ where
     B: Copy + Send,
     F: Fn(A) -> B + Sync,
 {
+    permute_with(src, perm, dst, f, threads, tuning, false)
+}
+
+/// The permuted copy with `tuning`; with `calibrate`, a call that streams long rows out through
+/// the staging buffer or not takes the machine's calibrated choice (`tuning::staging_for_call`).
+fn permute_with<A, B, F>(
+    src: ArrayView<'_, A, IxDyn>,
+    perm: &[usize],
+    dst: &mut [B],
+    f: F,
+    threads: Threads,
+    tuning: &Tuning,
+    calibrate: bool,
+) -> Result<(), KernelError>
+where
+    A: Copy + Sync,
+    B: Copy + Send,
+    F: Fn(A) -> B + Sync,
+{
     let rank = src.ndim();
     if rank > MAX_RANK {
         return Err(KernelError::RankTooLarge { rank });
@@ -240,7 +268,16 @@ where
     if chunks == 1 && plan.n_outer > 0 {
         opts.ahead = plan.outer[plan.n_outer - 1].src;
     }
-    let kernel = select::<A, B, F>(&plan, tuning);
+    let (kernel, may_stage) = select::<A, B, F>(&plan, tuning);
+    // Whether streaming long rows through the staging buffer pays depends on the host (it won
+    // on a 32 MiB-L3 host, lost on a 300 MiB one): the first such calls of the process try both.
+    let trial = if calibrate && may_stage && opts.nt {
+        let (staged, timed) = tuning::staging_for_call();
+        opts.staged = staged;
+        timed.then(std::time::Instant::now)
+    } else {
+        None
+    };
     let c = plan.core;
     let job = Job {
         // SAFETY: `src_off` is the offset of the core's first element, an element of the view
@@ -259,11 +296,57 @@ where
     // (`dst.len()` elements, borrowed mutably); `run_parts` hands disjoint unit ranges to the
     // threads.
     unsafe { exec::run_parts(&job, 0, job.units(), parts) };
+    match trial {
+        Some(start) => tuning::staging_timed(opts.staged, bytes, start.elapsed()),
+        // The calibration's first call counts, untimed.
+        None if calibrate && may_stage && opts.nt && tuning::staging_decided().is_none() => {
+            tuning::staging_timed(opts.staged, 0, std::time::Duration::ZERO);
+        }
+        None => {}
+    }
     Ok(())
 }
 
+/// Picks the kernel for the plan's core, and says whether it is one that may stream its long
+/// rows out through the staging buffer (the 4-byte AVX2 tiles).
+fn select<A, B, F>(plan: &LoopNest, tuning: &Tuning) -> (KernelFn<A, B, F>, bool)
+where
+    A: Copy,
+    B: Copy,
+    F: Fn(A) -> B,
+{
+    (
+        select_kernel::<A, B, F>(plan, tuning),
+        stages::<B>(plan, tuning),
+    )
+}
+
+/// Whether the kernel [`select_kernel`] picks for `plan` is the 4-byte AVX2 tile, which streams
+/// rows of at least `STAGE_MIN_COLS` columns through the staging buffer when asked.
+fn stages<B>(plan: &LoopNest, tuning: &Tuning) -> bool {
+    let c = &plan.core;
+    #[cfg(target_arch = "x86_64")]
+    {
+        let small =
+            tuning.small && c.tp == 1 && (matches!(c.rows, 2..=4) || matches!(c.cols, 2..=4));
+        plan.shape != Shape::RowCopy
+            && !small
+            && c.tp == 1
+            && tuning.simd
+            && x86::has_avx2()
+            && plain_size::<B>() == 4
+            && c.rows >= 8
+            && c.cols >= x86::STAGE_MIN_COLS
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let _ = (c, tuning);
+        false
+    }
+}
+
 /// Picks the kernel for the plan's core.
-fn select<A, B, F>(plan: &LoopNest, tuning: &Tuning) -> KernelFn<A, B, F>
+fn select_kernel<A, B, F>(plan: &LoopNest, tuning: &Tuning) -> KernelFn<A, B, F>
 where
     A: Copy,
     B: Copy,

@@ -208,3 +208,121 @@ mod tests {
         assert_eq!(tuning_for(Caches::default()).nt_min_bytes, 8 << 20);
     }
 }
+
+/// Whether the staging choice is calibrated at first use: unless `BATCHSPEC_STAGED` forces it.
+pub(crate) fn staging_calibrated() -> bool {
+    static FORCED: OnceLock<bool> = OnceLock::new();
+    !*FORCED.get_or_init(|| env_flag("BATCHSPEC_STAGED").is_some())
+}
+
+/// The first-use calibration of the staging choice: the first call that could stage runs staged
+/// untimed (its output is often fresh memory, whose page faults would weigh on whichever ran
+/// first), the next four alternate staged and not, timed, and the faster per byte is kept for the
+/// rest of the process.
+#[derive(Debug, Default)]
+struct Calibration {
+    calls: u32,
+    // The best nanoseconds per byte seen: not staged, staged.
+    best: [Option<f64>; 2],
+    decided: Option<bool>,
+}
+
+/// Calls of the calibration, the untimed first one included.
+const TRIALS: u32 = 5;
+
+impl Calibration {
+    fn next(&self) -> (bool, bool) {
+        match (self.decided, self.calls) {
+            (Some(staged), _) => (staged, false),
+            (None, 0) => (true, false),
+            (None, k) => (k % 2 == 1, true),
+        }
+    }
+
+    fn record(&mut self, staged: bool, bytes: usize, elapsed: std::time::Duration) {
+        if self.decided.is_some() {
+            return;
+        }
+        self.calls += 1;
+        if bytes > 0 {
+            let per_byte = elapsed.as_nanos() as f64 / bytes as f64;
+            let best = &mut self.best[usize::from(staged)];
+            *best = Some(best.map_or(per_byte, |b| b.min(per_byte)));
+        }
+        if self.calls >= TRIALS {
+            self.decided = Some(match self.best {
+                [Some(plain), Some(staged)] => staged <= plain,
+                _ => true,
+            });
+        }
+    }
+}
+
+static STAGING: std::sync::Mutex<Calibration> = std::sync::Mutex::new(Calibration {
+    calls: 0,
+    best: [None, None],
+    decided: None,
+});
+
+/// The staging to use for a call that could stage, and whether to time it.
+pub(crate) fn staging_for_call() -> (bool, bool) {
+    STAGING.lock().unwrap_or_else(|e| e.into_inner()).next()
+}
+
+/// Records a call of the calibration (its first, untimed call with a zero duration).
+pub(crate) fn staging_timed(staged: bool, bytes: usize, elapsed: std::time::Duration) {
+    STAGING
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .record(staged, bytes, elapsed);
+}
+
+/// The staging choice calibrated on this machine so far: `None` until the calibration's calls
+/// have run (or when `BATCHSPEC_STAGED` forces it), for the benches to print.
+pub fn staging_decided() -> Option<bool> {
+    STAGING.lock().unwrap_or_else(|e| e.into_inner()).decided
+}
+
+#[cfg(test)]
+mod calibration_tests {
+    use super::{Calibration, TRIALS};
+    use std::time::Duration;
+
+    fn run(staged_ns: u64, plain_ns: u64) -> Calibration {
+        let mut c = Calibration::default();
+        for _ in 0..TRIALS {
+            let (staged, _) = c.next();
+            let ns = if staged { staged_ns } else { plain_ns };
+            c.record(staged, 1000, Duration::from_nanos(ns));
+        }
+        c
+    }
+
+    #[test]
+    fn the_first_call_is_untimed_then_both_are_tried_and_the_faster_kept() {
+        let c = Calibration::default();
+        assert_eq!(c.next(), (true, false));
+        let slow_staging = run(2000, 1000);
+        assert_eq!(slow_staging.decided, Some(false));
+        assert_eq!(slow_staging.next(), (false, false));
+        assert_eq!(run(1000, 2000).decided, Some(true));
+        // Both tried twice after the first.
+        let mut c = Calibration::default();
+        let mut seen = vec![];
+        for _ in 0..TRIALS {
+            let (staged, timed) = c.next();
+            seen.push((staged, timed));
+            c.record(staged, 1, Duration::from_nanos(1));
+        }
+        assert_eq!(
+            seen,
+            [
+                (true, false),
+                (true, true),
+                (false, true),
+                (true, true),
+                (false, true)
+            ]
+        );
+    }
+}

@@ -31,7 +31,8 @@ use core::arch::x86_64::_mm_sfence;
 use bands::{SMALL_CORE_BYTES, bands_b4};
 use blocks::{blocks_b4, blocks_b8};
 use edges::{column_blocks, edges};
-use staged::{STAGE_MIN_COLS, staged_b4};
+pub(crate) use staged::STAGE_MIN_COLS;
+use staged::staged_b4;
 
 use crate::exec::Opts;
 use crate::loops::Core;

@@ -17,7 +17,7 @@ const STAGE_LINES: usize = 4;
 /// Destinations with rows of at least this many columns go through the staging buffer.
 /// Shorter rows (`bchw -> chwb` with 64, `bwc -> bcw` with 128) were measured faster with
 /// direct blocks: their rows are close together, so direct streaming stores are local.
-pub(super) const STAGE_MIN_COLS: usize = 256;
+pub(crate) const STAGE_MIN_COLS: usize = 256;
 
 std::thread_local! {
     /// The staging buffer of [`staged_b4`], grown on first use and kept per thread.
