@@ -307,46 +307,9 @@ where
     Ok(())
 }
 
-/// Picks the kernel for the plan's core, and says whether it is one that may stream its long
-/// rows out through the staging buffer (the 4-byte AVX2 tiles).
+/// Picks the kernel for the plan's core, and says whether it may stream its long rows out
+/// through the staging buffer (the 4-byte AVX2 tile, for rows of at least `STAGE_MIN_COLS`).
 fn select<A, B, F>(plan: &LoopNest, tuning: &Tuning) -> (KernelFn<A, B, F>, bool)
-where
-    A: Copy,
-    B: Copy,
-    F: Fn(A) -> B,
-{
-    (
-        select_kernel::<A, B, F>(plan, tuning),
-        stages::<B>(plan, tuning),
-    )
-}
-
-/// Whether the kernel [`select_kernel`] picks for `plan` is the 4-byte AVX2 tile, which streams
-/// rows of at least `STAGE_MIN_COLS` columns through the staging buffer when asked.
-fn stages<B>(plan: &LoopNest, tuning: &Tuning) -> bool {
-    let c = &plan.core;
-    #[cfg(target_arch = "x86_64")]
-    {
-        let small =
-            tuning.small && c.tp == 1 && (matches!(c.rows, 2..=4) || matches!(c.cols, 2..=4));
-        plan.shape != Shape::RowCopy
-            && !small
-            && c.tp == 1
-            && tuning.simd
-            && x86::has_avx2()
-            && plain_size::<B>() == 4
-            && c.rows >= 8
-            && c.cols >= x86::STAGE_MIN_COLS
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        let _ = (c, tuning);
-        false
-    }
-}
-
-/// Picks the kernel for the plan's core.
-fn select_kernel<A, B, F>(plan: &LoopNest, tuning: &Tuning) -> KernelFn<A, B, F>
 where
     A: Copy,
     B: Copy,
@@ -354,27 +317,27 @@ where
 {
     let c = &plan.core;
     if plan.shape == Shape::RowCopy {
-        return generic::row_copy::<A, B, F>;
+        return (generic::row_copy::<A, B, F>, false);
     }
     #[cfg(target_arch = "x86_64")]
     if c.tp == 1 && c.rows == 3 && c.ts == 3 && tuning.small && tuning.simd && x86::has_avx2() {
         match (plain_size::<B>(), plain_size::<A>()) {
-            (4, 4) => return x86::deinterleave3_b4::<true, A, B, F>,
-            (4, _) => return x86::deinterleave3_b4::<false, A, B, F>,
+            (4, 4) => return (x86::deinterleave3_b4::<true, A, B, F>, false),
+            (4, _) => return (x86::deinterleave3_b4::<false, A, B, F>, false),
             _ => {}
         }
     }
     if c.tp == 1 && tuning.small {
         match c.rows {
-            2 => return generic::deinterleave::<2, A, B, F>,
-            3 => return generic::deinterleave::<3, A, B, F>,
-            4 => return generic::deinterleave::<4, A, B, F>,
+            2 => return (generic::deinterleave::<2, A, B, F>, false),
+            3 => return (generic::deinterleave::<3, A, B, F>, false),
+            4 => return (generic::deinterleave::<4, A, B, F>, false),
             _ => {}
         }
         match c.cols {
-            2 => return generic::interleave::<2, A, B, F>,
-            3 => return generic::interleave::<3, A, B, F>,
-            4 => return generic::interleave::<4, A, B, F>,
+            2 => return (generic::interleave::<2, A, B, F>, false),
+            3 => return (generic::interleave::<3, A, B, F>, false),
+            4 => return (generic::interleave::<4, A, B, F>, false),
             _ => {}
         }
     }
@@ -382,14 +345,23 @@ where
     if c.tp == 1 && tuning.simd && x86::has_avx2() {
         let same = plain_size::<A>() == plain_size::<B>();
         match plain_size::<B>() {
-            4 if c.rows >= 8 && c.cols >= 16 && same => return x86::tile_b4::<true, A, B, F>,
-            4 if c.rows >= 8 && c.cols >= 16 => return x86::tile_b4::<false, A, B, F>,
-            8 if c.rows >= 4 && c.cols >= 8 && same => return x86::tile_b8::<true, A, B, F>,
-            8 if c.rows >= 4 && c.cols >= 8 => return x86::tile_b8::<false, A, B, F>,
+            4 if c.rows >= 8 && c.cols >= 16 && same => {
+                return (x86::tile_b4::<true, A, B, F>, c.cols >= x86::STAGE_MIN_COLS);
+            }
+            4 if c.rows >= 8 && c.cols >= 16 => {
+                return (
+                    x86::tile_b4::<false, A, B, F>,
+                    c.cols >= x86::STAGE_MIN_COLS,
+                );
+            }
+            8 if c.rows >= 4 && c.cols >= 8 && same => {
+                return (x86::tile_b8::<true, A, B, F>, false);
+            }
+            8 if c.rows >= 4 && c.cols >= 8 => return (x86::tile_b8::<false, A, B, F>, false),
             _ => {}
         }
     }
-    generic::tile::<A, B, F>
+    (generic::tile::<A, B, F>, false)
 }
 
 /// The size of `T` if it is a primitive integer or float (every byte initialised, any bit
