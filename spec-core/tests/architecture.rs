@@ -148,6 +148,14 @@ fn uses(src: &str, children: &BTreeSet<String>) -> Vec<Use> {
                     continue;
                 }
                 let head = start.trim_end_matches("::").to_owned();
+                // `$crate::image!(..)`: a `#[macro_export]` macro has no path but the crate
+                // root's, so a macro calling another (or itself) names it there.
+                let name_len = text[from..]
+                    .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+                    .unwrap_or(text.len() - from);
+                if head == "crate" && text[from + name_len..].starts_with('!') {
+                    continue;
+                }
                 for rest in expand(&text[from..]) {
                     let mut path = match head.as_str() {
                         "crate" | "super" | "self" => vec![head.clone()],
@@ -576,7 +584,8 @@ fn grouped_imports_strings_and_crate_root_paths_are_read_as_written() {
         ("types/axis.rs", "const S: &str = \"crate::format::x\";\n"),
         (
             "format/mod.rs",
-            "use crate::{types::axis::Axis, Batch};\nfn f() -> char { '\"' }\n",
+            "use crate::{types::axis::Axis, Batch};\nfn f() -> char { '\"' }\n\
+             macro_rules! m { () => { $crate::image!(@layout B) } }\n",
         ),
     ]);
     assert_eq!(

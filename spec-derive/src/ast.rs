@@ -133,6 +133,16 @@ pub enum Kind {
     Nested,
 }
 
+/// `ty` without the invisible groups and parentheses around it (the derive wraps each field's
+/// type in one, see `expand::derive`).
+pub fn peel(ty: &syn::Type) -> &syn::Type {
+    match ty {
+        syn::Type::Group(g) => peel(&g.elem),
+        syn::Type::Paren(p) => peel(&p.elem),
+        other => other,
+    }
+}
+
 /// The kind of a field of type `ty`.
 pub fn kind(ty: &syn::Type) -> Kind {
     match ty {

@@ -5,7 +5,7 @@
 //! impls, written where the generators meet the field; and [`escape`] readies the words of the
 //! per-field messages that rustc reports through `#[diagnostic::on_unimplemented]`.
 
-use crate::ast::{Container, Field, Kind, kind};
+use crate::ast::{Container, Field, Kind, kind, peel};
 use crate::ctxt::Ctxt;
 use proc_macro2::Span;
 
@@ -262,7 +262,8 @@ fn check_space_layouts(found: &mut bool, ty: &syn::Type) {
 }
 
 /// Whether a field's type holds a type macro that reports an error: a `layout!(..)` whose letters
-/// are not a layout, or an `image!`/`volume!` without its three/four sizes.
+/// are not a layout, or an `image!`/`volume!` without its three/four sizes or with a layout name
+/// that `image!` refuses (`NCHW`, `bchw`: `batchspec_facts::LAYOUT_NAME_MISTAKES`).
 pub fn has_bad_type_macro(input: &syn::DeriveInput) -> bool {
     use proc_macro2::{TokenStream, TokenTree};
     /// The number of comma-separated sizes before the first `;`.
@@ -281,6 +282,21 @@ pub fn has_bad_type_macro(input: &syn::DeriveInput) -> bool {
         }
         n + usize::from(item)
     }
+    /// The layout after the `;` when it is a name alone (`BHWC`, not `layout!(..)` or a path).
+    fn layout_name(stream: TokenStream) -> Option<String> {
+        let mut after = stream
+            .into_iter()
+            .skip_while(|tt| !matches!(tt, TokenTree::Punct(p) if p.as_char() == ';'))
+            .skip(1);
+        let TokenTree::Ident(name) = after.next()? else {
+            return None;
+        };
+        match after.next() {
+            None => Some(name.to_string()),
+            Some(TokenTree::Punct(p)) if p.as_char() == ',' => Some(name.to_string()),
+            Some(_) => None,
+        }
+    }
     fn scan(tokens: TokenStream) -> bool {
         let tokens: Vec<TokenTree> = tokens.into_iter().collect();
         tokens.iter().enumerate().any(|(i, tt)| match tt {
@@ -288,9 +304,13 @@ pub fn has_bad_type_macro(input: &syn::DeriveInput) -> bool {
                 (Some(TokenTree::Punct(p)), Some(TokenTree::Group(g))) if p.as_char() == '!' => {
                     match id.to_string().as_str() {
                         "layout" => crate::layout::axes(g.stream()).is_err(),
-                        name => batchspec_facts::SIZED_SPACES
-                            .iter()
-                            .any(|f| f.macro_name == name && sizes(g.stream()) != f.sizes.len()),
+                        name => batchspec_facts::SIZED_SPACES.iter().any(|f| {
+                            f.macro_name == name
+                                && (sizes(g.stream()) != f.sizes.len()
+                                    || layout_name(g.stream()).is_some_and(|l| {
+                                        batchspec_facts::layout_name_mistake(&l).is_some()
+                                    }))
+                        }),
                     }
                 }
                 _ => false,
@@ -304,6 +324,76 @@ pub fn has_bad_type_macro(input: &syn::DeriveInput) -> bool {
             let ty = &f.ty;
             scan(quote::quote!(#ty))
         }),
+        _ => false,
+    }
+}
+
+/// The spaces of the core and how many generic arguments each takes (at least, at most).
+const SPACE_ARITY: [(&str, usize, usize); 14] = [
+    ("Vector", 1, 2),
+    ("Index", 1, 3),
+    ("Labels", 1, 2),
+    ("Image", 4, 6),
+    ("Volume", 5, 7),
+    ("VolumeSeq", 4, 6),
+    ("Window", 3, 5),
+    ("VectorSeq", 1, 3),
+    ("IndexSeq", 1, 3),
+    ("Scalar", 0, 1),
+    ("Lengths", 0, 1),
+    ("Positions", 0, 2),
+    ("Attention", 0, 1),
+    ("CuSeqlens", 0, 1),
+];
+
+/// The element types, which a `Batch` given one as its second argument (its storage) mistakes
+/// for the space's element.
+const ELEMENTS: [&str; 12] = [
+    "f32", "f64", "u8", "u16", "u32", "u64", "i8", "i16", "i32", "i64", "bool", "usize",
+];
+
+/// Whether a field's type has a mistake that the struct itself reports, once, and that every
+/// item naming the type would report again in its own words: a space of the core with too few
+/// or too many generic arguments (`Vector` without its width, an `Image` without its total), or
+/// an element type given to `Batch` as its storage (`Batch<Vector<3072>, f32>`). The derive then
+/// adds only stubs.
+pub fn has_type_mistake(input: &syn::DeriveInput) -> bool {
+    fn args(seg: &syn::PathSegment) -> Vec<&syn::GenericArgument> {
+        match &seg.arguments {
+            syn::PathArguments::AngleBracketed(a) => a
+                .args
+                .iter()
+                .filter(|a| !matches!(a, syn::GenericArgument::Lifetime(_)))
+                .collect(),
+            _ => Vec::new(),
+        }
+    }
+    fn scan(ty: &syn::Type) -> bool {
+        match ty {
+            syn::Type::Path(p) => p.path.segments.iter().any(|seg| {
+                let args = args(seg);
+                let name = seg.ident.to_string();
+                let arity = SPACE_ARITY
+                    .iter()
+                    .any(|(n, lo, hi)| *n == name && (args.len() < *lo || args.len() > *hi));
+                let storage = name == "Batch"
+                    && matches!(args.get(1), Some(syn::GenericArgument::Type(syn::Type::Path(t)))
+                        if t.path.get_ident().is_some_and(|i| ELEMENTS.iter().any(|e| i == e)));
+                arity
+                    || storage
+                    || args.iter().any(|a| match a {
+                        syn::GenericArgument::Type(t) => scan(t),
+                        _ => false,
+                    })
+            }),
+            syn::Type::Tuple(t) => t.elems.iter().any(scan),
+            syn::Type::Paren(p) => scan(&p.elem),
+            syn::Type::Group(g) => scan(&g.elem),
+            _ => false,
+        }
+    }
+    match &input.data {
+        syn::Data::Struct(s) => s.fields.iter().any(|f| scan(&f.ty)),
         _ => false,
     }
 }
@@ -400,11 +490,11 @@ fn index_seq_labels(ty: &syn::Type) -> Option<(String, u128)> {
             _ => None,
         })
     }
-    let syn::Type::Path(batch) = ty else {
+    let syn::Type::Path(batch) = peel(ty) else {
         return None;
     };
     let space = first_type(batch.path.segments.last()?)?;
-    let syn::Type::Path(space) = space else {
+    let syn::Type::Path(space) = peel(space) else {
         return None;
     };
     let seg = space.path.segments.last()?;

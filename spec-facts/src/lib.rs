@@ -140,3 +140,156 @@ pub const WINDOW: SizedSpaceFact = SizedSpaceFact {
 
 /// The spaces that carry their total.
 pub const SIZED_SPACES: [SizedSpaceFact; 3] = [IMAGE, VOLUME, WINDOW];
+
+/// Names a user may write for a layout in `image!` or `volume!` that are not layouts, each with
+/// the message that says what to write: the `N` of PyTorch and TensorFlow (`NCHW`), the letters in
+/// lower case (`bchw`), and a layout without its batch axis (`CHW`). `image!` and `volume!` refuse
+/// them with this message (one error, at the macro), and the derive then names the field's type
+/// nowhere else, so that the message is the only error.
+pub const LAYOUT_NAME_MISTAKES: &[(&str, &str)] = &[
+    (
+        "NHWC",
+        "`NHWC` is not a layout: this crate calls the batch axis `B` (the `N` of PyTorch and TensorFlow): write `BHWC`",
+    ),
+    (
+        "nhwc",
+        "`nhwc` is not a layout: this crate calls the batch axis `B` (the `N` of PyTorch and TensorFlow): write `BHWC`",
+    ),
+    (
+        "bhwc",
+        "`bhwc` is not a layout: write `BHWC` (layout names are upper case; `layout!` takes lower-case letters)",
+    ),
+    (
+        "NCHW",
+        "`NCHW` is not a layout: this crate calls the batch axis `B` (the `N` of PyTorch and TensorFlow): write `BCHW`",
+    ),
+    (
+        "nchw",
+        "`nchw` is not a layout: this crate calls the batch axis `B` (the `N` of PyTorch and TensorFlow): write `BCHW`",
+    ),
+    (
+        "bchw",
+        "`bchw` is not a layout: write `BCHW` (layout names are upper case; `layout!` takes lower-case letters)",
+    ),
+    (
+        "CHWN",
+        "`CHWN` is not a layout: this crate calls the batch axis `B` (the `N` of PyTorch and TensorFlow): write `CHWB`",
+    ),
+    (
+        "chwn",
+        "`chwn` is not a layout: this crate calls the batch axis `B` (the `N` of PyTorch and TensorFlow): write `CHWB`",
+    ),
+    (
+        "chwb",
+        "`chwb` is not a layout: write `CHWB` (layout names are upper case; `layout!` takes lower-case letters)",
+    ),
+    (
+        "NWHC",
+        "`NWHC` is not a layout: this crate calls the batch axis `B` (the `N` of PyTorch and TensorFlow): write `BWHC`",
+    ),
+    (
+        "nwhc",
+        "`nwhc` is not a layout: this crate calls the batch axis `B` (the `N` of PyTorch and TensorFlow): write `BWHC`",
+    ),
+    (
+        "bwhc",
+        "`bwhc` is not a layout: write `BWHC` (layout names are upper case; `layout!` takes lower-case letters)",
+    ),
+    (
+        "HWCN",
+        "`HWCN` is not a layout: this crate calls the batch axis `B` (the `N` of PyTorch and TensorFlow): write `HWCB`",
+    ),
+    (
+        "hwcn",
+        "`hwcn` is not a layout: this crate calls the batch axis `B` (the `N` of PyTorch and TensorFlow): write `HWCB`",
+    ),
+    (
+        "hwcb",
+        "`hwcb` is not a layout: write `HWCB` (layout names are upper case; `layout!` takes lower-case letters)",
+    ),
+    (
+        "CNHW",
+        "`CNHW` is not a layout: this crate calls the batch axis `B` (the `N` of PyTorch and TensorFlow): write `CBHW`",
+    ),
+    (
+        "cnhw",
+        "`cnhw` is not a layout: this crate calls the batch axis `B` (the `N` of PyTorch and TensorFlow): write `CBHW`",
+    ),
+    (
+        "cbhw",
+        "`cbhw` is not a layout: write `CBHW` (layout names are upper case; `layout!` takes lower-case letters)",
+    ),
+    (
+        "HWC",
+        "`HWC` is not a layout: an image's layout names its batch axis too (`B`, in any place): write `BHWC`",
+    ),
+    (
+        "hwc",
+        "`hwc` is not a layout: an image's layout names its batch axis too (`B`, in any place): write `BHWC`",
+    ),
+    (
+        "CHW",
+        "`CHW` is not a layout: an image's layout names its batch axis too (`B`, in any place): write `BCHW`",
+    ),
+    (
+        "chw",
+        "`chw` is not a layout: an image's layout names its batch axis too (`B`, in any place): write `BCHW`",
+    ),
+    (
+        "WHC",
+        "`WHC` is not a layout: an image's layout names its batch axis too (`B`, in any place): write `BWHC`",
+    ),
+    (
+        "whc",
+        "`whc` is not a layout: an image's layout names its batch axis too (`B`, in any place): write `BWHC`",
+    ),
+    (
+        "NDHWC",
+        "`NDHWC` is not a layout: this crate calls the batch axis `B` (the `N` of PyTorch and TensorFlow): write `BDHWC`",
+    ),
+    (
+        "ndhwc",
+        "`ndhwc` is not a layout: this crate calls the batch axis `B` (the `N` of PyTorch and TensorFlow): write `BDHWC`",
+    ),
+    (
+        "bdhwc",
+        "`bdhwc` is not a layout: write `BDHWC` (layout names are upper case; `layout!` takes lower-case letters)",
+    ),
+    (
+        "NCDHW",
+        "`NCDHW` is not a layout: this crate calls the batch axis `B` (the `N` of PyTorch and TensorFlow): write `BCDHW`",
+    ),
+    (
+        "ncdhw",
+        "`ncdhw` is not a layout: this crate calls the batch axis `B` (the `N` of PyTorch and TensorFlow): write `BCDHW`",
+    ),
+    (
+        "bcdhw",
+        "`bcdhw` is not a layout: write `BCDHW` (layout names are upper case; `layout!` takes lower-case letters)",
+    ),
+    (
+        "DHWC",
+        "`DHWC` is not a layout: a volume's layout names its batch axis too (`B`, in any place): write `BDHWC`",
+    ),
+    (
+        "dhwc",
+        "`dhwc` is not a layout: a volume's layout names its batch axis too (`B`, in any place): write `BDHWC`",
+    ),
+    (
+        "CDHW",
+        "`CDHW` is not a layout: a volume's layout names its batch axis too (`B`, in any place): write `BCDHW`",
+    ),
+    (
+        "cdhw",
+        "`cdhw` is not a layout: a volume's layout names its batch axis too (`B`, in any place): write `BCDHW`",
+    ),
+];
+
+/// The message for a layout name in `image!` or `volume!` that is not a layout (see
+/// [`LAYOUT_NAME_MISTAKES`]).
+pub fn layout_name_mistake(name: &str) -> Option<&'static str> {
+    LAYOUT_NAME_MISTAKES
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, m)| *m)
+}

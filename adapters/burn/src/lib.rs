@@ -274,9 +274,11 @@ where
         device: &Device,
     ) -> Result<Self, DataError>
     where
-        Q: GatherFrom<R>,
+        Q: GatherFrom<R> + MapSpec<ToBurn>,
     {
-        // The pair is checked here, once (the same check as `Provider::new`).
+        // The pair is checked here, once (the same check as `Provider::new`), and that every
+        // field of the request has a tensor form (a ragged field has none: reported here, not
+        // at `iter()`).
         Provider::<R, Q>::unbuffered(&dataset, schedule.clone())?;
         let items = items_per_epoch(&schedule);
         Ok(SpecLoader {
@@ -546,7 +548,10 @@ impl<S, Q> Clone for SourceLoader<S, Q> {
 
 impl<S: BatchSource<Q>, Q> SourceLoader<S, Q> {
     /// A loader of the batches of `source` on `device`, from where the source stands.
-    pub fn new(source: S, device: &Device) -> Self {
+    pub fn new(source: S, device: &Device) -> Self
+    where
+        Q: MapSpec<ToBurn>,
+    {
         let epoch = source.state().epoch();
         SourceLoader {
             items: source.samples_per_epoch().unwrap_or(0),

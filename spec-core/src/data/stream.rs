@@ -95,10 +95,13 @@ pub struct Stream<R, Q> {
     done: bool,
 }
 
+// The constructors carry the pair's bound themselves, so that a request the samples cannot
+// serve is reported at the call in the words of its reason (an E0277 at `Stream::once`), not as
+// "the function exists but its trait bounds were not satisfied".
 impl<R, Q> Stream<R, Q>
 where
     R: DataSpec + GatherSame + Send + 'static,
-    Q: DataSpec + GatherFrom<R>,
+    Q: DataSpec,
     FlatOf<R>: AllocFlat,
     FlatOf<Q>: AllocFlat,
 {
@@ -109,6 +112,7 @@ where
         F: FnMut(u64) -> I + Send + 'static,
         I: IntoIterator<Item = R>,
         I::IntoIter: Send + 'static,
+        Q: GatherFrom<R>,
     {
         Self::from_factory(
             Box::new(move |e| Box::new(make(e).into_iter().map(Ok)) as Source<R>),
@@ -124,6 +128,7 @@ where
         I: IntoIterator<Item = Result<R, E>>,
         I::IntoIter: Send + 'static,
         E: std::error::Error + Send + Sync + 'static,
+        Q: GatherFrom<R>,
     {
         Self::from_factory(
             Box::new(move |e| {
@@ -140,6 +145,7 @@ where
     where
         I: IntoIterator<Item = R>,
         I::IntoIter: Send + 'static,
+        Q: GatherFrom<R>,
     {
         let mut once = Some(samples.into_iter());
         Self::from_factory(
@@ -177,7 +183,15 @@ where
             done: false,
         }
     }
+}
 
+impl<R, Q> Stream<R, Q>
+where
+    R: DataSpec + GatherSame + Send + 'static,
+    Q: DataSpec + GatherFrom<R>,
+    FlatOf<R>: AllocFlat,
+    FlatOf<Q>: AllocFlat,
+{
     /// Shuffles through a buffer of `buffer` samples, with the draws of `seed` (a buffer of 0
     /// or 1 keeps the order).
     pub fn shuffle(mut self, buffer: usize, seed: u64) -> Self {

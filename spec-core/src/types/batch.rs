@@ -27,10 +27,27 @@ use ndarray::{
 /// let err = Batch::<Vector<4>>::new(Array2::zeros((4, 3))).unwrap_err();
 /// assert_eq!(err.to_string(), "vector 4 bf f32: axis 1 (feature) must have size 4, got 3 (shape (4, 3))");
 /// ```
-pub struct Batch<S: Space, R: RawData<Elem = S::Elem> = OwnedRepr<<S as Space>::Elem>> {
+pub struct Batch<S: Space, R: Storage<S::Elem> = Owned<<S as Space>::Elem>> {
     data: ArrayBase<R, S::Dim>,
     space: PhantomData<fn() -> S>,
 }
+
+/// Where a batch's data of elements `E` lives: any ndarray storage (owned, shared or
+/// borrowed). Its own name, so that a `Batch` given an element type in its place
+/// (`Batch<Vector<3072>, f32>`) says so in words.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not the storage of a batch: a `Batch`'s second parameter says where its data lives (owned, shared, borrowed), not its element type",
+    label = "the element type goes in the space, as in `Vector<3072, {Self}>` or `image![28, 28, 1; BHWC, {Self}]`",
+    note = "`Batch<S>` owns its data; `ArcBatch<S>` shares it; `BatchView<'a, S>` borrows it"
+)]
+pub trait Storage<E>: RawData<Elem = E> {}
+
+#[diagnostic::do_not_recommend]
+impl<E, R: RawData<Elem = E>> Storage<E> for R {}
+
+/// The storage of a batch that owns its data (ndarray's `OwnedRepr`): `Batch<S>` is
+/// `Batch<S, Owned<S::Elem>>`.
+pub type Owned<E> = OwnedRepr<E>;
 
 /// A batch that borrows its data.
 pub type BatchView<'a, S> = Batch<S, ViewRepr<&'a <S as Space>::Elem>>;

@@ -4,7 +4,7 @@
 //! (`__spec_fields`, `__spec_ragged_<field>`).
 
 use super::source::source_type;
-use crate::ast::{BATCH_TYPES, Container};
+use crate::ast::{BATCH_TYPES, Container, peel};
 use crate::respan::respan;
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -105,7 +105,7 @@ fn space_params<'a>(cont: &Container<'a>) -> Vec<&'a syn::Ident> {
     let params: Vec<&syn::Ident> = cont.generics.type_params().map(|t| &t.ident).collect();
     let mut out = Vec::new();
     for f in &cont.fields {
-        let syn::Type::Path(path) = f.ty else {
+        let syn::Type::Path(path) = peel(f.ty) else {
             continue;
         };
         let Some(last) = path.path.segments.last() else {
@@ -158,7 +158,7 @@ fn mentions_params(ty: &syn::Type, generics: &syn::Generics) -> bool {
 
 /// The space of a field written `Ragged<S>`.
 fn ragged_space(ty: &syn::Type) -> Option<&syn::Type> {
-    let syn::Type::Path(path) = ty else {
+    let syn::Type::Path(path) = peel(ty) else {
         return None;
     };
     let last = path.path.segments.last()?;

@@ -92,29 +92,35 @@ fn map_spec_impl(cont: &Container<'_>, p: &TokenStream, preds: &[TokenStream]) -
     let ident = cont.ident;
     let name = quote::format_ident!("{}Mapped", ident);
     let members: Vec<&syn::Ident> = cont.fields.iter().map(|f| f.member).collect();
+    let mapper = {
+        let generics = cont.generics;
+        let tys = cont.fields.iter().map(|f| f.ty);
+        let name = super::names::mapper_param(&quote!(#ident #generics #(#tys)*));
+        syn::Ident::new(&name, proc_macro2::Span::call_site())
+    };
     let mut generics = cont.generics.clone();
     generics
         .params
-        .push(syn::parse_quote!(__SpecM: #p::LeafMapper));
+        .push(syn::parse_quote!(#mapper: #p::LeafMapper));
     let (impl_generics, _, _) = generics.split_for_impl();
     let (_, ty_generics, _) = cont.generics.split_for_impl();
     let tys: Vec<&syn::Type> = cont.fields.iter().map(|f| f.ty).collect();
     let outs: Vec<TokenStream> = tys
         .iter()
-        .map(|ty| respan(quote!(<#ty as #p::MapSpec<__SpecM>>::Out), ty.span()))
+        .map(|ty| respan(quote!(<#ty as #p::MapSpec<#mapper>>::Out), ty.span()))
         .collect();
     let bounds = tys
         .iter()
-        .map(|ty| respan(quote!(#ty: #p::MapSpec<__SpecM>), ty.span()));
+        .map(|ty| respan(quote!(#ty: #p::MapSpec<#mapper>), ty.span()));
     let calls = members.iter().zip(&tys).map(|(m, ty)| {
         respan(
-            quote!(#m: <#ty as #p::MapSpec<__SpecM>>::map_spec(self.#m, __spec_mapper)?),
+            quote!(#m: <#ty as #p::MapSpec<#mapper>>::map_spec(self.#m, __spec_mapper)?),
             ty.span(),
         )
     });
     quote! {
         #[automatically_derived]
-        impl #impl_generics #p::MapSpec<__SpecM> for #ident #ty_generics
+        impl #impl_generics #p::MapSpec<#mapper> for #ident #ty_generics
         where
             #(#preds,)*
             #(#bounds,)*
@@ -122,8 +128,8 @@ fn map_spec_impl(cont: &Container<'_>, p: &TokenStream, preds: &[TokenStream]) -
             type Out = #name<#(#outs),*>;
             fn map_spec(
                 self,
-                __spec_mapper: &mut __SpecM,
-            ) -> #p::core::result::Result<Self::Out, <__SpecM as #p::LeafMapper>::Error> {
+                __spec_mapper: &mut #mapper,
+            ) -> #p::core::result::Result<Self::Out, <#mapper as #p::LeafMapper>::Error> {
                 let _ = &__spec_mapper;
                 #p::core::result::Result::Ok(#name { #(#calls,)* })
             }

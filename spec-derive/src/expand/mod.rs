@@ -37,6 +37,9 @@ pub fn derive(input: &syn::DeriveInput) -> TokenStream {
         // where the struct itself expands it, once; the derive adds only stubs (its impls would
         // name the type again, and each copy would repeat the error).
         (Ok(()), Some(_)) if check::has_bad_type_macro(input) => stubs::stubs(input, krate),
+        // A space with too few or too many arguments, or an element type in `Batch`'s storage
+        // (`Batch<Vector>`, `Batch<Vector<3072>, f32>`): likewise, the struct's one error.
+        (Ok(()), Some(_)) if check::has_type_mistake(input) => stubs::stubs(input, krate),
         // A space given a layout of another space (`VectorSeq<64, BHWC>`): the struct reports
         // it once, in the core's words. No stubs either: a stub taking `Self` by value makes
         // rustc check the field's type again (uses of the struct as a spec then say it is not
@@ -44,7 +47,16 @@ pub fn derive(input: &syn::DeriveInput) -> TokenStream {
         (Ok(()), Some(cont)) if cont.fields.iter().any(|f| check::has_foreign_layout(f.ty)) => {
             TokenStream::new()
         }
-        (Ok(()), Some(cont)) => expand(&cont),
+        (Ok(()), Some(_)) => {
+            let wrapped = wrap_field_types(input);
+            let cx = ctxt::Ctxt::new();
+            let cont = ast::Container::from_ast(&cx, &wrapped);
+            let _ = cx.check();
+            match cont {
+                Some(cont) => expand(&cont),
+                None => unreachable_error(input),
+            }
+        }
         (Err(err), _) => {
             let mut out = err.into_compile_error();
             out.extend(stubs::stubs(input, krate));
@@ -52,6 +64,28 @@ pub fn derive(input: &syn::DeriveInput) -> TokenStream {
         }
         (Ok(()), None) => unreachable_error(input),
     }
+}
+
+/// `input` with each field's type in an invisible group (`syn::Type::Group`), which `respan`
+/// leaves as the user wrote it: a mistake inside a field's type is then the same error, at the
+/// same token, in every generated item that names the type, and rustc reports it once (with
+/// the type respanned onto the derive's items, it was once per item, at the field's first token,
+/// with suggestions that rewrote the field or the struct's header).
+fn wrap_field_types(input: &syn::DeriveInput) -> syn::DeriveInput {
+    use syn::spanned::Spanned;
+    let mut out = input.clone();
+    if let syn::Data::Struct(s) = &mut out.data {
+        for f in s.fields.iter_mut() {
+            let span = f.ty.span();
+            let elem = Box::new(f.ty.clone());
+            f.ty = syn::Type::Group(syn::TypeGroup {
+                attrs: Vec::new(),
+                group_token: syn::token::Group(span),
+                elem,
+            });
+        }
+    }
+    out
 }
 
 fn unreachable_error(input: &syn::DeriveInput) -> TokenStream {

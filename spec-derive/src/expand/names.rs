@@ -28,6 +28,17 @@ pub fn with_params(generics: &syn::Generics, params: &[&str]) -> syn::Generics {
 
 /// A name for the record's type parameter that no token of the struct uses: `R` unless taken.
 pub fn record_param(input_tokens: &TokenStream) -> String {
+    fresh_param(input_tokens, &["R", "Rec", "TheRecord"], "R")
+}
+
+/// A name for the mapper's type parameter of `MapSpec` that no token of the struct uses: `M`
+/// unless taken (rustc may name the impl in a help line: `MapSpec<M>`, not an internal name).
+pub fn mapper_param(input_tokens: &TokenStream) -> String {
+    fresh_param(input_tokens, &["M", "Mapper", "TheMapper"], "M")
+}
+
+/// The first of `names`, then of `{base}0`, `{base}1`, .., that no token of the struct uses.
+fn fresh_param(input_tokens: &TokenStream, names: &[&str], base: &str) -> String {
     fn idents(ts: &TokenStream, out: &mut Vec<String>) {
         for tt in ts.clone() {
             match tt {
@@ -39,10 +50,10 @@ pub fn record_param(input_tokens: &TokenStream) -> String {
     }
     let mut used = Vec::new();
     idents(input_tokens, &mut used);
-    ["R", "Rec", "TheRecord"]
+    names
         .iter()
         .map(|s| s.to_string())
-        .chain((0..).map(|i| format!("R{i}")))
+        .chain((0..).map(|i| format!("{base}{i}")))
         .find(|c| !used.contains(c))
         .unwrap_or_else(|| unreachable!("the candidates are endless"))
 }

@@ -1,6 +1,6 @@
 // The expansion of tests/expand/augment.rs; written by `BATCHSPEC_BLESS=1 cargo test`.
-// tokens: 21ed7527d877cd9a
-// spans: 86c2712baf247e37
+// tokens: 1db788ce3a18acea
+// spans: f8c605dee20c2360
 #[doc(hidden)]
 #[allow(non_camel_case_types, unused_qualifications, clippy::all)]
 const _: () = {
@@ -305,9 +305,9 @@ const _: () = {
         }
     }
     #[diagnostic::on_unimplemented(
-        message = "the record `{R}` has no source \"img\"",
+        message = "the record `{R}` does not serve source \"img\"",
         label = "field `image` of `MixReq` reads source \"img\"",
-        note = "a request is served by source name: the record needs one batch field of source \"img\" (`#[spec(source = \"img\")]`, or a field of that name without `#[spec]`); a record that holds a source in two fields serves it to no request"
+        note = "a record serves the sources of its own batch fields, each held by one field: it needs a batch field of source \"img\" (`#[spec(source = \"img\")]`, or a field of that name without `#[spec]`); the sources of a struct nested in the record are that struct's (pair the request with it), and a source held in two fields is served to no request"
     )]
     pub trait MixReq_image_source<R> {
         type Space: __spec_p::Space;
@@ -342,8 +342,9 @@ const _: () = {
     impl<R, To> MixReq_image_augment<R, <MixTrain as __spec_p::Augmentation>::Input, To>
     for ()
     where
+        for<'__spec_x> MixTrain: __spec_p::Augmentation,
         To: __spec_p::ImageSpace,
-        <<MixTrain as __spec_p::Augmentation>::Input as __spec_p::Space>::Elem: __spec_p::LosslessCast<
+        for<'__spec_x> <<MixTrain as __spec_p::Augmentation>::Input as __spec_p::Space>::Elem: __spec_p::LosslessCast<
             <To as __spec_p::Space>::Elem,
         >,
     {
@@ -425,9 +426,9 @@ const _: () = {
         }
     }
     #[diagnostic::on_unimplemented(
-        message = "the record `{R}` has no source \"y\"",
+        message = "the record `{R}` does not serve source \"y\"",
         label = "field `label` of `MixReq` reads source \"y\"",
-        note = "a request is served by source name: the record needs one batch field of source \"y\" (`#[spec(source = \"y\")]`, or a field of that name without `#[spec]`); a record that holds a source in two fields serves it to no request"
+        note = "a record serves the sources of its own batch fields, each held by one field: it needs a batch field of source \"y\" (`#[spec(source = \"y\")]`, or a field of that name without `#[spec]`); the sources of a struct nested in the record are that struct's (pair the request with it), and a source held in two fields is served to no request"
     )]
     pub trait MixReq_label_source<R> {
         type Space: __spec_p::Space;
@@ -438,22 +439,6 @@ const _: () = {
     impl<R: __spec_p::HasSource<__spec_p::Src<'y'>>> MixReq_label_source<R> for () {
         type Space = <R as __spec_p::HasSource<__spec_p::Src<'y'>>>::Space;
         type Field = <R as __spec_p::HasSource<__spec_p::Src<'y'>>>::Field;
-        type Via = __spec_p::LeafVia<__spec_p::Src<'y'>>;
-    }
-    #[diagnostic::on_unimplemented(
-        message = "field `label` of `MixReq` asks for source \"y\" as `{To}`, but the record `{R}` holds it as `{From}`",
-        label = "no conversion from `{From}` to `{To}` exists",
-        note = "see `batchspec::format` for the conversions that exist"
-    )]
-    pub trait MixReq_label_space<R, From, To> {
-        type Via: __spec_p::LeafConvert<From, To>;
-    }
-    #[diagnostic::do_not_recommend]
-    impl<
-        R,
-        From: __spec_p::FormatAs<To>,
-        To: __spec_p::Space,
-    > MixReq_label_space<R, From, To> for () {
         type Via = __spec_p::LeafVia<__spec_p::Src<'y'>>;
     }
     #[diagnostic::on_unimplemented(
@@ -501,11 +486,9 @@ const _: () = {
             <Batch<Image<4, 5, 2, 40>> as __spec_p::LeafField>::Space,
         >,
         (): MixReq_label_source<R>,
-        (): MixReq_label_space<
+        <() as MixReq_label_source<
             R,
-            <() as MixReq_label_source<R>>::Space,
-            <Batch<OneHot<3>> as __spec_p::LeafField>::Space,
-        >,
+        >>::Space: __spec_p::FormatAs<<Batch<OneHot<3>> as __spec_p::LeafField>::Space>,
     {}
     impl<R> __spec_p::ServeFrom<R> for MixReq
     where
@@ -518,11 +501,9 @@ const _: () = {
         >,
         (): MixReq_image_serve<R>,
         (): MixReq_label_source<R>,
-        (): MixReq_label_space<
+        <() as MixReq_label_source<
             R,
-            <() as MixReq_label_source<R>>::Space,
-            <Batch<OneHot<3>> as __spec_p::LeafField>::Space,
-        >,
+        >>::Space: __spec_p::FormatAs<<Batch<OneHot<3>> as __spec_p::LeafField>::Space>,
         (): MixReq_label_serve<R>,
     {
         fn serve_from(
@@ -552,11 +533,9 @@ const _: () = {
         >: __spec_p::LeafMut<<Batch<Image<4, 5, 2, 40>> as __spec_p::LeafField>::Space>,
         (): MixReq_label_mix<R, <Batch<OneHot<3>> as __spec_p::LeafField>::Space>,
         (): MixReq_label_source<R>,
-        (): MixReq_label_space<
+        <() as MixReq_label_source<
             R,
-            <() as MixReq_label_source<R>>::Space,
-            <Batch<OneHot<3>> as __spec_p::LeafField>::Space,
-        >,
+        >>::Space: __spec_p::FormatAs<<Batch<OneHot<3>> as __spec_p::LeafField>::Space>,
         for<'__spec_x> Batch<
             OneHot<3>,
         >: __spec_p::GatherInto<<Batch<OneHot<3>> as __spec_p::LeafField>::Space>,
@@ -594,11 +573,9 @@ const _: () = {
                 __spec_draws,
             );
             let __spec_collate_label = &__spec_p::Collate::DEFAULT;
-            <<() as MixReq_label_space<
-                R,
-                <() as MixReq_label_source<R>>::Space,
-                <Batch<OneHot<3>> as __spec_p::LeafField>::Space,
-            >>::Via as __spec_p::LeafConvert<
+            <__spec_p::LeafVia<
+                __spec_p::Src<'y'>,
+            > as __spec_p::LeafConvert<
                 <() as MixReq_label_source<R>>::Space,
                 <Batch<OneHot<3>> as __spec_p::LeafField>::Space,
             >>::gather(
@@ -630,11 +607,9 @@ const _: () = {
         ) -> __spec_p::core::result::Result<(), __spec_p::DataError> {
             let _ = &__spec_record;
             let __spec_collate_label = &__spec_p::Collate::DEFAULT;
-            <<() as MixReq_label_space<
-                R,
-                <() as MixReq_label_source<R>>::Space,
-                <Batch<OneHot<3>> as __spec_p::LeafField>::Space,
-            >>::Via as __spec_p::LeafConvert<
+            <__spec_p::LeafVia<
+                __spec_p::Src<'y'>,
+            > as __spec_p::LeafConvert<
                 <() as MixReq_label_source<R>>::Space,
                 <Batch<OneHot<3>> as __spec_p::LeafField>::Space,
             >>::fits(
@@ -734,30 +709,30 @@ const _: () = {
         }
     }
     #[automatically_derived]
-    impl<__SpecM: __spec_p::LeafMapper> __spec_p::MapSpec<__SpecM> for MixReq
+    impl<M: __spec_p::LeafMapper> __spec_p::MapSpec<M> for MixReq
     where
-        Batch<Image<4, 5, 2, 40>>: __spec_p::MapSpec<__SpecM>,
-        Batch<OneHot<3>>: __spec_p::MapSpec<__SpecM>,
+        Batch<Image<4, 5, 2, 40>>: __spec_p::MapSpec<M>,
+        Batch<OneHot<3>>: __spec_p::MapSpec<M>,
     {
         type Out = MixReqMapped<
-            <Batch<Image<4, 5, 2, 40>> as __spec_p::MapSpec<__SpecM>>::Out,
-            <Batch<OneHot<3>> as __spec_p::MapSpec<__SpecM>>::Out,
+            <Batch<Image<4, 5, 2, 40>> as __spec_p::MapSpec<M>>::Out,
+            <Batch<OneHot<3>> as __spec_p::MapSpec<M>>::Out,
         >;
         fn map_spec(
             self,
-            __spec_mapper: &mut __SpecM,
+            __spec_mapper: &mut M,
         ) -> __spec_p::core::result::Result<
             Self::Out,
-            <__SpecM as __spec_p::LeafMapper>::Error,
+            <M as __spec_p::LeafMapper>::Error,
         > {
             let _ = &__spec_mapper;
             __spec_p::core::result::Result::Ok(MixReqMapped {
                 image: <Batch<
                     Image<4, 5, 2, 40>,
-                > as __spec_p::MapSpec<__SpecM>>::map_spec(self.image, __spec_mapper)?,
+                > as __spec_p::MapSpec<M>>::map_spec(self.image, __spec_mapper)?,
                 label: <Batch<
                     OneHot<3>,
-                > as __spec_p::MapSpec<__SpecM>>::map_spec(self.label, __spec_mapper)?,
+                > as __spec_p::MapSpec<M>>::map_spec(self.label, __spec_mapper)?,
             })
         }
     }

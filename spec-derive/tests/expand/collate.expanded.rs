@@ -1,6 +1,6 @@
 // The expansion of tests/expand/collate.rs; written by `BATCHSPEC_BLESS=1 cargo test`.
-// tokens: 05551e7d5d25c604
-// spans: b0f17677ec1490fc
+// tokens: 15bc06533e8fe019
+// spans: 36d3239c40a4d81d
 #[doc(hidden)]
 #[allow(non_camel_case_types, unused_qualifications, clippy::all)]
 const _: () = {
@@ -319,9 +319,9 @@ const _: () = {
         for<'__spec_w> Batch<Mask>: __spec_p::Node<__spec_p::Src<'t'>>,
     {}
     #[diagnostic::on_unimplemented(
-        message = "the record `{R}` has no source \"t\"",
+        message = "the record `{R}` does not serve source \"t\"",
         label = "field `tokens` of `Padded` reads source \"t\"",
-        note = "a request is served by source name: the record needs one batch field of source \"t\" (`#[spec(source = \"t\")]`, or a field of that name without `#[spec]`); a record that holds a source in two fields serves it to no request"
+        note = "a record serves the sources of its own batch fields, each held by one field: it needs a batch field of source \"t\" (`#[spec(source = \"t\")]`, or a field of that name without `#[spec]`); the sources of a struct nested in the record are that struct's (pair the request with it), and a source held in two fields is served to no request"
     )]
     pub trait Padded_tokens_source<R> {
         type Space: __spec_p::Space;
@@ -332,22 +332,6 @@ const _: () = {
     impl<R: __spec_p::HasSource<__spec_p::Src<'t'>>> Padded_tokens_source<R> for () {
         type Space = <R as __spec_p::HasSource<__spec_p::Src<'t'>>>::Space;
         type Field = <R as __spec_p::HasSource<__spec_p::Src<'t'>>>::Field;
-        type Via = __spec_p::LeafVia<__spec_p::Src<'t'>>;
-    }
-    #[diagnostic::on_unimplemented(
-        message = "field `tokens` of `Padded` asks for source \"t\" as `{To}`, but the record `{R}` holds it as `{From}`",
-        label = "no conversion from `{From}` to `{To}` exists",
-        note = "see `batchspec::format` for the conversions that exist"
-    )]
-    pub trait Padded_tokens_space<R, From, To> {
-        type Via: __spec_p::LeafConvert<From, To>;
-    }
-    #[diagnostic::do_not_recommend]
-    impl<
-        R,
-        From: __spec_p::FormatAs<To>,
-        To: __spec_p::Space,
-    > Padded_tokens_space<R, From, To> for () {
         type Via = __spec_p::LeafVia<__spec_p::Src<'t'>>;
     }
     #[allow(non_snake_case, dead_code)]
@@ -369,6 +353,12 @@ const _: () = {
         }
     }
     #[diagnostic::on_unimplemented(
+        message = "field `len` of `Padded` is computed from the sequence field of source \"t\" (`lengths_of`): a dataset cannot load it from a file",
+        label = "`Padded` is a request: `Dataset::load` reads every field of a record from the file",
+        note = "load a record without `len` (source \"t\" as a `Ragged` field), and ask for `lengths_of` in the request a provider, stream or loader serves from it"
+    )]
+    pub trait Padded_len_load {}
+    #[diagnostic::on_unimplemented(
         message = "field `len` of `Padded` is computed batch by batch: a projection has nothing of the record's to lend for it",
         label = "nothing to lend for this field",
         note = "`Projection::get` and `select` build every field, as a provider does"
@@ -385,9 +375,9 @@ const _: () = {
         }
     }
     #[diagnostic::on_unimplemented(
-        message = "the record `{R}` has no source \"t\"",
+        message = "the record `{R}` does not serve source \"t\"",
         label = "field `len` of `Padded` reads source \"t\"",
-        note = "a request is served by source name: the record needs one batch field of source \"t\" (`#[spec(source = \"t\")]`, or a field of that name without `#[spec]`); a record that holds a source in two fields serves it to no request"
+        note = "a record serves the sources of its own batch fields, each held by one field: it needs a batch field of source \"t\" (`#[spec(source = \"t\")]`, or a field of that name without `#[spec]`); the sources of a struct nested in the record are that struct's (pair the request with it), and a source held in two fields is served to no request"
     )]
     pub trait Padded_len_source<R> {
         type Space: __spec_p::Space;
@@ -468,6 +458,12 @@ const _: () = {
         }
     }
     #[diagnostic::on_unimplemented(
+        message = "field `mask` of `Padded` is computed from the sequence field of source \"t\" (`mask_of`): a dataset cannot load it from a file",
+        label = "`Padded` is a request: `Dataset::load` reads every field of a record from the file",
+        note = "load a record without `mask` (source \"t\" as a `Ragged` field), and ask for `mask_of` in the request a provider, stream or loader serves from it"
+    )]
+    pub trait Padded_mask_load {}
+    #[diagnostic::on_unimplemented(
         message = "field `mask` of `Padded` is computed batch by batch: a projection has nothing of the record's to lend for it",
         label = "nothing to lend for this field",
         note = "`Projection::get` and `select` build every field, as a provider does"
@@ -484,9 +480,9 @@ const _: () = {
         }
     }
     #[diagnostic::on_unimplemented(
-        message = "the record `{R}` has no source \"t\"",
+        message = "the record `{R}` does not serve source \"t\"",
         label = "field `mask` of `Padded` reads source \"t\"",
-        note = "a request is served by source name: the record needs one batch field of source \"t\" (`#[spec(source = \"t\")]`, or a field of that name without `#[spec]`); a record that holds a source in two fields serves it to no request"
+        note = "a record serves the sources of its own batch fields, each held by one field: it needs a batch field of source \"t\" (`#[spec(source = \"t\")]`, or a field of that name without `#[spec]`); the sources of a struct nested in the record are that struct's (pair the request with it), and a source held in two fields is served to no request"
     )]
     pub trait Padded_mask_source<R> {
         type Space: __spec_p::Space;
@@ -615,9 +611,9 @@ const _: () = {
     where
         for<'__spec_x> Self: __spec_p::DataSpec,
         (): Padded_tokens_source<R>,
-        (): Padded_tokens_space<
+        <() as Padded_tokens_source<
             R,
-            <() as Padded_tokens_source<R>>::Space,
+        >>::Space: __spec_p::FormatAs<
             <Batch<IndexSeq<50>> as __spec_p::LeafField>::Space,
         >,
         (): Padded_len_source<R>,
@@ -629,9 +625,9 @@ const _: () = {
     where
         for<'__spec_x> Self: __spec_p::DataSpec,
         (): Padded_tokens_source<R>,
-        (): Padded_tokens_space<
+        <() as Padded_tokens_source<
             R,
-            <() as Padded_tokens_source<R>>::Space,
+        >>::Space: __spec_p::FormatAs<
             <Batch<IndexSeq<50>> as __spec_p::LeafField>::Space,
         >,
         (): Padded_tokens_serve<R>,
@@ -660,9 +656,9 @@ const _: () = {
     where
         for<'__spec_x> Self: __spec_p::DataSpec,
         (): Padded_tokens_source<R>,
-        (): Padded_tokens_space<
+        <() as Padded_tokens_source<
             R,
-            <() as Padded_tokens_source<R>>::Space,
+        >>::Space: __spec_p::FormatAs<
             <Batch<IndexSeq<50>> as __spec_p::LeafField>::Space,
         >,
         for<'__spec_x> Batch<
@@ -698,11 +694,9 @@ const _: () = {
                 steps: __spec_p::core::option::Option::Some(8usize),
                 truncate: true,
             };
-            <<() as Padded_tokens_space<
-                R,
-                <() as Padded_tokens_source<R>>::Space,
-                <Batch<IndexSeq<50>> as __spec_p::LeafField>::Space,
-            >>::Via as __spec_p::LeafConvert<
+            <__spec_p::LeafVia<
+                __spec_p::Src<'t'>,
+            > as __spec_p::LeafConvert<
                 <() as Padded_tokens_source<R>>::Space,
                 <Batch<IndexSeq<50>> as __spec_p::LeafField>::Space,
             >>::gather(
@@ -751,11 +745,9 @@ const _: () = {
                 steps: __spec_p::core::option::Option::Some(8usize),
                 truncate: true,
             };
-            <<() as Padded_tokens_space<
-                R,
-                <() as Padded_tokens_source<R>>::Space,
-                <Batch<IndexSeq<50>> as __spec_p::LeafField>::Space,
-            >>::Via as __spec_p::LeafConvert<
+            <__spec_p::LeafVia<
+                __spec_p::Src<'t'>,
+            > as __spec_p::LeafConvert<
                 <() as Padded_tokens_source<R>>::Space,
                 <Batch<IndexSeq<50>> as __spec_p::LeafField>::Space,
             >>::fits(
@@ -830,7 +822,9 @@ const _: () = {
     where
         for<'__spec_x> Self: __spec_p::DataSpec,
         for<'__spec_x> Batch<IndexSeq<50>>: __spec_p::LoadField,
+        for<'__spec_x> (): Padded_len_load,
         for<'__spec_x> Batch<Lengths>: __spec_p::LoadField,
+        for<'__spec_x> (): Padded_mask_load,
         for<'__spec_x> Batch<Mask>: __spec_p::LoadField,
     {
         fn load_record<__SpecL: __spec_p::LeafSource>(
@@ -888,35 +882,35 @@ const _: () = {
         }
     }
     #[automatically_derived]
-    impl<__SpecM: __spec_p::LeafMapper> __spec_p::MapSpec<__SpecM> for Padded
+    impl<M: __spec_p::LeafMapper> __spec_p::MapSpec<M> for Padded
     where
-        Batch<IndexSeq<50>>: __spec_p::MapSpec<__SpecM>,
-        Batch<Lengths>: __spec_p::MapSpec<__SpecM>,
-        Batch<Mask>: __spec_p::MapSpec<__SpecM>,
+        Batch<IndexSeq<50>>: __spec_p::MapSpec<M>,
+        Batch<Lengths>: __spec_p::MapSpec<M>,
+        Batch<Mask>: __spec_p::MapSpec<M>,
     {
         type Out = PaddedMapped<
-            <Batch<IndexSeq<50>> as __spec_p::MapSpec<__SpecM>>::Out,
-            <Batch<Lengths> as __spec_p::MapSpec<__SpecM>>::Out,
-            <Batch<Mask> as __spec_p::MapSpec<__SpecM>>::Out,
+            <Batch<IndexSeq<50>> as __spec_p::MapSpec<M>>::Out,
+            <Batch<Lengths> as __spec_p::MapSpec<M>>::Out,
+            <Batch<Mask> as __spec_p::MapSpec<M>>::Out,
         >;
         fn map_spec(
             self,
-            __spec_mapper: &mut __SpecM,
+            __spec_mapper: &mut M,
         ) -> __spec_p::core::result::Result<
             Self::Out,
-            <__SpecM as __spec_p::LeafMapper>::Error,
+            <M as __spec_p::LeafMapper>::Error,
         > {
             let _ = &__spec_mapper;
             __spec_p::core::result::Result::Ok(PaddedMapped {
                 tokens: <Batch<
                     IndexSeq<50>,
-                > as __spec_p::MapSpec<__SpecM>>::map_spec(self.tokens, __spec_mapper)?,
+                > as __spec_p::MapSpec<M>>::map_spec(self.tokens, __spec_mapper)?,
                 len: <Batch<
                     Lengths,
-                > as __spec_p::MapSpec<__SpecM>>::map_spec(self.len, __spec_mapper)?,
+                > as __spec_p::MapSpec<M>>::map_spec(self.len, __spec_mapper)?,
                 mask: <Batch<
                     Mask,
-                > as __spec_p::MapSpec<__SpecM>>::map_spec(self.mask, __spec_mapper)?,
+                > as __spec_p::MapSpec<M>>::map_spec(self.mask, __spec_mapper)?,
             })
         }
     }

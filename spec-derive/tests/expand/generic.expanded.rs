@@ -1,6 +1,6 @@
 // The expansion of tests/expand/generic.rs; written by `BATCHSPEC_BLESS=1 cargo test`.
-// tokens: 65d0d63376c89f6e
-// spans: c7649229a59c02dc
+// tokens: aa5a8f3beb2920c9
+// spans: 3f59c0d0c7f97194
 #[doc(hidden)]
 #[allow(non_camel_case_types, unused_qualifications, clippy::all)]
 const _: () = {
@@ -373,9 +373,9 @@ const _: () = {
         }
     }
     #[diagnostic::on_unimplemented(
-        message = "the record `{R}` has no source \"x\"",
+        message = "the record `{R}` does not serve source \"x\"",
         label = "field `x` of `Generic` reads source \"x\"",
-        note = "a request is served by source name: the record needs one batch field of source \"x\" (`#[spec(source = \"x\")]`, or a field of that name without `#[spec]`); a record that holds a source in two fields serves it to no request"
+        note = "a record serves the sources of its own batch fields, each held by one field: it needs a batch field of source \"x\" (`#[spec(source = \"x\")]`, or a field of that name without `#[spec]`); the sources of a struct nested in the record are that struct's (pair the request with it), and a source held in two fields is served to no request"
     )]
     pub trait Generic_x_source<R> {
         type Space: __spec_p::Space;
@@ -389,25 +389,9 @@ const _: () = {
         type Via = __spec_p::LeafVia<__spec_p::Src<'x'>>;
     }
     #[diagnostic::on_unimplemented(
-        message = "field `x` of `Generic` asks for source \"x\" as `{To}`, but the record `{R}` holds it as `{From}`",
-        label = "no conversion from `{From}` to `{To}` exists",
-        note = "see `batchspec::format` for the conversions that exist"
-    )]
-    pub trait Generic_x_space<R, From, To> {
-        type Via: __spec_p::LeafConvert<From, To>;
-    }
-    #[diagnostic::do_not_recommend]
-    impl<
-        R,
-        From: __spec_p::FormatAs<To>,
-        To: __spec_p::Space,
-    > Generic_x_space<R, From, To> for () {
-        type Via = __spec_p::LeafVia<__spec_p::Src<'x'>>;
-    }
-    #[diagnostic::on_unimplemented(
-        message = "the record `{R}` has no source \"y\"",
+        message = "the record `{R}` does not serve source \"y\"",
         label = "field `y` of `Generic` reads source \"y\"",
-        note = "a request is served by source name: the record needs one batch field of source \"y\" (`#[spec(source = \"y\")]`, or a field of that name without `#[spec]`); a record that holds a source in two fields serves it to no request"
+        note = "a record serves the sources of its own batch fields, each held by one field: it needs a batch field of source \"y\" (`#[spec(source = \"y\")]`, or a field of that name without `#[spec]`); the sources of a struct nested in the record are that struct's (pair the request with it), and a source held in two fields is served to no request"
     )]
     pub trait Generic_y_source<R> {
         type Space: __spec_p::Space;
@@ -418,22 +402,6 @@ const _: () = {
     impl<R: __spec_p::HasSource<__spec_p::Src<'y'>>> Generic_y_source<R> for () {
         type Space = <R as __spec_p::HasSource<__spec_p::Src<'y'>>>::Space;
         type Field = <R as __spec_p::HasSource<__spec_p::Src<'y'>>>::Field;
-        type Via = __spec_p::LeafVia<__spec_p::Src<'y'>>;
-    }
-    #[diagnostic::on_unimplemented(
-        message = "field `y` of `Generic` asks for source \"y\" as `{To}`, but the record `{R}` holds it as `{From}`",
-        label = "no conversion from `{From}` to `{To}` exists",
-        note = "see `batchspec::format` for the conversions that exist"
-    )]
-    pub trait Generic_y_space<R, From, To> {
-        type Via: __spec_p::LeafConvert<From, To>;
-    }
-    #[diagnostic::do_not_recommend]
-    impl<
-        R,
-        From: __spec_p::FormatAs<To>,
-        To: __spec_p::Space,
-    > Generic_y_space<R, From, To> for () {
         type Via = __spec_p::LeafVia<__spec_p::Src<'y'>>;
     }
     impl<'a, S: Space, R> __spec_p::ProjectFrom<R> for Generic<'a, S>
@@ -512,17 +480,13 @@ const _: () = {
             __spec_p::Src<'p', 'e', 'n', 'a', 'l', 't', 'y'>,
         >,
         (): Generic_x_source<R>,
-        (): Generic_x_space<
+        <() as Generic_x_source<
             R,
-            <() as Generic_x_source<R>>::Space,
-            <BatchView<'a, S> as __spec_p::LeafField>::Space,
-        >,
+        >>::Space: __spec_p::FormatAs<<BatchView<'a, S> as __spec_p::LeafField>::Space>,
         (): Generic_y_source<R>,
-        (): Generic_y_space<
+        <() as Generic_y_source<
             R,
-            <() as Generic_y_source<R>>::Space,
-            <Batch<Labels<3>> as __spec_p::LeafField>::Space,
-        >,
+        >>::Space: __spec_p::FormatAs<<Batch<Labels<3>> as __spec_p::LeafField>::Space>,
     {}
     impl<'a, S: Space, R> __spec_p::ServeFrom<R> for Generic<'a, S>
     where
@@ -534,21 +498,17 @@ const _: () = {
             __spec_p::Src<'p', 'e', 'n', 'a', 'l', 't', 'y'>,
         >,
         (): Generic_x_source<R>,
-        (): Generic_x_space<
+        <() as Generic_x_source<
             R,
-            <() as Generic_x_source<R>>::Space,
-            <BatchView<'a, S> as __spec_p::LeafField>::Space,
-        >,
+        >>::Space: __spec_p::FormatAs<<BatchView<'a, S> as __spec_p::LeafField>::Space>,
         for<'__spec_x> BatchView<
             'a,
             S,
         >: __spec_p::FromShared<<BatchView<'a, S> as __spec_p::LeafField>::Space>,
         (): Generic_y_source<R>,
-        (): Generic_y_space<
+        <() as Generic_y_source<
             R,
-            <() as Generic_y_source<R>>::Space,
-            <Batch<Labels<3>> as __spec_p::LeafField>::Space,
-        >,
+        >>::Space: __spec_p::FormatAs<<Batch<Labels<3>> as __spec_p::LeafField>::Space>,
         for<'__spec_x> Batch<
             Labels<3>,
         >: __spec_p::FromShared<<Batch<Labels<3>> as __spec_p::LeafField>::Space>,
@@ -565,11 +525,9 @@ const _: () = {
                 > as __spec_p::FromShared<
                     <BatchView<'a, S> as __spec_p::LeafField>::Space,
                 >>::from_shared(
-                    <<() as Generic_x_space<
-                        R,
-                        <() as Generic_x_source<R>>::Space,
-                        <BatchView<'a, S> as __spec_p::LeafField>::Space,
-                    >>::Via as __spec_p::LeafConvert<
+                    <__spec_p::LeafVia<
+                        __spec_p::Src<'x'>,
+                    > as __spec_p::LeafConvert<
                         <() as Generic_x_source<R>>::Space,
                         <BatchView<'a, S> as __spec_p::LeafField>::Space,
                     >>::serve(
@@ -584,11 +542,9 @@ const _: () = {
                 > as __spec_p::FromShared<
                     <Batch<Labels<3>> as __spec_p::LeafField>::Space,
                 >>::from_shared(
-                    <<() as Generic_y_space<
-                        R,
-                        <() as Generic_y_source<R>>::Space,
-                        <Batch<Labels<3>> as __spec_p::LeafField>::Space,
-                    >>::Via as __spec_p::LeafConvert<
+                    <__spec_p::LeafVia<
+                        __spec_p::Src<'y'>,
+                    > as __spec_p::LeafConvert<
                         <() as Generic_y_source<R>>::Space,
                         <Batch<Labels<3>> as __spec_p::LeafField>::Space,
                     >>::serve(
@@ -612,21 +568,17 @@ const _: () = {
             __spec_p::Src<'p', 'e', 'n', 'a', 'l', 't', 'y'>,
         >,
         (): Generic_x_source<R>,
-        (): Generic_x_space<
+        <() as Generic_x_source<
             R,
-            <() as Generic_x_source<R>>::Space,
-            <BatchView<'a, S> as __spec_p::LeafField>::Space,
-        >,
+        >>::Space: __spec_p::FormatAs<<BatchView<'a, S> as __spec_p::LeafField>::Space>,
         for<'__spec_x> BatchView<
             'a,
             S,
         >: __spec_p::GatherInto<<BatchView<'a, S> as __spec_p::LeafField>::Space>,
         (): Generic_y_source<R>,
-        (): Generic_y_space<
+        <() as Generic_y_source<
             R,
-            <() as Generic_y_source<R>>::Space,
-            <Batch<Labels<3>> as __spec_p::LeafField>::Space,
-        >,
+        >>::Space: __spec_p::FormatAs<<Batch<Labels<3>> as __spec_p::LeafField>::Space>,
         for<'__spec_x> Batch<
             Labels<3>,
         >: __spec_p::GatherInto<<Batch<Labels<3>> as __spec_p::LeafField>::Space>,
@@ -646,11 +598,9 @@ const _: () = {
                 &__spec_draws,
             );
             let __spec_collate_x = &__spec_p::Collate::DEFAULT;
-            <<() as Generic_x_space<
-                R,
-                <() as Generic_x_source<R>>::Space,
-                <BatchView<'a, S> as __spec_p::LeafField>::Space,
-            >>::Via as __spec_p::LeafConvert<
+            <__spec_p::LeafVia<
+                __spec_p::Src<'x'>,
+            > as __spec_p::LeafConvert<
                 <() as Generic_x_source<R>>::Space,
                 <BatchView<'a, S> as __spec_p::LeafField>::Space,
             >>::gather(
@@ -663,11 +613,9 @@ const _: () = {
                 __spec_collate_x,
             )?;
             let __spec_collate_y = &__spec_p::Collate::DEFAULT;
-            <<() as Generic_y_space<
-                R,
-                <() as Generic_y_source<R>>::Space,
-                <Batch<Labels<3>> as __spec_p::LeafField>::Space,
-            >>::Via as __spec_p::LeafConvert<
+            <__spec_p::LeafVia<
+                __spec_p::Src<'y'>,
+            > as __spec_p::LeafConvert<
                 <() as Generic_y_source<R>>::Space,
                 <Batch<Labels<3>> as __spec_p::LeafField>::Space,
             >>::gather(
@@ -686,11 +634,9 @@ const _: () = {
         ) -> __spec_p::core::result::Result<(), __spec_p::DataError> {
             let _ = &__spec_record;
             let __spec_collate_x = &__spec_p::Collate::DEFAULT;
-            <<() as Generic_x_space<
-                R,
-                <() as Generic_x_source<R>>::Space,
-                <BatchView<'a, S> as __spec_p::LeafField>::Space,
-            >>::Via as __spec_p::LeafConvert<
+            <__spec_p::LeafVia<
+                __spec_p::Src<'x'>,
+            > as __spec_p::LeafConvert<
                 <() as Generic_x_source<R>>::Space,
                 <BatchView<'a, S> as __spec_p::LeafField>::Space,
             >>::fits(
@@ -700,11 +646,9 @@ const _: () = {
                 __spec_collate_x,
             )?;
             let __spec_collate_y = &__spec_p::Collate::DEFAULT;
-            <<() as Generic_y_space<
-                R,
-                <() as Generic_y_source<R>>::Space,
-                <Batch<Labels<3>> as __spec_p::LeafField>::Space,
-            >>::Via as __spec_p::LeafConvert<
+            <__spec_p::LeafVia<
+                __spec_p::Src<'y'>,
+            > as __spec_p::LeafConvert<
                 <() as Generic_y_source<R>>::Space,
                 <Batch<Labels<3>> as __spec_p::LeafField>::Space,
             >>::fits(
@@ -848,8 +792,7 @@ const _: () = {
         }
     }
     #[automatically_derived]
-    impl<'a, S: Space, __SpecM: __spec_p::LeafMapper> __spec_p::MapSpec<__SpecM>
-    for Generic<'a, S>
+    impl<'a, S: Space, M: __spec_p::LeafMapper> __spec_p::MapSpec<M> for Generic<'a, S>
     where
         S: __spec_p::Space,
         BatchView<'a, S>: __spec_p::Node<__spec_p::Src<'x'>>,
@@ -857,33 +800,33 @@ const _: () = {
         for<'__spec_w> Null: __spec_p::Node<
             __spec_p::Src<'p', 'e', 'n', 'a', 'l', 't', 'y'>,
         >,
-        BatchView<'a, S>: __spec_p::MapSpec<__SpecM>,
-        Batch<Labels<3>>: __spec_p::MapSpec<__SpecM>,
-        Null: __spec_p::MapSpec<__SpecM>,
+        BatchView<'a, S>: __spec_p::MapSpec<M>,
+        Batch<Labels<3>>: __spec_p::MapSpec<M>,
+        Null: __spec_p::MapSpec<M>,
     {
         type Out = GenericMapped<
-            <BatchView<'a, S> as __spec_p::MapSpec<__SpecM>>::Out,
-            <Batch<Labels<3>> as __spec_p::MapSpec<__SpecM>>::Out,
-            <Null as __spec_p::MapSpec<__SpecM>>::Out,
+            <BatchView<'a, S> as __spec_p::MapSpec<M>>::Out,
+            <Batch<Labels<3>> as __spec_p::MapSpec<M>>::Out,
+            <Null as __spec_p::MapSpec<M>>::Out,
         >;
         fn map_spec(
             self,
-            __spec_mapper: &mut __SpecM,
+            __spec_mapper: &mut M,
         ) -> __spec_p::core::result::Result<
             Self::Out,
-            <__SpecM as __spec_p::LeafMapper>::Error,
+            <M as __spec_p::LeafMapper>::Error,
         > {
             let _ = &__spec_mapper;
             __spec_p::core::result::Result::Ok(GenericMapped {
                 x: <BatchView<
                     'a,
                     S,
-                > as __spec_p::MapSpec<__SpecM>>::map_spec(self.x, __spec_mapper)?,
+                > as __spec_p::MapSpec<M>>::map_spec(self.x, __spec_mapper)?,
                 y: <Batch<
                     Labels<3>,
-                > as __spec_p::MapSpec<__SpecM>>::map_spec(self.y, __spec_mapper)?,
+                > as __spec_p::MapSpec<M>>::map_spec(self.y, __spec_mapper)?,
                 penalty: <Null as __spec_p::MapSpec<
-                    __SpecM,
+                    M,
                 >>::map_spec(self.penalty, __spec_mapper)?,
             })
         }

@@ -1,6 +1,6 @@
 // The expansion of tests/expand/generic_request.rs; written by `BATCHSPEC_BLESS=1 cargo test`.
-// tokens: 4886077a6b238765
-// spans: d2d60135425ffaf7
+// tokens: ce7809a8722fcdcc
+// spans: b140a3cb4bfcc84d
 #[doc(hidden)]
 #[allow(non_camel_case_types, unused_qualifications, clippy::all)]
 const _: () = {
@@ -417,9 +417,9 @@ const _: () = {
         "`mixed_with = \"other\"` names a source that no augmented field of `GenericReq` reads: mix labels with the source of a field with `augment = ..` whose steps mix samples"
     }
     #[diagnostic::on_unimplemented(
-        message = "the record `{R}` has no source \"t\"",
+        message = "the record `{R}` does not serve source \"t\"",
         label = "field `tokens` of `GenericReq` reads source \"t\"",
-        note = "a request is served by source name: the record needs one batch field of source \"t\" (`#[spec(source = \"t\")]`, or a field of that name without `#[spec]`); a record that holds a source in two fields serves it to no request"
+        note = "a record serves the sources of its own batch fields, each held by one field: it needs a batch field of source \"t\" (`#[spec(source = \"t\")]`, or a field of that name without `#[spec]`); the sources of a struct nested in the record are that struct's (pair the request with it), and a source held in two fields is served to no request"
     )]
     pub trait GenericReq_tokens_source<R> {
         type Space: __spec_p::Space;
@@ -430,22 +430,6 @@ const _: () = {
     impl<R: __spec_p::HasSource<__spec_p::Src<'t'>>> GenericReq_tokens_source<R> for () {
         type Space = <R as __spec_p::HasSource<__spec_p::Src<'t'>>>::Space;
         type Field = <R as __spec_p::HasSource<__spec_p::Src<'t'>>>::Field;
-        type Via = __spec_p::LeafVia<__spec_p::Src<'t'>>;
-    }
-    #[diagnostic::on_unimplemented(
-        message = "field `tokens` of `GenericReq` asks for source \"t\" as `{To}`, but the record `{R}` holds it as `{From}`",
-        label = "no conversion from `{From}` to `{To}` exists",
-        note = "see `batchspec::format` for the conversions that exist"
-    )]
-    pub trait GenericReq_tokens_space<R, From, To> {
-        type Via: __spec_p::LeafConvert<From, To>;
-    }
-    #[diagnostic::do_not_recommend]
-    impl<
-        R,
-        From: __spec_p::FormatAs<To>,
-        To: __spec_p::Space,
-    > GenericReq_tokens_space<R, From, To> for () {
         type Via = __spec_p::LeafVia<__spec_p::Src<'t'>>;
     }
     #[diagnostic::on_unimplemented(
@@ -494,9 +478,9 @@ const _: () = {
         }
     }
     #[diagnostic::on_unimplemented(
-        message = "the record `{R}` has no source \"y\"",
+        message = "the record `{R}` does not serve source \"y\"",
         label = "field `label` of `GenericReq` reads source \"y\"",
-        note = "a request is served by source name: the record needs one batch field of source \"y\" (`#[spec(source = \"y\")]`, or a field of that name without `#[spec]`); a record that holds a source in two fields serves it to no request"
+        note = "a record serves the sources of its own batch fields, each held by one field: it needs a batch field of source \"y\" (`#[spec(source = \"y\")]`, or a field of that name without `#[spec]`); the sources of a struct nested in the record are that struct's (pair the request with it), and a source held in two fields is served to no request"
     )]
     pub trait GenericReq_label_source<R> {
         type Space: __spec_p::Space;
@@ -507,22 +491,6 @@ const _: () = {
     impl<R: __spec_p::HasSource<__spec_p::Src<'y'>>> GenericReq_label_source<R> for () {
         type Space = <R as __spec_p::HasSource<__spec_p::Src<'y'>>>::Space;
         type Field = <R as __spec_p::HasSource<__spec_p::Src<'y'>>>::Field;
-        type Via = __spec_p::LeafVia<__spec_p::Src<'y'>>;
-    }
-    #[diagnostic::on_unimplemented(
-        message = "field `label` of `GenericReq` asks for source \"y\" as `{To}`, but the record `{R}` holds it as `{From}`",
-        label = "no conversion from `{From}` to `{To}` exists",
-        note = "see `batchspec::format` for the conversions that exist"
-    )]
-    pub trait GenericReq_label_space<R, From, To> {
-        type Via: __spec_p::LeafConvert<From, To>;
-    }
-    #[diagnostic::do_not_recommend]
-    impl<
-        R,
-        From: __spec_p::FormatAs<To>,
-        To: __spec_p::Space,
-    > GenericReq_label_space<R, From, To> for () {
         type Via = __spec_p::LeafVia<__spec_p::Src<'y'>>;
     }
     #[diagnostic::on_unimplemented(
@@ -599,18 +567,16 @@ const _: () = {
         >: __spec_p::Node<__spec_p::Src<'i', 'm', 'g'>>,
         Batch<R>: __spec_p::Node<__spec_p::Src<'y'>>,
         (): GenericReq_tokens_source<Rec>,
-        (): GenericReq_tokens_space<
+        <() as GenericReq_tokens_source<
             Rec,
-            <() as GenericReq_tokens_source<Rec>>::Space,
+        >>::Space: __spec_p::FormatAs<
             <Batch<IndexSeq<50>> as __spec_p::LeafField>::Space,
         >,
         <Batch<IndexSeq<50>> as __spec_p::LeafField>::Space: __spec_p::Padded,
         (): GenericReq_label_source<Rec>,
-        (): GenericReq_label_space<
+        <() as GenericReq_label_source<
             Rec,
-            <() as GenericReq_label_source<Rec>>::Space,
-            <Batch<R> as __spec_p::LeafField>::Space,
-        >,
+        >>::Space: __spec_p::FormatAs<<Batch<R> as __spec_p::LeafField>::Space>,
     {}
     impl<R: Space, Rec> __spec_p::ServeFrom<Rec> for GenericReq<R>
     where
@@ -622,19 +588,17 @@ const _: () = {
         >: __spec_p::Node<__spec_p::Src<'i', 'm', 'g'>>,
         Batch<R>: __spec_p::Node<__spec_p::Src<'y'>>,
         (): GenericReq_tokens_source<Rec>,
-        (): GenericReq_tokens_space<
+        <() as GenericReq_tokens_source<
             Rec,
-            <() as GenericReq_tokens_source<Rec>>::Space,
+        >>::Space: __spec_p::FormatAs<
             <Batch<IndexSeq<50>> as __spec_p::LeafField>::Space,
         >,
         <Batch<IndexSeq<50>> as __spec_p::LeafField>::Space: __spec_p::Padded,
         (): GenericReq_tokens_serve<Rec>,
         (): GenericReq_label_source<Rec>,
-        (): GenericReq_label_space<
+        <() as GenericReq_label_source<
             Rec,
-            <() as GenericReq_label_source<Rec>>::Space,
-            <Batch<R> as __spec_p::LeafField>::Space,
-        >,
+        >>::Space: __spec_p::FormatAs<<Batch<R> as __spec_p::LeafField>::Space>,
         (): GenericReq_label_serve<Rec>,
     {
         fn serve_from(
@@ -660,9 +624,9 @@ const _: () = {
         >: __spec_p::Node<__spec_p::Src<'i', 'm', 'g'>>,
         Batch<R>: __spec_p::Node<__spec_p::Src<'y'>>,
         (): GenericReq_tokens_source<Rec>,
-        (): GenericReq_tokens_space<
+        <() as GenericReq_tokens_source<
             Rec,
-            <() as GenericReq_tokens_source<Rec>>::Space,
+        >>::Space: __spec_p::FormatAs<
             <Batch<IndexSeq<50>> as __spec_p::LeafField>::Space,
         >,
         <Batch<IndexSeq<50>> as __spec_p::LeafField>::Space: __spec_p::Padded,
@@ -670,11 +634,9 @@ const _: () = {
             IndexSeq<50>,
         >: __spec_p::GatherInto<<Batch<IndexSeq<50>> as __spec_p::LeafField>::Space>,
         (): GenericReq_label_source<Rec>,
-        (): GenericReq_label_space<
+        <() as GenericReq_label_source<
             Rec,
-            <() as GenericReq_label_source<Rec>>::Space,
-            <Batch<R> as __spec_p::LeafField>::Space,
-        >,
+        >>::Space: __spec_p::FormatAs<<Batch<R> as __spec_p::LeafField>::Space>,
         for<'__spec_x> Batch<
             R,
         >: __spec_p::GatherInto<<Batch<R> as __spec_p::LeafField>::Space>,
@@ -704,11 +666,9 @@ const _: () = {
                 steps: __spec_p::core::option::Option::Some(8usize),
                 truncate: false,
             };
-            <<() as GenericReq_tokens_space<
-                Rec,
-                <() as GenericReq_tokens_source<Rec>>::Space,
-                <Batch<IndexSeq<50>> as __spec_p::LeafField>::Space,
-            >>::Via as __spec_p::LeafConvert<
+            <__spec_p::LeafVia<
+                __spec_p::Src<'t'>,
+            > as __spec_p::LeafConvert<
                 <() as GenericReq_tokens_source<Rec>>::Space,
                 <Batch<IndexSeq<50>> as __spec_p::LeafField>::Space,
             >>::gather(
@@ -721,11 +681,9 @@ const _: () = {
                 __spec_collate_tokens,
             )?;
             let __spec_collate_label = &__spec_p::Collate::DEFAULT;
-            <<() as GenericReq_label_space<
-                Rec,
-                <() as GenericReq_label_source<Rec>>::Space,
-                <Batch<R> as __spec_p::LeafField>::Space,
-            >>::Via as __spec_p::LeafConvert<
+            <__spec_p::LeafVia<
+                __spec_p::Src<'y'>,
+            > as __spec_p::LeafConvert<
                 <() as GenericReq_label_source<Rec>>::Space,
                 <Batch<R> as __spec_p::LeafField>::Space,
             >>::gather(
@@ -754,11 +712,9 @@ const _: () = {
                 steps: __spec_p::core::option::Option::Some(8usize),
                 truncate: false,
             };
-            <<() as GenericReq_tokens_space<
-                Rec,
-                <() as GenericReq_tokens_source<Rec>>::Space,
-                <Batch<IndexSeq<50>> as __spec_p::LeafField>::Space,
-            >>::Via as __spec_p::LeafConvert<
+            <__spec_p::LeafVia<
+                __spec_p::Src<'t'>,
+            > as __spec_p::LeafConvert<
                 <() as GenericReq_tokens_source<Rec>>::Space,
                 <Batch<IndexSeq<50>> as __spec_p::LeafField>::Space,
             >>::fits(
@@ -768,11 +724,9 @@ const _: () = {
                 __spec_collate_tokens,
             )?;
             let __spec_collate_label = &__spec_p::Collate::DEFAULT;
-            <<() as GenericReq_label_space<
-                Rec,
-                <() as GenericReq_label_source<Rec>>::Space,
-                <Batch<R> as __spec_p::LeafField>::Space,
-            >>::Via as __spec_p::LeafConvert<
+            <__spec_p::LeafVia<
+                __spec_p::Src<'y'>,
+            > as __spec_p::LeafConvert<
                 <() as GenericReq_label_source<Rec>>::Space,
                 <Batch<R> as __spec_p::LeafField>::Space,
             >>::fits(
@@ -915,8 +869,7 @@ const _: () = {
         }
     }
     #[automatically_derived]
-    impl<R: Space, __SpecM: __spec_p::LeafMapper> __spec_p::MapSpec<__SpecM>
-    for GenericReq<R>
+    impl<R: Space, M: __spec_p::LeafMapper> __spec_p::MapSpec<M> for GenericReq<R>
     where
         R: __spec_p::Space,
         for<'__spec_w> Batch<IndexSeq<50>>: __spec_p::Node<__spec_p::Src<'t'>>,
@@ -924,33 +877,33 @@ const _: () = {
             Image<4, 5, 2, 40>,
         >: __spec_p::Node<__spec_p::Src<'i', 'm', 'g'>>,
         Batch<R>: __spec_p::Node<__spec_p::Src<'y'>>,
-        Batch<IndexSeq<50>>: __spec_p::MapSpec<__SpecM>,
-        Batch<Image<4, 5, 2, 40>>: __spec_p::MapSpec<__SpecM>,
-        Batch<R>: __spec_p::MapSpec<__SpecM>,
+        Batch<IndexSeq<50>>: __spec_p::MapSpec<M>,
+        Batch<Image<4, 5, 2, 40>>: __spec_p::MapSpec<M>,
+        Batch<R>: __spec_p::MapSpec<M>,
     {
         type Out = GenericReqMapped<
-            <Batch<IndexSeq<50>> as __spec_p::MapSpec<__SpecM>>::Out,
-            <Batch<Image<4, 5, 2, 40>> as __spec_p::MapSpec<__SpecM>>::Out,
-            <Batch<R> as __spec_p::MapSpec<__SpecM>>::Out,
+            <Batch<IndexSeq<50>> as __spec_p::MapSpec<M>>::Out,
+            <Batch<Image<4, 5, 2, 40>> as __spec_p::MapSpec<M>>::Out,
+            <Batch<R> as __spec_p::MapSpec<M>>::Out,
         >;
         fn map_spec(
             self,
-            __spec_mapper: &mut __SpecM,
+            __spec_mapper: &mut M,
         ) -> __spec_p::core::result::Result<
             Self::Out,
-            <__SpecM as __spec_p::LeafMapper>::Error,
+            <M as __spec_p::LeafMapper>::Error,
         > {
             let _ = &__spec_mapper;
             __spec_p::core::result::Result::Ok(GenericReqMapped {
                 tokens: <Batch<
                     IndexSeq<50>,
-                > as __spec_p::MapSpec<__SpecM>>::map_spec(self.tokens, __spec_mapper)?,
+                > as __spec_p::MapSpec<M>>::map_spec(self.tokens, __spec_mapper)?,
                 image: <Batch<
                     Image<4, 5, 2, 40>,
-                > as __spec_p::MapSpec<__SpecM>>::map_spec(self.image, __spec_mapper)?,
+                > as __spec_p::MapSpec<M>>::map_spec(self.image, __spec_mapper)?,
                 label: <Batch<
                     R,
-                > as __spec_p::MapSpec<__SpecM>>::map_spec(self.label, __spec_mapper)?,
+                > as __spec_p::MapSpec<M>>::map_spec(self.label, __spec_mapper)?,
             })
         }
     }

@@ -1,6 +1,6 @@
 // The expansion of tests/expand/misplaced.rs; written by `BATCHSPEC_BLESS=1 cargo test`.
-// tokens: 00ece9125fa88660
-// spans: a7dab50a7bd6e436
+// tokens: 9f1d1621670ba283
+// spans: 983884edb497e0e3
 #[doc(hidden)]
 #[allow(non_camel_case_types, unused_qualifications, clippy::all)]
 const _: () = {
@@ -536,9 +536,9 @@ const _: () = {
         }
     }
     #[diagnostic::on_unimplemented(
-        message = "the record `{R}` has no source \"t\"",
+        message = "the record `{R}` does not serve source \"t\"",
         label = "field `tokens` of `Misplaced` reads source \"t\"",
-        note = "a request is served by source name: the record needs one batch field of source \"t\" (`#[spec(source = \"t\")]`, or a field of that name without `#[spec]`); a record that holds a source in two fields serves it to no request"
+        note = "a record serves the sources of its own batch fields, each held by one field: it needs a batch field of source \"t\" (`#[spec(source = \"t\")]`, or a field of that name without `#[spec]`); the sources of a struct nested in the record are that struct's (pair the request with it), and a source held in two fields is served to no request"
     )]
     pub trait Misplaced_tokens_source<R> {
         type Space: __spec_p::Space;
@@ -549,22 +549,6 @@ const _: () = {
     impl<R: __spec_p::HasSource<__spec_p::Src<'t'>>> Misplaced_tokens_source<R> for () {
         type Space = <R as __spec_p::HasSource<__spec_p::Src<'t'>>>::Space;
         type Field = <R as __spec_p::HasSource<__spec_p::Src<'t'>>>::Field;
-        type Via = __spec_p::LeafVia<__spec_p::Src<'t'>>;
-    }
-    #[diagnostic::on_unimplemented(
-        message = "field `tokens` of `Misplaced` asks for source \"t\" as `{To}`, but the record `{R}` holds it as `{From}`",
-        label = "no conversion from `{From}` to `{To}` exists",
-        note = "see `batchspec::format` for the conversions that exist"
-    )]
-    pub trait Misplaced_tokens_space<R, From, To> {
-        type Via: __spec_p::LeafConvert<From, To>;
-    }
-    #[diagnostic::do_not_recommend]
-    impl<
-        R,
-        From: __spec_p::FormatAs<To>,
-        To: __spec_p::Space,
-    > Misplaced_tokens_space<R, From, To> for () {
         type Via = __spec_p::LeafVia<__spec_p::Src<'t'>>;
     }
     #[diagnostic::on_unimplemented(
@@ -581,9 +565,9 @@ const _: () = {
         }
     }
     #[diagnostic::on_unimplemented(
-        message = "the record `{R}` has no source \"type\"",
+        message = "the record `{R}` does not serve source \"type\"",
         label = "field `type` of `Misplaced` reads source \"type\"",
-        note = "a request is served by source name: the record needs one batch field of source \"type\" (`#[spec(source = \"type\")]`, or a field of that name without `#[spec]`); a record that holds a source in two fields serves it to no request"
+        note = "a record serves the sources of its own batch fields, each held by one field: it needs a batch field of source \"type\" (`#[spec(source = \"type\")]`, or a field of that name without `#[spec]`); the sources of a struct nested in the record are that struct's (pair the request with it), and a source held in two fields is served to no request"
     )]
     pub trait Misplaced_type_source<R> {
         type Space: __spec_p::Space;
@@ -600,22 +584,6 @@ const _: () = {
         type Field = <R as __spec_p::HasSource<
             __spec_p::Src<'t', 'y', 'p', 'e'>,
         >>::Field;
-        type Via = __spec_p::LeafVia<__spec_p::Src<'t', 'y', 'p', 'e'>>;
-    }
-    #[diagnostic::on_unimplemented(
-        message = "field `type` of `Misplaced` asks for source \"type\" as `{To}`, but the record `{R}` holds it as `{From}`",
-        label = "no conversion from `{From}` to `{To}` exists",
-        note = "see `batchspec::format` for the conversions that exist"
-    )]
-    pub trait Misplaced_type_space<R, From, To> {
-        type Via: __spec_p::LeafConvert<From, To>;
-    }
-    #[diagnostic::do_not_recommend]
-    impl<
-        R,
-        From: __spec_p::FormatAs<To>,
-        To: __spec_p::Space,
-    > Misplaced_type_space<R, From, To> for () {
         type Via = __spec_p::LeafVia<__spec_p::Src<'t', 'y', 'p', 'e'>>;
     }
     impl<R> __spec_p::ProjectFrom<R> for Misplaced
@@ -698,17 +666,15 @@ const _: () = {
         ): __spec_p::ReadField<R, __spec_p::Src<'v'>>,
         for<'__spec_x> Labelled: __spec_p::Reads<R>,
         (): Misplaced_tokens_source<R>,
-        (): Misplaced_tokens_space<
+        <() as Misplaced_tokens_source<
             R,
-            <() as Misplaced_tokens_source<R>>::Space,
+        >>::Space: __spec_p::FormatAs<
             <Batch<IndexSeq<50>> as __spec_p::LeafField>::Space,
         >,
         (): Misplaced_type_source<R>,
-        (): Misplaced_type_space<
+        <() as Misplaced_type_source<
             R,
-            <() as Misplaced_type_source<R>>::Space,
-            <Batch<Labels<3>> as __spec_p::LeafField>::Space,
-        >,
+        >>::Space: __spec_p::FormatAs<<Batch<Labels<3>> as __spec_p::LeafField>::Space>,
     {}
     impl<R> __spec_p::ServeFrom<R> for Misplaced
     where
@@ -719,18 +685,16 @@ const _: () = {
         ): __spec_p::ServeField<R, __spec_p::Src<'v'>>,
         for<'__spec_x> Labelled: __spec_p::ServeFrom<R>,
         (): Misplaced_tokens_source<R>,
-        (): Misplaced_tokens_space<
+        <() as Misplaced_tokens_source<
             R,
-            <() as Misplaced_tokens_source<R>>::Space,
+        >>::Space: __spec_p::FormatAs<
             <Batch<IndexSeq<50>> as __spec_p::LeafField>::Space,
         >,
         (): Misplaced_tokens_serve<R>,
         (): Misplaced_type_source<R>,
-        (): Misplaced_type_space<
+        <() as Misplaced_type_source<
             R,
-            <() as Misplaced_type_source<R>>::Space,
-            <Batch<Labels<3>> as __spec_p::LeafField>::Space,
-        >,
+        >>::Space: __spec_p::FormatAs<<Batch<Labels<3>> as __spec_p::LeafField>::Space>,
         for<'__spec_x> Batch<
             Labels<3>,
         >: __spec_p::FromShared<<Batch<Labels<3>> as __spec_p::LeafField>::Space>,
@@ -759,11 +723,9 @@ const _: () = {
                 > as __spec_p::FromShared<
                     <Batch<Labels<3>> as __spec_p::LeafField>::Space,
                 >>::from_shared(
-                    <<() as Misplaced_type_space<
-                        R,
-                        <() as Misplaced_type_source<R>>::Space,
-                        <Batch<Labels<3>> as __spec_p::LeafField>::Space,
-                    >>::Via as __spec_p::LeafConvert<
+                    <__spec_p::LeafVia<
+                        __spec_p::Src<'t', 'y', 'p', 'e'>,
+                    > as __spec_p::LeafConvert<
                         <() as Misplaced_type_source<R>>::Space,
                         <Batch<Labels<3>> as __spec_p::LeafField>::Space,
                     >>::serve(
@@ -785,20 +747,18 @@ const _: () = {
         ): __spec_p::GatherField<R, __spec_p::Src<'v'>>,
         for<'__spec_x> Labelled: __spec_p::GatherFrom<R>,
         (): Misplaced_tokens_source<R>,
-        (): Misplaced_tokens_space<
+        <() as Misplaced_tokens_source<
             R,
-            <() as Misplaced_tokens_source<R>>::Space,
+        >>::Space: __spec_p::FormatAs<
             <Batch<IndexSeq<50>> as __spec_p::LeafField>::Space,
         >,
         for<'__spec_x> Batch<
             IndexSeq<50>,
         >: __spec_p::GatherInto<<Batch<IndexSeq<50>> as __spec_p::LeafField>::Space>,
         (): Misplaced_type_source<R>,
-        (): Misplaced_type_space<
+        <() as Misplaced_type_source<
             R,
-            <() as Misplaced_type_source<R>>::Space,
-            <Batch<Labels<3>> as __spec_p::LeafField>::Space,
-        >,
+        >>::Space: __spec_p::FormatAs<<Batch<Labels<3>> as __spec_p::LeafField>::Space>,
         for<'__spec_x> Batch<
             Labels<3>,
         >: __spec_p::GatherInto<<Batch<Labels<3>> as __spec_p::LeafField>::Space>,
@@ -848,11 +808,9 @@ const _: () = {
                 steps: __spec_p::core::option::Option::None,
                 truncate: false,
             };
-            <<() as Misplaced_tokens_space<
-                R,
-                <() as Misplaced_tokens_source<R>>::Space,
-                <Batch<IndexSeq<50>> as __spec_p::LeafField>::Space,
-            >>::Via as __spec_p::LeafConvert<
+            <__spec_p::LeafVia<
+                __spec_p::Src<'t'>,
+            > as __spec_p::LeafConvert<
                 <() as Misplaced_tokens_source<R>>::Space,
                 <Batch<IndexSeq<50>> as __spec_p::LeafField>::Space,
             >>::gather(
@@ -865,11 +823,9 @@ const _: () = {
                 __spec_collate_tokens,
             )?;
             let __spec_collate_type = &__spec_p::Collate::DEFAULT;
-            <<() as Misplaced_type_space<
-                R,
-                <() as Misplaced_type_source<R>>::Space,
-                <Batch<Labels<3>> as __spec_p::LeafField>::Space,
-            >>::Via as __spec_p::LeafConvert<
+            <__spec_p::LeafVia<
+                __spec_p::Src<'t', 'y', 'p', 'e'>,
+            > as __spec_p::LeafConvert<
                 <() as Misplaced_type_source<R>>::Space,
                 <Batch<Labels<3>> as __spec_p::LeafField>::Space,
             >>::gather(
@@ -904,11 +860,9 @@ const _: () = {
                 steps: __spec_p::core::option::Option::None,
                 truncate: false,
             };
-            <<() as Misplaced_tokens_space<
-                R,
-                <() as Misplaced_tokens_source<R>>::Space,
-                <Batch<IndexSeq<50>> as __spec_p::LeafField>::Space,
-            >>::Via as __spec_p::LeafConvert<
+            <__spec_p::LeafVia<
+                __spec_p::Src<'t'>,
+            > as __spec_p::LeafConvert<
                 <() as Misplaced_tokens_source<R>>::Space,
                 <Batch<IndexSeq<50>> as __spec_p::LeafField>::Space,
             >>::fits(
@@ -918,11 +872,9 @@ const _: () = {
                 __spec_collate_tokens,
             )?;
             let __spec_collate_type = &__spec_p::Collate::DEFAULT;
-            <<() as Misplaced_type_space<
-                R,
-                <() as Misplaced_type_source<R>>::Space,
-                <Batch<Labels<3>> as __spec_p::LeafField>::Space,
-            >>::Via as __spec_p::LeafConvert<
+            <__spec_p::LeafVia<
+                __spec_p::Src<'t', 'y', 'p', 'e'>,
+            > as __spec_p::LeafConvert<
                 <() as Misplaced_type_source<R>>::Space,
                 <Batch<Labels<3>> as __spec_p::LeafField>::Space,
             >>::fits(
@@ -1049,41 +1001,41 @@ const _: () = {
         }
     }
     #[automatically_derived]
-    impl<__SpecM: __spec_p::LeafMapper> __spec_p::MapSpec<__SpecM> for Misplaced
+    impl<M: __spec_p::LeafMapper> __spec_p::MapSpec<M> for Misplaced
     where
-        (Batch<Vector<4>>, Batch<Vector<2>>): __spec_p::MapSpec<__SpecM>,
-        Labelled: __spec_p::MapSpec<__SpecM>,
-        Batch<IndexSeq<50>>: __spec_p::MapSpec<__SpecM>,
-        Batch<Labels<3>>: __spec_p::MapSpec<__SpecM>,
+        (Batch<Vector<4>>, Batch<Vector<2>>): __spec_p::MapSpec<M>,
+        Labelled: __spec_p::MapSpec<M>,
+        Batch<IndexSeq<50>>: __spec_p::MapSpec<M>,
+        Batch<Labels<3>>: __spec_p::MapSpec<M>,
     {
         type Out = MisplacedMapped<
-            <(Batch<Vector<4>>, Batch<Vector<2>>) as __spec_p::MapSpec<__SpecM>>::Out,
-            <Labelled as __spec_p::MapSpec<__SpecM>>::Out,
-            <Batch<IndexSeq<50>> as __spec_p::MapSpec<__SpecM>>::Out,
-            <Batch<Labels<3>> as __spec_p::MapSpec<__SpecM>>::Out,
+            <(Batch<Vector<4>>, Batch<Vector<2>>) as __spec_p::MapSpec<M>>::Out,
+            <Labelled as __spec_p::MapSpec<M>>::Out,
+            <Batch<IndexSeq<50>> as __spec_p::MapSpec<M>>::Out,
+            <Batch<Labels<3>> as __spec_p::MapSpec<M>>::Out,
         >;
         fn map_spec(
             self,
-            __spec_mapper: &mut __SpecM,
+            __spec_mapper: &mut M,
         ) -> __spec_p::core::result::Result<
             Self::Out,
-            <__SpecM as __spec_p::LeafMapper>::Error,
+            <M as __spec_p::LeafMapper>::Error,
         > {
             let _ = &__spec_mapper;
             __spec_p::core::result::Result::Ok(MisplacedMapped {
                 views: <(
                     Batch<Vector<4>>,
                     Batch<Vector<2>>,
-                ) as __spec_p::MapSpec<__SpecM>>::map_spec(self.views, __spec_mapper)?,
+                ) as __spec_p::MapSpec<M>>::map_spec(self.views, __spec_mapper)?,
                 inner: <Labelled as __spec_p::MapSpec<
-                    __SpecM,
+                    M,
                 >>::map_spec(self.inner, __spec_mapper)?,
                 tokens: <Batch<
                     IndexSeq<50>,
-                > as __spec_p::MapSpec<__SpecM>>::map_spec(self.tokens, __spec_mapper)?,
+                > as __spec_p::MapSpec<M>>::map_spec(self.tokens, __spec_mapper)?,
                 r#type: <Batch<
                     Labels<3>,
-                > as __spec_p::MapSpec<__SpecM>>::map_spec(self.r#type, __spec_mapper)?,
+                > as __spec_p::MapSpec<M>>::map_spec(self.r#type, __spec_mapper)?,
             })
         }
     }

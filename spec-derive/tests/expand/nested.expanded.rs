@@ -1,6 +1,6 @@
 // The expansion of tests/expand/nested.rs; written by `BATCHSPEC_BLESS=1 cargo test`.
-// tokens: 80cdcc499b18cc05
-// spans: 28351f9d2559cf7f
+// tokens: 8ea416dbafd7ab76
+// spans: 37962c90baa99d98
 #[doc(hidden)]
 #[allow(non_camel_case_types, unused_qualifications, clippy::all)]
 const _: () = {
@@ -502,30 +502,30 @@ const _: () = {
         }
     }
     #[automatically_derived]
-    impl<__SpecM: __spec_p::LeafMapper> __spec_p::MapSpec<__SpecM> for Outer
+    impl<M: __spec_p::LeafMapper> __spec_p::MapSpec<M> for Outer
     where
-        (Batch<Vector<4>>, Batch<Vector<2>>): __spec_p::MapSpec<__SpecM>,
-        Labelled: __spec_p::MapSpec<__SpecM>,
+        (Batch<Vector<4>>, Batch<Vector<2>>): __spec_p::MapSpec<M>,
+        Labelled: __spec_p::MapSpec<M>,
     {
         type Out = OuterMapped<
-            <(Batch<Vector<4>>, Batch<Vector<2>>) as __spec_p::MapSpec<__SpecM>>::Out,
-            <Labelled as __spec_p::MapSpec<__SpecM>>::Out,
+            <(Batch<Vector<4>>, Batch<Vector<2>>) as __spec_p::MapSpec<M>>::Out,
+            <Labelled as __spec_p::MapSpec<M>>::Out,
         >;
         fn map_spec(
             self,
-            __spec_mapper: &mut __SpecM,
+            __spec_mapper: &mut M,
         ) -> __spec_p::core::result::Result<
             Self::Out,
-            <__SpecM as __spec_p::LeafMapper>::Error,
+            <M as __spec_p::LeafMapper>::Error,
         > {
             let _ = &__spec_mapper;
             __spec_p::core::result::Result::Ok(OuterMapped {
                 views: <(
                     Batch<Vector<4>>,
                     Batch<Vector<2>>,
-                ) as __spec_p::MapSpec<__SpecM>>::map_spec(self.views, __spec_mapper)?,
+                ) as __spec_p::MapSpec<M>>::map_spec(self.views, __spec_mapper)?,
                 inner: <Labelled as __spec_p::MapSpec<
-                    __SpecM,
+                    M,
                 >>::map_spec(self.inner, __spec_mapper)?,
             })
         }

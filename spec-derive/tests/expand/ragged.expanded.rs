@@ -1,6 +1,6 @@
 // The expansion of tests/expand/ragged.rs; written by `BATCHSPEC_BLESS=1 cargo test`.
-// tokens: 5188b03807eb94d4
-// spans: 55dbe57c5f12dc14
+// tokens: 5ccb8a15cda07f86
+// spans: ce3d2d4b929b2be6
 #[doc(hidden)]
 #[allow(non_camel_case_types, unused_qualifications, clippy::all)]
 const _: () = {
@@ -176,9 +176,9 @@ const _: () = {
         }
     }
     #[diagnostic::on_unimplemented(
-        message = "the record `{R}` has no source \"t\"",
+        message = "the record `{R}` does not serve source \"t\"",
         label = "field `tokens` of `Seqs` reads source \"t\"",
-        note = "a request is served by source name: the record needs one batch field of source \"t\" (`#[spec(source = \"t\")]`, or a field of that name without `#[spec]`); a record that holds a source in two fields serves it to no request"
+        note = "a record serves the sources of its own batch fields, each held by one field: it needs a batch field of source \"t\" (`#[spec(source = \"t\")]`, or a field of that name without `#[spec]`); the sources of a struct nested in the record are that struct's (pair the request with it), and a source held in two fields is served to no request"
     )]
     pub trait Seqs_tokens_source<R> {
         type Space: __spec_p::Space;
@@ -189,22 +189,6 @@ const _: () = {
     impl<R: __spec_p::HasSource<__spec_p::Src<'t'>>> Seqs_tokens_source<R> for () {
         type Space = <R as __spec_p::HasSource<__spec_p::Src<'t'>>>::Space;
         type Field = <R as __spec_p::HasSource<__spec_p::Src<'t'>>>::Field;
-        type Via = __spec_p::LeafVia<__spec_p::Src<'t'>>;
-    }
-    #[diagnostic::on_unimplemented(
-        message = "field `tokens` of `Seqs` asks for source \"t\" as `{To}`, but the record `{R}` holds it as `{From}`",
-        label = "no conversion from `{From}` to `{To}` exists",
-        note = "see `batchspec::format` for the conversions that exist"
-    )]
-    pub trait Seqs_tokens_space<R, From, To> {
-        type Via: __spec_p::LeafConvert<From, To>;
-    }
-    #[diagnostic::do_not_recommend]
-    impl<
-        R,
-        From: __spec_p::FormatAs<To>,
-        To: __spec_p::Space,
-    > Seqs_tokens_space<R, From, To> for () {
         type Via = __spec_p::LeafVia<__spec_p::Src<'t'>>;
     }
     impl<R> __spec_p::ProjectFrom<R> for Seqs
@@ -250,9 +234,9 @@ const _: () = {
     where
         for<'__spec_x> Self: __spec_p::DataSpec,
         (): Seqs_tokens_source<R>,
-        (): Seqs_tokens_space<
+        <() as Seqs_tokens_source<
             R,
-            <() as Seqs_tokens_source<R>>::Space,
+        >>::Space: __spec_p::FormatAs<
             <Ragged<IndexSeq<50>> as __spec_p::LeafField>::Space,
         >,
     {}
@@ -260,9 +244,9 @@ const _: () = {
     where
         for<'__spec_x> Self: __spec_p::DataSpec,
         (): Seqs_tokens_source<R>,
-        (): Seqs_tokens_space<
+        <() as Seqs_tokens_source<
             R,
-            <() as Seqs_tokens_source<R>>::Space,
+        >>::Space: __spec_p::FormatAs<
             <Ragged<IndexSeq<50>> as __spec_p::LeafField>::Space,
         >,
         for<'__spec_x> Ragged<
@@ -280,11 +264,9 @@ const _: () = {
                 > as __spec_p::FromShared<
                     <Ragged<IndexSeq<50>> as __spec_p::LeafField>::Space,
                 >>::from_shared(
-                    <<() as Seqs_tokens_space<
-                        R,
-                        <() as Seqs_tokens_source<R>>::Space,
-                        <Ragged<IndexSeq<50>> as __spec_p::LeafField>::Space,
-                    >>::Via as __spec_p::LeafConvert<
+                    <__spec_p::LeafVia<
+                        __spec_p::Src<'t'>,
+                    > as __spec_p::LeafConvert<
                         <() as Seqs_tokens_source<R>>::Space,
                         <Ragged<IndexSeq<50>> as __spec_p::LeafField>::Space,
                     >>::serve(
@@ -301,9 +283,9 @@ const _: () = {
     where
         for<'__spec_x> Self: __spec_p::DataSpec,
         (): Seqs_tokens_source<R>,
-        (): Seqs_tokens_space<
+        <() as Seqs_tokens_source<
             R,
-            <() as Seqs_tokens_source<R>>::Space,
+        >>::Space: __spec_p::FormatAs<
             <Ragged<IndexSeq<50>> as __spec_p::LeafField>::Space,
         >,
         for<'__spec_x> Ragged<
@@ -325,11 +307,9 @@ const _: () = {
                 &__spec_draws,
             );
             let __spec_collate_tokens = &__spec_p::Collate::DEFAULT;
-            <<() as Seqs_tokens_space<
-                R,
-                <() as Seqs_tokens_source<R>>::Space,
-                <Ragged<IndexSeq<50>> as __spec_p::LeafField>::Space,
-            >>::Via as __spec_p::LeafConvert<
+            <__spec_p::LeafVia<
+                __spec_p::Src<'t'>,
+            > as __spec_p::LeafConvert<
                 <() as Seqs_tokens_source<R>>::Space,
                 <Ragged<IndexSeq<50>> as __spec_p::LeafField>::Space,
             >>::gather(
@@ -348,11 +328,9 @@ const _: () = {
         ) -> __spec_p::core::result::Result<(), __spec_p::DataError> {
             let _ = &__spec_record;
             let __spec_collate_tokens = &__spec_p::Collate::DEFAULT;
-            <<() as Seqs_tokens_space<
-                R,
-                <() as Seqs_tokens_source<R>>::Space,
-                <Ragged<IndexSeq<50>> as __spec_p::LeafField>::Space,
-            >>::Via as __spec_p::LeafConvert<
+            <__spec_p::LeafVia<
+                __spec_p::Src<'t'>,
+            > as __spec_p::LeafConvert<
                 <() as Seqs_tokens_source<R>>::Space,
                 <Ragged<IndexSeq<50>> as __spec_p::LeafField>::Space,
             >>::fits(
@@ -439,23 +417,23 @@ const _: () = {
         }
     }
     #[automatically_derived]
-    impl<__SpecM: __spec_p::LeafMapper> __spec_p::MapSpec<__SpecM> for Seqs
+    impl<M: __spec_p::LeafMapper> __spec_p::MapSpec<M> for Seqs
     where
-        Ragged<IndexSeq<50>>: __spec_p::MapSpec<__SpecM>,
+        Ragged<IndexSeq<50>>: __spec_p::MapSpec<M>,
     {
-        type Out = SeqsMapped<<Ragged<IndexSeq<50>> as __spec_p::MapSpec<__SpecM>>::Out>;
+        type Out = SeqsMapped<<Ragged<IndexSeq<50>> as __spec_p::MapSpec<M>>::Out>;
         fn map_spec(
             self,
-            __spec_mapper: &mut __SpecM,
+            __spec_mapper: &mut M,
         ) -> __spec_p::core::result::Result<
             Self::Out,
-            <__SpecM as __spec_p::LeafMapper>::Error,
+            <M as __spec_p::LeafMapper>::Error,
         > {
             let _ = &__spec_mapper;
             __spec_p::core::result::Result::Ok(SeqsMapped {
                 tokens: <Ragged<
                     IndexSeq<50>,
-                > as __spec_p::MapSpec<__SpecM>>::map_spec(self.tokens, __spec_mapper)?,
+                > as __spec_p::MapSpec<M>>::map_spec(self.tokens, __spec_mapper)?,
             })
         }
     }

@@ -1,6 +1,6 @@
 // The expansion of tests/expand/record.rs; written by `BATCHSPEC_BLESS=1 cargo test`.
-// tokens: 6731c229e5c5d770
-// spans: 07ff88f7e596036b
+// tokens: 4502141857e23222
+// spans: feb8aa5d8c10a535
 #[doc(hidden)]
 #[allow(non_camel_case_types, unused_qualifications, clippy::all)]
 const _: () = {
@@ -289,9 +289,9 @@ const _: () = {
         }
     }
     #[diagnostic::on_unimplemented(
-        message = "the record `{R}` has no source \"img\"",
+        message = "the record `{R}` does not serve source \"img\"",
         label = "field `image` of `Record` reads source \"img\"",
-        note = "a request is served by source name: the record needs one batch field of source \"img\" (`#[spec(source = \"img\")]`, or a field of that name without `#[spec]`); a record that holds a source in two fields serves it to no request"
+        note = "a record serves the sources of its own batch fields, each held by one field: it needs a batch field of source \"img\" (`#[spec(source = \"img\")]`, or a field of that name without `#[spec]`); the sources of a struct nested in the record are that struct's (pair the request with it), and a source held in two fields is served to no request"
     )]
     pub trait Record_image_source<R> {
         type Space: __spec_p::Space;
@@ -306,25 +306,9 @@ const _: () = {
         type Via = __spec_p::LeafVia<__spec_p::Src<'i', 'm', 'g'>>;
     }
     #[diagnostic::on_unimplemented(
-        message = "field `image` of `Record` asks for source \"img\" as `{To}`, but the record `{R}` holds it as `{From}`",
-        label = "no conversion from `{From}` to `{To}` exists",
-        note = "see `batchspec::format` for the conversions that exist"
-    )]
-    pub trait Record_image_space<R, From, To> {
-        type Via: __spec_p::LeafConvert<From, To>;
-    }
-    #[diagnostic::do_not_recommend]
-    impl<
-        R,
-        From: __spec_p::FormatAs<To>,
-        To: __spec_p::Space,
-    > Record_image_space<R, From, To> for () {
-        type Via = __spec_p::LeafVia<__spec_p::Src<'i', 'm', 'g'>>;
-    }
-    #[diagnostic::on_unimplemented(
-        message = "the record `{R}` has no source \"y\"",
+        message = "the record `{R}` does not serve source \"y\"",
         label = "field `label` of `Record` reads source \"y\"",
-        note = "a request is served by source name: the record needs one batch field of source \"y\" (`#[spec(source = \"y\")]`, or a field of that name without `#[spec]`); a record that holds a source in two fields serves it to no request"
+        note = "a record serves the sources of its own batch fields, each held by one field: it needs a batch field of source \"y\" (`#[spec(source = \"y\")]`, or a field of that name without `#[spec]`); the sources of a struct nested in the record are that struct's (pair the request with it), and a source held in two fields is served to no request"
     )]
     pub trait Record_label_source<R> {
         type Space: __spec_p::Space;
@@ -335,22 +319,6 @@ const _: () = {
     impl<R: __spec_p::HasSource<__spec_p::Src<'y'>>> Record_label_source<R> for () {
         type Space = <R as __spec_p::HasSource<__spec_p::Src<'y'>>>::Space;
         type Field = <R as __spec_p::HasSource<__spec_p::Src<'y'>>>::Field;
-        type Via = __spec_p::LeafVia<__spec_p::Src<'y'>>;
-    }
-    #[diagnostic::on_unimplemented(
-        message = "field `label` of `Record` asks for source \"y\" as `{To}`, but the record `{R}` holds it as `{From}`",
-        label = "no conversion from `{From}` to `{To}` exists",
-        note = "see `batchspec::format` for the conversions that exist"
-    )]
-    pub trait Record_label_space<R, From, To> {
-        type Via: __spec_p::LeafConvert<From, To>;
-    }
-    #[diagnostic::do_not_recommend]
-    impl<
-        R,
-        From: __spec_p::FormatAs<To>,
-        To: __spec_p::Space,
-    > Record_label_space<R, From, To> for () {
         type Via = __spec_p::LeafVia<__spec_p::Src<'y'>>;
     }
     impl<R> __spec_p::ProjectFrom<R> for Record
@@ -420,25 +388,23 @@ const _: () = {
     where
         for<'__spec_x> Self: __spec_p::DataSpec,
         (): Record_image_source<R>,
-        (): Record_image_space<
+        <() as Record_image_source<
             R,
-            <() as Record_image_source<R>>::Space,
+        >>::Space: __spec_p::FormatAs<
             <Batch<Image<2, 2, 3, 12>> as __spec_p::LeafField>::Space,
         >,
         (): Record_label_source<R>,
-        (): Record_label_space<
+        <() as Record_label_source<
             R,
-            <() as Record_label_source<R>>::Space,
-            <Batch<Index<3>> as __spec_p::LeafField>::Space,
-        >,
+        >>::Space: __spec_p::FormatAs<<Batch<Index<3>> as __spec_p::LeafField>::Space>,
     {}
     impl<R> __spec_p::ServeFrom<R> for Record
     where
         for<'__spec_x> Self: __spec_p::DataSpec,
         (): Record_image_source<R>,
-        (): Record_image_space<
+        <() as Record_image_source<
             R,
-            <() as Record_image_source<R>>::Space,
+        >>::Space: __spec_p::FormatAs<
             <Batch<Image<2, 2, 3, 12>> as __spec_p::LeafField>::Space,
         >,
         for<'__spec_x> Batch<
@@ -447,11 +413,9 @@ const _: () = {
             <Batch<Image<2, 2, 3, 12>> as __spec_p::LeafField>::Space,
         >,
         (): Record_label_source<R>,
-        (): Record_label_space<
+        <() as Record_label_source<
             R,
-            <() as Record_label_source<R>>::Space,
-            <Batch<Index<3>> as __spec_p::LeafField>::Space,
-        >,
+        >>::Space: __spec_p::FormatAs<<Batch<Index<3>> as __spec_p::LeafField>::Space>,
         for<'__spec_x> Batch<
             Index<3>,
         >: __spec_p::FromShared<<Batch<Index<3>> as __spec_p::LeafField>::Space>,
@@ -467,11 +431,9 @@ const _: () = {
                 > as __spec_p::FromShared<
                     <Batch<Image<2, 2, 3, 12>> as __spec_p::LeafField>::Space,
                 >>::from_shared(
-                    <<() as Record_image_space<
-                        R,
-                        <() as Record_image_source<R>>::Space,
-                        <Batch<Image<2, 2, 3, 12>> as __spec_p::LeafField>::Space,
-                    >>::Via as __spec_p::LeafConvert<
+                    <__spec_p::LeafVia<
+                        __spec_p::Src<'i', 'm', 'g'>,
+                    > as __spec_p::LeafConvert<
                         <() as Record_image_source<R>>::Space,
                         <Batch<Image<2, 2, 3, 12>> as __spec_p::LeafField>::Space,
                     >>::serve(
@@ -486,11 +448,9 @@ const _: () = {
                 > as __spec_p::FromShared<
                     <Batch<Index<3>> as __spec_p::LeafField>::Space,
                 >>::from_shared(
-                    <<() as Record_label_space<
-                        R,
-                        <() as Record_label_source<R>>::Space,
-                        <Batch<Index<3>> as __spec_p::LeafField>::Space,
-                    >>::Via as __spec_p::LeafConvert<
+                    <__spec_p::LeafVia<
+                        __spec_p::Src<'y'>,
+                    > as __spec_p::LeafConvert<
                         <() as Record_label_source<R>>::Space,
                         <Batch<Index<3>> as __spec_p::LeafField>::Space,
                     >>::serve(
@@ -507,9 +467,9 @@ const _: () = {
     where
         for<'__spec_x> Self: __spec_p::DataSpec,
         (): Record_image_source<R>,
-        (): Record_image_space<
+        <() as Record_image_source<
             R,
-            <() as Record_image_source<R>>::Space,
+        >>::Space: __spec_p::FormatAs<
             <Batch<Image<2, 2, 3, 12>> as __spec_p::LeafField>::Space,
         >,
         for<'__spec_x> Batch<
@@ -518,11 +478,9 @@ const _: () = {
             <Batch<Image<2, 2, 3, 12>> as __spec_p::LeafField>::Space,
         >,
         (): Record_label_source<R>,
-        (): Record_label_space<
+        <() as Record_label_source<
             R,
-            <() as Record_label_source<R>>::Space,
-            <Batch<Index<3>> as __spec_p::LeafField>::Space,
-        >,
+        >>::Space: __spec_p::FormatAs<<Batch<Index<3>> as __spec_p::LeafField>::Space>,
         for<'__spec_x> Batch<
             Index<3>,
         >: __spec_p::GatherInto<<Batch<Index<3>> as __spec_p::LeafField>::Space>,
@@ -542,11 +500,9 @@ const _: () = {
                 &__spec_draws,
             );
             let __spec_collate_image = &__spec_p::Collate::DEFAULT;
-            <<() as Record_image_space<
-                R,
-                <() as Record_image_source<R>>::Space,
-                <Batch<Image<2, 2, 3, 12>> as __spec_p::LeafField>::Space,
-            >>::Via as __spec_p::LeafConvert<
+            <__spec_p::LeafVia<
+                __spec_p::Src<'i', 'm', 'g'>,
+            > as __spec_p::LeafConvert<
                 <() as Record_image_source<R>>::Space,
                 <Batch<Image<2, 2, 3, 12>> as __spec_p::LeafField>::Space,
             >>::gather(
@@ -559,11 +515,9 @@ const _: () = {
                 __spec_collate_image,
             )?;
             let __spec_collate_label = &__spec_p::Collate::DEFAULT;
-            <<() as Record_label_space<
-                R,
-                <() as Record_label_source<R>>::Space,
-                <Batch<Index<3>> as __spec_p::LeafField>::Space,
-            >>::Via as __spec_p::LeafConvert<
+            <__spec_p::LeafVia<
+                __spec_p::Src<'y'>,
+            > as __spec_p::LeafConvert<
                 <() as Record_label_source<R>>::Space,
                 <Batch<Index<3>> as __spec_p::LeafField>::Space,
             >>::gather(
@@ -582,11 +536,9 @@ const _: () = {
         ) -> __spec_p::core::result::Result<(), __spec_p::DataError> {
             let _ = &__spec_record;
             let __spec_collate_image = &__spec_p::Collate::DEFAULT;
-            <<() as Record_image_space<
-                R,
-                <() as Record_image_source<R>>::Space,
-                <Batch<Image<2, 2, 3, 12>> as __spec_p::LeafField>::Space,
-            >>::Via as __spec_p::LeafConvert<
+            <__spec_p::LeafVia<
+                __spec_p::Src<'i', 'm', 'g'>,
+            > as __spec_p::LeafConvert<
                 <() as Record_image_source<R>>::Space,
                 <Batch<Image<2, 2, 3, 12>> as __spec_p::LeafField>::Space,
             >>::fits(
@@ -596,11 +548,9 @@ const _: () = {
                 __spec_collate_image,
             )?;
             let __spec_collate_label = &__spec_p::Collate::DEFAULT;
-            <<() as Record_label_space<
-                R,
-                <() as Record_label_source<R>>::Space,
-                <Batch<Index<3>> as __spec_p::LeafField>::Space,
-            >>::Via as __spec_p::LeafConvert<
+            <__spec_p::LeafVia<
+                __spec_p::Src<'y'>,
+            > as __spec_p::LeafConvert<
                 <() as Record_label_source<R>>::Space,
                 <Batch<Index<3>> as __spec_p::LeafField>::Space,
             >>::fits(
@@ -700,30 +650,30 @@ const _: () = {
         }
     }
     #[automatically_derived]
-    impl<__SpecM: __spec_p::LeafMapper> __spec_p::MapSpec<__SpecM> for Record
+    impl<M: __spec_p::LeafMapper> __spec_p::MapSpec<M> for Record
     where
-        Batch<Image<2, 2, 3, 12>>: __spec_p::MapSpec<__SpecM>,
-        Batch<Index<3>>: __spec_p::MapSpec<__SpecM>,
+        Batch<Image<2, 2, 3, 12>>: __spec_p::MapSpec<M>,
+        Batch<Index<3>>: __spec_p::MapSpec<M>,
     {
         type Out = RecordMapped<
-            <Batch<Image<2, 2, 3, 12>> as __spec_p::MapSpec<__SpecM>>::Out,
-            <Batch<Index<3>> as __spec_p::MapSpec<__SpecM>>::Out,
+            <Batch<Image<2, 2, 3, 12>> as __spec_p::MapSpec<M>>::Out,
+            <Batch<Index<3>> as __spec_p::MapSpec<M>>::Out,
         >;
         fn map_spec(
             self,
-            __spec_mapper: &mut __SpecM,
+            __spec_mapper: &mut M,
         ) -> __spec_p::core::result::Result<
             Self::Out,
-            <__SpecM as __spec_p::LeafMapper>::Error,
+            <M as __spec_p::LeafMapper>::Error,
         > {
             let _ = &__spec_mapper;
             __spec_p::core::result::Result::Ok(RecordMapped {
                 image: <Batch<
                     Image<2, 2, 3, 12>,
-                > as __spec_p::MapSpec<__SpecM>>::map_spec(self.image, __spec_mapper)?,
+                > as __spec_p::MapSpec<M>>::map_spec(self.image, __spec_mapper)?,
                 label: <Batch<
                     Index<3>,
-                > as __spec_p::MapSpec<__SpecM>>::map_spec(self.label, __spec_mapper)?,
+                > as __spec_p::MapSpec<M>>::map_spec(self.label, __spec_mapper)?,
             })
         }
     }

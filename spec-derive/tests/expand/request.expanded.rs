@@ -1,6 +1,6 @@
 // The expansion of tests/expand/request.rs; written by `BATCHSPEC_BLESS=1 cargo test`.
-// tokens: e281313b4483c73b
-// spans: f158ee55e48ac83d
+// tokens: 6ff4e5bfe8f749af
+// spans: 8c7e2043ea053489
 #[doc(hidden)]
 #[allow(non_camel_case_types, unused_qualifications, clippy::all)]
 const _: () = {
@@ -291,9 +291,9 @@ const _: () = {
         }
     }
     #[diagnostic::on_unimplemented(
-        message = "the record `{R}` has no source \"img\"",
+        message = "the record `{R}` does not serve source \"img\"",
         label = "field `image` of `Request` reads source \"img\"",
-        note = "a request is served by source name: the record needs one batch field of source \"img\" (`#[spec(source = \"img\")]`, or a field of that name without `#[spec]`); a record that holds a source in two fields serves it to no request"
+        note = "a record serves the sources of its own batch fields, each held by one field: it needs a batch field of source \"img\" (`#[spec(source = \"img\")]`, or a field of that name without `#[spec]`); the sources of a struct nested in the record are that struct's (pair the request with it), and a source held in two fields is served to no request"
     )]
     pub trait Request_image_source<R> {
         type Space: __spec_p::Space;
@@ -308,25 +308,9 @@ const _: () = {
         type Via = __spec_p::LeafVia<__spec_p::Src<'i', 'm', 'g'>>;
     }
     #[diagnostic::on_unimplemented(
-        message = "field `image` of `Request` asks for source \"img\" as `{To}`, but the record `{R}` holds it as `{From}`",
-        label = "no conversion from `{From}` to `{To}` exists",
-        note = "see `batchspec::format` for the conversions that exist"
-    )]
-    pub trait Request_image_space<R, From, To> {
-        type Via: __spec_p::LeafConvert<From, To>;
-    }
-    #[diagnostic::do_not_recommend]
-    impl<
-        R,
-        From: __spec_p::FormatAs<To>,
-        To: __spec_p::Space,
-    > Request_image_space<R, From, To> for () {
-        type Via = __spec_p::LeafVia<__spec_p::Src<'i', 'm', 'g'>>;
-    }
-    #[diagnostic::on_unimplemented(
-        message = "the record `{R}` has no source \"y\"",
+        message = "the record `{R}` does not serve source \"y\"",
         label = "field `label` of `Request` reads source \"y\"",
-        note = "a request is served by source name: the record needs one batch field of source \"y\" (`#[spec(source = \"y\")]`, or a field of that name without `#[spec]`); a record that holds a source in two fields serves it to no request"
+        note = "a record serves the sources of its own batch fields, each held by one field: it needs a batch field of source \"y\" (`#[spec(source = \"y\")]`, or a field of that name without `#[spec]`); the sources of a struct nested in the record are that struct's (pair the request with it), and a source held in two fields is served to no request"
     )]
     pub trait Request_label_source<R> {
         type Space: __spec_p::Space;
@@ -337,22 +321,6 @@ const _: () = {
     impl<R: __spec_p::HasSource<__spec_p::Src<'y'>>> Request_label_source<R> for () {
         type Space = <R as __spec_p::HasSource<__spec_p::Src<'y'>>>::Space;
         type Field = <R as __spec_p::HasSource<__spec_p::Src<'y'>>>::Field;
-        type Via = __spec_p::LeafVia<__spec_p::Src<'y'>>;
-    }
-    #[diagnostic::on_unimplemented(
-        message = "field `label` of `Request` asks for source \"y\" as `{To}`, but the record `{R}` holds it as `{From}`",
-        label = "no conversion from `{From}` to `{To}` exists",
-        note = "see `batchspec::format` for the conversions that exist"
-    )]
-    pub trait Request_label_space<R, From, To> {
-        type Via: __spec_p::LeafConvert<From, To>;
-    }
-    #[diagnostic::do_not_recommend]
-    impl<
-        R,
-        From: __spec_p::FormatAs<To>,
-        To: __spec_p::Space,
-    > Request_label_space<R, From, To> for () {
         type Via = __spec_p::LeafVia<__spec_p::Src<'y'>>;
     }
     impl<R> __spec_p::ProjectFrom<R> for Request
@@ -422,25 +390,23 @@ const _: () = {
     where
         for<'__spec_x> Self: __spec_p::DataSpec,
         (): Request_image_source<R>,
-        (): Request_image_space<
+        <() as Request_image_source<
             R,
-            <() as Request_image_source<R>>::Space,
+        >>::Space: __spec_p::FormatAs<
             <Batch<Image<2, 2, 3, 12, BCHW, f32>> as __spec_p::LeafField>::Space,
         >,
         (): Request_label_source<R>,
-        (): Request_label_space<
+        <() as Request_label_source<
             R,
-            <() as Request_label_source<R>>::Space,
-            <Batch<Vector<3>> as __spec_p::LeafField>::Space,
-        >,
+        >>::Space: __spec_p::FormatAs<<Batch<Vector<3>> as __spec_p::LeafField>::Space>,
     {}
     impl<R> __spec_p::ServeFrom<R> for Request
     where
         for<'__spec_x> Self: __spec_p::DataSpec,
         (): Request_image_source<R>,
-        (): Request_image_space<
+        <() as Request_image_source<
             R,
-            <() as Request_image_source<R>>::Space,
+        >>::Space: __spec_p::FormatAs<
             <Batch<Image<2, 2, 3, 12, BCHW, f32>> as __spec_p::LeafField>::Space,
         >,
         for<'__spec_x> Batch<
@@ -449,11 +415,9 @@ const _: () = {
             <Batch<Image<2, 2, 3, 12, BCHW, f32>> as __spec_p::LeafField>::Space,
         >,
         (): Request_label_source<R>,
-        (): Request_label_space<
+        <() as Request_label_source<
             R,
-            <() as Request_label_source<R>>::Space,
-            <Batch<Vector<3>> as __spec_p::LeafField>::Space,
-        >,
+        >>::Space: __spec_p::FormatAs<<Batch<Vector<3>> as __spec_p::LeafField>::Space>,
         for<'__spec_x> Batch<
             Vector<3>,
         >: __spec_p::FromShared<<Batch<Vector<3>> as __spec_p::LeafField>::Space>,
@@ -469,13 +433,9 @@ const _: () = {
                 > as __spec_p::FromShared<
                     <Batch<Image<2, 2, 3, 12, BCHW, f32>> as __spec_p::LeafField>::Space,
                 >>::from_shared(
-                    <<() as Request_image_space<
-                        R,
-                        <() as Request_image_source<R>>::Space,
-                        <Batch<
-                            Image<2, 2, 3, 12, BCHW, f32>,
-                        > as __spec_p::LeafField>::Space,
-                    >>::Via as __spec_p::LeafConvert<
+                    <__spec_p::LeafVia<
+                        __spec_p::Src<'i', 'm', 'g'>,
+                    > as __spec_p::LeafConvert<
                         <() as Request_image_source<R>>::Space,
                         <Batch<
                             Image<2, 2, 3, 12, BCHW, f32>,
@@ -492,11 +452,9 @@ const _: () = {
                 > as __spec_p::FromShared<
                     <Batch<Vector<3>> as __spec_p::LeafField>::Space,
                 >>::from_shared(
-                    <<() as Request_label_space<
-                        R,
-                        <() as Request_label_source<R>>::Space,
-                        <Batch<Vector<3>> as __spec_p::LeafField>::Space,
-                    >>::Via as __spec_p::LeafConvert<
+                    <__spec_p::LeafVia<
+                        __spec_p::Src<'y'>,
+                    > as __spec_p::LeafConvert<
                         <() as Request_label_source<R>>::Space,
                         <Batch<Vector<3>> as __spec_p::LeafField>::Space,
                     >>::serve(
@@ -513,9 +471,9 @@ const _: () = {
     where
         for<'__spec_x> Self: __spec_p::DataSpec,
         (): Request_image_source<R>,
-        (): Request_image_space<
+        <() as Request_image_source<
             R,
-            <() as Request_image_source<R>>::Space,
+        >>::Space: __spec_p::FormatAs<
             <Batch<Image<2, 2, 3, 12, BCHW, f32>> as __spec_p::LeafField>::Space,
         >,
         for<'__spec_x> Batch<
@@ -524,11 +482,9 @@ const _: () = {
             <Batch<Image<2, 2, 3, 12, BCHW, f32>> as __spec_p::LeafField>::Space,
         >,
         (): Request_label_source<R>,
-        (): Request_label_space<
+        <() as Request_label_source<
             R,
-            <() as Request_label_source<R>>::Space,
-            <Batch<Vector<3>> as __spec_p::LeafField>::Space,
-        >,
+        >>::Space: __spec_p::FormatAs<<Batch<Vector<3>> as __spec_p::LeafField>::Space>,
         for<'__spec_x> Batch<
             Vector<3>,
         >: __spec_p::GatherInto<<Batch<Vector<3>> as __spec_p::LeafField>::Space>,
@@ -548,11 +504,9 @@ const _: () = {
                 &__spec_draws,
             );
             let __spec_collate_image = &__spec_p::Collate::DEFAULT;
-            <<() as Request_image_space<
-                R,
-                <() as Request_image_source<R>>::Space,
-                <Batch<Image<2, 2, 3, 12, BCHW, f32>> as __spec_p::LeafField>::Space,
-            >>::Via as __spec_p::LeafConvert<
+            <__spec_p::LeafVia<
+                __spec_p::Src<'i', 'm', 'g'>,
+            > as __spec_p::LeafConvert<
                 <() as Request_image_source<R>>::Space,
                 <Batch<Image<2, 2, 3, 12, BCHW, f32>> as __spec_p::LeafField>::Space,
             >>::gather(
@@ -565,11 +519,9 @@ const _: () = {
                 __spec_collate_image,
             )?;
             let __spec_collate_label = &__spec_p::Collate::DEFAULT;
-            <<() as Request_label_space<
-                R,
-                <() as Request_label_source<R>>::Space,
-                <Batch<Vector<3>> as __spec_p::LeafField>::Space,
-            >>::Via as __spec_p::LeafConvert<
+            <__spec_p::LeafVia<
+                __spec_p::Src<'y'>,
+            > as __spec_p::LeafConvert<
                 <() as Request_label_source<R>>::Space,
                 <Batch<Vector<3>> as __spec_p::LeafField>::Space,
             >>::gather(
@@ -588,11 +540,9 @@ const _: () = {
         ) -> __spec_p::core::result::Result<(), __spec_p::DataError> {
             let _ = &__spec_record;
             let __spec_collate_image = &__spec_p::Collate::DEFAULT;
-            <<() as Request_image_space<
-                R,
-                <() as Request_image_source<R>>::Space,
-                <Batch<Image<2, 2, 3, 12, BCHW, f32>> as __spec_p::LeafField>::Space,
-            >>::Via as __spec_p::LeafConvert<
+            <__spec_p::LeafVia<
+                __spec_p::Src<'i', 'm', 'g'>,
+            > as __spec_p::LeafConvert<
                 <() as Request_image_source<R>>::Space,
                 <Batch<Image<2, 2, 3, 12, BCHW, f32>> as __spec_p::LeafField>::Space,
             >>::fits(
@@ -602,11 +552,9 @@ const _: () = {
                 __spec_collate_image,
             )?;
             let __spec_collate_label = &__spec_p::Collate::DEFAULT;
-            <<() as Request_label_space<
-                R,
-                <() as Request_label_source<R>>::Space,
-                <Batch<Vector<3>> as __spec_p::LeafField>::Space,
-            >>::Via as __spec_p::LeafConvert<
+            <__spec_p::LeafVia<
+                __spec_p::Src<'y'>,
+            > as __spec_p::LeafConvert<
                 <() as Request_label_source<R>>::Space,
                 <Batch<Vector<3>> as __spec_p::LeafField>::Space,
             >>::fits(
@@ -706,30 +654,30 @@ const _: () = {
         }
     }
     #[automatically_derived]
-    impl<__SpecM: __spec_p::LeafMapper> __spec_p::MapSpec<__SpecM> for Request
+    impl<M: __spec_p::LeafMapper> __spec_p::MapSpec<M> for Request
     where
-        Batch<Image<2, 2, 3, 12, BCHW, f32>>: __spec_p::MapSpec<__SpecM>,
-        Batch<Vector<3>>: __spec_p::MapSpec<__SpecM>,
+        Batch<Image<2, 2, 3, 12, BCHW, f32>>: __spec_p::MapSpec<M>,
+        Batch<Vector<3>>: __spec_p::MapSpec<M>,
     {
         type Out = RequestMapped<
-            <Batch<Image<2, 2, 3, 12, BCHW, f32>> as __spec_p::MapSpec<__SpecM>>::Out,
-            <Batch<Vector<3>> as __spec_p::MapSpec<__SpecM>>::Out,
+            <Batch<Image<2, 2, 3, 12, BCHW, f32>> as __spec_p::MapSpec<M>>::Out,
+            <Batch<Vector<3>> as __spec_p::MapSpec<M>>::Out,
         >;
         fn map_spec(
             self,
-            __spec_mapper: &mut __SpecM,
+            __spec_mapper: &mut M,
         ) -> __spec_p::core::result::Result<
             Self::Out,
-            <__SpecM as __spec_p::LeafMapper>::Error,
+            <M as __spec_p::LeafMapper>::Error,
         > {
             let _ = &__spec_mapper;
             __spec_p::core::result::Result::Ok(RequestMapped {
                 image: <Batch<
                     Image<2, 2, 3, 12, BCHW, f32>,
-                > as __spec_p::MapSpec<__SpecM>>::map_spec(self.image, __spec_mapper)?,
+                > as __spec_p::MapSpec<M>>::map_spec(self.image, __spec_mapper)?,
                 label: <Batch<
                     Vector<3>,
-                > as __spec_p::MapSpec<__SpecM>>::map_spec(self.label, __spec_mapper)?,
+                > as __spec_p::MapSpec<M>>::map_spec(self.label, __spec_mapper)?,
             })
         }
     }

@@ -1,6 +1,6 @@
 // The expansion of tests/expand/shared_source.rs; written by `BATCHSPEC_BLESS=1 cargo test`.
-// tokens: 119c31cd4f4f4b6e
-// spans: 12e251e2835399a8
+// tokens: c922cf9b20143f7e
+// spans: 832a2dd7f6faea72
 #[doc(hidden)]
 #[allow(non_camel_case_types, unused_qualifications, clippy::all)]
 const _: () = {
@@ -221,9 +221,9 @@ const _: () = {
         for<'__spec_w> Batch<Vector<2>>: __spec_p::Node<__spec_p::Src<'x'>>,
     {}
     #[diagnostic::on_unimplemented(
-        message = "the record `{R}` has no source \"x\"",
+        message = "the record `{R}` does not serve source \"x\"",
         label = "field `a` of `Twice` reads source \"x\"",
-        note = "a request is served by source name: the record needs one batch field of source \"x\" (`#[spec(source = \"x\")]`, or a field of that name without `#[spec]`); a record that holds a source in two fields serves it to no request"
+        note = "a record serves the sources of its own batch fields, each held by one field: it needs a batch field of source \"x\" (`#[spec(source = \"x\")]`, or a field of that name without `#[spec]`); the sources of a struct nested in the record are that struct's (pair the request with it), and a source held in two fields is served to no request"
     )]
     pub trait Twice_a_source<R> {
         type Space: __spec_p::Space;
@@ -237,22 +237,9 @@ const _: () = {
         type Via = __spec_p::LeafVia<__spec_p::Src<'x'>>;
     }
     #[diagnostic::on_unimplemented(
-        message = "field `a` of `Twice` asks for source \"x\" as `{To}`, but the record `{R}` holds it as `{From}`",
-        label = "no conversion from `{From}` to `{To}` exists",
-        note = "see `batchspec::format` for the conversions that exist"
-    )]
-    pub trait Twice_a_space<R, From, To> {
-        type Via: __spec_p::LeafConvert<From, To>;
-    }
-    #[diagnostic::do_not_recommend]
-    impl<R, From: __spec_p::FormatAs<To>, To: __spec_p::Space> Twice_a_space<R, From, To>
-    for () {
-        type Via = __spec_p::LeafVia<__spec_p::Src<'x'>>;
-    }
-    #[diagnostic::on_unimplemented(
-        message = "the record `{R}` has no source \"x\"",
+        message = "the record `{R}` does not serve source \"x\"",
         label = "field `b` of `Twice` reads source \"x\"",
-        note = "a request is served by source name: the record needs one batch field of source \"x\" (`#[spec(source = \"x\")]`, or a field of that name without `#[spec]`); a record that holds a source in two fields serves it to no request"
+        note = "a record serves the sources of its own batch fields, each held by one field: it needs a batch field of source \"x\" (`#[spec(source = \"x\")]`, or a field of that name without `#[spec]`); the sources of a struct nested in the record are that struct's (pair the request with it), and a source held in two fields is served to no request"
     )]
     pub trait Twice_b_source<R> {
         type Space: __spec_p::Space;
@@ -263,19 +250,6 @@ const _: () = {
     impl<R: __spec_p::HasSource<__spec_p::Src<'x'>>> Twice_b_source<R> for () {
         type Space = <R as __spec_p::HasSource<__spec_p::Src<'x'>>>::Space;
         type Field = <R as __spec_p::HasSource<__spec_p::Src<'x'>>>::Field;
-        type Via = __spec_p::LeafVia<__spec_p::Src<'x'>>;
-    }
-    #[diagnostic::on_unimplemented(
-        message = "field `b` of `Twice` asks for source \"x\" as `{To}`, but the record `{R}` holds it as `{From}`",
-        label = "no conversion from `{From}` to `{To}` exists",
-        note = "see `batchspec::format` for the conversions that exist"
-    )]
-    pub trait Twice_b_space<R, From, To> {
-        type Via: __spec_p::LeafConvert<From, To>;
-    }
-    #[diagnostic::do_not_recommend]
-    impl<R, From: __spec_p::FormatAs<To>, To: __spec_p::Space> Twice_b_space<R, From, To>
-    for () {
         type Via = __spec_p::LeafVia<__spec_p::Src<'x'>>;
     }
     impl<R> __spec_p::ProjectFrom<R> for Twice
@@ -340,36 +314,28 @@ const _: () = {
     where
         for<'__spec_x> Self: __spec_p::DataSpec,
         (): Twice_a_source<R>,
-        (): Twice_a_space<
+        <() as Twice_a_source<
             R,
-            <() as Twice_a_source<R>>::Space,
-            <Batch<Vector<2>> as __spec_p::LeafField>::Space,
-        >,
+        >>::Space: __spec_p::FormatAs<<Batch<Vector<2>> as __spec_p::LeafField>::Space>,
         (): Twice_b_source<R>,
-        (): Twice_b_space<
+        <() as Twice_b_source<
             R,
-            <() as Twice_b_source<R>>::Space,
-            <Batch<Vector<2>> as __spec_p::LeafField>::Space,
-        >,
+        >>::Space: __spec_p::FormatAs<<Batch<Vector<2>> as __spec_p::LeafField>::Space>,
     {}
     impl<R> __spec_p::ServeFrom<R> for Twice
     where
         for<'__spec_x> Self: __spec_p::DataSpec,
         (): Twice_a_source<R>,
-        (): Twice_a_space<
+        <() as Twice_a_source<
             R,
-            <() as Twice_a_source<R>>::Space,
-            <Batch<Vector<2>> as __spec_p::LeafField>::Space,
-        >,
+        >>::Space: __spec_p::FormatAs<<Batch<Vector<2>> as __spec_p::LeafField>::Space>,
         for<'__spec_x> Batch<
             Vector<2>,
         >: __spec_p::FromShared<<Batch<Vector<2>> as __spec_p::LeafField>::Space>,
         (): Twice_b_source<R>,
-        (): Twice_b_space<
+        <() as Twice_b_source<
             R,
-            <() as Twice_b_source<R>>::Space,
-            <Batch<Vector<2>> as __spec_p::LeafField>::Space,
-        >,
+        >>::Space: __spec_p::FormatAs<<Batch<Vector<2>> as __spec_p::LeafField>::Space>,
         for<'__spec_x> Batch<
             Vector<2>,
         >: __spec_p::FromShared<<Batch<Vector<2>> as __spec_p::LeafField>::Space>,
@@ -385,11 +351,9 @@ const _: () = {
                 > as __spec_p::FromShared<
                     <Batch<Vector<2>> as __spec_p::LeafField>::Space,
                 >>::from_shared(
-                    <<() as Twice_a_space<
-                        R,
-                        <() as Twice_a_source<R>>::Space,
-                        <Batch<Vector<2>> as __spec_p::LeafField>::Space,
-                    >>::Via as __spec_p::LeafConvert<
+                    <__spec_p::LeafVia<
+                        __spec_p::Src<'x'>,
+                    > as __spec_p::LeafConvert<
                         <() as Twice_a_source<R>>::Space,
                         <Batch<Vector<2>> as __spec_p::LeafField>::Space,
                     >>::serve(
@@ -404,11 +368,9 @@ const _: () = {
                 > as __spec_p::FromShared<
                     <Batch<Vector<2>> as __spec_p::LeafField>::Space,
                 >>::from_shared(
-                    <<() as Twice_b_space<
-                        R,
-                        <() as Twice_b_source<R>>::Space,
-                        <Batch<Vector<2>> as __spec_p::LeafField>::Space,
-                    >>::Via as __spec_p::LeafConvert<
+                    <__spec_p::LeafVia<
+                        __spec_p::Src<'x'>,
+                    > as __spec_p::LeafConvert<
                         <() as Twice_b_source<R>>::Space,
                         <Batch<Vector<2>> as __spec_p::LeafField>::Space,
                     >>::serve(
@@ -425,20 +387,16 @@ const _: () = {
     where
         for<'__spec_x> Self: __spec_p::DataSpec,
         (): Twice_a_source<R>,
-        (): Twice_a_space<
+        <() as Twice_a_source<
             R,
-            <() as Twice_a_source<R>>::Space,
-            <Batch<Vector<2>> as __spec_p::LeafField>::Space,
-        >,
+        >>::Space: __spec_p::FormatAs<<Batch<Vector<2>> as __spec_p::LeafField>::Space>,
         for<'__spec_x> Batch<
             Vector<2>,
         >: __spec_p::GatherInto<<Batch<Vector<2>> as __spec_p::LeafField>::Space>,
         (): Twice_b_source<R>,
-        (): Twice_b_space<
+        <() as Twice_b_source<
             R,
-            <() as Twice_b_source<R>>::Space,
-            <Batch<Vector<2>> as __spec_p::LeafField>::Space,
-        >,
+        >>::Space: __spec_p::FormatAs<<Batch<Vector<2>> as __spec_p::LeafField>::Space>,
         for<'__spec_x> Batch<
             Vector<2>,
         >: __spec_p::GatherInto<<Batch<Vector<2>> as __spec_p::LeafField>::Space>,
@@ -458,11 +416,9 @@ const _: () = {
                 &__spec_draws,
             );
             let __spec_collate_a = &__spec_p::Collate::DEFAULT;
-            <<() as Twice_a_space<
-                R,
-                <() as Twice_a_source<R>>::Space,
-                <Batch<Vector<2>> as __spec_p::LeafField>::Space,
-            >>::Via as __spec_p::LeafConvert<
+            <__spec_p::LeafVia<
+                __spec_p::Src<'x'>,
+            > as __spec_p::LeafConvert<
                 <() as Twice_a_source<R>>::Space,
                 <Batch<Vector<2>> as __spec_p::LeafField>::Space,
             >>::gather(
@@ -475,11 +431,9 @@ const _: () = {
                 __spec_collate_a,
             )?;
             let __spec_collate_b = &__spec_p::Collate::DEFAULT;
-            <<() as Twice_b_space<
-                R,
-                <() as Twice_b_source<R>>::Space,
-                <Batch<Vector<2>> as __spec_p::LeafField>::Space,
-            >>::Via as __spec_p::LeafConvert<
+            <__spec_p::LeafVia<
+                __spec_p::Src<'x'>,
+            > as __spec_p::LeafConvert<
                 <() as Twice_b_source<R>>::Space,
                 <Batch<Vector<2>> as __spec_p::LeafField>::Space,
             >>::gather(
@@ -498,11 +452,9 @@ const _: () = {
         ) -> __spec_p::core::result::Result<(), __spec_p::DataError> {
             let _ = &__spec_record;
             let __spec_collate_a = &__spec_p::Collate::DEFAULT;
-            <<() as Twice_a_space<
-                R,
-                <() as Twice_a_source<R>>::Space,
-                <Batch<Vector<2>> as __spec_p::LeafField>::Space,
-            >>::Via as __spec_p::LeafConvert<
+            <__spec_p::LeafVia<
+                __spec_p::Src<'x'>,
+            > as __spec_p::LeafConvert<
                 <() as Twice_a_source<R>>::Space,
                 <Batch<Vector<2>> as __spec_p::LeafField>::Space,
             >>::fits(
@@ -512,11 +464,9 @@ const _: () = {
                 __spec_collate_a,
             )?;
             let __spec_collate_b = &__spec_p::Collate::DEFAULT;
-            <<() as Twice_b_space<
-                R,
-                <() as Twice_b_source<R>>::Space,
-                <Batch<Vector<2>> as __spec_p::LeafField>::Space,
-            >>::Via as __spec_p::LeafConvert<
+            <__spec_p::LeafVia<
+                __spec_p::Src<'x'>,
+            > as __spec_p::LeafConvert<
                 <() as Twice_b_source<R>>::Space,
                 <Batch<Vector<2>> as __spec_p::LeafField>::Space,
             >>::fits(
@@ -616,30 +566,30 @@ const _: () = {
         }
     }
     #[automatically_derived]
-    impl<__SpecM: __spec_p::LeafMapper> __spec_p::MapSpec<__SpecM> for Twice
+    impl<M: __spec_p::LeafMapper> __spec_p::MapSpec<M> for Twice
     where
-        Batch<Vector<2>>: __spec_p::MapSpec<__SpecM>,
-        Batch<Vector<2>>: __spec_p::MapSpec<__SpecM>,
+        Batch<Vector<2>>: __spec_p::MapSpec<M>,
+        Batch<Vector<2>>: __spec_p::MapSpec<M>,
     {
         type Out = TwiceMapped<
-            <Batch<Vector<2>> as __spec_p::MapSpec<__SpecM>>::Out,
-            <Batch<Vector<2>> as __spec_p::MapSpec<__SpecM>>::Out,
+            <Batch<Vector<2>> as __spec_p::MapSpec<M>>::Out,
+            <Batch<Vector<2>> as __spec_p::MapSpec<M>>::Out,
         >;
         fn map_spec(
             self,
-            __spec_mapper: &mut __SpecM,
+            __spec_mapper: &mut M,
         ) -> __spec_p::core::result::Result<
             Self::Out,
-            <__SpecM as __spec_p::LeafMapper>::Error,
+            <M as __spec_p::LeafMapper>::Error,
         > {
             let _ = &__spec_mapper;
             __spec_p::core::result::Result::Ok(TwiceMapped {
                 a: <Batch<
                     Vector<2>,
-                > as __spec_p::MapSpec<__SpecM>>::map_spec(self.a, __spec_mapper)?,
+                > as __spec_p::MapSpec<M>>::map_spec(self.a, __spec_mapper)?,
                 b: <Batch<
                     Vector<2>,
-                > as __spec_p::MapSpec<__SpecM>>::map_spec(self.b, __spec_mapper)?,
+                > as __spec_p::MapSpec<M>>::map_spec(self.b, __spec_mapper)?,
             })
         }
     }

@@ -1,6 +1,6 @@
 // The expansion of tests/expand/unit.rs; written by `BATCHSPEC_BLESS=1 cargo test`.
-// tokens: 10ae43cf5dae2c90
-// spans: 85297987fd1adf5f
+// tokens: b0e67d0df730c1ca
+// spans: 7e3d7c973b4ab9ab
 #[doc(hidden)]
 #[allow(non_camel_case_types, unused_qualifications, clippy::all)]
 const _: () = {
@@ -185,14 +185,14 @@ const _: () = {
         }
     }
     #[automatically_derived]
-    impl<__SpecM: __spec_p::LeafMapper> __spec_p::MapSpec<__SpecM> for Empty {
+    impl<M: __spec_p::LeafMapper> __spec_p::MapSpec<M> for Empty {
         type Out = EmptyMapped;
         fn map_spec(
             self,
-            __spec_mapper: &mut __SpecM,
+            __spec_mapper: &mut M,
         ) -> __spec_p::core::result::Result<
             Self::Out,
-            <__SpecM as __spec_p::LeafMapper>::Error,
+            <M as __spec_p::LeafMapper>::Error,
         > {
             let _ = &__spec_mapper;
             __spec_p::core::result::Result::Ok(EmptyMapped {})

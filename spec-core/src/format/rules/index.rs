@@ -34,11 +34,12 @@ impl<const D: usize> SameIndexDim<D, D> for () {}
 pub trait OneHotWidth<const M: usize, const DIM: usize, const W: usize> {}
 impl<const M: usize, const DIM: usize> OneHotWidth<M, DIM, M> for () {}
 
-/// An index space of one label per sample; holds when `DIM == 1`.
+/// Labels (one per sample) asked for as an index of `DIM` labels per sample; holds when
+/// `DIM == 1`.
 #[diagnostic::on_unimplemented(
-    message = "an index of {DIM} labels per sample cannot be formatted as one label per sample",
-    label = "`Labels<M>` holds one label per sample",
-    note = "to keep the first label of each sample (dp's primary class), format an `Index<M, 1>`, or use the first column of the batch"
+    message = "one label per sample cannot be formatted as {DIM} labels per sample",
+    label = "`Labels<M>` holds one label per sample, the request asks for {DIM}",
+    note = "ask for `Index<M>` (or `Labels<M>`); a record of {DIM} labels per sample holds them as `Index<M, {DIM}>`"
 )]
 pub trait OneLabel<const DIM: usize> {}
 impl OneLabel<1> for () {}

@@ -113,8 +113,44 @@ impl<const H_: usize, const W_: usize, const C_: usize, const N: usize, L, E>
 /// ```
 #[macro_export]
 macro_rules! image {
+    // The layout names refused, each with its fix (`batchspec_facts::LAYOUT_NAME_MISTAKES`,
+    // checked by a test): a layout every space accepts, carrying the one error. Written out,
+    // since macro_rules matches an identifier only against a literal one.
+    (@layout NHWC) => { $crate::types::axis::NotALayout<{ ::core::compile_error!("`NHWC` is not a layout: this crate calls the batch axis `B` (the `N` of PyTorch and TensorFlow): write `BHWC`"); 0 }> };
+    (@layout nhwc) => { $crate::types::axis::NotALayout<{ ::core::compile_error!("`nhwc` is not a layout: this crate calls the batch axis `B` (the `N` of PyTorch and TensorFlow): write `BHWC`"); 0 }> };
+    (@layout bhwc) => { $crate::types::axis::NotALayout<{ ::core::compile_error!("`bhwc` is not a layout: write `BHWC` (layout names are upper case; `layout!` takes lower-case letters)"); 0 }> };
+    (@layout NCHW) => { $crate::types::axis::NotALayout<{ ::core::compile_error!("`NCHW` is not a layout: this crate calls the batch axis `B` (the `N` of PyTorch and TensorFlow): write `BCHW`"); 0 }> };
+    (@layout nchw) => { $crate::types::axis::NotALayout<{ ::core::compile_error!("`nchw` is not a layout: this crate calls the batch axis `B` (the `N` of PyTorch and TensorFlow): write `BCHW`"); 0 }> };
+    (@layout bchw) => { $crate::types::axis::NotALayout<{ ::core::compile_error!("`bchw` is not a layout: write `BCHW` (layout names are upper case; `layout!` takes lower-case letters)"); 0 }> };
+    (@layout CHWN) => { $crate::types::axis::NotALayout<{ ::core::compile_error!("`CHWN` is not a layout: this crate calls the batch axis `B` (the `N` of PyTorch and TensorFlow): write `CHWB`"); 0 }> };
+    (@layout chwn) => { $crate::types::axis::NotALayout<{ ::core::compile_error!("`chwn` is not a layout: this crate calls the batch axis `B` (the `N` of PyTorch and TensorFlow): write `CHWB`"); 0 }> };
+    (@layout chwb) => { $crate::types::axis::NotALayout<{ ::core::compile_error!("`chwb` is not a layout: write `CHWB` (layout names are upper case; `layout!` takes lower-case letters)"); 0 }> };
+    (@layout NWHC) => { $crate::types::axis::NotALayout<{ ::core::compile_error!("`NWHC` is not a layout: this crate calls the batch axis `B` (the `N` of PyTorch and TensorFlow): write `BWHC`"); 0 }> };
+    (@layout nwhc) => { $crate::types::axis::NotALayout<{ ::core::compile_error!("`nwhc` is not a layout: this crate calls the batch axis `B` (the `N` of PyTorch and TensorFlow): write `BWHC`"); 0 }> };
+    (@layout bwhc) => { $crate::types::axis::NotALayout<{ ::core::compile_error!("`bwhc` is not a layout: write `BWHC` (layout names are upper case; `layout!` takes lower-case letters)"); 0 }> };
+    (@layout HWCN) => { $crate::types::axis::NotALayout<{ ::core::compile_error!("`HWCN` is not a layout: this crate calls the batch axis `B` (the `N` of PyTorch and TensorFlow): write `HWCB`"); 0 }> };
+    (@layout hwcn) => { $crate::types::axis::NotALayout<{ ::core::compile_error!("`hwcn` is not a layout: this crate calls the batch axis `B` (the `N` of PyTorch and TensorFlow): write `HWCB`"); 0 }> };
+    (@layout hwcb) => { $crate::types::axis::NotALayout<{ ::core::compile_error!("`hwcb` is not a layout: write `HWCB` (layout names are upper case; `layout!` takes lower-case letters)"); 0 }> };
+    (@layout CNHW) => { $crate::types::axis::NotALayout<{ ::core::compile_error!("`CNHW` is not a layout: this crate calls the batch axis `B` (the `N` of PyTorch and TensorFlow): write `CBHW`"); 0 }> };
+    (@layout cnhw) => { $crate::types::axis::NotALayout<{ ::core::compile_error!("`cnhw` is not a layout: this crate calls the batch axis `B` (the `N` of PyTorch and TensorFlow): write `CBHW`"); 0 }> };
+    (@layout cbhw) => { $crate::types::axis::NotALayout<{ ::core::compile_error!("`cbhw` is not a layout: write `CBHW` (layout names are upper case; `layout!` takes lower-case letters)"); 0 }> };
+    (@layout HWC) => { $crate::types::axis::NotALayout<{ ::core::compile_error!("`HWC` is not a layout: an image's layout names its batch axis too (`B`, in any place): write `BHWC`"); 0 }> };
+    (@layout hwc) => { $crate::types::axis::NotALayout<{ ::core::compile_error!("`hwc` is not a layout: an image's layout names its batch axis too (`B`, in any place): write `BHWC`"); 0 }> };
+    (@layout CHW) => { $crate::types::axis::NotALayout<{ ::core::compile_error!("`CHW` is not a layout: an image's layout names its batch axis too (`B`, in any place): write `BCHW`"); 0 }> };
+    (@layout chw) => { $crate::types::axis::NotALayout<{ ::core::compile_error!("`chw` is not a layout: an image's layout names its batch axis too (`B`, in any place): write `BCHW`"); 0 }> };
+    (@layout WHC) => { $crate::types::axis::NotALayout<{ ::core::compile_error!("`WHC` is not a layout: an image's layout names its batch axis too (`B`, in any place): write `BWHC`"); 0 }> };
+    (@layout whc) => { $crate::types::axis::NotALayout<{ ::core::compile_error!("`whc` is not a layout: an image's layout names its batch axis too (`B`, in any place): write `BWHC`"); 0 }> };
+    (@layout $l:ident) => { $l };
     ($h:expr, $w:expr, $c:expr $(,)?) => {
         $crate::types::Image<{ $h }, { $w }, { $c }, { ($h) * ($w) * ($c) }>
+    };
+    // A layout written as a name: refused with the fix if it is another library's name or the
+    // letters in lower case (`NCHW`, `bchw`), refused by the `@layout` arms.
+    ($h:expr, $w:expr, $c:expr; $l:ident $(,)?) => {
+        $crate::types::Image<{ $h }, { $w }, { $c }, { ($h) * ($w) * ($c) }, $crate::image!(@layout $l)>
+    };
+    ($h:expr, $w:expr, $c:expr; $l:ident, $e:ty $(,)?) => {
+        $crate::types::Image<{ $h }, { $w }, { $c }, { ($h) * ($w) * ($c) }, $crate::image!(@layout $l), $e>
     };
     ($h:expr, $w:expr, $c:expr; $l:ty $(,)?) => {
         $crate::types::Image<{ $h }, { $w }, { $c }, { ($h) * ($w) * ($c) }, $l>
@@ -140,4 +176,27 @@ macro_rules! image {
             1
         }>
     };
+}
+
+#[cfg(test)]
+mod layout_name_tests {
+    /// `image!` and `volume!` refuse exactly the names of `LAYOUT_NAME_MISTAKES`, each with its
+    /// message (the derive reads the same list to leave such a field's type to the macro's one
+    /// error).
+    #[test]
+    fn the_macros_refuse_the_names_of_the_facts() {
+        let arms: Vec<String> = [include_str!("image.rs"), include_str!("volume.rs")]
+            .iter()
+            .flat_map(|s| s.lines())
+            .filter(|l| l.trim_start().starts_with("(@layout ") && l.contains("compile_error!"))
+            .map(|l| l.trim().to_string())
+            .collect();
+        assert_eq!(arms.len(), batchspec_facts::LAYOUT_NAME_MISTAKES.len());
+        for (name, message) in batchspec_facts::LAYOUT_NAME_MISTAKES {
+            let arm = format!(
+                "(@layout {name}) => {{ $crate::types::axis::NotALayout<{{ ::core::compile_error!(\"{message}\"); 0 }}> }};"
+            );
+            assert!(arms.contains(&arm), "{name}: no arm `{arm}`");
+        }
+    }
 }

@@ -294,8 +294,30 @@ where
 /// chooses the layout and element.
 #[macro_export]
 macro_rules! volume {
+    // The layout names refused, each with its fix (`batchspec_facts::LAYOUT_NAME_MISTAKES`,
+    // checked by a test): a layout every space accepts, carrying the one error. Written out,
+    // since macro_rules matches an identifier only against a literal one.
+    (@layout NDHWC) => { $crate::types::axis::NotALayout<{ ::core::compile_error!("`NDHWC` is not a layout: this crate calls the batch axis `B` (the `N` of PyTorch and TensorFlow): write `BDHWC`"); 0 }> };
+    (@layout ndhwc) => { $crate::types::axis::NotALayout<{ ::core::compile_error!("`ndhwc` is not a layout: this crate calls the batch axis `B` (the `N` of PyTorch and TensorFlow): write `BDHWC`"); 0 }> };
+    (@layout bdhwc) => { $crate::types::axis::NotALayout<{ ::core::compile_error!("`bdhwc` is not a layout: write `BDHWC` (layout names are upper case; `layout!` takes lower-case letters)"); 0 }> };
+    (@layout NCDHW) => { $crate::types::axis::NotALayout<{ ::core::compile_error!("`NCDHW` is not a layout: this crate calls the batch axis `B` (the `N` of PyTorch and TensorFlow): write `BCDHW`"); 0 }> };
+    (@layout ncdhw) => { $crate::types::axis::NotALayout<{ ::core::compile_error!("`ncdhw` is not a layout: this crate calls the batch axis `B` (the `N` of PyTorch and TensorFlow): write `BCDHW`"); 0 }> };
+    (@layout bcdhw) => { $crate::types::axis::NotALayout<{ ::core::compile_error!("`bcdhw` is not a layout: write `BCDHW` (layout names are upper case; `layout!` takes lower-case letters)"); 0 }> };
+    (@layout DHWC) => { $crate::types::axis::NotALayout<{ ::core::compile_error!("`DHWC` is not a layout: a volume's layout names its batch axis too (`B`, in any place): write `BDHWC`"); 0 }> };
+    (@layout dhwc) => { $crate::types::axis::NotALayout<{ ::core::compile_error!("`dhwc` is not a layout: a volume's layout names its batch axis too (`B`, in any place): write `BDHWC`"); 0 }> };
+    (@layout CDHW) => { $crate::types::axis::NotALayout<{ ::core::compile_error!("`CDHW` is not a layout: a volume's layout names its batch axis too (`B`, in any place): write `BCDHW`"); 0 }> };
+    (@layout cdhw) => { $crate::types::axis::NotALayout<{ ::core::compile_error!("`cdhw` is not a layout: a volume's layout names its batch axis too (`B`, in any place): write `BCDHW`"); 0 }> };
+    (@layout $l:ident) => { $l };
     ($d:expr, $h:expr, $w:expr, $c:expr $(,)?) => {
         $crate::types::Volume<{ $d }, { $h }, { $w }, { $c }, { ($d) * ($h) * ($w) * ($c) }>
+    };
+    // A layout written as a name: refused with the fix if it is another library's name or the
+    // letters in lower case (`NCDHW`, `bdhwc`), refused by the `@layout` arms.
+    ($d:expr, $h:expr, $w:expr, $c:expr; $l:ident $(,)?) => {
+        $crate::types::Volume<{ $d }, { $h }, { $w }, { $c }, { ($d) * ($h) * ($w) * ($c) }, $crate::volume!(@layout $l)>
+    };
+    ($d:expr, $h:expr, $w:expr, $c:expr; $l:ident, $e:ty $(,)?) => {
+        $crate::types::Volume<{ $d }, { $h }, { $w }, { $c }, { ($d) * ($h) * ($w) * ($c) }, $crate::volume!(@layout $l), $e>
     };
     ($d:expr, $h:expr, $w:expr, $c:expr; $l:ty $(,)?) => {
         $crate::types::Volume<{ $d }, { $h }, { $w }, { $c }, { ($d) * ($h) * ($w) * ($c) }, $l>

@@ -99,11 +99,14 @@ fn augment_check(s: &Serving<'_>, fc: &FieldCx<'_>, aug_ty: &syn::Type) -> Token
                 From: #p::Space,
                 To: #p::Space;
         }
+        // The augmentation's bound higher-ranked: a type that is no augmentation is then the one
+        // error of `check_augment` at `augment = ..`, not a second one at this impl.
         #[diagnostic::do_not_recommend]
         impl<R, To> #aug_trait<R, <#aug_ty as #p::Augmentation>::Input, To> for ()
         where
+            for<'__spec_x> #aug_ty: #p::Augmentation,
             To: #p::ImageSpace,
-            <<#aug_ty as #p::Augmentation>::Input as #p::Space>::Elem: #p::LosslessCast<<To as #p::Space>::Elem>,
+            for<'__spec_x> <<#aug_ty as #p::Augmentation>::Input as #p::Space>::Elem: #p::LosslessCast<<To as #p::Space>::Elem>,
         {
             #[inline]
             fn gather(

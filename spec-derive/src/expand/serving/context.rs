@@ -58,10 +58,11 @@ impl<'a> Serving<'a> {
         let ident = self.cont.ident;
         let (impl_generics, _, _) = generics.split_for_impl();
         let (_, ty_generics, _) = self.cont.generics.split_for_impl();
-        respan(
-            quote!(impl #impl_generics #tr for #ident #ty_generics),
-            ident.span(),
-        )
+        // The generic parameters keep their spans: at the struct's name, rustc would suggest
+        // adding a missing type there (`struct Request, NCHW {`) for a name a field's type lacks.
+        let head = respan(quote!(impl), ident.span());
+        let rest = respan(quote!(#tr for #ident #ty_generics), ident.span());
+        quote!(#head #impl_generics #rest)
     }
 }
 

@@ -1,17 +1,15 @@
 //! A request's batch field: computed (`steps`), augmented (`augment`), or read from the record's
 //! field of its source and converted to the field's space, perhaps mixed (`augment::mixed`) and
-//! collated (`collate`). The conversion goes through the trait `<Struct>_<field>_space`, whose
-//! message says in the field's words that no conversion exists; with the source check, these two
-//! traits, implemented for `()` with `#[diagnostic::do_not_recommend]`, make a failure below them
-//! (no such source in the record, or no conversion) theirs, so the message is the field's, not
-//! the library's.
+//! collated (`collate`). The source check (`<Struct>_<field>_source`, implemented for `()` with
+//! `#[diagnostic::do_not_recommend]`) words a source the record lacks in the field's terms; the
+//! conversion is bound as the record's space's `FormatAs` the request's, so that a mismatch says
+//! why in the core's words (the same as `Batch::format_as`), and the note under it points at
+//! the field.
 
 use super::context::{FieldCx, Parts, Serving};
 use super::source_check::{source_check, source_space, source_view};
 use super::{augment, collate, serve, steps};
-use crate::check::escape;
 use crate::respan::respan;
-use proc_macro2::TokenStream;
 use quote::quote;
 
 /// What a batch field adds to the serving side.
@@ -29,53 +27,22 @@ pub fn field(s: &Serving<'_>, fc: &FieldCx<'_>, parts: &mut Parts) {
     converted(s, fc, parts);
 }
 
-/// The field's source check and its conversion trait, implemented for every pair of spaces with
-/// a conversion.
-fn space_check(s: &Serving<'_>, fc: &FieldCx<'_>) -> TokenStream {
-    let (p, key) = (s.p, &fc.key);
-    let source_check = source_check(s, fc);
-    let space_trait = fc.trait_name(s, "space");
-    let src = escape(&fc.f.source);
-    let (fname, sname) = (escape(&fc.field), escape(&s.name));
-    let msg_space = format!(
-        "field `{fname}` of `{sname}` asks for source \"{src}\" as `{{To}}`, but the record `{{R}}` holds it as `{{From}}`"
-    );
-    let label_space = "no conversion from `{From}` to `{To}` exists".to_string();
-    let note_space = "see `batchspec::format` for the conversions that exist".to_string();
-    quote! {
-        #source_check
-        #[diagnostic::on_unimplemented(
-            message = #msg_space,
-            label = #label_space,
-            note = #note_space
-        )]
-        pub trait #space_trait<R, From, To> {
-            type Via: #p::LeafConvert<From, To>;
-        }
-        #[diagnostic::do_not_recommend]
-        impl<R, From: #p::FormatAs<To>, To: #p::Space> #space_trait<R, From, To> for () {
-            type Via = #p::LeafVia<#key>;
-        }
-    }
-}
-
 /// A batch field read from the record's field of its source, converted to the field's space.
 fn converted(s: &Serving<'_>, fc: &FieldCx<'_>, parts: &mut Parts) {
     let (p, r, f, ty, member, span) = (s.p, &s.r, fc.f, fc.ty, fc.member, fc.span);
-    let source_trait = fc.trait_name(s, "source");
-    let space_trait = fc.trait_name(s, "space");
-    parts.checks.push(space_check(s, fc));
+    let (key, source_trait) = (&fc.key, fc.trait_name(s, "source"));
+    parts.checks.push(source_check(s, fc));
     let from = source_space(s, fc);
     let to = respan(quote!(<#ty as #p::LeafField>::Space), span);
-    // The field's conversion, named through the per-field trait that words a space mismatch.
-    let convert =
-        quote!(<<() as #space_trait<#r, #from, #to>>::Via as #p::LeafConvert<#from, #to>>);
+    let convert = quote!(<#p::LeafVia<#key> as #p::LeafConvert<#from, #to>>);
     // At the field's name: the note "unsatisfied trait bound introduced here" then points at the
-    // request's field.
+    // request's field. The conversion is the record's space's `FormatAs` itself, so a mismatch
+    // is reported in the words of `format_as` (a lossy cast, a one-hot width, rows against
+    // columns, no conversion between the kinds), at every entry point that pairs the two.
     let check = respan(
         quote! {
             (): #source_trait<#r>,
-            (): #space_trait<#r, #from, #to>
+            #from: #p::FormatAs<#to>
         },
         member.span(),
     );

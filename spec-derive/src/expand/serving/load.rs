@@ -3,6 +3,7 @@
 
 use super::context::{FieldCx, Parts, Serving};
 use crate::ast::{Kind, kind};
+use crate::check::escape;
 use crate::respan::respan;
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -11,6 +12,9 @@ use quote::quote;
 /// "unsatisfied trait bound introduced here" points at the field that cannot be loaded.
 pub fn field(s: &Serving<'_>, fc: &FieldCx<'_>, parts: &mut Parts) {
     let (p, ty, member) = (s.p, fc.ty, fc.member);
+    if let Some(of) = &fc.f.steps_of {
+        computed(s, fc, of, parts);
+    }
     let load_trait = if kind(ty) == Kind::Nested {
         quote!(#p::LoadRecord)
     } else {
@@ -28,6 +32,34 @@ pub fn field(s: &Serving<'_>, fc: &FieldCx<'_>, parts: &mut Parts) {
     parts.load_values.push(respan(
         quote!(#member: <#ty as #load_trait>::#load_fn(__spec_source, __spec_leaves)?),
         fc.span,
+    ));
+}
+
+/// A `lengths_of` or `mask_of` field, which a provider computes from a sequence field: no file
+/// holds it, so a struct with one is loaded by no `Dataset::load`. Its bound is a trait of the
+/// field with no impl, higher-ranked so that it is reported where the struct is loaded (in its
+/// words, at `Dataset::load`) and not where it is defined.
+fn computed(s: &Serving<'_>, fc: &FieldCx<'_>, of: &crate::attr::StepsOf, parts: &mut Parts) {
+    let member = fc.member;
+    let load_trait = fc.trait_name(s, "load");
+    let key = if of.mask { "mask_of" } else { "lengths_of" };
+    let (fname, sname, src) = (escape(&fc.field), escape(&s.name), escape(&of.source));
+    let msg = format!(
+        "field `{fname}` of `{sname}` is computed from the sequence field of source \"{src}\" (`{key}`): a dataset cannot load it from a file"
+    );
+    let label = format!(
+        "`{sname}` is a request: `Dataset::load` reads every field of a record from the file"
+    );
+    let note = format!(
+        "load a record without `{fname}` (source \"{src}\" as a `Ragged` field), and ask for `{key}` in the request a provider, stream or loader serves from it"
+    );
+    parts.checks.push(quote! {
+        #[diagnostic::on_unimplemented(message = #msg, label = #label, note = #note)]
+        pub trait #load_trait {}
+    });
+    parts.load_bounds.push(respan(
+        quote!(for<'__spec_x> (): #load_trait),
+        member.span(),
     ));
 }
 

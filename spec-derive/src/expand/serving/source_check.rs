@@ -13,10 +13,12 @@ pub fn source_check(s: &Serving<'_>, fc: &FieldCx<'_>) -> TokenStream {
     let source_trait = fc.trait_name(s, "source");
     let src = escape(&fc.f.source);
     let (fname, sname) = (escape(&fc.field), escape(&s.name));
-    let msg_source = format!("the record `{{R}}` has no source \"{src}\"");
+    // True whichever of the three it is: no field of the source, the source only inside a
+    // struct nested in the record, or the source in two fields of the record.
+    let msg_source = format!("the record `{{R}}` does not serve source \"{src}\"");
     let label_source = format!("field `{fname}` of `{sname}` reads source \"{src}\"");
     let note_source = format!(
-        "a request is served by source name: the record needs one batch field of source \"{src}\" (`#[spec(source = \"{src}\")]`, or a field of that name without `#[spec]`); a record that holds a source in two fields serves it to no request"
+        "a record serves the sources of its own batch fields, each held by one field: it needs a batch field of source \"{src}\" (`#[spec(source = \"{src}\")]`, or a field of that name without `#[spec]`); the sources of a struct nested in the record are that struct's (pair the request with it), and a source held in two fields is served to no request"
     );
     quote! {
         #[diagnostic::on_unimplemented(
