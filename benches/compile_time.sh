@@ -30,12 +30,12 @@ fields = [f"    f{i}: " + kinds[i % 4].format(n=i + 1, t=64 * (i + 1), m=i + 2) 
 uses = ""
 if n > 64:
     uses = (
-        "#[cfg(feature = \"derive\")]\nconst _: () = batchspec::assert_serves::<Wide, Wide>();\n"
-        "#[cfg(feature = \"derive\")]\npub fn serve_all(ds: &batchspec::dataset::Dataset<Wide>) -> Result<usize, batchspec::Error> {\n"
+        "#[cfg(feature = \"derive\")]\nconst _: () = batchspec::mapping::assert_serves::<Wide, Wide>();\n"
+        "#[cfg(feature = \"derive\")]\npub fn serve_all(ds: &batchspec::data::Dataset<Wide>) -> Result<usize, batchspec::Error> {\n"
         "    let schedule = batchspec::iteration::Schedule::builder(ds.len()).batch_size(2).build()?;\n"
-        "    let mut p = batchspec::provider::Provider::<Wide, Wide>::new(ds, schedule)?;\n"
+        "    let mut p = batchspec::data::Provider::<Wide, Wide>::new(ds, schedule)?;\n"
         "    let mut seen = 0;\n    while let Some(b) = p.next_batch() { seen += b.batch.f0.len(); }\n"
-        "    let mut server = batchspec::serve::Server::new(ds.fields());\n"
+        "    let mut server = batchspec::mapping::Server::new(ds.fields());\n"
         "    let again: Wide = server.get();\n"
         "    let picked = ds.select(&[0])?;\n"
         "    Ok(seen + again.f1.len() + picked.f2.len())\n}\n"
