@@ -33,11 +33,13 @@ pub mod __private {
         Augmentation, Draws, ImageSpace, MixLabels, check_augment, check_mixed, gather_augmented,
         mix_labels,
     };
+    pub use crate::data::dataset::AllocFlat;
     pub use crate::data::error::DataError;
     pub use crate::data::gather::{
         Collate, GatherField, GatherFrom, GatherInto, GatherSame, GatherSteps, LeafConvert,
         LeafMut, LeafTarget, LeafVia, Padded, SourceOf, check_fits, gather_leaf,
     };
+    pub use crate::data::provider::ServedBy;
     pub use crate::format::FormatAs;
     pub use crate::load::source::{LeafSource, LoadField, LoadRecord};
     pub use crate::mapping::matching::{

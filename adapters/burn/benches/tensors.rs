@@ -10,8 +10,8 @@
 
 use batchspec::data::AllocFlat;
 use batchspec::data::Dataset;
+use batchspec::data::GatherSame;
 use batchspec::data::Provider;
-use batchspec::data::{GatherFrom, GatherSame};
 use batchspec::iteration::Schedule;
 use batchspec::prelude::*;
 use batchspec::types::FlatOf;
@@ -163,8 +163,7 @@ fn report(case: &str, n: usize, [provider, owned, tensors, burn]: [f64; 4]) {
 fn case<R, Q, I, O, B>(name: &str, dataset: Arc<Dataset<R>>, items: Vec<I>, batcher: B, reps: usize)
 where
     R: DataSpec + Send + Sync + 'static,
-    Q: DataSpec + GatherFrom<R> + MapSpec<ToBurn> + Send + 'static,
-    FlatOf<Q>: AllocFlat,
+    Q: ServedBy<R> + MapSpec<ToBurn> + Send + 'static,
     FlatOf<R>: AllocFlat,
     R: GatherSame,
     Tensors<Q>: 'static,

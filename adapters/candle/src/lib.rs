@@ -32,9 +32,8 @@
 #![forbid(unsafe_code)]
 
 use batchspec::data::DataError;
-use batchspec::data::GatherFrom;
 use batchspec::data::{AllocFlat, Dataset};
-use batchspec::data::{BatchSource, Provider, SourceState};
+use batchspec::data::{BatchSource, Provider, ServedBy, SourceState};
 use batchspec::iteration::Schedule;
 use batchspec::types::FlatOf;
 use batchspec::types::{Batch, DataSpec, Space};
@@ -167,7 +166,7 @@ where
         device: &Device,
     ) -> Result<Self, DataError>
     where
-        Q: GatherFrom<R>,
+        Q: ServedBy<R>,
     {
         Ok(Batches {
             source: Provider::new(dataset, schedule)?,

@@ -53,10 +53,7 @@ fn dataset(n: usize) -> Dataset<Record> {
     .unwrap()
 }
 
-fn first<Q: DataSpec + batchspec::data::GatherFrom<Record>>(ds: &Dataset<Record>) -> Q
-where
-    batchspec::types::FlatOf<Q>: batchspec::data::AllocFlat,
-{
+fn first<Q: batchspec::data::ServedBy<Record>>(ds: &Dataset<Record>) -> Q {
     let schedule = Schedule::builder(ds.len())
         .batch_size(ds.len())
         .build()

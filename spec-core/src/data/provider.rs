@@ -15,7 +15,8 @@ use crate::data::error::DataError;
 use crate::data::gather::GatherFrom;
 use crate::data::state::{SourceState, fingerprint, spec_fingerprint};
 use crate::iteration::Schedule;
-use crate::types::spec::{DataSpec, Described, FlatOf};
+use crate::types::for_tuples;
+use crate::types::spec::{DataSpec, Described, FlatOf, Node};
 use std::ops::Range;
 use std::sync::Arc;
 
@@ -43,6 +44,68 @@ impl<R> core::ops::Deref for Held<'_, R> {
         }
     }
 }
+
+/// The request `Self` is served by the record `R`: every leaf gathered from `R` into leaves a
+/// provider can own. The one bound generic code needs to make the pairing objects of a record
+/// and a request ([`Provider`], its owned batches and [`BatchSource`](crate::data::BatchSource)
+/// impl, [`Prefetch::provider`](crate::data::Prefetch::provider) and the framework loaders, with
+/// `Send + 'static` where they move to a thread); implemented for every request that has both
+/// (the derive's structs whose batch fields own their data).
+///
+/// ```
+/// use batchspec::prelude::*;
+/// use batchspec::data::{Dataset, Provider};
+/// use batchspec::iteration::Schedule;
+///
+/// /// The samples a model of any request sees in one epoch.
+/// fn epoch<R: DataSpec, Q: ServedBy<R>>(ds: &Dataset<R>) -> Result<usize, batchspec::Error> {
+///     let schedule = Schedule::builder(ds.len()).batch_size(2).build()?;
+///     let mut provider = Provider::<R, Q>::new(ds, schedule)?;
+///     let mut seen = 0;
+///     while let Some(b) = provider.next_batch() {
+///         seen += b.info.count_samples;
+///     }
+///     Ok(seen)
+/// }
+///
+/// #[derive(DataSpec)]
+/// struct Record {
+///     #[spec(source = "features")]
+///     x: Batch<Vector<2>>,
+/// }
+/// #[derive(DataSpec)]
+/// struct Input {
+///     #[spec(source = "features")]
+///     x: Batch<Vector<2, f64>>,
+/// }
+/// let ds = Dataset::new(Record { x: Batch::zeros(5, 0) })?;
+/// assert_eq!(epoch::<Record, Input>(&ds)?, 5);
+/// # Ok::<(), batchspec::Error>(())
+/// ```
+///
+/// Its bounds are supertraits, so that `Q: ServedBy<R>` alone gives what the providers ask
+/// for: [`GatherFrom<R>`] and owned leaves (`FlatOf<Q>: AllocFlat`, an associated type bound,
+/// which a supertrait carries to every use). The derive implements it for each struct and the
+/// core for tuples of requests, each impl bounded by the supertraits: a pair that does not match
+/// is reported in the words of the field (through `GatherFrom`), and a type parameter without the
+/// bound as this trait, with rustc's suggestion to add it (a blanket impl would have it
+/// reported as each of its bounds).
+#[diagnostic::on_unimplemented(
+    message = "the request `{Self}` is not known to be served by the record `{R}`",
+    label = "a provider of this pair needs `{Self}: ServedBy<{R}>`",
+    note = "in generic code, bound the request with `Q: ServedBy<R>` (the record with `R: DataSpec`)"
+)]
+pub trait ServedBy<R>: DataSpec + GatherFrom<R> + Node<(), Flat: AllocFlat> {}
+
+macro_rules! served_tuples {
+    ($($t:ident $i:tt),+) => {
+        impl<R, $($t: ServedBy<R>),+> ServedBy<R> for ($($t,)+) where
+            ($($t,)+): DataSpec + Node<(), Flat: AllocFlat>
+        {
+        }
+    };
+}
+for_tuples!(served_tuples);
 
 /// A request's gather from a record ([`GatherFrom::gather_from`]).
 type GatherFn<Q, R> = fn(&mut Q, &R, &[usize], Range<usize>, Draws<'_>) -> Result<(), DataError>;
@@ -103,6 +166,47 @@ impl<'d, R: DataSpec, Q: DataSpec> Provider<'d, R, Q> {
         Q: GatherFrom<R>,
     {
         Self::held(Held::Borrowed(dataset), schedule)
+    }
+
+    // `new` and `shared` sit in this block, bounded by `ServedBy` alone: generic code without
+    // it is told the one bound to add (an E0277 naming `ServedBy`), not that the impl's bounds
+    // do not hold.
+    /// A provider of `dataset` by `schedule`, starting at epoch 0, with a batch buffer of its
+    /// own for [`Provider::next_batch`].
+    ///
+    /// # Errors
+    /// As [`Provider::unbuffered`].
+    pub fn new(dataset: &'d Dataset<R>, schedule: Schedule) -> Result<Self, DataError>
+    where
+        Q: ServedBy<R>,
+    {
+        let mut p = Self::unbuffered(dataset, schedule)?;
+        p.buffer = Some(Q::nest(FlatOf::<Q>::alloc(
+            p.cursor.schedule().batch_size(),
+            0,
+        )));
+        Ok(p)
+    }
+
+    /// A provider that holds its dataset by an [`Arc`]: it borrows nothing, so it can move to
+    /// another thread ([`IntoPrefetch::prefetched`](crate::data::IntoPrefetch::prefetched)) or into a framework's loader.
+    ///
+    /// # Errors
+    /// As [`Provider::unbuffered`].
+    pub fn shared(
+        dataset: Arc<Dataset<R>>,
+        schedule: Schedule,
+    ) -> Result<Provider<'static, R, Q>, DataError>
+    where
+        Q: ServedBy<R>,
+        R: 'static,
+    {
+        let mut p = Provider::held(Held::Shared(dataset), schedule)?;
+        p.buffer = Some(Q::nest(FlatOf::<Q>::alloc(
+            p.cursor.schedule().batch_size(),
+            0,
+        )));
+        Ok(p)
     }
 
     fn held(dataset: Held<'d, R>, schedule: Schedule) -> Result<Self, DataError>
@@ -237,44 +341,6 @@ impl<'d, R: DataSpec, Q: DataSpec> Provider<'d, R, Q>
 where
     FlatOf<Q>: AllocFlat,
 {
-    /// A provider of `dataset` by `schedule`, starting at epoch 0, with a batch buffer of its
-    /// own for [`Provider::next_batch`].
-    ///
-    /// # Errors
-    /// As [`Provider::unbuffered`].
-    pub fn new(dataset: &'d Dataset<R>, schedule: Schedule) -> Result<Self, DataError>
-    where
-        Q: GatherFrom<R>,
-    {
-        let mut p = Self::unbuffered(dataset, schedule)?;
-        p.buffer = Some(Q::nest(FlatOf::<Q>::alloc(
-            p.cursor.schedule().batch_size(),
-            0,
-        )));
-        Ok(p)
-    }
-
-    /// A provider that holds its dataset by an [`Arc`]: it borrows nothing, so it can move to
-    /// another thread ([`IntoPrefetch::prefetched`](crate::data::IntoPrefetch::prefetched)) or into a framework's loader.
-    ///
-    /// # Errors
-    /// As [`Provider::unbuffered`].
-    pub fn shared(
-        dataset: Arc<Dataset<R>>,
-        schedule: Schedule,
-    ) -> Result<Provider<'static, R, Q>, DataError>
-    where
-        Q: GatherFrom<R>,
-        R: 'static,
-    {
-        let mut p = Provider::held(Held::Shared(dataset), schedule)?;
-        p.buffer = Some(Q::nest(FlatOf::<Q>::alloc(
-            p.cursor.schedule().batch_size(),
-            0,
-        )));
-        Ok(p)
-    }
-
     /// Lends the next batch of the epoch; `None` at its end. A short last batch (policy
     /// [`LastBatch::Short`](crate::iteration::LastBatch::Short)) is lent with exactly its samples.
     pub fn next_batch(&mut self) -> Option<Provided<'_, Q>> {

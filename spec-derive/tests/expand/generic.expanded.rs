@@ -1,6 +1,6 @@
 // The expansion of tests/expand/generic.rs; written by `BATCHSPEC_BLESS=1 cargo test`.
-// tokens: aa5a8f3beb2920c9
-// spans: 3f59c0d0c7f97194
+// tokens: ed2822bbb6023068
+// spans: 91bca17f2fa4b9ac
 #[doc(hidden)]
 #[allow(non_camel_case_types, unused_qualifications, clippy::all)]
 const _: () = {
@@ -375,7 +375,7 @@ const _: () = {
     #[diagnostic::on_unimplemented(
         message = "the record `{R}` does not serve source \"x\"",
         label = "field `x` of `Generic` reads source \"x\"",
-        note = "a record serves the sources of its own batch fields, each held by one field: it needs a batch field of source \"x\" (`#[spec(source = \"x\")]`, or a field of that name without `#[spec]`); the sources of a struct nested in the record are that struct's (pair the request with it), and a source held in two fields is served to no request"
+        note = "a record serves the sources of its own batch fields, each held by one field: it needs a batch field of source \"x\" (`#[spec(source = \"x\")]`, or a field of that name without `#[spec]`); the sources of a struct nested in the record are that struct's (pair the request with it), and a source held in two fields is served to no request; the record comes first, as in `assert_serves::<Record, Request>` and `Provider::<Record, Request>`"
     )]
     pub trait Generic_x_source<R> {
         type Space: __spec_p::Space;
@@ -391,7 +391,7 @@ const _: () = {
     #[diagnostic::on_unimplemented(
         message = "the record `{R}` does not serve source \"y\"",
         label = "field `y` of `Generic` reads source \"y\"",
-        note = "a record serves the sources of its own batch fields, each held by one field: it needs a batch field of source \"y\" (`#[spec(source = \"y\")]`, or a field of that name without `#[spec]`); the sources of a struct nested in the record are that struct's (pair the request with it), and a source held in two fields is served to no request"
+        note = "a record serves the sources of its own batch fields, each held by one field: it needs a batch field of source \"y\" (`#[spec(source = \"y\")]`, or a field of that name without `#[spec]`); the sources of a struct nested in the record are that struct's (pair the request with it), and a source held in two fields is served to no request; the record comes first, as in `assert_serves::<Record, Request>` and `Provider::<Record, Request>`"
     )]
     pub trait Generic_y_source<R> {
         type Space: __spec_p::Space;
@@ -660,6 +660,18 @@ const _: () = {
             __spec_p::core::result::Result::Ok(())
         }
     }
+    impl<'a, S: Space, R> __spec_p::ServedBy<R> for Generic<'a, S>
+    where
+        for<'__spec_x> Self: __spec_p::DataSpec,
+        S: __spec_p::Space,
+        BatchView<'a, S>: __spec_p::Node<__spec_p::Src<'x'>>,
+        for<'__spec_w> Batch<Labels<3>>: __spec_p::Node<__spec_p::Src<'y'>>,
+        for<'__spec_w> Null: __spec_p::Node<
+            __spec_p::Src<'p', 'e', 'n', 'a', 'l', 't', 'y'>,
+        >,
+        Self: __spec_p::GatherFrom<R>,
+        for<'__spec_x> <Self as __spec_p::Node<()>>::Flat: __spec_p::AllocFlat,
+    {}
     impl<'a, S: Space> __spec_p::GatherSame for Generic<'a, S>
     where
         S: __spec_p::Space,

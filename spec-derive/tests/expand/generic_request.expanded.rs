@@ -1,6 +1,6 @@
 // The expansion of tests/expand/generic_request.rs; written by `BATCHSPEC_BLESS=1 cargo test`.
-// tokens: ce7809a8722fcdcc
-// spans: b140a3cb4bfcc84d
+// tokens: 64fa694ab7c1a27e
+// spans: fdd4bd6d92f267f5
 #[doc(hidden)]
 #[allow(non_camel_case_types, unused_qualifications, clippy::all)]
 const _: () = {
@@ -419,7 +419,7 @@ const _: () = {
     #[diagnostic::on_unimplemented(
         message = "the record `{R}` does not serve source \"t\"",
         label = "field `tokens` of `GenericReq` reads source \"t\"",
-        note = "a record serves the sources of its own batch fields, each held by one field: it needs a batch field of source \"t\" (`#[spec(source = \"t\")]`, or a field of that name without `#[spec]`); the sources of a struct nested in the record are that struct's (pair the request with it), and a source held in two fields is served to no request"
+        note = "a record serves the sources of its own batch fields, each held by one field: it needs a batch field of source \"t\" (`#[spec(source = \"t\")]`, or a field of that name without `#[spec]`); the sources of a struct nested in the record are that struct's (pair the request with it), and a source held in two fields is served to no request; the record comes first, as in `assert_serves::<Record, Request>` and `Provider::<Record, Request>`"
     )]
     pub trait GenericReq_tokens_source<R> {
         type Space: __spec_p::Space;
@@ -480,7 +480,7 @@ const _: () = {
     #[diagnostic::on_unimplemented(
         message = "the record `{R}` does not serve source \"y\"",
         label = "field `label` of `GenericReq` reads source \"y\"",
-        note = "a record serves the sources of its own batch fields, each held by one field: it needs a batch field of source \"y\" (`#[spec(source = \"y\")]`, or a field of that name without `#[spec]`); the sources of a struct nested in the record are that struct's (pair the request with it), and a source held in two fields is served to no request"
+        note = "a record serves the sources of its own batch fields, each held by one field: it needs a batch field of source \"y\" (`#[spec(source = \"y\")]`, or a field of that name without `#[spec]`); the sources of a struct nested in the record are that struct's (pair the request with it), and a source held in two fields is served to no request; the record comes first, as in `assert_serves::<Record, Request>` and `Provider::<Record, Request>`"
     )]
     pub trait GenericReq_label_source<R> {
         type Space: __spec_p::Space;
@@ -738,6 +738,18 @@ const _: () = {
             __spec_p::core::result::Result::Ok(())
         }
     }
+    impl<R: Space, Rec> __spec_p::ServedBy<Rec> for GenericReq<R>
+    where
+        for<'__spec_x> Self: __spec_p::DataSpec,
+        R: __spec_p::Space,
+        for<'__spec_w> Batch<IndexSeq<50>>: __spec_p::Node<__spec_p::Src<'t'>>,
+        for<'__spec_w> Batch<
+            Image<4, 5, 2, 40>,
+        >: __spec_p::Node<__spec_p::Src<'i', 'm', 'g'>>,
+        Batch<R>: __spec_p::Node<__spec_p::Src<'y'>>,
+        Self: __spec_p::GatherFrom<Rec>,
+        for<'__spec_x> <Self as __spec_p::Node<()>>::Flat: __spec_p::AllocFlat,
+    {}
     impl<R: Space> __spec_p::GatherSame for GenericReq<R>
     where
         R: __spec_p::Space,

@@ -1,6 +1,6 @@
 // The expansion of tests/expand/misplaced.rs; written by `BATCHSPEC_BLESS=1 cargo test`.
-// tokens: 9f1d1621670ba283
-// spans: 983884edb497e0e3
+// tokens: 250550f2dac6e380
+// spans: b9a2b785f7b6200c
 #[doc(hidden)]
 #[allow(non_camel_case_types, unused_qualifications, clippy::all)]
 const _: () = {
@@ -538,7 +538,7 @@ const _: () = {
     #[diagnostic::on_unimplemented(
         message = "the record `{R}` does not serve source \"t\"",
         label = "field `tokens` of `Misplaced` reads source \"t\"",
-        note = "a record serves the sources of its own batch fields, each held by one field: it needs a batch field of source \"t\" (`#[spec(source = \"t\")]`, or a field of that name without `#[spec]`); the sources of a struct nested in the record are that struct's (pair the request with it), and a source held in two fields is served to no request"
+        note = "a record serves the sources of its own batch fields, each held by one field: it needs a batch field of source \"t\" (`#[spec(source = \"t\")]`, or a field of that name without `#[spec]`); the sources of a struct nested in the record are that struct's (pair the request with it), and a source held in two fields is served to no request; the record comes first, as in `assert_serves::<Record, Request>` and `Provider::<Record, Request>`"
     )]
     pub trait Misplaced_tokens_source<R> {
         type Space: __spec_p::Space;
@@ -567,7 +567,7 @@ const _: () = {
     #[diagnostic::on_unimplemented(
         message = "the record `{R}` does not serve source \"type\"",
         label = "field `type` of `Misplaced` reads source \"type\"",
-        note = "a record serves the sources of its own batch fields, each held by one field: it needs a batch field of source \"type\" (`#[spec(source = \"type\")]`, or a field of that name without `#[spec]`); the sources of a struct nested in the record are that struct's (pair the request with it), and a source held in two fields is served to no request"
+        note = "a record serves the sources of its own batch fields, each held by one field: it needs a batch field of source \"type\" (`#[spec(source = \"type\")]`, or a field of that name without `#[spec]`); the sources of a struct nested in the record are that struct's (pair the request with it), and a source held in two fields is served to no request; the record comes first, as in `assert_serves::<Record, Request>` and `Provider::<Record, Request>`"
     )]
     pub trait Misplaced_type_source<R> {
         type Space: __spec_p::Space;
@@ -886,6 +886,12 @@ const _: () = {
             __spec_p::core::result::Result::Ok(())
         }
     }
+    impl<R> __spec_p::ServedBy<R> for Misplaced
+    where
+        for<'__spec_x> Self: __spec_p::DataSpec,
+        Self: __spec_p::GatherFrom<R>,
+        for<'__spec_x> <Self as __spec_p::Node<()>>::Flat: __spec_p::AllocFlat,
+    {}
     impl __spec_p::GatherSame for Misplaced
     where
         for<'__spec_x> (Batch<Vector<4>>, Batch<Vector<2>>): __spec_p::GatherSame,

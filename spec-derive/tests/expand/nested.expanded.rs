@@ -1,6 +1,6 @@
 // The expansion of tests/expand/nested.rs; written by `BATCHSPEC_BLESS=1 cargo test`.
-// tokens: 8ea416dbafd7ab76
-// spans: 37962c90baa99d98
+// tokens: 05f52a7716828786
+// spans: 7d890fd45b322de6
 #[doc(hidden)]
 #[allow(non_camel_case_types, unused_qualifications, clippy::all)]
 const _: () = {
@@ -413,6 +413,12 @@ const _: () = {
             __spec_p::core::result::Result::Ok(())
         }
     }
+    impl<R> __spec_p::ServedBy<R> for Outer
+    where
+        for<'__spec_x> Self: __spec_p::DataSpec,
+        Self: __spec_p::GatherFrom<R>,
+        for<'__spec_x> <Self as __spec_p::Node<()>>::Flat: __spec_p::AllocFlat,
+    {}
     impl __spec_p::GatherSame for Outer
     where
         for<'__spec_x> (Batch<Vector<4>>, Batch<Vector<2>>): __spec_p::GatherSame,

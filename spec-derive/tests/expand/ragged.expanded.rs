@@ -1,6 +1,6 @@
 // The expansion of tests/expand/ragged.rs; written by `BATCHSPEC_BLESS=1 cargo test`.
-// tokens: 5ccb8a15cda07f86
-// spans: ce3d2d4b929b2be6
+// tokens: e8648a5dded84ae7
+// spans: c1b6dbe98c101036
 #[doc(hidden)]
 #[allow(non_camel_case_types, unused_qualifications, clippy::all)]
 const _: () = {
@@ -178,7 +178,7 @@ const _: () = {
     #[diagnostic::on_unimplemented(
         message = "the record `{R}` does not serve source \"t\"",
         label = "field `tokens` of `Seqs` reads source \"t\"",
-        note = "a record serves the sources of its own batch fields, each held by one field: it needs a batch field of source \"t\" (`#[spec(source = \"t\")]`, or a field of that name without `#[spec]`); the sources of a struct nested in the record are that struct's (pair the request with it), and a source held in two fields is served to no request"
+        note = "a record serves the sources of its own batch fields, each held by one field: it needs a batch field of source \"t\" (`#[spec(source = \"t\")]`, or a field of that name without `#[spec]`); the sources of a struct nested in the record are that struct's (pair the request with it), and a source held in two fields is served to no request; the record comes first, as in `assert_serves::<Record, Request>` and `Provider::<Record, Request>`"
     )]
     pub trait Seqs_tokens_source<R> {
         type Space: __spec_p::Space;
@@ -342,6 +342,12 @@ const _: () = {
             __spec_p::core::result::Result::Ok(())
         }
     }
+    impl<R> __spec_p::ServedBy<R> for Seqs
+    where
+        for<'__spec_x> Self: __spec_p::DataSpec,
+        Self: __spec_p::GatherFrom<R>,
+        for<'__spec_x> <Self as __spec_p::Node<()>>::Flat: __spec_p::AllocFlat,
+    {}
     impl __spec_p::GatherSame for Seqs
     where
         for<'__spec_x> Ragged<IndexSeq<50>>: __spec_p::GatherSame,

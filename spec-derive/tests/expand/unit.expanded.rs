@@ -1,6 +1,6 @@
 // The expansion of tests/expand/unit.rs; written by `BATCHSPEC_BLESS=1 cargo test`.
-// tokens: b0e67d0df730c1ca
-// spans: 7e3d7c973b4ab9ab
+// tokens: a378be94e22ac6d8
+// spans: 62dbf6d5aa04c4c9
 #[doc(hidden)]
 #[allow(non_camel_case_types, unused_qualifications, clippy::all)]
 const _: () = {
@@ -126,6 +126,12 @@ const _: () = {
             __spec_p::core::result::Result::Ok(())
         }
     }
+    impl<R> __spec_p::ServedBy<R> for Empty
+    where
+        for<'__spec_x> Self: __spec_p::DataSpec,
+        Self: __spec_p::GatherFrom<R>,
+        for<'__spec_x> <Self as __spec_p::Node<()>>::Flat: __spec_p::AllocFlat,
+    {}
     impl __spec_p::GatherSame for Empty {
         fn gather_same(
             __spec_out: &mut Self,

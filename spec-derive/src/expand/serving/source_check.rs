@@ -18,7 +18,7 @@ pub fn source_check(s: &Serving<'_>, fc: &FieldCx<'_>) -> TokenStream {
     let msg_source = format!("the record `{{R}}` does not serve source \"{src}\"");
     let label_source = format!("field `{fname}` of `{sname}` reads source \"{src}\"");
     let note_source = format!(
-        "a record serves the sources of its own batch fields, each held by one field: it needs a batch field of source \"{src}\" (`#[spec(source = \"{src}\")]`, or a field of that name without `#[spec]`); the sources of a struct nested in the record are that struct's (pair the request with it), and a source held in two fields is served to no request"
+        "a record serves the sources of its own batch fields, each held by one field: it needs a batch field of source \"{src}\" (`#[spec(source = \"{src}\")]`, or a field of that name without `#[spec]`); the sources of a struct nested in the record are that struct's (pair the request with it), and a source held in two fields is served to no request; the record comes first, as in `assert_serves::<Record, Request>` and `Provider::<Record, Request>`"
     );
     quote! {
         #[diagnostic::on_unimplemented(
