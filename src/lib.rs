@@ -124,7 +124,7 @@ pub use batchspec_derive::{DataSpec, layout, source};
 /// import they would clash with const parameters named `D` or `K`. The prelude has the layout
 /// aliases.
 pub mod prelude {
-    pub use batchspec_core::data::{BatchSource, IntoPrefetch, SampleStages, ServedBy};
+    pub use batchspec_core::data::{BatchSource, IntoPrefetch, ProvidedBy, SampleStages};
     pub use batchspec_core::format::FormatAs;
     pub use batchspec_core::mapping::Serves;
     pub use batchspec_core::types::axis::{BCHW, BCW, BF, BHWC, BK, BT, BTF, BWC, CHWB, TB, TBF};

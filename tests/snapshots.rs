@@ -50,7 +50,7 @@ const KNOWN: &[(&str, &str)] = &[
         "structure/unknown-name-in-a-field.stderr",
         "rustc reports an unresolved name once for the struct and once for the derive's items",
     ),
-    // Generic code without `Q: ServedBy<R>`: the first error names the bound with rustc's
+    // Generic code without `Q: ProvidedBy<R>`: the first error names the bound with rustc's
     // suggestion to add it; each later use of the provider (`next_batch`) is an error of its
     // own, since rustc checks every call against the bounds it lacks.
     (

@@ -39,7 +39,7 @@ pub mod __private {
         Collate, GatherField, GatherFrom, GatherInto, GatherSame, GatherSteps, LeafConvert,
         LeafMut, LeafTarget, LeafVia, Padded, SourceOf, check_fits, gather_leaf,
     };
-    pub use crate::data::provider::ServedBy;
+    pub use crate::data::provider::ProvidedBy;
     pub use crate::format::FormatAs;
     pub use crate::load::source::{LeafSource, LoadField, LoadRecord};
     pub use crate::mapping::matching::{

@@ -1,11 +1,11 @@
-// Generic code over a record and a request: `Q: ServedBy<R>` is the one bound a provider, its
+// Generic code over a record and a request: `Q: ProvidedBy<R>` is the one bound a provider, its
 // owned batches and a prefetch of it need (with `Send + 'static` where batches move to a thread).
 use batchspec::data::{Dataset, IntoPrefetch, Prefetch, Provider};
 use batchspec::iteration::Schedule;
 use batchspec::prelude::*;
 use std::sync::Arc;
 
-fn epoch<R: DataSpec, Q: ServedBy<R>>(ds: &Dataset<R>, schedule: Schedule) -> Result<usize, batchspec::Error> {
+fn epoch<R: DataSpec, Q: ProvidedBy<R>>(ds: &Dataset<R>, schedule: Schedule) -> Result<usize, batchspec::Error> {
     let mut provider = Provider::<R, Q>::new(ds, schedule)?;
     let mut seen = 0;
     while let Some(b) = provider.next_batch() {
@@ -20,7 +20,7 @@ fn epoch<R: DataSpec, Q: ServedBy<R>>(ds: &Dataset<R>, schedule: Schedule) -> Re
 fn on_threads<R, Q>(ds: Arc<Dataset<R>>, schedule: Schedule) -> Result<(), batchspec::Error>
 where
     R: DataSpec + Send + Sync + 'static,
-    Q: ServedBy<R> + Send + 'static,
+    Q: ProvidedBy<R> + Send + 'static,
 {
     let mut prefetch = Prefetch::<Q>::provider::<R>(ds.clone(), schedule.clone(), 0..1, 2);
     while let Some(batch) = prefetch.next_batch() {

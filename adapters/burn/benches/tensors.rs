@@ -163,7 +163,7 @@ fn report(case: &str, n: usize, [provider, owned, tensors, burn]: [f64; 4]) {
 fn case<R, Q, I, O, B>(name: &str, dataset: Arc<Dataset<R>>, items: Vec<I>, batcher: B, reps: usize)
 where
     R: DataSpec + Send + Sync + 'static,
-    Q: ServedBy<R> + MapSpec<ToBurn> + Send + 'static,
+    Q: ProvidedBy<R> + MapSpec<ToBurn> + Send + 'static,
     FlatOf<R>: AllocFlat,
     R: GatherSame,
     Tensors<Q>: 'static,

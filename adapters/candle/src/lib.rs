@@ -33,7 +33,7 @@
 
 use batchspec::data::DataError;
 use batchspec::data::{AllocFlat, Dataset};
-use batchspec::data::{BatchSource, Provider, ServedBy, SourceState};
+use batchspec::data::{BatchSource, ProvidedBy, Provider, SourceState};
 use batchspec::iteration::Schedule;
 use batchspec::types::FlatOf;
 use batchspec::types::{Batch, DataSpec, Space};
@@ -166,7 +166,7 @@ where
         device: &Device,
     ) -> Result<Self, DataError>
     where
-        Q: ServedBy<R>,
+        Q: ProvidedBy<R>,
     {
         Ok(Batches {
             source: Provider::new(dataset, schedule)?,

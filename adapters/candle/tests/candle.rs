@@ -53,7 +53,7 @@ fn dataset(n: usize) -> Dataset<Record> {
     .unwrap()
 }
 
-fn first<Q: batchspec::data::ServedBy<Record>>(ds: &Dataset<Record>) -> Q {
+fn first<Q: batchspec::data::ProvidedBy<Record>>(ds: &Dataset<Record>) -> Q {
     let schedule = Schedule::builder(ds.len())
         .batch_size(ds.len())
         .build()

@@ -5,7 +5,7 @@ use crate::data::batch_source::{BatchInfo, BatchSource};
 use crate::data::dataset::{AllocFlat, Dataset};
 use crate::data::error::DataError;
 use crate::data::gather::GatherFrom;
-use crate::data::provider::{Provider, ServedBy};
+use crate::data::provider::{ProvidedBy, Provider};
 use crate::data::state::SourceState;
 use crate::iteration::Schedule;
 use crate::types::spec::{DataSpec, FlatOf};
@@ -493,7 +493,7 @@ where
     ) -> Self
     where
         R: DataSpec + Send + Sync + 'static,
-        Q: ServedBy<R>,
+        Q: ProvidedBy<R>,
     {
         let size = schedule.batch_size();
         Self::spawn_with(

@@ -45,8 +45,8 @@ impl<R> core::ops::Deref for Held<'_, R> {
     }
 }
 
-/// The request `Self` is served by the record `R`: every leaf gathered from `R` into leaves a
-/// provider can own. The one bound generic code needs to make the pairing objects of a record
+/// The request `Self` can be provided from the record `R`: every leaf gathered from `R` into
+/// leaves a provider can own. The one bound generic code needs to make the pairing objects of a record
 /// and a request ([`Provider`], its owned batches and [`BatchSource`](crate::data::BatchSource)
 /// impl, [`Prefetch::provider`](crate::data::Prefetch::provider) and the framework loaders, with
 /// `Send + 'static` where they move to a thread); implemented for every request that has both
@@ -58,7 +58,7 @@ impl<R> core::ops::Deref for Held<'_, R> {
 /// use batchspec::iteration::Schedule;
 ///
 /// /// The samples a model of any request sees in one epoch.
-/// fn epoch<R: DataSpec, Q: ServedBy<R>>(ds: &Dataset<R>) -> Result<usize, batchspec::Error> {
+/// fn epoch<R: DataSpec, Q: ProvidedBy<R>>(ds: &Dataset<R>) -> Result<usize, batchspec::Error> {
 ///     let schedule = Schedule::builder(ds.len()).batch_size(2).build()?;
 ///     let mut provider = Provider::<R, Q>::new(ds, schedule)?;
 ///     let mut seen = 0;
@@ -83,29 +83,31 @@ impl<R> core::ops::Deref for Held<'_, R> {
 /// # Ok::<(), batchspec::Error>(())
 /// ```
 ///
-/// Its bounds are supertraits, so that `Q: ServedBy<R>` alone gives what the providers ask
+/// Its bounds are supertraits, so that `Q: ProvidedBy<R>` alone gives what the providers ask
 /// for: [`GatherFrom<R>`] and owned leaves (`FlatOf<Q>: AllocFlat`, an associated type bound,
 /// which a supertrait carries to every use). The derive implements it for each struct and the
 /// core for tuples of requests, each impl bounded by the supertraits: a pair that does not match
 /// is reported in the words of the field (through `GatherFrom`), and a type parameter without the
 /// bound as this trait, with rustc's suggestion to add it (a blanket impl would have it
-/// reported as each of its bounds).
+/// reported as each of its bounds). Not to be confused with
+/// [`mapping::ServedBy`](crate::mapping::ServedBy), the bound of a request served whole
+/// ([`ServeFrom`](crate::mapping::ServeFrom)).
 #[diagnostic::on_unimplemented(
-    message = "the request `{Self}` is not known to be served by the record `{R}`",
-    label = "a provider of this pair needs `{Self}: ServedBy<{R}>`",
-    note = "in generic code, bound the request with `Q: ServedBy<R>` (the record with `R: DataSpec`)"
+    message = "the request `{Self}` is not known to be provided from the record `{R}`",
+    label = "a provider of this pair needs `{Self}: ProvidedBy<{R}>`",
+    note = "in generic code, bound the request with `Q: ProvidedBy<R>` (the record with `R: DataSpec`)"
 )]
-pub trait ServedBy<R>: DataSpec + GatherFrom<R> + Node<(), Flat: AllocFlat> {}
+pub trait ProvidedBy<R>: DataSpec + GatherFrom<R> + Node<(), Flat: AllocFlat> {}
 
-macro_rules! served_tuples {
+macro_rules! provided_tuples {
     ($($t:ident $i:tt),+) => {
-        impl<R, $($t: ServedBy<R>),+> ServedBy<R> for ($($t,)+) where
+        impl<R, $($t: ProvidedBy<R>),+> ProvidedBy<R> for ($($t,)+) where
             ($($t,)+): DataSpec + Node<(), Flat: AllocFlat>
         {
         }
     };
 }
-for_tuples!(served_tuples);
+for_tuples!(provided_tuples);
 
 /// A request's gather from a record ([`GatherFrom::gather_from`]).
 type GatherFn<Q, R> = fn(&mut Q, &R, &[usize], Range<usize>, Draws<'_>) -> Result<(), DataError>;
@@ -168,8 +170,8 @@ impl<'d, R: DataSpec, Q: DataSpec> Provider<'d, R, Q> {
         Self::held(Held::Borrowed(dataset), schedule)
     }
 
-    // `new` and `shared` sit in this block, bounded by `ServedBy` alone: generic code without
-    // it is told the one bound to add (an E0277 naming `ServedBy`), not that the impl's bounds
+    // `new` and `shared` sit in this block, bounded by `ProvidedBy` alone: generic code without
+    // it is told the one bound to add (an E0277 naming `ProvidedBy`), not that the impl's bounds
     // do not hold.
     /// A provider of `dataset` by `schedule`, starting at epoch 0, with a batch buffer of its
     /// own for [`Provider::next_batch`].
@@ -178,7 +180,7 @@ impl<'d, R: DataSpec, Q: DataSpec> Provider<'d, R, Q> {
     /// As [`Provider::unbuffered`].
     pub fn new(dataset: &'d Dataset<R>, schedule: Schedule) -> Result<Self, DataError>
     where
-        Q: ServedBy<R>,
+        Q: ProvidedBy<R>,
     {
         let mut p = Self::unbuffered(dataset, schedule)?;
         p.buffer = Some(Q::nest(FlatOf::<Q>::alloc(
@@ -198,7 +200,7 @@ impl<'d, R: DataSpec, Q: DataSpec> Provider<'d, R, Q> {
         schedule: Schedule,
     ) -> Result<Provider<'static, R, Q>, DataError>
     where
-        Q: ServedBy<R>,
+        Q: ProvidedBy<R>,
         R: 'static,
     {
         let mut p = Provider::held(Held::Shared(dataset), schedule)?;

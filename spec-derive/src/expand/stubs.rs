@@ -72,7 +72,7 @@ fn serving_stubs(input: &syn::DeriveInput, p: &TokenStream) -> TokenStream {
                 #p::core::unreachable!()
             }
         }
-        impl #r_impl #p::ServedBy<__SpecR> for #ident #ty_generics #where_clause {}
+        impl #r_impl #p::ProvidedBy<__SpecR> for #ident #ty_generics #where_clause {}
         impl #impl_generics #p::GatherSame for #ident #ty_generics #where_clause {
             fn gather_same(_: &mut Self, _: &Self, _: &[usize], _: usize) {
                 #p::core::unreachable!()

@@ -1,6 +1,6 @@
 // The expansion of tests/expand/attr_errors.rs; written by `BATCHSPEC_BLESS=1 cargo test`.
-// tokens: 1ba228b0dcd66aef
-// spans: 72839111cc4c014f
+// tokens: c60ad1bf0d16601d
+// spans: 3ac3477c79e53d7d
 ::core::compile_error! {
     "unknown spec attribute `krate`; did you mean `crate`?"
 }
@@ -146,7 +146,7 @@ const _: () = {
             ::batchspec::__private::core::unreachable!()
         }
     }
-    impl<__SpecR> ::batchspec::__private::ServedBy<__SpecR> for Mistakes {}
+    impl<__SpecR> ::batchspec::__private::ProvidedBy<__SpecR> for Mistakes {}
     impl ::batchspec::__private::GatherSame for Mistakes {
         fn gather_same(_: &mut Self, _: &Self, _: &[usize], _: usize) {
             ::batchspec::__private::core::unreachable!()

@@ -1,6 +1,6 @@
 // The expansion of tests/expand/augment.rs; written by `BATCHSPEC_BLESS=1 cargo test`.
-// tokens: 70d5a850707ae50f
-// spans: db1e88c6c09d5e0a
+// tokens: 1ed96ffb8adeec9d
+// spans: e3852a465d019e98
 #[doc(hidden)]
 #[allow(non_camel_case_types, unused_qualifications, clippy::all)]
 const _: () = {
@@ -621,7 +621,7 @@ const _: () = {
             __spec_p::core::result::Result::Ok(())
         }
     }
-    impl<R> __spec_p::ServedBy<R> for MixReq
+    impl<R> __spec_p::ProvidedBy<R> for MixReq
     where
         for<'__spec_x> Self: __spec_p::DataSpec,
         Self: __spec_p::GatherFrom<R>,

@@ -1,6 +1,6 @@
 // The expansion of tests/expand/bad_layout.rs; written by `BATCHSPEC_BLESS=1 cargo test`.
-// tokens: 8c20dbe4fc59ec2d
-// spans: 3cd599e374bd3334
+// tokens: ec970ba6c43faa2b
+// spans: 4655949db64ab2de
 #[doc(hidden)]
 #[allow(unused_qualifications, clippy::all)]
 const _: () = {
@@ -83,7 +83,7 @@ const _: () = {
             ::batchspec::__private::core::unreachable!()
         }
     }
-    impl<__SpecR> ::batchspec::__private::ServedBy<__SpecR> for BadLayout {}
+    impl<__SpecR> ::batchspec::__private::ProvidedBy<__SpecR> for BadLayout {}
     impl ::batchspec::__private::GatherSame for BadLayout {
         fn gather_same(_: &mut Self, _: &Self, _: &[usize], _: usize) {
             ::batchspec::__private::core::unreachable!()

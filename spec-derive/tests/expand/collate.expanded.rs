@@ -1,6 +1,6 @@
 // The expansion of tests/expand/collate.rs; written by `BATCHSPEC_BLESS=1 cargo test`.
-// tokens: 3ba1f90c290caa10
-// spans: 437b1296abf6bc31
+// tokens: 890ddc8d8bbc337a
+// spans: 93d52a7ada19d737
 #[doc(hidden)]
 #[allow(non_camel_case_types, unused_qualifications, clippy::all)]
 const _: () = {
@@ -779,7 +779,7 @@ const _: () = {
             __spec_p::core::result::Result::Ok(())
         }
     }
-    impl<R> __spec_p::ServedBy<R> for Padded
+    impl<R> __spec_p::ProvidedBy<R> for Padded
     where
         for<'__spec_x> Self: __spec_p::DataSpec,
         Self: __spec_p::GatherFrom<R>,

@@ -1,6 +1,6 @@
 // The expansion of tests/expand/generic.rs; written by `BATCHSPEC_BLESS=1 cargo test`.
-// tokens: ed2822bbb6023068
-// spans: 91bca17f2fa4b9ac
+// tokens: 1dcf0c15cb694906
+// spans: d2e576d0fb6533aa
 #[doc(hidden)]
 #[allow(non_camel_case_types, unused_qualifications, clippy::all)]
 const _: () = {
@@ -660,7 +660,7 @@ const _: () = {
             __spec_p::core::result::Result::Ok(())
         }
     }
-    impl<'a, S: Space, R> __spec_p::ServedBy<R> for Generic<'a, S>
+    impl<'a, S: Space, R> __spec_p::ProvidedBy<R> for Generic<'a, S>
     where
         for<'__spec_x> Self: __spec_p::DataSpec,
         S: __spec_p::Space,

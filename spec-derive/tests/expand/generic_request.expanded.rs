@@ -1,6 +1,6 @@
 // The expansion of tests/expand/generic_request.rs; written by `BATCHSPEC_BLESS=1 cargo test`.
-// tokens: 64fa694ab7c1a27e
-// spans: fdd4bd6d92f267f5
+// tokens: 46b3d8fd499d2ed0
+// spans: e29fbc28e00fa16f
 #[doc(hidden)]
 #[allow(non_camel_case_types, unused_qualifications, clippy::all)]
 const _: () = {
@@ -738,7 +738,7 @@ const _: () = {
             __spec_p::core::result::Result::Ok(())
         }
     }
-    impl<R: Space, Rec> __spec_p::ServedBy<Rec> for GenericReq<R>
+    impl<R: Space, Rec> __spec_p::ProvidedBy<Rec> for GenericReq<R>
     where
         for<'__spec_x> Self: __spec_p::DataSpec,
         R: __spec_p::Space,

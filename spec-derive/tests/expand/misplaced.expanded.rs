@@ -1,6 +1,6 @@
 // The expansion of tests/expand/misplaced.rs; written by `BATCHSPEC_BLESS=1 cargo test`.
-// tokens: 250550f2dac6e380
-// spans: b9a2b785f7b6200c
+// tokens: 4b31104f43714d86
+// spans: f07afd3f11acf0d2
 #[doc(hidden)]
 #[allow(non_camel_case_types, unused_qualifications, clippy::all)]
 const _: () = {
@@ -886,7 +886,7 @@ const _: () = {
             __spec_p::core::result::Result::Ok(())
         }
     }
-    impl<R> __spec_p::ServedBy<R> for Misplaced
+    impl<R> __spec_p::ProvidedBy<R> for Misplaced
     where
         for<'__spec_x> Self: __spec_p::DataSpec,
         Self: __spec_p::GatherFrom<R>,

@@ -1,6 +1,6 @@
 // The expansion of tests/expand/nested.rs; written by `BATCHSPEC_BLESS=1 cargo test`.
-// tokens: 05f52a7716828786
-// spans: 7d890fd45b322de6
+// tokens: 7b351805c4c1d6ac
+// spans: a56e7a0b57f3de1c
 #[doc(hidden)]
 #[allow(non_camel_case_types, unused_qualifications, clippy::all)]
 const _: () = {
@@ -413,7 +413,7 @@ const _: () = {
             __spec_p::core::result::Result::Ok(())
         }
     }
-    impl<R> __spec_p::ServedBy<R> for Outer
+    impl<R> __spec_p::ProvidedBy<R> for Outer
     where
         for<'__spec_x> Self: __spec_p::DataSpec,
         Self: __spec_p::GatherFrom<R>,

@@ -1,6 +1,6 @@
 // The expansion of tests/expand/ragged.rs; written by `BATCHSPEC_BLESS=1 cargo test`.
-// tokens: e8648a5dded84ae7
-// spans: c1b6dbe98c101036
+// tokens: 81fa555cf2307c49
+// spans: 4e7f65aa5aacc968
 #[doc(hidden)]
 #[allow(non_camel_case_types, unused_qualifications, clippy::all)]
 const _: () = {
@@ -342,7 +342,7 @@ const _: () = {
             __spec_p::core::result::Result::Ok(())
         }
     }
-    impl<R> __spec_p::ServedBy<R> for Seqs
+    impl<R> __spec_p::ProvidedBy<R> for Seqs
     where
         for<'__spec_x> Self: __spec_p::DataSpec,
         Self: __spec_p::GatherFrom<R>,

@@ -1,6 +1,6 @@
 // The expansion of tests/expand/record.rs; written by `BATCHSPEC_BLESS=1 cargo test`.
-// tokens: 989579c8bbd0b76a
-// spans: de2e14c67b834e43
+// tokens: 35c9efd6d3507bec
+// spans: aea5df58d0e88cd5
 #[doc(hidden)]
 #[allow(non_camel_case_types, unused_qualifications, clippy::all)]
 const _: () = {
@@ -562,7 +562,7 @@ const _: () = {
             __spec_p::core::result::Result::Ok(())
         }
     }
-    impl<R> __spec_p::ServedBy<R> for Record
+    impl<R> __spec_p::ProvidedBy<R> for Record
     where
         for<'__spec_x> Self: __spec_p::DataSpec,
         Self: __spec_p::GatherFrom<R>,

@@ -1,6 +1,6 @@
 // The expansion of tests/expand/request.rs; written by `BATCHSPEC_BLESS=1 cargo test`.
-// tokens: 16f06e26fe7c781d
-// spans: 1dfe37cdc2b7d9ad
+// tokens: 0458cb0381e70e03
+// spans: 0f05bbee1710ea03
 #[doc(hidden)]
 #[allow(non_camel_case_types, unused_qualifications, clippy::all)]
 const _: () = {
@@ -566,7 +566,7 @@ const _: () = {
             __spec_p::core::result::Result::Ok(())
         }
     }
-    impl<R> __spec_p::ServedBy<R> for Request
+    impl<R> __spec_p::ProvidedBy<R> for Request
     where
         for<'__spec_x> Self: __spec_p::DataSpec,
         Self: __spec_p::GatherFrom<R>,

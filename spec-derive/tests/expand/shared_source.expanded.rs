@@ -1,6 +1,6 @@
 // The expansion of tests/expand/shared_source.rs; written by `BATCHSPEC_BLESS=1 cargo test`.
-// tokens: ef3d223cff0dc395
-// spans: 7004431b379420ed
+// tokens: 6510c2c3106c8237
+// spans: 6a72dba0e92303bf
 #[doc(hidden)]
 #[allow(non_camel_case_types, unused_qualifications, clippy::all)]
 const _: () = {
@@ -478,7 +478,7 @@ const _: () = {
             __spec_p::core::result::Result::Ok(())
         }
     }
-    impl<R> __spec_p::ServedBy<R> for Twice
+    impl<R> __spec_p::ProvidedBy<R> for Twice
     where
         for<'__spec_x> Self: __spec_p::DataSpec,
         Self: __spec_p::GatherFrom<R>,

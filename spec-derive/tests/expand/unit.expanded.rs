@@ -1,6 +1,6 @@
 // The expansion of tests/expand/unit.rs; written by `BATCHSPEC_BLESS=1 cargo test`.
-// tokens: a378be94e22ac6d8
-// spans: 62dbf6d5aa04c4c9
+// tokens: 4b5e495712a59d6a
+// spans: 92a72eaf12fdb2b7
 #[doc(hidden)]
 #[allow(non_camel_case_types, unused_qualifications, clippy::all)]
 const _: () = {
@@ -126,7 +126,7 @@ const _: () = {
             __spec_p::core::result::Result::Ok(())
         }
     }
-    impl<R> __spec_p::ServedBy<R> for Empty
+    impl<R> __spec_p::ProvidedBy<R> for Empty
     where
         for<'__spec_x> Self: __spec_p::DataSpec,
         Self: __spec_p::GatherFrom<R>,

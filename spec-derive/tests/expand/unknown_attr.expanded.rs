@@ -1,6 +1,6 @@
 // The expansion of tests/expand/unknown_attr.rs; written by `BATCHSPEC_BLESS=1 cargo test`.
-// tokens: 9b7a9467b591fd8c
-// spans: f4b84ce5802862fe
+// tokens: 480f4a40ffd84bda
+// spans: 1831695e00fcb77c
 ::core::compile_error! {
     "unknown spec attribute `sorce`; did you mean `source`?"
 }
@@ -77,7 +77,7 @@ const _: () = {
             bs::__private::core::unreachable!()
         }
     }
-    impl<S: Space, __SpecR> bs::__private::ServedBy<__SpecR> for Misspelt<S> {}
+    impl<S: Space, __SpecR> bs::__private::ProvidedBy<__SpecR> for Misspelt<S> {}
     impl<S: Space> bs::__private::GatherSame for Misspelt<S> {
         fn gather_same(_: &mut Self, _: &Self, _: &[usize], _: usize) {
             bs::__private::core::unreachable!()

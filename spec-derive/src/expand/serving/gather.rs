@@ -21,14 +21,14 @@ pub fn same_field(s: &Serving<'_>, fc: &FieldCx<'_>, parts: &mut Parts) {
     ));
 }
 
-/// `ServedBy`: the struct's `GatherFrom` and owned leaves, the one bound generic code names. Its
+/// `ProvidedBy`: the struct's `GatherFrom` and owned leaves, the one bound generic code names. Its
 /// own impl (not a blanket one), so that a type parameter without the bound is reported as this
 /// trait, and a pair that does not match through `GatherFrom`, in the field's words. The leaves'
 /// bound is higher-ranked: a struct of borrowed leaves has no impl, and no error where it is
 /// defined.
-pub fn served_by_impl(s: &Serving<'_>) -> TokenStream {
+pub fn provided_by_impl(s: &Serving<'_>) -> TokenStream {
     let (p, r, preds) = (s.p, &s.r, s.preds);
-    let header = s.header(&s.generics_with(&[]), quote!(#p::ServedBy<#r>));
+    let header = s.header(&s.generics_with(&[]), quote!(#p::ProvidedBy<#r>));
     // At the struct's name, as the header: the note under a mismatch points there, not at the
     // derive attribute.
     let gather = crate::respan::respan(quote!(Self: #p::GatherFrom<#r>), s.cont.ident.span());

@@ -65,7 +65,7 @@ pub fn expand(cont: &Container<'_>, p: &TokenStream, preds: &[TokenStream]) -> T
         serve::reads_impl(&s, &parts),
         serve::serve_from_impl(&s, &parts),
         gather::gather_from_impl(&s, &parts),
-        gather::served_by_impl(&s),
+        gather::provided_by_impl(&s),
         gather::gather_same_impl(&s, &parts),
         load::load_record_impl(&s, &parts),
         serve::read_field_impl(&s),
