@@ -26,8 +26,11 @@ use quote::quote;
 
 /// The expansion of `#[derive(DataSpec)]` on `input`: the impls, or the errors and stubs.
 pub fn derive(input: &syn::DeriveInput) -> TokenStream {
+    // Read and checked with each field's type in its invisible group (the checks see through
+    // it), so that the impls name the types as the user wrote them.
+    let wrapped = wrap_field_types(input);
     let cx = ctxt::Ctxt::new();
-    let cont = ast::Container::from_ast(&cx, input);
+    let cont = ast::Container::from_ast(&cx, &wrapped);
     if let Some(cont) = &cont {
         check::check(&cx, cont);
     }
@@ -36,10 +39,10 @@ pub fn derive(input: &syn::DeriveInput) -> TokenStream {
         // A field type with a `layout!`, `image!` or `volume!` that reports an error is reported
         // where the struct itself expands it, once; the derive adds only stubs (its impls would
         // name the type again, and each copy would repeat the error).
-        (Ok(()), Some(_)) if check::has_bad_type_macro(input) => stubs::stubs(input, krate),
+        (Ok(()), Some(_)) if check::has_bad_type_macro(&wrapped) => stubs::stubs(input, krate),
         // A space with too few or too many arguments, or an element type in `Batch`'s storage
         // (`Batch<Vector>`, `Batch<Vector<3072>, f32>`): likewise, the struct's one error.
-        (Ok(()), Some(_)) if check::has_type_mistake(input) => stubs::stubs(input, krate),
+        (Ok(()), Some(_)) if check::has_type_mistake(&wrapped) => stubs::stubs(input, krate),
         // A space given a layout of another space (`VectorSeq<64, BHWC>`): the struct reports
         // it once, in the core's words. No stubs either: a stub taking `Self` by value makes
         // rustc check the field's type again (uses of the struct as a spec then say it is not
@@ -47,16 +50,7 @@ pub fn derive(input: &syn::DeriveInput) -> TokenStream {
         (Ok(()), Some(cont)) if cont.fields.iter().any(|f| check::has_foreign_layout(f.ty)) => {
             TokenStream::new()
         }
-        (Ok(()), Some(_)) => {
-            let wrapped = wrap_field_types(input);
-            let cx = ctxt::Ctxt::new();
-            let cont = ast::Container::from_ast(&cx, &wrapped);
-            let _ = cx.check();
-            match cont {
-                Some(cont) => expand(&cont),
-                None => unreachable_error(input),
-            }
-        }
+        (Ok(()), Some(cont)) => expand(&cont),
         (Err(err), _) => {
             let mut out = err.into_compile_error();
             out.extend(stubs::stubs(input, krate));
