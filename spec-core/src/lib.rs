@@ -43,7 +43,8 @@ pub mod __private {
     pub use crate::format::FormatAs;
     pub use crate::load::source::{LeafSource, LoadField, LoadRecord};
     pub use crate::mapping::matching::{
-        HasSource, LeafField, LendsAs, ProjectAs, ProjectFrom, ReadField, Reads,
+        FamilyOf, HasSource, HasSourceAs, LeafField, LendsAs, ProjectAs, ProjectFrom, ReadField,
+        Reads,
     };
     pub use crate::mapping::serve::{FromShared, ServeCache, ServeField, ServeFrom};
     pub use crate::types::axis::{B, C, D, F, H, K, NotALayout, T, W};
@@ -55,8 +56,8 @@ pub mod __private {
     pub use crate::types::ragged::{SequenceSpace, SourceView};
     pub use crate::types::source::Source;
     pub use crate::types::source::{Features, Src, Targets};
-    pub use crate::types::space::Null;
     pub use crate::types::space::Space;
+    pub use crate::types::space::{Null, form};
     pub use crate::types::spec::DataSpec;
     pub use crate::types::spec::{
         __add_features, Described, LeafList, LeafPair, Node, NodeMut, Path, SizeCheck, SpecField,

@@ -165,3 +165,36 @@ pub fn kind(ty: &syn::Type) -> Kind {
         _ => Kind::Nested,
     }
 }
+
+/// The family of a field's space, when the field's type writes it by a name of the core: `Image`
+/// for `Batch<image![..]>`, `ArcBatch<Image<..>>` or `Ragged<..>` of one.
+pub fn family(ty: &syn::Type) -> Option<String> {
+    let syn::Type::Path(p) = peel(ty) else {
+        return None;
+    };
+    let seg = p.path.segments.last()?;
+    if seg.ident != "Batch" && seg.ident != "ArcBatch" && seg.ident != "Ragged" {
+        return None;
+    }
+    let syn::PathArguments::AngleBracketed(args) = &seg.arguments else {
+        return None;
+    };
+    let space = args.args.iter().find_map(|a| match a {
+        syn::GenericArgument::Type(t) => Some(peel(t)),
+        _ => None,
+    })?;
+    let name = match space {
+        syn::Type::Path(p) => p.path.segments.last()?.ident.to_string(),
+        syn::Type::Macro(m) => {
+            let mac = m.mac.path.segments.last()?.ident.to_string();
+            let fact = batchspec_facts::SIZED_SPACES
+                .iter()
+                .find(|f| f.macro_name == mac)?;
+            fact.name.to_string()
+        }
+        _ => return None,
+    };
+    batchspec_facts::SPACE_FAMILIES
+        .contains(&name.as_str())
+        .then_some(name)
+}

@@ -100,6 +100,30 @@ pub const MAX_SOURCE_LEN: usize = 32;
 /// "features")]` is the type `Features`; any other name is a type-level string.
 pub const NAMED_SOURCES: [(&str, &str); 2] = [("features", "Features"), ("targets", "Targets")];
 
+/// The space types of the core, each a family of its own (its `Space::Form` is the marker of the
+/// same name and the suffix `Form` in the core's `form` module): a record that holds one source
+/// in fields of different families, each written by one of these names (or its macro), serves
+/// each family from its field.
+pub const SPACE_FAMILIES: [&str; 17] = [
+    "Vector",
+    "Scalar",
+    "Index",
+    "Labels",
+    "OneHot",
+    "Image",
+    "Volume",
+    "VolumeSeq",
+    "Window",
+    "VectorSeq",
+    "IndexSeq",
+    "Lengths",
+    "Mask",
+    "Segments",
+    "Positions",
+    "Attention",
+    "CuSeqlens",
+];
+
 /// A space whose type carries its total size beside its sizes, because stable Rust cannot
 /// multiply const parameters in a type: the derive checks a hand-written total.
 #[derive(Clone, Copy, Debug)]

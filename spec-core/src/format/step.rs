@@ -41,6 +41,7 @@ impl<X: 'static, S: Space> Space for Through<X, S> {
     type Elem = S::Elem;
     type Dim = S::Dim;
     type Layout = S::Layout;
+    type Form = S::Form;
     const SHAPE: &'static [Option<usize>] = S::SHAPE;
     const BATCH_AXIS: usize = S::BATCH_AXIS;
     const TIME_AXIS: Option<usize> = S::TIME_AXIS;

@@ -23,9 +23,10 @@ use ndarray::Data;
 /// The record `Self` holds the source `K` in one of its own batch fields.
 ///
 /// The derive implements it once per source of a struct's batch fields. A source held by two
-/// fields of one struct gets no impl: such a struct serves that source to no request (the
-/// request's error says so in its note). The leaves of a nested struct are its own: a record
-/// serves the sources of its own fields.
+/// fields of one struct gets no impl: such a struct serves that source to a request's leaf of
+/// the family of one of the fields, from that field ([`HasSourceAs`]), when the fields are of
+/// different families, and to no request otherwise (the request's error says so in its note).
+/// The leaves of a nested struct are its own: a record serves the sources of its own fields.
 #[diagnostic::on_unimplemented(
     message = "the record `{Self}` does not hold a source that the request reads",
     label = "a source of the request is not a batch field of this record",
@@ -41,6 +42,36 @@ pub trait HasSource<K: Source> {
     /// The record's field of `K`.
     fn source_field(&self) -> &Self::Field;
 }
+
+/// The record `Self` holds the source `K` in a field that serves a request's leaf of the family
+/// `F` ([`Space::Form`]).
+///
+/// Every record that holds `K` in one field ([`HasSource`]) serves it to a leaf of any family (the
+/// derive writes that impl too).
+/// A record that holds `K` in two or more fields of different families (an image and a vector,
+/// say), each a space of the core written by its name, has one impl per field, written by the
+/// derive: a leaf is served from the field of its family (a `Vector<3072>` from the vector, an
+/// image in any layout from the image). A leaf of another family, or a field computed from the
+/// source (`lengths_of`, `mask_of`), finds none.
+#[diagnostic::on_unimplemented(
+    message = "the record `{Self}` does not hold a source that the request reads, in one field or in the requested form",
+    label = "a source of the request is not a batch field of this record",
+    note = "a record serves the sources of its own batch fields, by the name in `#[spec(source = \"...\")]` (or the field name); a source held in fields of different kinds is served to each kind from its field"
+)]
+pub trait HasSourceAs<K: Source, F> {
+    /// The record's space for `K`, read as `F`.
+    type Space: Space;
+    /// The record's field of `K` read as `F`, as declared.
+    type Field;
+    /// The record's leaf of `K` read as `F`, borrowed.
+    fn source_view_as(&self) -> SourceView<'_, Self::Space>;
+    /// The record's field of `K` read as `F`.
+    fn source_field_as(&self) -> &Self::Field;
+}
+
+/// The family of the space of a leaf field `T` (a batch or a ragged leaf).
+#[doc(hidden)]
+pub type FamilyOf<T> = <<T as LeafField>::Space as Space>::Form;
 
 /// The record's space `Self` of a source lent to a request's field of the space `To`, without
 /// a copy: only the same space ([`ProjectFrom`]).

@@ -1,6 +1,6 @@
 // The expansion of tests/expand/augment.rs; written by `BATCHSPEC_BLESS=1 cargo test`.
-// tokens: 1ed96ffb8adeec9d
-// spans: e3852a465d019e98
+// tokens: 0ff5d6523417c42b
+// spans: 88bb53df48e0e666
 #[doc(hidden)]
 #[allow(non_camel_case_types, unused_qualifications, clippy::all)]
 const _: () = {
@@ -273,6 +273,23 @@ const _: () = {
             &self.image
         }
     }
+    impl<__SpecF> __spec_p::HasSourceAs<__spec_p::Src<'i', 'm', 'g'>, __SpecF>
+    for MixReq {
+        type Space = <Self as __spec_p::HasSource<__spec_p::Src<'i', 'm', 'g'>>>::Space;
+        type Field = <Self as __spec_p::HasSource<__spec_p::Src<'i', 'm', 'g'>>>::Field;
+        #[inline]
+        fn source_view_as(&self) -> __spec_p::SourceView<'_, Self::Space> {
+            <Self as __spec_p::HasSource<
+                __spec_p::Src<'i', 'm', 'g'>,
+            >>::source_view(self)
+        }
+        #[inline]
+        fn source_field_as(&self) -> &Self::Field {
+            <Self as __spec_p::HasSource<
+                __spec_p::Src<'i', 'm', 'g'>,
+            >>::source_field(self)
+        }
+    }
     impl __spec_p::HasSource<__spec_p::Src<'y'>> for MixReq
     where
         for<'__spec_x> Batch<OneHot<3>>: __spec_p::LeafField,
@@ -286,6 +303,18 @@ const _: () = {
         #[inline]
         fn source_field(&self) -> &Self::Field {
             &self.label
+        }
+    }
+    impl<__SpecF> __spec_p::HasSourceAs<__spec_p::Src<'y'>, __SpecF> for MixReq {
+        type Space = <Self as __spec_p::HasSource<__spec_p::Src<'y'>>>::Space;
+        type Field = <Self as __spec_p::HasSource<__spec_p::Src<'y'>>>::Field;
+        #[inline]
+        fn source_view_as(&self) -> __spec_p::SourceView<'_, Self::Space> {
+            <Self as __spec_p::HasSource<__spec_p::Src<'y'>>>::source_view(self)
+        }
+        #[inline]
+        fn source_field_as(&self) -> &Self::Field {
+            <Self as __spec_p::HasSource<__spec_p::Src<'y'>>>::source_field(self)
         }
     }
     #[diagnostic::on_unimplemented(
@@ -307,7 +336,7 @@ const _: () = {
     #[diagnostic::on_unimplemented(
         message = "the record `{R}` does not serve source \"img\"",
         label = "field `image` of `MixReq` reads source \"img\"",
-        note = "a record serves the sources of its own batch fields, each held by one field: it needs a batch field of source \"img\" (`#[spec(source = \"img\")]`, or a field of that name without `#[spec]`); the sources of a struct nested in the record are that struct's (pair the request with it), and a source held in two fields is served to no request; the record comes first, as in `assert_serves::<Record, Request>` and `Provider::<Record, Request>`"
+        note = "a record serves the sources of its own batch fields: it needs a batch field of source \"img\" (`#[spec(source = \"img\")]`, or a field of that name without `#[spec]`); the sources of a struct nested in the record are that struct's (pair the request with it); a source held in two fields is served by kind (an image field to an image, a vector field to a vector), and to none when the two are of one kind; the record comes first, as in `assert_serves::<Record, Request>` and `Provider::<Record, Request>`"
     )]
     pub trait MixReq_image_source<R> {
         type Space: __spec_p::Space;
@@ -315,11 +344,21 @@ const _: () = {
         type Via: __spec_p::SourceOf<R, Space = Self::Space, Field = Self::Field>;
     }
     #[diagnostic::do_not_recommend]
-    impl<R: __spec_p::HasSource<__spec_p::Src<'i', 'm', 'g'>>> MixReq_image_source<R>
-    for () {
-        type Space = <R as __spec_p::HasSource<__spec_p::Src<'i', 'm', 'g'>>>::Space;
-        type Field = <R as __spec_p::HasSource<__spec_p::Src<'i', 'm', 'g'>>>::Field;
-        type Via = __spec_p::LeafVia<__spec_p::Src<'i', 'm', 'g'>>;
+    impl<
+        R: __spec_p::HasSourceAs<__spec_p::Src<'i', 'm', 'g'>, __spec_p::form::ImageForm>,
+    > MixReq_image_source<R> for () {
+        type Space = <R as __spec_p::HasSourceAs<
+            __spec_p::Src<'i', 'm', 'g'>,
+            __spec_p::form::ImageForm,
+        >>::Space;
+        type Field = <R as __spec_p::HasSourceAs<
+            __spec_p::Src<'i', 'm', 'g'>,
+            __spec_p::form::ImageForm,
+        >>::Field;
+        type Via = __spec_p::LeafVia<
+            __spec_p::Src<'i', 'm', 'g'>,
+            __spec_p::form::ImageForm,
+        >;
     }
     #[diagnostic::on_unimplemented(
         message = "field `image` of `MixReq` augments source \"img\" with `MixTrain`, but the record `{R}` holds it as `{From}`, not as the images `MixTrain` reads",
@@ -428,7 +467,7 @@ const _: () = {
     #[diagnostic::on_unimplemented(
         message = "the record `{R}` does not serve source \"y\"",
         label = "field `label` of `MixReq` reads source \"y\"",
-        note = "a record serves the sources of its own batch fields, each held by one field: it needs a batch field of source \"y\" (`#[spec(source = \"y\")]`, or a field of that name without `#[spec]`); the sources of a struct nested in the record are that struct's (pair the request with it), and a source held in two fields is served to no request; the record comes first, as in `assert_serves::<Record, Request>` and `Provider::<Record, Request>`"
+        note = "a record serves the sources of its own batch fields: it needs a batch field of source \"y\" (`#[spec(source = \"y\")]`, or a field of that name without `#[spec]`); the sources of a struct nested in the record are that struct's (pair the request with it); a source held in two fields is served by kind (an image field to an image, a vector field to a vector), and to none when the two are of one kind; the record comes first, as in `assert_serves::<Record, Request>` and `Provider::<Record, Request>`"
     )]
     pub trait MixReq_label_source<R> {
         type Space: __spec_p::Space;
@@ -436,10 +475,18 @@ const _: () = {
         type Via: __spec_p::SourceOf<R, Space = Self::Space, Field = Self::Field>;
     }
     #[diagnostic::do_not_recommend]
-    impl<R: __spec_p::HasSource<__spec_p::Src<'y'>>> MixReq_label_source<R> for () {
-        type Space = <R as __spec_p::HasSource<__spec_p::Src<'y'>>>::Space;
-        type Field = <R as __spec_p::HasSource<__spec_p::Src<'y'>>>::Field;
-        type Via = __spec_p::LeafVia<__spec_p::Src<'y'>>;
+    impl<
+        R: __spec_p::HasSourceAs<__spec_p::Src<'y'>, __spec_p::form::OneHotForm>,
+    > MixReq_label_source<R> for () {
+        type Space = <R as __spec_p::HasSourceAs<
+            __spec_p::Src<'y'>,
+            __spec_p::form::OneHotForm,
+        >>::Space;
+        type Field = <R as __spec_p::HasSourceAs<
+            __spec_p::Src<'y'>,
+            __spec_p::form::OneHotForm,
+        >>::Field;
+        type Via = __spec_p::LeafVia<__spec_p::Src<'y'>, __spec_p::form::OneHotForm>;
     }
     #[diagnostic::on_unimplemented(
         message = "field `label` of `MixReq` is mixed batch by batch: `serve` cannot build it",

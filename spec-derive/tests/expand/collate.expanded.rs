@@ -1,6 +1,6 @@
 // The expansion of tests/expand/collate.rs; written by `BATCHSPEC_BLESS=1 cargo test`.
-// tokens: 890ddc8d8bbc337a
-// spans: 93d52a7ada19d737
+// tokens: cdf82397084137b0
+// spans: d4a6a6cfe98d810d
 #[doc(hidden)]
 #[allow(non_camel_case_types, unused_qualifications, clippy::all)]
 const _: () = {
@@ -321,7 +321,7 @@ const _: () = {
     #[diagnostic::on_unimplemented(
         message = "the record `{R}` does not serve source \"t\"",
         label = "field `tokens` of `Padded` reads source \"t\"",
-        note = "a record serves the sources of its own batch fields, each held by one field: it needs a batch field of source \"t\" (`#[spec(source = \"t\")]`, or a field of that name without `#[spec]`); the sources of a struct nested in the record are that struct's (pair the request with it), and a source held in two fields is served to no request; the record comes first, as in `assert_serves::<Record, Request>` and `Provider::<Record, Request>`"
+        note = "a record serves the sources of its own batch fields: it needs a batch field of source \"t\" (`#[spec(source = \"t\")]`, or a field of that name without `#[spec]`); the sources of a struct nested in the record are that struct's (pair the request with it); a source held in two fields is served by kind (an image field to an image, a vector field to a vector), and to none when the two are of one kind; the record comes first, as in `assert_serves::<Record, Request>` and `Provider::<Record, Request>`"
     )]
     pub trait Padded_tokens_source<R> {
         type Space: __spec_p::Space;
@@ -329,10 +329,18 @@ const _: () = {
         type Via: __spec_p::SourceOf<R, Space = Self::Space, Field = Self::Field>;
     }
     #[diagnostic::do_not_recommend]
-    impl<R: __spec_p::HasSource<__spec_p::Src<'t'>>> Padded_tokens_source<R> for () {
-        type Space = <R as __spec_p::HasSource<__spec_p::Src<'t'>>>::Space;
-        type Field = <R as __spec_p::HasSource<__spec_p::Src<'t'>>>::Field;
-        type Via = __spec_p::LeafVia<__spec_p::Src<'t'>>;
+    impl<
+        R: __spec_p::HasSourceAs<__spec_p::Src<'t'>, __spec_p::form::IndexSeqForm>,
+    > Padded_tokens_source<R> for () {
+        type Space = <R as __spec_p::HasSourceAs<
+            __spec_p::Src<'t'>,
+            __spec_p::form::IndexSeqForm,
+        >>::Space;
+        type Field = <R as __spec_p::HasSourceAs<
+            __spec_p::Src<'t'>,
+            __spec_p::form::IndexSeqForm,
+        >>::Field;
+        type Via = __spec_p::LeafVia<__spec_p::Src<'t'>, __spec_p::form::IndexSeqForm>;
     }
     #[allow(non_snake_case, dead_code)]
     fn __spec_padded_tokens()
@@ -377,7 +385,7 @@ const _: () = {
     #[diagnostic::on_unimplemented(
         message = "the record `{R}` does not serve source \"t\"",
         label = "field `len` of `Padded` reads source \"t\"",
-        note = "a record serves the sources of its own batch fields, each held by one field: it needs a batch field of source \"t\" (`#[spec(source = \"t\")]`, or a field of that name without `#[spec]`); the sources of a struct nested in the record are that struct's (pair the request with it), and a source held in two fields is served to no request; the record comes first, as in `assert_serves::<Record, Request>` and `Provider::<Record, Request>`"
+        note = "a record serves the sources of its own batch fields: it needs a batch field of source \"t\" (`#[spec(source = \"t\")]`, or a field of that name without `#[spec]`); the sources of a struct nested in the record are that struct's (pair the request with it); a source held in two fields is served by kind (an image field to an image, a vector field to a vector), and to none when the two are of one kind; the record comes first, as in `assert_serves::<Record, Request>` and `Provider::<Record, Request>`"
     )]
     pub trait Padded_len_source<R> {
         type Space: __spec_p::Space;
@@ -385,10 +393,18 @@ const _: () = {
         type Via: __spec_p::SourceOf<R, Space = Self::Space, Field = Self::Field>;
     }
     #[diagnostic::do_not_recommend]
-    impl<R: __spec_p::HasSource<__spec_p::Src<'t'>>> Padded_len_source<R> for () {
-        type Space = <R as __spec_p::HasSource<__spec_p::Src<'t'>>>::Space;
-        type Field = <R as __spec_p::HasSource<__spec_p::Src<'t'>>>::Field;
-        type Via = __spec_p::LeafVia<__spec_p::Src<'t'>>;
+    impl<
+        R: __spec_p::HasSourceAs<__spec_p::Src<'t'>, __spec_p::form::LengthsForm>,
+    > Padded_len_source<R> for () {
+        type Space = <R as __spec_p::HasSourceAs<
+            __spec_p::Src<'t'>,
+            __spec_p::form::LengthsForm,
+        >>::Space;
+        type Field = <R as __spec_p::HasSourceAs<
+            __spec_p::Src<'t'>,
+            __spec_p::form::LengthsForm,
+        >>::Field;
+        type Via = __spec_p::LeafVia<__spec_p::Src<'t'>, __spec_p::form::LengthsForm>;
     }
     #[diagnostic::on_unimplemented(
         message = "field `len` of `Padded` asks for the lengths of source \"t\", but the record `{R}` holds it as `{From}`, which has no time axis",
@@ -482,7 +498,7 @@ const _: () = {
     #[diagnostic::on_unimplemented(
         message = "the record `{R}` does not serve source \"t\"",
         label = "field `mask` of `Padded` reads source \"t\"",
-        note = "a record serves the sources of its own batch fields, each held by one field: it needs a batch field of source \"t\" (`#[spec(source = \"t\")]`, or a field of that name without `#[spec]`); the sources of a struct nested in the record are that struct's (pair the request with it), and a source held in two fields is served to no request; the record comes first, as in `assert_serves::<Record, Request>` and `Provider::<Record, Request>`"
+        note = "a record serves the sources of its own batch fields: it needs a batch field of source \"t\" (`#[spec(source = \"t\")]`, or a field of that name without `#[spec]`); the sources of a struct nested in the record are that struct's (pair the request with it); a source held in two fields is served by kind (an image field to an image, a vector field to a vector), and to none when the two are of one kind; the record comes first, as in `assert_serves::<Record, Request>` and `Provider::<Record, Request>`"
     )]
     pub trait Padded_mask_source<R> {
         type Space: __spec_p::Space;
@@ -490,10 +506,18 @@ const _: () = {
         type Via: __spec_p::SourceOf<R, Space = Self::Space, Field = Self::Field>;
     }
     #[diagnostic::do_not_recommend]
-    impl<R: __spec_p::HasSource<__spec_p::Src<'t'>>> Padded_mask_source<R> for () {
-        type Space = <R as __spec_p::HasSource<__spec_p::Src<'t'>>>::Space;
-        type Field = <R as __spec_p::HasSource<__spec_p::Src<'t'>>>::Field;
-        type Via = __spec_p::LeafVia<__spec_p::Src<'t'>>;
+    impl<
+        R: __spec_p::HasSourceAs<__spec_p::Src<'t'>, __spec_p::form::MaskForm>,
+    > Padded_mask_source<R> for () {
+        type Space = <R as __spec_p::HasSourceAs<
+            __spec_p::Src<'t'>,
+            __spec_p::form::MaskForm,
+        >>::Space;
+        type Field = <R as __spec_p::HasSourceAs<
+            __spec_p::Src<'t'>,
+            __spec_p::form::MaskForm,
+        >>::Field;
+        type Via = __spec_p::LeafVia<__spec_p::Src<'t'>, __spec_p::form::MaskForm>;
     }
     #[diagnostic::on_unimplemented(
         message = "field `mask` of `Padded` asks for the mask of source \"t\", but the record `{R}` holds it as `{From}`, which has no time axis",

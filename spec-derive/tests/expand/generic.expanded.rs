@@ -1,6 +1,6 @@
 // The expansion of tests/expand/generic.rs; written by `BATCHSPEC_BLESS=1 cargo test`.
-// tokens: 1dcf0c15cb694906
-// spans: d2e576d0fb6533aa
+// tokens: 9de0b449b31aa0c3
+// spans: 4fa93fdb1878aa8d
 #[doc(hidden)]
 #[allow(non_camel_case_types, unused_qualifications, clippy::all)]
 const _: () = {
@@ -351,6 +351,27 @@ const _: () = {
             &self.x
         }
     }
+    impl<'a, S: Space, __SpecF> __spec_p::HasSourceAs<__spec_p::Src<'x'>, __SpecF>
+    for Generic<'a, S>
+    where
+        S: __spec_p::Space,
+        BatchView<'a, S>: __spec_p::Node<__spec_p::Src<'x'>>,
+        for<'__spec_w> Batch<Labels<3>>: __spec_p::Node<__spec_p::Src<'y'>>,
+        for<'__spec_w> Null: __spec_p::Node<
+            __spec_p::Src<'p', 'e', 'n', 'a', 'l', 't', 'y'>,
+        >,
+    {
+        type Space = <Self as __spec_p::HasSource<__spec_p::Src<'x'>>>::Space;
+        type Field = <Self as __spec_p::HasSource<__spec_p::Src<'x'>>>::Field;
+        #[inline]
+        fn source_view_as(&self) -> __spec_p::SourceView<'_, Self::Space> {
+            <Self as __spec_p::HasSource<__spec_p::Src<'x'>>>::source_view(self)
+        }
+        #[inline]
+        fn source_field_as(&self) -> &Self::Field {
+            <Self as __spec_p::HasSource<__spec_p::Src<'x'>>>::source_field(self)
+        }
+    }
     impl<'a, S: Space> __spec_p::HasSource<__spec_p::Src<'y'>> for Generic<'a, S>
     where
         for<'__spec_x> Batch<Labels<3>>: __spec_p::LeafField,
@@ -372,10 +393,31 @@ const _: () = {
             &self.y
         }
     }
+    impl<'a, S: Space, __SpecF> __spec_p::HasSourceAs<__spec_p::Src<'y'>, __SpecF>
+    for Generic<'a, S>
+    where
+        S: __spec_p::Space,
+        BatchView<'a, S>: __spec_p::Node<__spec_p::Src<'x'>>,
+        for<'__spec_w> Batch<Labels<3>>: __spec_p::Node<__spec_p::Src<'y'>>,
+        for<'__spec_w> Null: __spec_p::Node<
+            __spec_p::Src<'p', 'e', 'n', 'a', 'l', 't', 'y'>,
+        >,
+    {
+        type Space = <Self as __spec_p::HasSource<__spec_p::Src<'y'>>>::Space;
+        type Field = <Self as __spec_p::HasSource<__spec_p::Src<'y'>>>::Field;
+        #[inline]
+        fn source_view_as(&self) -> __spec_p::SourceView<'_, Self::Space> {
+            <Self as __spec_p::HasSource<__spec_p::Src<'y'>>>::source_view(self)
+        }
+        #[inline]
+        fn source_field_as(&self) -> &Self::Field {
+            <Self as __spec_p::HasSource<__spec_p::Src<'y'>>>::source_field(self)
+        }
+    }
     #[diagnostic::on_unimplemented(
         message = "the record `{R}` does not serve source \"x\"",
         label = "field `x` of `Generic` reads source \"x\"",
-        note = "a record serves the sources of its own batch fields, each held by one field: it needs a batch field of source \"x\" (`#[spec(source = \"x\")]`, or a field of that name without `#[spec]`); the sources of a struct nested in the record are that struct's (pair the request with it), and a source held in two fields is served to no request; the record comes first, as in `assert_serves::<Record, Request>` and `Provider::<Record, Request>`"
+        note = "a record serves the sources of its own batch fields: it needs a batch field of source \"x\" (`#[spec(source = \"x\")]`, or a field of that name without `#[spec]`); the sources of a struct nested in the record are that struct's (pair the request with it); a source held in two fields is served by kind (an image field to an image, a vector field to a vector), and to none when the two are of one kind; the record comes first, as in `assert_serves::<Record, Request>` and `Provider::<Record, Request>`"
     )]
     pub trait Generic_x_source<R> {
         type Space: __spec_p::Space;
@@ -383,15 +425,15 @@ const _: () = {
         type Via: __spec_p::SourceOf<R, Space = Self::Space, Field = Self::Field>;
     }
     #[diagnostic::do_not_recommend]
-    impl<R: __spec_p::HasSource<__spec_p::Src<'x'>>> Generic_x_source<R> for () {
-        type Space = <R as __spec_p::HasSource<__spec_p::Src<'x'>>>::Space;
-        type Field = <R as __spec_p::HasSource<__spec_p::Src<'x'>>>::Field;
-        type Via = __spec_p::LeafVia<__spec_p::Src<'x'>>;
+    impl<R: __spec_p::HasSourceAs<__spec_p::Src<'x'>, ()>> Generic_x_source<R> for () {
+        type Space = <R as __spec_p::HasSourceAs<__spec_p::Src<'x'>, ()>>::Space;
+        type Field = <R as __spec_p::HasSourceAs<__spec_p::Src<'x'>, ()>>::Field;
+        type Via = __spec_p::LeafVia<__spec_p::Src<'x'>, ()>;
     }
     #[diagnostic::on_unimplemented(
         message = "the record `{R}` does not serve source \"y\"",
         label = "field `y` of `Generic` reads source \"y\"",
-        note = "a record serves the sources of its own batch fields, each held by one field: it needs a batch field of source \"y\" (`#[spec(source = \"y\")]`, or a field of that name without `#[spec]`); the sources of a struct nested in the record are that struct's (pair the request with it), and a source held in two fields is served to no request; the record comes first, as in `assert_serves::<Record, Request>` and `Provider::<Record, Request>`"
+        note = "a record serves the sources of its own batch fields: it needs a batch field of source \"y\" (`#[spec(source = \"y\")]`, or a field of that name without `#[spec]`); the sources of a struct nested in the record are that struct's (pair the request with it); a source held in two fields is served by kind (an image field to an image, a vector field to a vector), and to none when the two are of one kind; the record comes first, as in `assert_serves::<Record, Request>` and `Provider::<Record, Request>`"
     )]
     pub trait Generic_y_source<R> {
         type Space: __spec_p::Space;
@@ -399,10 +441,18 @@ const _: () = {
         type Via: __spec_p::SourceOf<R, Space = Self::Space, Field = Self::Field>;
     }
     #[diagnostic::do_not_recommend]
-    impl<R: __spec_p::HasSource<__spec_p::Src<'y'>>> Generic_y_source<R> for () {
-        type Space = <R as __spec_p::HasSource<__spec_p::Src<'y'>>>::Space;
-        type Field = <R as __spec_p::HasSource<__spec_p::Src<'y'>>>::Field;
-        type Via = __spec_p::LeafVia<__spec_p::Src<'y'>>;
+    impl<
+        R: __spec_p::HasSourceAs<__spec_p::Src<'y'>, __spec_p::form::LabelsForm>,
+    > Generic_y_source<R> for () {
+        type Space = <R as __spec_p::HasSourceAs<
+            __spec_p::Src<'y'>,
+            __spec_p::form::LabelsForm,
+        >>::Space;
+        type Field = <R as __spec_p::HasSourceAs<
+            __spec_p::Src<'y'>,
+            __spec_p::form::LabelsForm,
+        >>::Field;
+        type Via = __spec_p::LeafVia<__spec_p::Src<'y'>, __spec_p::form::LabelsForm>;
     }
     impl<'a, S: Space, R> __spec_p::ProjectFrom<R> for Generic<'a, S>
     where

@@ -1,6 +1,6 @@
 // The expansion of tests/expand/generic_request.rs; written by `BATCHSPEC_BLESS=1 cargo test`.
-// tokens: 46b3d8fd499d2ed0
-// spans: e29fbc28e00fa16f
+// tokens: 0a00cfa8a83a93d9
+// spans: f593bb8315a4b1fc
 #[doc(hidden)]
 #[allow(non_camel_case_types, unused_qualifications, clippy::all)]
 const _: () = {
@@ -366,6 +366,27 @@ const _: () = {
             &self.tokens
         }
     }
+    impl<R: Space, __SpecF> __spec_p::HasSourceAs<__spec_p::Src<'t'>, __SpecF>
+    for GenericReq<R>
+    where
+        R: __spec_p::Space,
+        for<'__spec_w> Batch<IndexSeq<50>>: __spec_p::Node<__spec_p::Src<'t'>>,
+        for<'__spec_w> Batch<
+            Image<4, 5, 2, 40>,
+        >: __spec_p::Node<__spec_p::Src<'i', 'm', 'g'>>,
+        Batch<R>: __spec_p::Node<__spec_p::Src<'y'>>,
+    {
+        type Space = <Self as __spec_p::HasSource<__spec_p::Src<'t'>>>::Space;
+        type Field = <Self as __spec_p::HasSource<__spec_p::Src<'t'>>>::Field;
+        #[inline]
+        fn source_view_as(&self) -> __spec_p::SourceView<'_, Self::Space> {
+            <Self as __spec_p::HasSource<__spec_p::Src<'t'>>>::source_view(self)
+        }
+        #[inline]
+        fn source_field_as(&self) -> &Self::Field {
+            <Self as __spec_p::HasSource<__spec_p::Src<'t'>>>::source_field(self)
+        }
+    }
     impl<R: Space> __spec_p::HasSource<__spec_p::Src<'i', 'm', 'g'>> for GenericReq<R>
     where
         for<'__spec_x> Batch<Image<4, 5, 2, 40>>: __spec_p::LeafField,
@@ -389,6 +410,31 @@ const _: () = {
             &self.image
         }
     }
+    impl<R: Space, __SpecF> __spec_p::HasSourceAs<__spec_p::Src<'i', 'm', 'g'>, __SpecF>
+    for GenericReq<R>
+    where
+        R: __spec_p::Space,
+        for<'__spec_w> Batch<IndexSeq<50>>: __spec_p::Node<__spec_p::Src<'t'>>,
+        for<'__spec_w> Batch<
+            Image<4, 5, 2, 40>,
+        >: __spec_p::Node<__spec_p::Src<'i', 'm', 'g'>>,
+        Batch<R>: __spec_p::Node<__spec_p::Src<'y'>>,
+    {
+        type Space = <Self as __spec_p::HasSource<__spec_p::Src<'i', 'm', 'g'>>>::Space;
+        type Field = <Self as __spec_p::HasSource<__spec_p::Src<'i', 'm', 'g'>>>::Field;
+        #[inline]
+        fn source_view_as(&self) -> __spec_p::SourceView<'_, Self::Space> {
+            <Self as __spec_p::HasSource<
+                __spec_p::Src<'i', 'm', 'g'>,
+            >>::source_view(self)
+        }
+        #[inline]
+        fn source_field_as(&self) -> &Self::Field {
+            <Self as __spec_p::HasSource<
+                __spec_p::Src<'i', 'm', 'g'>,
+            >>::source_field(self)
+        }
+    }
     impl<R: Space> __spec_p::HasSource<__spec_p::Src<'y'>> for GenericReq<R>
     where
         for<'__spec_x> Batch<R>: __spec_p::LeafField,
@@ -410,6 +456,27 @@ const _: () = {
             &self.label
         }
     }
+    impl<R: Space, __SpecF> __spec_p::HasSourceAs<__spec_p::Src<'y'>, __SpecF>
+    for GenericReq<R>
+    where
+        R: __spec_p::Space,
+        for<'__spec_w> Batch<IndexSeq<50>>: __spec_p::Node<__spec_p::Src<'t'>>,
+        for<'__spec_w> Batch<
+            Image<4, 5, 2, 40>,
+        >: __spec_p::Node<__spec_p::Src<'i', 'm', 'g'>>,
+        Batch<R>: __spec_p::Node<__spec_p::Src<'y'>>,
+    {
+        type Space = <Self as __spec_p::HasSource<__spec_p::Src<'y'>>>::Space;
+        type Field = <Self as __spec_p::HasSource<__spec_p::Src<'y'>>>::Field;
+        #[inline]
+        fn source_view_as(&self) -> __spec_p::SourceView<'_, Self::Space> {
+            <Self as __spec_p::HasSource<__spec_p::Src<'y'>>>::source_view(self)
+        }
+        #[inline]
+        fn source_field_as(&self) -> &Self::Field {
+            <Self as __spec_p::HasSource<__spec_p::Src<'y'>>>::source_field(self)
+        }
+    }
     ::core::compile_error! {
         "a request with generic parameters cannot name an augmentation: its sizes are checked where the request is defined, so give the augmented field a written-out image type"
     }
@@ -419,7 +486,7 @@ const _: () = {
     #[diagnostic::on_unimplemented(
         message = "the record `{R}` does not serve source \"t\"",
         label = "field `tokens` of `GenericReq` reads source \"t\"",
-        note = "a record serves the sources of its own batch fields, each held by one field: it needs a batch field of source \"t\" (`#[spec(source = \"t\")]`, or a field of that name without `#[spec]`); the sources of a struct nested in the record are that struct's (pair the request with it), and a source held in two fields is served to no request; the record comes first, as in `assert_serves::<Record, Request>` and `Provider::<Record, Request>`"
+        note = "a record serves the sources of its own batch fields: it needs a batch field of source \"t\" (`#[spec(source = \"t\")]`, or a field of that name without `#[spec]`); the sources of a struct nested in the record are that struct's (pair the request with it); a source held in two fields is served by kind (an image field to an image, a vector field to a vector), and to none when the two are of one kind; the record comes first, as in `assert_serves::<Record, Request>` and `Provider::<Record, Request>`"
     )]
     pub trait GenericReq_tokens_source<R> {
         type Space: __spec_p::Space;
@@ -427,10 +494,18 @@ const _: () = {
         type Via: __spec_p::SourceOf<R, Space = Self::Space, Field = Self::Field>;
     }
     #[diagnostic::do_not_recommend]
-    impl<R: __spec_p::HasSource<__spec_p::Src<'t'>>> GenericReq_tokens_source<R> for () {
-        type Space = <R as __spec_p::HasSource<__spec_p::Src<'t'>>>::Space;
-        type Field = <R as __spec_p::HasSource<__spec_p::Src<'t'>>>::Field;
-        type Via = __spec_p::LeafVia<__spec_p::Src<'t'>>;
+    impl<
+        R: __spec_p::HasSourceAs<__spec_p::Src<'t'>, __spec_p::form::IndexSeqForm>,
+    > GenericReq_tokens_source<R> for () {
+        type Space = <R as __spec_p::HasSourceAs<
+            __spec_p::Src<'t'>,
+            __spec_p::form::IndexSeqForm,
+        >>::Space;
+        type Field = <R as __spec_p::HasSourceAs<
+            __spec_p::Src<'t'>,
+            __spec_p::form::IndexSeqForm,
+        >>::Field;
+        type Via = __spec_p::LeafVia<__spec_p::Src<'t'>, __spec_p::form::IndexSeqForm>;
     }
     #[diagnostic::on_unimplemented(
         message = "field `tokens` of `GenericReq` has a collate policy (`pad`, `pad_to` or `truncate`), applied batch by batch: `serve` cannot build it",
@@ -480,7 +555,7 @@ const _: () = {
     #[diagnostic::on_unimplemented(
         message = "the record `{R}` does not serve source \"y\"",
         label = "field `label` of `GenericReq` reads source \"y\"",
-        note = "a record serves the sources of its own batch fields, each held by one field: it needs a batch field of source \"y\" (`#[spec(source = \"y\")]`, or a field of that name without `#[spec]`); the sources of a struct nested in the record are that struct's (pair the request with it), and a source held in two fields is served to no request; the record comes first, as in `assert_serves::<Record, Request>` and `Provider::<Record, Request>`"
+        note = "a record serves the sources of its own batch fields: it needs a batch field of source \"y\" (`#[spec(source = \"y\")]`, or a field of that name without `#[spec]`); the sources of a struct nested in the record are that struct's (pair the request with it); a source held in two fields is served by kind (an image field to an image, a vector field to a vector), and to none when the two are of one kind; the record comes first, as in `assert_serves::<Record, Request>` and `Provider::<Record, Request>`"
     )]
     pub trait GenericReq_label_source<R> {
         type Space: __spec_p::Space;
@@ -488,10 +563,11 @@ const _: () = {
         type Via: __spec_p::SourceOf<R, Space = Self::Space, Field = Self::Field>;
     }
     #[diagnostic::do_not_recommend]
-    impl<R: __spec_p::HasSource<__spec_p::Src<'y'>>> GenericReq_label_source<R> for () {
-        type Space = <R as __spec_p::HasSource<__spec_p::Src<'y'>>>::Space;
-        type Field = <R as __spec_p::HasSource<__spec_p::Src<'y'>>>::Field;
-        type Via = __spec_p::LeafVia<__spec_p::Src<'y'>>;
+    impl<R: __spec_p::HasSourceAs<__spec_p::Src<'y'>, ()>> GenericReq_label_source<R>
+    for () {
+        type Space = <R as __spec_p::HasSourceAs<__spec_p::Src<'y'>, ()>>::Space;
+        type Field = <R as __spec_p::HasSourceAs<__spec_p::Src<'y'>, ()>>::Field;
+        type Via = __spec_p::LeafVia<__spec_p::Src<'y'>, ()>;
     }
     #[diagnostic::on_unimplemented(
         message = "field `label` of `GenericReq` is mixed batch by batch: `serve` cannot build it",

@@ -1,6 +1,6 @@
 // The expansion of tests/expand/misplaced.rs; written by `BATCHSPEC_BLESS=1 cargo test`.
-// tokens: 4b31104f43714d86
-// spans: f07afd3f11acf0d2
+// tokens: a09fb92404fae37a
+// spans: 84c6f88b8ba92048
 #[doc(hidden)]
 #[allow(non_camel_case_types, unused_qualifications, clippy::all)]
 const _: () = {
@@ -495,6 +495,18 @@ const _: () = {
             &self.tokens
         }
     }
+    impl<__SpecF> __spec_p::HasSourceAs<__spec_p::Src<'t'>, __SpecF> for Misplaced {
+        type Space = <Self as __spec_p::HasSource<__spec_p::Src<'t'>>>::Space;
+        type Field = <Self as __spec_p::HasSource<__spec_p::Src<'t'>>>::Field;
+        #[inline]
+        fn source_view_as(&self) -> __spec_p::SourceView<'_, Self::Space> {
+            <Self as __spec_p::HasSource<__spec_p::Src<'t'>>>::source_view(self)
+        }
+        #[inline]
+        fn source_field_as(&self) -> &Self::Field {
+            <Self as __spec_p::HasSource<__spec_p::Src<'t'>>>::source_field(self)
+        }
+    }
     impl __spec_p::HasSource<__spec_p::Src<'t', 'y', 'p', 'e'>> for Misplaced
     where
         for<'__spec_x> Batch<Labels<3>>: __spec_p::LeafField,
@@ -508,6 +520,27 @@ const _: () = {
         #[inline]
         fn source_field(&self) -> &Self::Field {
             &self.r#type
+        }
+    }
+    impl<__SpecF> __spec_p::HasSourceAs<__spec_p::Src<'t', 'y', 'p', 'e'>, __SpecF>
+    for Misplaced {
+        type Space = <Self as __spec_p::HasSource<
+            __spec_p::Src<'t', 'y', 'p', 'e'>,
+        >>::Space;
+        type Field = <Self as __spec_p::HasSource<
+            __spec_p::Src<'t', 'y', 'p', 'e'>,
+        >>::Field;
+        #[inline]
+        fn source_view_as(&self) -> __spec_p::SourceView<'_, Self::Space> {
+            <Self as __spec_p::HasSource<
+                __spec_p::Src<'t', 'y', 'p', 'e'>,
+            >>::source_view(self)
+        }
+        #[inline]
+        fn source_field_as(&self) -> &Self::Field {
+            <Self as __spec_p::HasSource<
+                __spec_p::Src<'t', 'y', 'p', 'e'>,
+            >>::source_field(self)
         }
     }
     ::core::compile_error! {
@@ -538,7 +571,7 @@ const _: () = {
     #[diagnostic::on_unimplemented(
         message = "the record `{R}` does not serve source \"t\"",
         label = "field `tokens` of `Misplaced` reads source \"t\"",
-        note = "a record serves the sources of its own batch fields, each held by one field: it needs a batch field of source \"t\" (`#[spec(source = \"t\")]`, or a field of that name without `#[spec]`); the sources of a struct nested in the record are that struct's (pair the request with it), and a source held in two fields is served to no request; the record comes first, as in `assert_serves::<Record, Request>` and `Provider::<Record, Request>`"
+        note = "a record serves the sources of its own batch fields: it needs a batch field of source \"t\" (`#[spec(source = \"t\")]`, or a field of that name without `#[spec]`); the sources of a struct nested in the record are that struct's (pair the request with it); a source held in two fields is served by kind (an image field to an image, a vector field to a vector), and to none when the two are of one kind; the record comes first, as in `assert_serves::<Record, Request>` and `Provider::<Record, Request>`"
     )]
     pub trait Misplaced_tokens_source<R> {
         type Space: __spec_p::Space;
@@ -546,10 +579,18 @@ const _: () = {
         type Via: __spec_p::SourceOf<R, Space = Self::Space, Field = Self::Field>;
     }
     #[diagnostic::do_not_recommend]
-    impl<R: __spec_p::HasSource<__spec_p::Src<'t'>>> Misplaced_tokens_source<R> for () {
-        type Space = <R as __spec_p::HasSource<__spec_p::Src<'t'>>>::Space;
-        type Field = <R as __spec_p::HasSource<__spec_p::Src<'t'>>>::Field;
-        type Via = __spec_p::LeafVia<__spec_p::Src<'t'>>;
+    impl<
+        R: __spec_p::HasSourceAs<__spec_p::Src<'t'>, __spec_p::form::IndexSeqForm>,
+    > Misplaced_tokens_source<R> for () {
+        type Space = <R as __spec_p::HasSourceAs<
+            __spec_p::Src<'t'>,
+            __spec_p::form::IndexSeqForm,
+        >>::Space;
+        type Field = <R as __spec_p::HasSourceAs<
+            __spec_p::Src<'t'>,
+            __spec_p::form::IndexSeqForm,
+        >>::Field;
+        type Via = __spec_p::LeafVia<__spec_p::Src<'t'>, __spec_p::form::IndexSeqForm>;
     }
     #[diagnostic::on_unimplemented(
         message = "field `tokens` of `Misplaced` has a collate policy (`pad`, `pad_to` or `truncate`), applied batch by batch: `serve` cannot build it",
@@ -567,7 +608,7 @@ const _: () = {
     #[diagnostic::on_unimplemented(
         message = "the record `{R}` does not serve source \"type\"",
         label = "field `type` of `Misplaced` reads source \"type\"",
-        note = "a record serves the sources of its own batch fields, each held by one field: it needs a batch field of source \"type\" (`#[spec(source = \"type\")]`, or a field of that name without `#[spec]`); the sources of a struct nested in the record are that struct's (pair the request with it), and a source held in two fields is served to no request; the record comes first, as in `assert_serves::<Record, Request>` and `Provider::<Record, Request>`"
+        note = "a record serves the sources of its own batch fields: it needs a batch field of source \"type\" (`#[spec(source = \"type\")]`, or a field of that name without `#[spec]`); the sources of a struct nested in the record are that struct's (pair the request with it); a source held in two fields is served by kind (an image field to an image, a vector field to a vector), and to none when the two are of one kind; the record comes first, as in `assert_serves::<Record, Request>` and `Provider::<Record, Request>`"
     )]
     pub trait Misplaced_type_source<R> {
         type Space: __spec_p::Space;
@@ -576,15 +617,23 @@ const _: () = {
     }
     #[diagnostic::do_not_recommend]
     impl<
-        R: __spec_p::HasSource<__spec_p::Src<'t', 'y', 'p', 'e'>>,
+        R: __spec_p::HasSourceAs<
+                __spec_p::Src<'t', 'y', 'p', 'e'>,
+                __spec_p::form::LabelsForm,
+            >,
     > Misplaced_type_source<R> for () {
-        type Space = <R as __spec_p::HasSource<
+        type Space = <R as __spec_p::HasSourceAs<
             __spec_p::Src<'t', 'y', 'p', 'e'>,
+            __spec_p::form::LabelsForm,
         >>::Space;
-        type Field = <R as __spec_p::HasSource<
+        type Field = <R as __spec_p::HasSourceAs<
             __spec_p::Src<'t', 'y', 'p', 'e'>,
+            __spec_p::form::LabelsForm,
         >>::Field;
-        type Via = __spec_p::LeafVia<__spec_p::Src<'t', 'y', 'p', 'e'>>;
+        type Via = __spec_p::LeafVia<
+            __spec_p::Src<'t', 'y', 'p', 'e'>,
+            __spec_p::form::LabelsForm,
+        >;
     }
     impl<R> __spec_p::ProjectFrom<R> for Misplaced
     where

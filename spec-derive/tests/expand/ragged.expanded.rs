@@ -1,6 +1,6 @@
 // The expansion of tests/expand/ragged.rs; written by `BATCHSPEC_BLESS=1 cargo test`.
-// tokens: 81fa555cf2307c49
-// spans: 4e7f65aa5aacc968
+// tokens: f85d9de21c2a30c2
+// spans: 4b4cd1314be2b008
 #[doc(hidden)]
 #[allow(non_camel_case_types, unused_qualifications, clippy::all)]
 const _: () = {
@@ -175,10 +175,22 @@ const _: () = {
             &self.tokens
         }
     }
+    impl<__SpecF> __spec_p::HasSourceAs<__spec_p::Src<'t'>, __SpecF> for Seqs {
+        type Space = <Self as __spec_p::HasSource<__spec_p::Src<'t'>>>::Space;
+        type Field = <Self as __spec_p::HasSource<__spec_p::Src<'t'>>>::Field;
+        #[inline]
+        fn source_view_as(&self) -> __spec_p::SourceView<'_, Self::Space> {
+            <Self as __spec_p::HasSource<__spec_p::Src<'t'>>>::source_view(self)
+        }
+        #[inline]
+        fn source_field_as(&self) -> &Self::Field {
+            <Self as __spec_p::HasSource<__spec_p::Src<'t'>>>::source_field(self)
+        }
+    }
     #[diagnostic::on_unimplemented(
         message = "the record `{R}` does not serve source \"t\"",
         label = "field `tokens` of `Seqs` reads source \"t\"",
-        note = "a record serves the sources of its own batch fields, each held by one field: it needs a batch field of source \"t\" (`#[spec(source = \"t\")]`, or a field of that name without `#[spec]`); the sources of a struct nested in the record are that struct's (pair the request with it), and a source held in two fields is served to no request; the record comes first, as in `assert_serves::<Record, Request>` and `Provider::<Record, Request>`"
+        note = "a record serves the sources of its own batch fields: it needs a batch field of source \"t\" (`#[spec(source = \"t\")]`, or a field of that name without `#[spec]`); the sources of a struct nested in the record are that struct's (pair the request with it); a source held in two fields is served by kind (an image field to an image, a vector field to a vector), and to none when the two are of one kind; the record comes first, as in `assert_serves::<Record, Request>` and `Provider::<Record, Request>`"
     )]
     pub trait Seqs_tokens_source<R> {
         type Space: __spec_p::Space;
@@ -186,10 +198,18 @@ const _: () = {
         type Via: __spec_p::SourceOf<R, Space = Self::Space, Field = Self::Field>;
     }
     #[diagnostic::do_not_recommend]
-    impl<R: __spec_p::HasSource<__spec_p::Src<'t'>>> Seqs_tokens_source<R> for () {
-        type Space = <R as __spec_p::HasSource<__spec_p::Src<'t'>>>::Space;
-        type Field = <R as __spec_p::HasSource<__spec_p::Src<'t'>>>::Field;
-        type Via = __spec_p::LeafVia<__spec_p::Src<'t'>>;
+    impl<
+        R: __spec_p::HasSourceAs<__spec_p::Src<'t'>, __spec_p::form::IndexSeqForm>,
+    > Seqs_tokens_source<R> for () {
+        type Space = <R as __spec_p::HasSourceAs<
+            __spec_p::Src<'t'>,
+            __spec_p::form::IndexSeqForm,
+        >>::Space;
+        type Field = <R as __spec_p::HasSourceAs<
+            __spec_p::Src<'t'>,
+            __spec_p::form::IndexSeqForm,
+        >>::Field;
+        type Via = __spec_p::LeafVia<__spec_p::Src<'t'>, __spec_p::form::IndexSeqForm>;
     }
     impl<R> __spec_p::ProjectFrom<R> for Seqs
     where

@@ -1,6 +1,6 @@
 // The expansion of tests/expand/record.rs; written by `BATCHSPEC_BLESS=1 cargo test`.
-// tokens: 35c9efd6d3507bec
-// spans: aea5df58d0e88cd5
+// tokens: 4cb8deca1c81775a
+// spans: 461820fdd591cc87
 #[doc(hidden)]
 #[allow(non_camel_case_types, unused_qualifications, clippy::all)]
 const _: () = {
@@ -273,6 +273,23 @@ const _: () = {
             &self.image
         }
     }
+    impl<__SpecF> __spec_p::HasSourceAs<__spec_p::Src<'i', 'm', 'g'>, __SpecF>
+    for Record {
+        type Space = <Self as __spec_p::HasSource<__spec_p::Src<'i', 'm', 'g'>>>::Space;
+        type Field = <Self as __spec_p::HasSource<__spec_p::Src<'i', 'm', 'g'>>>::Field;
+        #[inline]
+        fn source_view_as(&self) -> __spec_p::SourceView<'_, Self::Space> {
+            <Self as __spec_p::HasSource<
+                __spec_p::Src<'i', 'm', 'g'>,
+            >>::source_view(self)
+        }
+        #[inline]
+        fn source_field_as(&self) -> &Self::Field {
+            <Self as __spec_p::HasSource<
+                __spec_p::Src<'i', 'm', 'g'>,
+            >>::source_field(self)
+        }
+    }
     impl __spec_p::HasSource<__spec_p::Src<'y'>> for Record
     where
         for<'__spec_x> Batch<Index<3>>: __spec_p::LeafField,
@@ -288,10 +305,22 @@ const _: () = {
             &self.label
         }
     }
+    impl<__SpecF> __spec_p::HasSourceAs<__spec_p::Src<'y'>, __SpecF> for Record {
+        type Space = <Self as __spec_p::HasSource<__spec_p::Src<'y'>>>::Space;
+        type Field = <Self as __spec_p::HasSource<__spec_p::Src<'y'>>>::Field;
+        #[inline]
+        fn source_view_as(&self) -> __spec_p::SourceView<'_, Self::Space> {
+            <Self as __spec_p::HasSource<__spec_p::Src<'y'>>>::source_view(self)
+        }
+        #[inline]
+        fn source_field_as(&self) -> &Self::Field {
+            <Self as __spec_p::HasSource<__spec_p::Src<'y'>>>::source_field(self)
+        }
+    }
     #[diagnostic::on_unimplemented(
         message = "the record `{R}` does not serve source \"img\"",
         label = "field `image` of `Record` reads source \"img\"",
-        note = "a record serves the sources of its own batch fields, each held by one field: it needs a batch field of source \"img\" (`#[spec(source = \"img\")]`, or a field of that name without `#[spec]`); the sources of a struct nested in the record are that struct's (pair the request with it), and a source held in two fields is served to no request; the record comes first, as in `assert_serves::<Record, Request>` and `Provider::<Record, Request>`"
+        note = "a record serves the sources of its own batch fields: it needs a batch field of source \"img\" (`#[spec(source = \"img\")]`, or a field of that name without `#[spec]`); the sources of a struct nested in the record are that struct's (pair the request with it); a source held in two fields is served by kind (an image field to an image, a vector field to a vector), and to none when the two are of one kind; the record comes first, as in `assert_serves::<Record, Request>` and `Provider::<Record, Request>`"
     )]
     pub trait Record_image_source<R> {
         type Space: __spec_p::Space;
@@ -299,16 +328,26 @@ const _: () = {
         type Via: __spec_p::SourceOf<R, Space = Self::Space, Field = Self::Field>;
     }
     #[diagnostic::do_not_recommend]
-    impl<R: __spec_p::HasSource<__spec_p::Src<'i', 'm', 'g'>>> Record_image_source<R>
-    for () {
-        type Space = <R as __spec_p::HasSource<__spec_p::Src<'i', 'm', 'g'>>>::Space;
-        type Field = <R as __spec_p::HasSource<__spec_p::Src<'i', 'm', 'g'>>>::Field;
-        type Via = __spec_p::LeafVia<__spec_p::Src<'i', 'm', 'g'>>;
+    impl<
+        R: __spec_p::HasSourceAs<__spec_p::Src<'i', 'm', 'g'>, __spec_p::form::ImageForm>,
+    > Record_image_source<R> for () {
+        type Space = <R as __spec_p::HasSourceAs<
+            __spec_p::Src<'i', 'm', 'g'>,
+            __spec_p::form::ImageForm,
+        >>::Space;
+        type Field = <R as __spec_p::HasSourceAs<
+            __spec_p::Src<'i', 'm', 'g'>,
+            __spec_p::form::ImageForm,
+        >>::Field;
+        type Via = __spec_p::LeafVia<
+            __spec_p::Src<'i', 'm', 'g'>,
+            __spec_p::form::ImageForm,
+        >;
     }
     #[diagnostic::on_unimplemented(
         message = "the record `{R}` does not serve source \"y\"",
         label = "field `label` of `Record` reads source \"y\"",
-        note = "a record serves the sources of its own batch fields, each held by one field: it needs a batch field of source \"y\" (`#[spec(source = \"y\")]`, or a field of that name without `#[spec]`); the sources of a struct nested in the record are that struct's (pair the request with it), and a source held in two fields is served to no request; the record comes first, as in `assert_serves::<Record, Request>` and `Provider::<Record, Request>`"
+        note = "a record serves the sources of its own batch fields: it needs a batch field of source \"y\" (`#[spec(source = \"y\")]`, or a field of that name without `#[spec]`); the sources of a struct nested in the record are that struct's (pair the request with it); a source held in two fields is served by kind (an image field to an image, a vector field to a vector), and to none when the two are of one kind; the record comes first, as in `assert_serves::<Record, Request>` and `Provider::<Record, Request>`"
     )]
     pub trait Record_label_source<R> {
         type Space: __spec_p::Space;
@@ -316,10 +355,18 @@ const _: () = {
         type Via: __spec_p::SourceOf<R, Space = Self::Space, Field = Self::Field>;
     }
     #[diagnostic::do_not_recommend]
-    impl<R: __spec_p::HasSource<__spec_p::Src<'y'>>> Record_label_source<R> for () {
-        type Space = <R as __spec_p::HasSource<__spec_p::Src<'y'>>>::Space;
-        type Field = <R as __spec_p::HasSource<__spec_p::Src<'y'>>>::Field;
-        type Via = __spec_p::LeafVia<__spec_p::Src<'y'>>;
+    impl<
+        R: __spec_p::HasSourceAs<__spec_p::Src<'y'>, __spec_p::form::IndexForm>,
+    > Record_label_source<R> for () {
+        type Space = <R as __spec_p::HasSourceAs<
+            __spec_p::Src<'y'>,
+            __spec_p::form::IndexForm,
+        >>::Space;
+        type Field = <R as __spec_p::HasSourceAs<
+            __spec_p::Src<'y'>,
+            __spec_p::form::IndexForm,
+        >>::Field;
+        type Via = __spec_p::LeafVia<__spec_p::Src<'y'>, __spec_p::form::IndexForm>;
     }
     impl<R> __spec_p::ProjectFrom<R> for Record
     where

@@ -1,6 +1,6 @@
 // The expansion of tests/expand/request.rs; written by `BATCHSPEC_BLESS=1 cargo test`.
-// tokens: 0458cb0381e70e03
-// spans: 0f05bbee1710ea03
+// tokens: f858c66fe6aa29a7
+// spans: 78819bc8acaba397
 #[doc(hidden)]
 #[allow(non_camel_case_types, unused_qualifications, clippy::all)]
 const _: () = {
@@ -275,6 +275,23 @@ const _: () = {
             &self.image
         }
     }
+    impl<__SpecF> __spec_p::HasSourceAs<__spec_p::Src<'i', 'm', 'g'>, __SpecF>
+    for Request {
+        type Space = <Self as __spec_p::HasSource<__spec_p::Src<'i', 'm', 'g'>>>::Space;
+        type Field = <Self as __spec_p::HasSource<__spec_p::Src<'i', 'm', 'g'>>>::Field;
+        #[inline]
+        fn source_view_as(&self) -> __spec_p::SourceView<'_, Self::Space> {
+            <Self as __spec_p::HasSource<
+                __spec_p::Src<'i', 'm', 'g'>,
+            >>::source_view(self)
+        }
+        #[inline]
+        fn source_field_as(&self) -> &Self::Field {
+            <Self as __spec_p::HasSource<
+                __spec_p::Src<'i', 'm', 'g'>,
+            >>::source_field(self)
+        }
+    }
     impl __spec_p::HasSource<__spec_p::Src<'y'>> for Request
     where
         for<'__spec_x> Batch<Vector<3>>: __spec_p::LeafField,
@@ -290,10 +307,22 @@ const _: () = {
             &self.label
         }
     }
+    impl<__SpecF> __spec_p::HasSourceAs<__spec_p::Src<'y'>, __SpecF> for Request {
+        type Space = <Self as __spec_p::HasSource<__spec_p::Src<'y'>>>::Space;
+        type Field = <Self as __spec_p::HasSource<__spec_p::Src<'y'>>>::Field;
+        #[inline]
+        fn source_view_as(&self) -> __spec_p::SourceView<'_, Self::Space> {
+            <Self as __spec_p::HasSource<__spec_p::Src<'y'>>>::source_view(self)
+        }
+        #[inline]
+        fn source_field_as(&self) -> &Self::Field {
+            <Self as __spec_p::HasSource<__spec_p::Src<'y'>>>::source_field(self)
+        }
+    }
     #[diagnostic::on_unimplemented(
         message = "the record `{R}` does not serve source \"img\"",
         label = "field `image` of `Request` reads source \"img\"",
-        note = "a record serves the sources of its own batch fields, each held by one field: it needs a batch field of source \"img\" (`#[spec(source = \"img\")]`, or a field of that name without `#[spec]`); the sources of a struct nested in the record are that struct's (pair the request with it), and a source held in two fields is served to no request; the record comes first, as in `assert_serves::<Record, Request>` and `Provider::<Record, Request>`"
+        note = "a record serves the sources of its own batch fields: it needs a batch field of source \"img\" (`#[spec(source = \"img\")]`, or a field of that name without `#[spec]`); the sources of a struct nested in the record are that struct's (pair the request with it); a source held in two fields is served by kind (an image field to an image, a vector field to a vector), and to none when the two are of one kind; the record comes first, as in `assert_serves::<Record, Request>` and `Provider::<Record, Request>`"
     )]
     pub trait Request_image_source<R> {
         type Space: __spec_p::Space;
@@ -301,16 +330,26 @@ const _: () = {
         type Via: __spec_p::SourceOf<R, Space = Self::Space, Field = Self::Field>;
     }
     #[diagnostic::do_not_recommend]
-    impl<R: __spec_p::HasSource<__spec_p::Src<'i', 'm', 'g'>>> Request_image_source<R>
-    for () {
-        type Space = <R as __spec_p::HasSource<__spec_p::Src<'i', 'm', 'g'>>>::Space;
-        type Field = <R as __spec_p::HasSource<__spec_p::Src<'i', 'm', 'g'>>>::Field;
-        type Via = __spec_p::LeafVia<__spec_p::Src<'i', 'm', 'g'>>;
+    impl<
+        R: __spec_p::HasSourceAs<__spec_p::Src<'i', 'm', 'g'>, __spec_p::form::ImageForm>,
+    > Request_image_source<R> for () {
+        type Space = <R as __spec_p::HasSourceAs<
+            __spec_p::Src<'i', 'm', 'g'>,
+            __spec_p::form::ImageForm,
+        >>::Space;
+        type Field = <R as __spec_p::HasSourceAs<
+            __spec_p::Src<'i', 'm', 'g'>,
+            __spec_p::form::ImageForm,
+        >>::Field;
+        type Via = __spec_p::LeafVia<
+            __spec_p::Src<'i', 'm', 'g'>,
+            __spec_p::form::ImageForm,
+        >;
     }
     #[diagnostic::on_unimplemented(
         message = "the record `{R}` does not serve source \"y\"",
         label = "field `label` of `Request` reads source \"y\"",
-        note = "a record serves the sources of its own batch fields, each held by one field: it needs a batch field of source \"y\" (`#[spec(source = \"y\")]`, or a field of that name without `#[spec]`); the sources of a struct nested in the record are that struct's (pair the request with it), and a source held in two fields is served to no request; the record comes first, as in `assert_serves::<Record, Request>` and `Provider::<Record, Request>`"
+        note = "a record serves the sources of its own batch fields: it needs a batch field of source \"y\" (`#[spec(source = \"y\")]`, or a field of that name without `#[spec]`); the sources of a struct nested in the record are that struct's (pair the request with it); a source held in two fields is served by kind (an image field to an image, a vector field to a vector), and to none when the two are of one kind; the record comes first, as in `assert_serves::<Record, Request>` and `Provider::<Record, Request>`"
     )]
     pub trait Request_label_source<R> {
         type Space: __spec_p::Space;
@@ -318,10 +357,18 @@ const _: () = {
         type Via: __spec_p::SourceOf<R, Space = Self::Space, Field = Self::Field>;
     }
     #[diagnostic::do_not_recommend]
-    impl<R: __spec_p::HasSource<__spec_p::Src<'y'>>> Request_label_source<R> for () {
-        type Space = <R as __spec_p::HasSource<__spec_p::Src<'y'>>>::Space;
-        type Field = <R as __spec_p::HasSource<__spec_p::Src<'y'>>>::Field;
-        type Via = __spec_p::LeafVia<__spec_p::Src<'y'>>;
+    impl<
+        R: __spec_p::HasSourceAs<__spec_p::Src<'y'>, __spec_p::form::VectorForm>,
+    > Request_label_source<R> for () {
+        type Space = <R as __spec_p::HasSourceAs<
+            __spec_p::Src<'y'>,
+            __spec_p::form::VectorForm,
+        >>::Space;
+        type Field = <R as __spec_p::HasSourceAs<
+            __spec_p::Src<'y'>,
+            __spec_p::form::VectorForm,
+        >>::Field;
+        type Via = __spec_p::LeafVia<__spec_p::Src<'y'>, __spec_p::form::VectorForm>;
     }
     impl<R> __spec_p::ProjectFrom<R> for Request
     where

@@ -1,6 +1,6 @@
 // The expansion of tests/expand/shared_source.rs; written by `BATCHSPEC_BLESS=1 cargo test`.
-// tokens: 6510c2c3106c8237
-// spans: 6a72dba0e92303bf
+// tokens: 1b560752263201bf
+// spans: b2988a6858585d59
 #[doc(hidden)]
 #[allow(non_camel_case_types, unused_qualifications, clippy::all)]
 const _: () = {
@@ -223,7 +223,7 @@ const _: () = {
     #[diagnostic::on_unimplemented(
         message = "the record `{R}` does not serve source \"x\"",
         label = "field `a` of `Twice` reads source \"x\"",
-        note = "a record serves the sources of its own batch fields, each held by one field: it needs a batch field of source \"x\" (`#[spec(source = \"x\")]`, or a field of that name without `#[spec]`); the sources of a struct nested in the record are that struct's (pair the request with it), and a source held in two fields is served to no request; the record comes first, as in `assert_serves::<Record, Request>` and `Provider::<Record, Request>`"
+        note = "a record serves the sources of its own batch fields: it needs a batch field of source \"x\" (`#[spec(source = \"x\")]`, or a field of that name without `#[spec]`); the sources of a struct nested in the record are that struct's (pair the request with it); a source held in two fields is served by kind (an image field to an image, a vector field to a vector), and to none when the two are of one kind; the record comes first, as in `assert_serves::<Record, Request>` and `Provider::<Record, Request>`"
     )]
     pub trait Twice_a_source<R> {
         type Space: __spec_p::Space;
@@ -231,15 +231,23 @@ const _: () = {
         type Via: __spec_p::SourceOf<R, Space = Self::Space, Field = Self::Field>;
     }
     #[diagnostic::do_not_recommend]
-    impl<R: __spec_p::HasSource<__spec_p::Src<'x'>>> Twice_a_source<R> for () {
-        type Space = <R as __spec_p::HasSource<__spec_p::Src<'x'>>>::Space;
-        type Field = <R as __spec_p::HasSource<__spec_p::Src<'x'>>>::Field;
-        type Via = __spec_p::LeafVia<__spec_p::Src<'x'>>;
+    impl<
+        R: __spec_p::HasSourceAs<__spec_p::Src<'x'>, __spec_p::form::VectorForm>,
+    > Twice_a_source<R> for () {
+        type Space = <R as __spec_p::HasSourceAs<
+            __spec_p::Src<'x'>,
+            __spec_p::form::VectorForm,
+        >>::Space;
+        type Field = <R as __spec_p::HasSourceAs<
+            __spec_p::Src<'x'>,
+            __spec_p::form::VectorForm,
+        >>::Field;
+        type Via = __spec_p::LeafVia<__spec_p::Src<'x'>, __spec_p::form::VectorForm>;
     }
     #[diagnostic::on_unimplemented(
         message = "the record `{R}` does not serve source \"x\"",
         label = "field `b` of `Twice` reads source \"x\"",
-        note = "a record serves the sources of its own batch fields, each held by one field: it needs a batch field of source \"x\" (`#[spec(source = \"x\")]`, or a field of that name without `#[spec]`); the sources of a struct nested in the record are that struct's (pair the request with it), and a source held in two fields is served to no request; the record comes first, as in `assert_serves::<Record, Request>` and `Provider::<Record, Request>`"
+        note = "a record serves the sources of its own batch fields: it needs a batch field of source \"x\" (`#[spec(source = \"x\")]`, or a field of that name without `#[spec]`); the sources of a struct nested in the record are that struct's (pair the request with it); a source held in two fields is served by kind (an image field to an image, a vector field to a vector), and to none when the two are of one kind; the record comes first, as in `assert_serves::<Record, Request>` and `Provider::<Record, Request>`"
     )]
     pub trait Twice_b_source<R> {
         type Space: __spec_p::Space;
@@ -247,10 +255,18 @@ const _: () = {
         type Via: __spec_p::SourceOf<R, Space = Self::Space, Field = Self::Field>;
     }
     #[diagnostic::do_not_recommend]
-    impl<R: __spec_p::HasSource<__spec_p::Src<'x'>>> Twice_b_source<R> for () {
-        type Space = <R as __spec_p::HasSource<__spec_p::Src<'x'>>>::Space;
-        type Field = <R as __spec_p::HasSource<__spec_p::Src<'x'>>>::Field;
-        type Via = __spec_p::LeafVia<__spec_p::Src<'x'>>;
+    impl<
+        R: __spec_p::HasSourceAs<__spec_p::Src<'x'>, __spec_p::form::VectorForm>,
+    > Twice_b_source<R> for () {
+        type Space = <R as __spec_p::HasSourceAs<
+            __spec_p::Src<'x'>,
+            __spec_p::form::VectorForm,
+        >>::Space;
+        type Field = <R as __spec_p::HasSourceAs<
+            __spec_p::Src<'x'>,
+            __spec_p::form::VectorForm,
+        >>::Field;
+        type Via = __spec_p::LeafVia<__spec_p::Src<'x'>, __spec_p::form::VectorForm>;
     }
     impl<R> __spec_p::ProjectFrom<R> for Twice
     where

@@ -7,7 +7,7 @@ use crate::data::error::DataError;
 use crate::data::gather::collate::{Collate, check_fits};
 use crate::data::gather::leaf::{GatherInto, Regrow};
 use crate::format::FormatAs;
-use crate::mapping::matching::{HasSource, ReadField, Reads};
+use crate::mapping::matching::{HasSource, HasSourceAs, ReadField, Reads};
 use crate::mapping::serve::ServeCache;
 use crate::types::batch::{ArcBatch, Batch};
 use crate::types::for_tuples;
@@ -49,11 +49,12 @@ pub trait LeafConvert<From, To> {
         To: Space;
 }
 
-/// The source `K`, as the way of a leaf's conversion ([`LeafConvert`]).
+/// The source `K`, read as the family `F` ([`HasSourceAs`]), as the way of a leaf's conversion
+/// ([`LeafConvert`]) and of its read from the record ([`SourceOf`]).
 #[doc(hidden)]
-pub struct LeafVia<K>(core::marker::PhantomData<fn() -> K>);
+pub struct LeafVia<K, F = ()>(core::marker::PhantomData<fn() -> (K, F)>);
 
-impl<K: Source, From: FormatAs<To>, To: Space> LeafConvert<From, To> for LeafVia<K> {
+impl<K: Source, F, From: FormatAs<To>, To: Space> LeafConvert<From, To> for LeafVia<K, F> {
     #[inline]
     fn gather<T: GatherInto<To>>(
         from: SourceView<'_, From>,
@@ -74,31 +75,31 @@ impl<K: Source, From: FormatAs<To>, To: Space> LeafConvert<From, To> for LeafVia
     }
 }
 
-/// The record `R`'s field of the source `K`, as a request's leaf reads it: what the derive's
-/// per-field trait that words a missing source names (`type Via = LeafVia<K>`), rather than
-/// writing the two methods out once per field.
+/// The record `R`'s field of the source `K`, as a request's leaf of the family `F` reads it: what
+/// the derive's per-field trait that words a missing source names (`type Via = LeafVia<K, F>`),
+/// rather than writing the two methods out once per field.
 #[doc(hidden)]
 pub trait SourceOf<R> {
     /// The record's space of the source.
     type Space: Space;
     /// The record's field that holds it.
     type Field;
-    /// [`HasSource::source_view`].
+    /// [`HasSourceAs::source_view_as`].
     fn view(record: &R) -> SourceView<'_, Self::Space>;
-    /// [`HasSource::source_field`].
+    /// [`HasSourceAs::source_field_as`].
     fn field(record: &R) -> &Self::Field;
 }
 
-impl<K: Source, R: HasSource<K>> SourceOf<R> for LeafVia<K> {
+impl<K: Source, F, R: HasSourceAs<K, F>> SourceOf<R> for LeafVia<K, F> {
     type Space = R::Space;
     type Field = R::Field;
     #[inline]
     fn view(record: &R) -> SourceView<'_, Self::Space> {
-        record.source_view()
+        record.source_view_as()
     }
     #[inline]
     fn field(record: &R) -> &Self::Field {
-        record.source_field()
+        record.source_field_as()
     }
 }
 

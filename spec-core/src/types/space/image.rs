@@ -67,6 +67,7 @@ where
     type Elem = E;
     type Dim = ndarray::Ix4;
     type Layout = L;
+    type Form = crate::types::space::form::ImageForm;
     const SHAPE: &'static [Option<usize>] = &letters_shape::<4>(
         L::LETTERS,
         &[(H::LETTER, H_), (W::LETTER, W_), (C::LETTER, C_)],

@@ -16,6 +16,7 @@ impl<const M: usize, const DIM: usize, E: IndexElement> Space for Index<M, DIM, 
     type Elem = E;
     type Dim = ndarray::Ix2;
     type Layout = BK;
+    type Form = crate::types::space::form::IndexForm;
     const SHAPE: &'static [Option<usize>] = &[None, Some(DIM)];
     const BATCH_AXIS: usize = 0;
     const FEATURES: Option<usize> = Some(DIM);
@@ -31,6 +32,7 @@ impl<const M: usize, E: IndexElement> Space for Labels<M, E> {
     type Elem = E;
     type Dim = ndarray::Ix1;
     type Layout = (B,);
+    type Form = crate::types::space::form::LabelsForm;
     const SHAPE: &'static [Option<usize>] = &[None];
     const BATCH_AXIS: usize = 0;
     const FEATURES: Option<usize> = Some(1);
@@ -47,6 +49,7 @@ impl<const M: usize, const DIM: usize, E: crate::types::elem::Element> Space for
     type Elem = E;
     type Dim = ndarray::Ix2;
     type Layout = crate::types::axis::BF;
+    type Form = crate::types::space::form::OneHotForm;
     const SHAPE: &'static [Option<usize>] = &[None, Some(M * DIM)];
     const BATCH_AXIS: usize = 0;
     const FEATURES: Option<usize> = Some(M * DIM);

@@ -31,6 +31,38 @@ pub use vector::{Scalar, Vector};
 pub use volume::{BCDHW, BDHWC, BTDHWC, Volume, VolumeLayout, VolumeSeq, VolumeSeqLayout};
 pub use window::{Window, WindowLayout};
 
+/// The families of spaces, each space's [`Space::Form`]: one marker per space type, whatever its
+/// sizes, layout and element type.
+///
+/// They decide which field serves a request's leaf when a record holds one source in fields of
+/// different families (an image and a vector of the same pixels): the field of the leaf's
+/// family. A source held by one field serves a leaf of any family it formats as.
+pub mod form {
+    macro_rules! forms {
+        ($($space:ident => $name:ident: $what:literal),* $(,)?) => {$(
+            #[doc = concat!("The family of ", $what, ".")]
+            pub struct $name;
+        )*
+        /// The spaces' names, as `batchspec_facts::SPACE_FAMILIES` lists them for the derive.
+        #[cfg(test)]
+        pub(crate) const NAMES: &[&str] = &[$(stringify!($space)),*];
+        };
+    }
+    // Named apart from the spaces (`ImageForm`, not `Image`): rustc writes a type by its full
+    // path in its messages when two types share a name.
+    forms! {
+        Vector => VectorForm: "vectors", Scalar => ScalarForm: "scalars",
+        Index => IndexForm: "index spaces", Labels => LabelsForm: "label spaces",
+        OneHot => OneHotForm: "one-hot spaces", Image => ImageForm: "images",
+        Volume => VolumeForm: "volumes", VolumeSeq => VolumeSeqForm: "volume sequences",
+        Window => WindowForm: "windows", VectorSeq => VectorSeqForm: "vector sequences",
+        IndexSeq => IndexSeqForm: "index sequences", Lengths => LengthsForm: "lengths",
+        Mask => MaskForm: "masks", Segments => SegmentsForm: "segment ids",
+        Positions => PositionsForm: "positions", Attention => AttentionForm: "attention masks",
+        CuSeqlens => CuSeqlensForm: "cumulative lengths",
+    }
+}
+
 use crate::types::axis::Layout;
 use crate::types::elem::Element;
 use crate::types::error::{Position, SpecError};
@@ -51,6 +83,10 @@ pub trait Space: 'static + Send + Sync + Sized {
     type Dim: Dimension;
     /// The axes in memory order.
     type Layout: Layout;
+    /// The space's family ([`form::ImageForm`] for every image, whatever its sizes, layout and
+    /// element type): a record that holds a source in fields of different families serves a
+    /// request's leaf from the field of the leaf's family.
+    type Form: 'static;
     /// The static size of each axis in memory order; `None` for the batch and time axes.
     const SHAPE: &'static [Option<usize>];
     /// The position of the batch axis in memory order.
@@ -292,4 +328,95 @@ pub(crate) const fn letters_shape<const R: usize>(
         i += 1;
     }
     out
+}
+
+#[cfg(test)]
+mod family_tests {
+    use super::*;
+    use crate::types::axis::{BCHW, BHWC, BT, BTF};
+    use core::any::type_name;
+
+    /// The last segment of the name of `S`'s family.
+    fn family<S: Space>() -> &'static str {
+        let name = type_name::<S::Form>();
+        let name = name.rsplit("::").next().unwrap_or(name);
+        name.strip_suffix("Form").unwrap_or(name)
+    }
+
+    #[test]
+    fn the_derive_knows_every_family_by_its_name() {
+        assert_eq!(form::NAMES, batchspec_facts::SPACE_FAMILIES);
+    }
+
+    #[test]
+    fn each_space_is_the_family_of_its_name_whatever_its_sizes_layout_and_element() {
+        let cases = [
+            ("Vector", family::<Vector<3>>(), family::<Vector<7, u8>>()),
+            ("Scalar", family::<Scalar>(), family::<Scalar<i64>>()),
+            ("Index", family::<Index<10>>(), family::<Index<4, 2, u8>>()),
+            ("Labels", family::<Labels<10>>(), family::<Labels<3, u16>>()),
+            (
+                "OneHot",
+                family::<OneHot<10>>(),
+                family::<OneHot<3, 2, u8>>(),
+            ),
+            (
+                "Image",
+                family::<Image<2, 2, 3, 12, BHWC, u8>>(),
+                family::<Image<4, 1, 1, 4, BCHW, f32>>(),
+            ),
+            (
+                "Volume",
+                family::<Volume<1, 2, 2, 3, 12, BDHWC, u8>>(),
+                family::<Volume<2, 1, 1, 1, 2, BCDHW>>(),
+            ),
+            (
+                "VolumeSeq",
+                family::<VolumeSeq<1, 2, 2, 3>>(),
+                family::<VolumeSeq<2, 1, 1, 1>>(),
+            ),
+            (
+                "Window",
+                family::<Window<4, 2, 8>>(),
+                family::<Window<2, 1, 2>>(),
+            ),
+            (
+                "VectorSeq",
+                family::<VectorSeq<3>>(),
+                family::<VectorSeq<5, BTF, u8>>(),
+            ),
+            (
+                "IndexSeq",
+                family::<IndexSeq<10>>(),
+                family::<IndexSeq<4, BT, u8>>(),
+            ),
+            ("Lengths", family::<Lengths>(), family::<Lengths<u64>>()),
+            ("Mask", family::<Mask>(), family::<Mask<BT, u8>>()),
+            (
+                "Segments",
+                family::<Segments>(),
+                family::<Segments<BT, i64>>(),
+            ),
+            (
+                "Positions",
+                family::<Positions>(),
+                family::<Positions<BT, i64>>(),
+            ),
+            (
+                "Attention",
+                family::<Attention>(),
+                family::<Attention<u8>>(),
+            ),
+            (
+                "CuSeqlens",
+                family::<CuSeqlens>(),
+                family::<CuSeqlens<i64>>(),
+            ),
+        ];
+        let names: Vec<_> = cases.iter().map(|c| c.0).collect();
+        assert_eq!(names, batchspec_facts::SPACE_FAMILIES);
+        for (name, a, b) in cases {
+            assert_eq!((a, b), (name, name));
+        }
+    }
 }

@@ -42,11 +42,12 @@ pub struct CuSeqlens<E = i32>(PhantomData<fn() -> E>);
 
 /// The `Space` impl of a per-token space of layout `BT` or `TB`.
 macro_rules! per_token {
-    ($space:ident, $kind:literal) => {
+    ($space:ident, $form:ty, $kind:literal) => {
         impl<L: IndexSeqLayout, E: IndexElement> Space for $space<L, E> {
             type Elem = E;
             type Dim = ndarray::Ix2;
             type Layout = L;
+            type Form = $form;
             const SHAPE: &'static [Option<usize>] = &[None, None];
             const BATCH_AXIS: usize = pos(L::LETTERS, 'b');
             const TIME_AXIS: Option<usize> = Some(pos(L::LETTERS, 't'));
@@ -56,13 +57,22 @@ macro_rules! per_token {
     };
 }
 
-per_token!(Segments, "segment ids");
-per_token!(Positions, "positions");
+per_token!(
+    Segments,
+    crate::types::space::form::SegmentsForm,
+    "segment ids"
+);
+per_token!(
+    Positions,
+    crate::types::space::form::PositionsForm,
+    "positions"
+);
 
 impl<E: Element> Space for Attention<E> {
     type Elem = E;
     type Dim = ndarray::Ix3;
     type Layout = (B, T, K);
+    type Form = crate::types::space::form::AttentionForm;
     const SHAPE: &'static [Option<usize>] = &[None, None, None];
     const BATCH_AXIS: usize = 0;
     const TIME_AXIS: Option<usize> = Some(1);
@@ -74,6 +84,7 @@ impl<E: IndexElement> Space for CuSeqlens<E> {
     type Elem = E;
     type Dim = ndarray::Ix2;
     type Layout = (B, K);
+    type Form = crate::types::space::form::CuSeqlensForm;
     const SHAPE: &'static [Option<usize>] = &[None, None];
     const BATCH_AXIS: usize = 0;
     const TIME_AXIS: Option<usize> = Some(1);

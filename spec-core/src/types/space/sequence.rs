@@ -60,6 +60,7 @@ impl<const D: usize, L: VectorSeqLayout, E: Element> Space for VectorSeq<D, L, E
     type Elem = E;
     type Dim = ndarray::Ix3;
     type Layout = L;
+    type Form = crate::types::space::form::VectorSeqForm;
     const SHAPE: &'static [Option<usize>] = &letters_shape::<3>(L::LETTERS, &[(F::LETTER, D)]);
     const BATCH_AXIS: usize = pos(L::LETTERS, B::LETTER);
     const TIME_AXIS: Option<usize> = Some(pos(L::LETTERS, T::LETTER));
@@ -71,6 +72,7 @@ impl<const M: usize, L: IndexSeqLayout, E: IndexElement> Space for IndexSeq<M, L
     type Elem = E;
     type Dim = ndarray::Ix2;
     type Layout = L;
+    type Form = crate::types::space::form::IndexSeqForm;
     const SHAPE: &'static [Option<usize>] = &[None, None];
     const BATCH_AXIS: usize = pos(L::LETTERS, B::LETTER);
     const TIME_AXIS: Option<usize> = Some(pos(L::LETTERS, T::LETTER));
@@ -88,6 +90,7 @@ impl<E: IndexElement> Space for Lengths<E> {
     type Elem = E;
     type Dim = ndarray::Ix1;
     type Layout = (B,);
+    type Form = crate::types::space::form::LengthsForm;
     const SHAPE: &'static [Option<usize>] = &[None];
     const BATCH_AXIS: usize = 0;
     const FEATURES: Option<usize> = Some(1);
@@ -103,6 +106,7 @@ impl<L: IndexSeqLayout, E: Element> Space for Mask<L, E> {
     type Elem = E;
     type Dim = ndarray::Ix2;
     type Layout = L;
+    type Form = crate::types::space::form::MaskForm;
     const SHAPE: &'static [Option<usize>] = &[None, None];
     const BATCH_AXIS: usize = pos(L::LETTERS, B::LETTER);
     const TIME_AXIS: Option<usize> = Some(pos(L::LETTERS, T::LETTER));

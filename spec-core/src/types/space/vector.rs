@@ -13,6 +13,7 @@ impl<const D: usize, E: Element> Space for Vector<D, E> {
     type Elem = E;
     type Dim = ndarray::Ix2;
     type Layout = BF;
+    type Form = crate::types::space::form::VectorForm;
     const SHAPE: &'static [Option<usize>] = &[None, Some(D)];
     const BATCH_AXIS: usize = 0;
     const FEATURES: Option<usize> = Some(D);
@@ -28,6 +29,7 @@ impl<E: Element> Space for Scalar<E> {
     type Elem = E;
     type Dim = ndarray::Ix1;
     type Layout = (B,);
+    type Form = crate::types::space::form::ScalarForm;
     const SHAPE: &'static [Option<usize>] = &[None];
     const BATCH_AXIS: usize = 0;
     const FEATURES: Option<usize> = Some(1);

@@ -237,6 +237,7 @@ where
     type Elem = E;
     type Dim = ndarray::Ix5;
     type Layout = L;
+    type Form = crate::types::space::form::VolumeForm;
     const SHAPE: &'static [Option<usize>] = &letters_shape::<5>(
         L::LETTERS,
         &[
@@ -274,6 +275,7 @@ where
     type Elem = E;
     type Dim = ndarray::Ix6;
     type Layout = L;
+    type Form = crate::types::space::form::VolumeSeqForm;
     const SHAPE: &'static [Option<usize>] = &letters_shape::<6>(
         L::LETTERS,
         &[

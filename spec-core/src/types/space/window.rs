@@ -64,6 +64,7 @@ where
     type Elem = E;
     type Dim = ndarray::Ix3;
     type Layout = L;
+    type Form = crate::types::space::form::WindowForm;
     const SHAPE: &'static [Option<usize>] =
         &letters_shape::<3>(L::LETTERS, &[(W::LETTER, W_), (C::LETTER, C_)]);
     const BATCH_AXIS: usize = match crate::types::axis::position(L::LETTERS, B::LETTER) {

@@ -25,7 +25,7 @@ pub fn augmented(
         return;
     }
     let (p, r, ty, member, span) = (s.p, &s.r, fc.ty, fc.member, fc.span);
-    let source_trait = fc.trait_name(s, "source");
+    let source_trait = fc.source_trait(s);
     let aug_trait = fc.trait_name(s, "augment");
     parts.checks.push(augment_check(s, fc, aug_ty));
     let to = respan(quote!(<#ty as #p::LeafField>::Space), span);
@@ -43,7 +43,7 @@ pub fn augmented(
     let from = source_space(s, fc);
     let check = respan(
         quote! {
-            (): #source_trait<#r>,
+            (): #source_trait,
             (): #aug_trait<#r, #from, #to>
         },
         member.span(),

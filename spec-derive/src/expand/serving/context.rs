@@ -96,6 +96,50 @@ impl<'a> FieldCx<'a> {
     pub fn trait_name(&self, s: &Serving<'_>, what: &str) -> syn::Ident {
         format_ident!("{}_{}_{}", s.name, self.field, what)
     }
+
+    /// The field's source check for the record, as a bound and a path names it:
+    /// `<Struct>_<field>_source<R>`.
+    pub fn source_trait(&self, s: &Serving<'_>) -> TokenStream {
+        let r = &s.r;
+        let name = self.trait_name(s, "source");
+        quote!(#name<#r>)
+    }
+
+    /// The family (`Space::Form`) of the field's space, which chooses the record's field when
+    /// the record holds the source in fields of different families; `()` (a source held by one
+    /// field) when the field's type names the struct's generic parameters, which the per-field
+    /// trait's impl cannot name.
+    pub fn family(&self, s: &Serving<'_>) -> TokenStream {
+        let (p, ty) = (s.p, self.ty);
+        let params: Vec<String> = s
+            .cont
+            .generics
+            .params
+            .iter()
+            .map(|g| match g {
+                syn::GenericParam::Type(t) => t.ident.to_string(),
+                syn::GenericParam::Lifetime(l) => l.lifetime.ident.to_string(),
+                syn::GenericParam::Const(c) => c.ident.to_string(),
+            })
+            .collect();
+        fn mentions(ts: TokenStream, params: &[String]) -> bool {
+            ts.into_iter().any(|t| match t {
+                proc_macro2::TokenTree::Ident(i) => params.contains(&i.to_string()),
+                proc_macro2::TokenTree::Group(g) => mentions(g.stream(), params),
+                _ => false,
+            })
+        }
+        // By its marker where the type names it (rustc then words a missing source as the
+        // field's trait, not as the bound under it), else as the type's family.
+        if mentions(quote!(#ty), &params) {
+            quote!(())
+        } else if let Some(name) = crate::ast::family(ty) {
+            let form = syn::Ident::new(&format!("{name}Form"), self.span);
+            quote!(#p::form::#form)
+        } else {
+            respan(quote!(#p::FamilyOf<#ty>), self.span)
+        }
+    }
 }
 
 /// What the fields add to the serving side's impls, each list in field order.

@@ -29,8 +29,8 @@ pub fn field(s: &Serving<'_>, fc: &FieldCx<'_>, parts: &mut Parts) {
 
 /// A batch field read from the record's field of its source, converted to the field's space.
 fn converted(s: &Serving<'_>, fc: &FieldCx<'_>, parts: &mut Parts) {
-    let (p, r, f, ty, member, span) = (s.p, &s.r, fc.f, fc.ty, fc.member, fc.span);
-    let (key, source_trait) = (&fc.key, fc.trait_name(s, "source"));
+    let (p, f, ty, member, span) = (s.p, fc.f, fc.ty, fc.member, fc.span);
+    let (key, source_trait) = (&fc.key, fc.source_trait(s));
     parts.checks.push(source_check(s, fc));
     let from = source_space(s, fc);
     let to = respan(quote!(<#ty as #p::LeafField>::Space), span);
@@ -41,7 +41,7 @@ fn converted(s: &Serving<'_>, fc: &FieldCx<'_>, parts: &mut Parts) {
     // columns, no conversion between the kinds), at every entry point that pairs the two.
     let check = respan(
         quote! {
-            (): #source_trait<#r>,
+            (): #source_trait,
             #from: #p::FormatAs<#to>
         },
         member.span(),

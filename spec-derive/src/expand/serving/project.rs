@@ -20,13 +20,13 @@ pub fn field(s: &Serving<'_>, fc: &FieldCx<'_>, parts: &mut Parts) {
     );
     match kind(ty) {
         Kind::Leaf if f.steps_of.is_none() && f.augment.is_none() && f.mixed_with.is_none() => {
-            let source_trait = fc.trait_name(s, "source");
-            let field_ty = quote!(<() as #source_trait<#r>>::Field);
+            let source_trait = fc.source_trait(s);
+            let field_ty = quote!(<() as #source_trait>::Field);
             let to = quote!(<#ty as #p::LeafField>::Space);
             bounds.push(respan(
                 quote! {
-                    (): #source_trait<#r>,
-                    <() as #source_trait<#r>>::Space: #p::LendsAs<#to>,
+                    (): #source_trait,
+                    <() as #source_trait>::Space: #p::LendsAs<#to>,
                     for<'__spec_x> #field_ty: #p::ProjectAs<'__spec_x, #ty>
                 },
                 member.span(),
@@ -37,7 +37,7 @@ pub fn field(s: &Serving<'_>, fc: &FieldCx<'_>, parts: &mut Parts) {
             ));
             values.push(respan(
                 quote!(#member: <#field_ty as #p::ProjectAs<'_, #ty>>::project(
-                    <<() as #source_trait<#r>>::Via as #p::SourceOf<#r>>::field(__spec_record),
+                    <<() as #source_trait>::Via as #p::SourceOf<#r>>::field(__spec_record),
                     #p::core::clone::Clone::clone(&__spec_rows),
                 )),
                 span,

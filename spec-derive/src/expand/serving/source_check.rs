@@ -11,14 +11,16 @@ use quote::quote;
 pub fn source_check(s: &Serving<'_>, fc: &FieldCx<'_>) -> TokenStream {
     let (p, key) = (s.p, &fc.key);
     let source_trait = fc.trait_name(s, "source");
+    let family = fc.family(s);
     let src = escape(&fc.f.source);
     let (fname, sname) = (escape(&fc.field), escape(&s.name));
     // True whichever of the three it is: no field of the source, the source only inside a
-    // struct nested in the record, or the source in two fields of the record.
+    // struct nested in the record, or the source in two fields of the record, none of the
+    // field's kind.
     let msg_source = format!("the record `{{R}}` does not serve source \"{src}\"");
     let label_source = format!("field `{fname}` of `{sname}` reads source \"{src}\"");
     let note_source = format!(
-        "a record serves the sources of its own batch fields, each held by one field: it needs a batch field of source \"{src}\" (`#[spec(source = \"{src}\")]`, or a field of that name without `#[spec]`); the sources of a struct nested in the record are that struct's (pair the request with it), and a source held in two fields is served to no request; the record comes first, as in `assert_serves::<Record, Request>` and `Provider::<Record, Request>`"
+        "a record serves the sources of its own batch fields: it needs a batch field of source \"{src}\" (`#[spec(source = \"{src}\")]`, or a field of that name without `#[spec]`); the sources of a struct nested in the record are that struct's (pair the request with it); a source held in two fields is served by kind (an image field to an image, a vector field to a vector), and to none when the two are of one kind; the record comes first, as in `assert_serves::<Record, Request>` and `Provider::<Record, Request>`"
     );
     quote! {
         #[diagnostic::on_unimplemented(
@@ -32,10 +34,10 @@ pub fn source_check(s: &Serving<'_>, fc: &FieldCx<'_>) -> TokenStream {
             type Via: #p::SourceOf<R, Space = Self::Space, Field = Self::Field>;
         }
         #[diagnostic::do_not_recommend]
-        impl<R: #p::HasSource<#key>> #source_trait<R> for () {
-            type Space = <R as #p::HasSource<#key>>::Space;
-            type Field = <R as #p::HasSource<#key>>::Field;
-            type Via = #p::LeafVia<#key>;
+        impl<R: #p::HasSourceAs<#key, #family>> #source_trait<R> for () {
+            type Space = <R as #p::HasSourceAs<#key, #family>>::Space;
+            type Field = <R as #p::HasSourceAs<#key, #family>>::Field;
+            type Via = #p::LeafVia<#key, #family>;
         }
     }
 }
@@ -43,15 +45,14 @@ pub fn source_check(s: &Serving<'_>, fc: &FieldCx<'_>) -> TokenStream {
 /// The record's leaf of the field's source, as every gather, fit check and serve reads it.
 pub fn source_view(s: &Serving<'_>, fc: &FieldCx<'_>) -> TokenStream {
     let (p, r) = (s.p, &s.r);
-    let source_trait = fc.trait_name(s, "source");
+    let source_trait = fc.source_trait(s);
     quote!(
-        <<() as #source_trait<#r>>::Via as #p::SourceOf<#r>>::view(__spec_record)
+        <<() as #source_trait>::Via as #p::SourceOf<#r>>::view(__spec_record)
     )
 }
 
 /// The record's space of the field's source.
 pub fn source_space(s: &Serving<'_>, fc: &FieldCx<'_>) -> TokenStream {
-    let r = &s.r;
-    let source_trait = fc.trait_name(s, "source");
-    quote!(<() as #source_trait<#r>>::Space)
+    let source_trait = fc.source_trait(s);
+    quote!(<() as #source_trait>::Space)
 }

@@ -15,13 +15,13 @@ use quote::quote;
 /// What a computed field adds to the serving side.
 pub fn field(s: &Serving<'_>, fc: &FieldCx<'_>, of: &StepsOf, parts: &mut Parts) {
     let (p, r, ty, member, span) = (s.p, &s.r, fc.ty, fc.member, fc.span);
-    let source_trait = fc.trait_name(s, "source");
+    let source_trait = fc.source_trait(s);
     let steps_trait = fc.trait_name(s, "steps");
     parts.checks.push(steps_check(s, fc, of));
     let from = source_space(s, fc);
     let check = respan(
         quote! {
-            (): #source_trait<#r>,
+            (): #source_trait,
             (): #steps_trait<#r, #from>
         },
         member.span(),

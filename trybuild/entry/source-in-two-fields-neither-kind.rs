@@ -1,5 +1,5 @@
-// A record holds each source in one field: two fields of one source serve no request, and the
-// note says so. (As a request, a struct may read one source twice, in two spaces.)
+// A record that holds the pixels as an image and as a vector serves a request's field of either
+// kind, but not of a third: labels of the pixels are neither.
 use batchspec::prelude::*;
 
 #[derive(DataSpec)]
@@ -13,7 +13,7 @@ struct Record {
 #[derive(DataSpec)]
 struct Request {
     #[spec(source = "features")]
-    x: Batch<Vector<4>>,
+    x: Batch<Labels<4>>,
 }
 
 const _: () = batchspec::mapping::assert_serves::<Record, Request>();
