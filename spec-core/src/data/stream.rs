@@ -13,7 +13,7 @@ use crate::data::gather::{GatherFrom, GatherSame};
 use crate::data::prefetch::{Prefetch, feed_epochs};
 use crate::data::state::SourceState;
 use crate::iteration::{LastBatch, below, epoch_rng};
-use crate::types::spec::{DataSpec, FlatOf};
+use crate::types::spec::{DataSpec, FlatOf, Node};
 use rand::rngs::Xoshiro256PlusPlus;
 
 type Source<R> = Box<dyn Iterator<Item = Result<R, DataError>> + Send>;
@@ -93,6 +93,54 @@ pub struct Stream<R, Q> {
     out: Option<Q>,
     short: Option<(usize, Q)>,
     done: bool,
+}
+
+/// A record `Self` whose samples a [`Stream`] takes one by one: batch fields that own their data
+/// (so that samples gather into a batch of the record), `Send + 'static`. With
+/// [`ProvidedBy`](crate::data::ProvidedBy) on the request, the bounds generic code names to build
+/// a stream, serve its batches, owned batches and epochs, and use it as a [`BatchSource`]
+/// (prefetching adds `Send + 'static` on the request, as for a provider); code generic over the
+/// request alone, with samples of a concrete record, needs `Q: ProvidedBy<R>` only.
+///
+/// ```
+/// use batchspec::prelude::*;
+/// use batchspec::data::{Stream, StreamRecord};
+///
+/// /// The samples of an epoch of any request, in batches of 3.
+/// fn served<R: StreamRecord, Q: ProvidedBy<R>>(samples: Vec<R>) -> Result<usize, batchspec::Error> {
+///     let mut stream = Stream::<R, Q>::once(samples, 3).shuffle(4, 7);
+///     let mut seen = 0;
+///     while let Some(b) = stream.next_batch() {
+///         seen += b?.1.count_samples;
+///     }
+///     Ok(seen)
+/// }
+///
+/// #[derive(DataSpec)]
+/// struct Sample {
+///     #[spec(source = "features")]
+///     x: Batch<Vector<2>>,
+/// }
+/// #[derive(DataSpec)]
+/// struct Input {
+///     #[spec(source = "features")]
+///     x: Batch<Vector<2, f64>>,
+/// }
+/// let samples = (0..7).map(|_| Sample { x: Batch::zeros(1, 0) }).collect();
+/// assert_eq!(served::<Sample, Input>(samples)?, 7);
+/// # Ok::<(), batchspec::Error>(())
+/// ```
+///
+/// Its bounds are supertraits (the owned leaves an associated type bound among them), which every
+/// use of the bound implies. A bound on the request cannot carry them: Rust implies the bounds a
+/// trait puts on `Self`, not on another parameter. Implemented for every record that meets them.
+pub trait StreamRecord: DataSpec + GatherSame + Send + 'static + Node<(), Flat: AllocFlat> {}
+
+impl<R> StreamRecord for R
+where
+    R: DataSpec + GatherSame + Send + 'static,
+    FlatOf<R>: AllocFlat,
+{
 }
 
 // The constructors carry the pair's bound themselves, so that a request the samples cannot

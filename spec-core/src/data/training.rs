@@ -163,6 +163,74 @@ pub type Combined<M, C, H> = (
     <H as Channels<M>>::Data,
 );
 
+/// The record `Self` serves a model `M`, its costs `C` and its channels `H`: every source any of
+/// them reads is a field of the record, in a space that formats as the one asked for. The one
+/// bound generic code names to make a [`Trainer`] (of a dataset or of a source) and run it.
+///
+/// ```
+/// use batchspec::prelude::*;
+/// use batchspec::data::{Channels, Costs, Dataset, Trainer, Trains};
+/// use batchspec::iteration::Schedule;
+/// use batchspec::mapping::Model;
+///
+/// /// An epoch of any model, costs and channels on any record they can be served from.
+/// fn one_epoch<R, M, C, H>(ds: &Dataset<R>, model: &mut M, costs: C, channels: H)
+///     -> Result<usize, batchspec::Error>
+/// where
+///     R: Trains<M, C, H>,
+///     M: Model,
+///     C: Costs<M>,
+///     H: Channels<M>,
+/// {
+///     let schedule = Schedule::builder(ds.len()).batch_size(2).build()?;
+///     let mut trainer = Trainer::new(ds, schedule, costs, channels)?;
+///     Ok(trainer.epoch(model, |_, _, _| {}).steps)
+/// }
+///
+/// #[derive(DataSpec)]
+/// struct Record {
+///     #[spec(source = "features")]
+///     x: Batch<Vector<2>>,
+/// }
+/// #[derive(DataSpec)]
+/// struct Input {
+///     #[spec(source = "features")]
+///     x: Batch<Vector<2, f64>>,
+/// }
+/// struct Mean;
+/// impl Model for Mean {
+///     type Input = Input;
+///     type Output = Vector<2, f64>;
+/// }
+/// let ds = Dataset::new(Record { x: Batch::zeros(5, 0) })?;
+/// assert_eq!(one_epoch(&ds, &mut Mean, (), ())?, 3);
+/// # Ok::<(), batchspec::Error>(())
+/// ```
+///
+/// Implemented for every record and consumers that meet it; at a call with concrete types, a
+/// source the record lacks is reported in the words of the consumer's field, as without it.
+pub trait Trains<M: Model, C: Costs<M>, H: Channels<M>>: DataSpec {
+    /// Serves the consumers' combined request from `record` (the rows `cache` was told of).
+    #[doc(hidden)]
+    fn serve_consumers(record: &Self, cache: &mut ServeCache) -> Combined<M, C, H>;
+}
+
+impl<R, M, C, H> Trains<M, C, H> for R
+where
+    R: DataSpec,
+    M: Model,
+    C: Costs<M>,
+    H: Channels<M>,
+    M::Input: ServeFrom<R>,
+    C::Data: ServedBy<R>,
+    H::Data: ServedBy<R>,
+{
+    #[inline]
+    fn serve_consumers(record: &R, cache: &mut ServeCache) -> Combined<M, C, H> {
+        <Combined<M, C, H> as ServeFrom<R>>::serve_from(record, cache)
+    }
+}
+
 /// The batches of a [`Trainer`] made by [`Trainer::new`]: rows of a dataset by a schedule,
 /// each unique leaf gathered straight from the dataset.
 pub struct DatasetRows<'d, R> {
@@ -322,9 +390,7 @@ where
         channels: H,
     ) -> Result<Self, DataError>
     where
-        M::Input: ServeFrom<R>,
-        C::Data: ServedBy<R>,
-        H::Data: ServedBy<R>,
+        R: Trains<M, C, H>,
     {
         dataset.check()?;
         if schedule.num_samples() != dataset.len() {
@@ -390,9 +456,7 @@ where
     ) -> Trainer<'static, R, M, C, H, SourceRows<S>>
     where
         R: 'static,
-        M::Input: ServeFrom<R>,
-        C::Data: ServedBy<R>,
-        H::Data: ServedBy<R>,
+        R: Trains<M, C, H>,
     {
         let epoch = source.state().epoch();
         Trainer::with_rows(SourceRows { source, epoch }, Vec::new(), costs, channels)
@@ -403,7 +467,7 @@ where
     /// with its wrapped samples.
     pub fn next_data(&mut self) -> Option<StepData<M, C, H>>
     where
-        Combined<M, C, H>: ServeFrom<R>,
+        R: Trains<M, C, H>,
     {
         self.try_next_data().map(infallible)
     }
@@ -417,7 +481,7 @@ where
         update: impl FnOnce(&mut M, &C, &StepData<M, C, H>),
     ) -> Option<StepReport>
     where
-        Combined<M, C, H>: ServeFrom<R>,
+        R: Trains<M, C, H>,
     {
         self.try_step(model, update).map(infallible)
     }
@@ -430,7 +494,7 @@ where
         update: impl FnMut(&mut M, &C, &StepData<M, C, H>),
     ) -> EpochReport
     where
-        Combined<M, C, H>: ServeFrom<R>,
+        R: Trains<M, C, H>,
     {
         infallible(self.try_epoch(model, update))
     }
@@ -444,7 +508,7 @@ where
         mut update: impl FnMut(&mut M, &C, &StepData<M, C, H>),
     ) -> Vec<EpochReport>
     where
-        Combined<M, C, H>: ServeFrom<R>,
+        R: Trains<M, C, H>,
     {
         let mut reports = Vec::new();
         for _ in 0..epochs {
@@ -478,7 +542,7 @@ where
     /// The source's errors.
     pub fn next_data(&mut self) -> Option<Result<StepData<M, C, H>, DataError>>
     where
-        Combined<M, C, H>: ServeFrom<R>,
+        R: Trains<M, C, H>,
     {
         self.try_next_data()
     }
@@ -493,7 +557,7 @@ where
         update: impl FnOnce(&mut M, &C, &StepData<M, C, H>),
     ) -> Option<Result<StepReport, DataError>>
     where
-        Combined<M, C, H>: ServeFrom<R>,
+        R: Trains<M, C, H>,
     {
         self.try_step(model, update)
     }
@@ -508,7 +572,7 @@ where
         update: impl FnMut(&mut M, &C, &StepData<M, C, H>),
     ) -> Result<EpochReport, DataError>
     where
-        Combined<M, C, H>: ServeFrom<R>,
+        R: Trains<M, C, H>,
     {
         self.try_epoch(model, update)
     }
@@ -525,7 +589,7 @@ where
         mut update: impl FnMut(&mut M, &C, &StepData<M, C, H>),
     ) -> Result<Vec<EpochReport>, DataError>
     where
-        Combined<M, C, H>: ServeFrom<R>,
+        R: Trains<M, C, H>,
     {
         let mut reports = Vec::new();
         for _ in 0..epochs {
@@ -680,12 +744,12 @@ where
 
     fn try_next_data(&mut self) -> Option<Result<StepData<M, C, H>, DataError>>
     where
-        Combined<M, C, H>: ServeFrom<R>,
+        R: Trains<M, C, H>,
     {
         let cache = &mut self.cache;
         let served = self.rows_of.serve_next(&mut self.rows, |record, rows| {
             cache.serve_rows(rows);
-            <Combined<M, C, H> as ServeFrom<R>>::serve_from(record, cache)
+            <R as Trains<M, C, H>>::serve_consumers(record, cache)
         })?;
         Some(served.map(|((input, costs, channels), n)| {
             self.served = n;
@@ -703,7 +767,7 @@ where
         update: impl FnOnce(&mut M, &C, &StepData<M, C, H>),
     ) -> Option<Result<StepReport, DataError>>
     where
-        Combined<M, C, H>: ServeFrom<R>,
+        R: Trains<M, C, H>,
     {
         if self.stopped.is_some() {
             return None;
@@ -748,7 +812,7 @@ where
         step_report: Option<&StepReport>,
         epoch_report: Option<&EpochReport>,
     ) where
-        Combined<M, C, H>: ServeFrom<R>,
+        R: Trains<M, C, H>,
     {
         let steps = self.steps;
         if !self.monitors.iter().any(|m| m.every.due(steps, moment))
@@ -795,7 +859,7 @@ where
     /// A pass over monitor `i`'s epoch 0 with the model as it is.
     fn evaluate(&mut self, model: &M, i: usize) -> Result<EpochReport, DataError>
     where
-        Combined<M, C, H>: ServeFrom<R>,
+        R: Trains<M, C, H>,
     {
         let monitor = &mut self.monitors[i];
         monitor.source.start_epoch(0);
@@ -806,8 +870,7 @@ where
             monitor.rows.clear();
             monitor.rows.extend(0..info.count_samples);
             monitor.cache.serve_rows(&monitor.rows);
-            let (_, c, h) =
-                <Combined<M, C, H> as ServeFrom<R>>::serve_from(&batch, &mut monitor.cache);
+            let (_, c, h) = <R as Trains<M, C, H>>::serve_consumers(&batch, &mut monitor.cache);
             costs.clear();
             channels.clear();
             self.costs.values(model, &c, &mut costs);
@@ -823,7 +886,7 @@ where
         mut update: impl FnMut(&mut M, &C, &StepData<M, C, H>),
     ) -> Result<EpochReport, DataError>
     where
-        Combined<M, C, H>: ServeFrom<R>,
+        R: Trains<M, C, H>,
     {
         let mut report = EpochReport::default();
         while let Some(step) = self.try_step(model, &mut update) {
