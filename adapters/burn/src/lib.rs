@@ -44,7 +44,7 @@
 use batchspec::data::DataError;
 use batchspec::data::{AllocFlat, Dataset};
 use batchspec::data::{BatchSource, Prefetch, Provider};
-use batchspec::data::{GatherFrom, GatherSame};
+use batchspec::data::{GatherFrom, GatherSame, ProvidedBy};
 use batchspec::iteration::Schedule;
 use batchspec::mapping::{ServeCache, ServeFrom, serve};
 use batchspec::types::FlatOf;
@@ -192,6 +192,49 @@ impl<Q> IntoTensors for Q {
             Err(never) => match never {},
         }
     }
+}
+
+/// A request `Self` whose batches burn's loaders make into tensors from the record `R`: the one
+/// bound generic code names on the request to build a [`SpecLoader`] and iterate it (the record,
+/// when generic too, adds `R: StreamRecord + Sync`: the loader gathers on threads from a shared
+/// dataset, and a bound on the request cannot carry the record's own).
+///
+/// ```
+/// use batchspec::prelude::*;
+/// use batchspec::data::{Dataset, StreamRecord};
+/// use batchspec::iteration::Schedule;
+/// use batchspec_burn::{BurnRequest, SpecLoader};
+/// use burn::data::dataloader::DataLoader;
+/// use burn::tensor::Device;
+/// use std::sync::Arc;
+///
+/// /// The batches of an epoch of any request, prefetched.
+/// fn batches<R: StreamRecord + Sync, Q: BurnRequest<R>>(ds: Arc<Dataset<R>>) -> Result<usize, batchspec::Error> {
+///     let schedule = Schedule::builder(ds.len()).batch_size(4).build()?;
+///     let loader = SpecLoader::<R, Q>::new(ds, schedule, &Device::flex())?.prefetch(2);
+///     Ok(loader.iter().count())
+/// }
+///
+/// #[derive(DataSpec)]
+/// struct Record {
+///     #[spec(source = "features")]
+///     x: Batch<Vector<2>>,
+/// }
+/// let ds = Arc::new(Dataset::new(Record { x: Batch::zeros(10, 0) })?);
+/// assert_eq!(batches::<Record, Record>(ds)?, 3);
+/// # Ok::<(), batchspec::Error>(())
+/// ```
+///
+/// [`ProvidedBy<R>`](batchspec::data::ProvidedBy) with a tensor form for every field
+/// (`MapSpec<ToBurn>`: a ragged field has none), `Send + 'static`. Implemented for every
+/// request that meets them.
+pub trait BurnRequest<R>: ProvidedBy<R> + MapSpec<ToBurn, Out: 'static> + Send + 'static {}
+
+impl<R, Q> BurnRequest<R> for Q
+where
+    Q: ProvidedBy<R> + MapSpec<ToBurn> + Send + 'static,
+    Tensors<Q>: 'static,
+{
 }
 
 /// A batchspec dataset and schedule as burn's [`DataLoader`]: each `iter()` is the next epoch of
