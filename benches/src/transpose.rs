@@ -427,12 +427,17 @@ fn main() {
         .max(1);
     batchspec_bench::record::start("transpose", quick);
     let tuning = batchspec::kernel::Tuning::for_machine();
+    #[cfg(target_arch = "x86_64")]
+    let wide = tuning.wide && std::arch::is_x86_feature_detected!("avx512f");
+    #[cfg(not(target_arch = "x86_64"))]
+    let wide = false;
     batchspec_bench::out!(
-        "# kernel tuning of this machine: streaming stores from {} MB, staged {}, strips of {} rows, threads from {} MB",
+        "# kernel tuning of this machine: streaming stores from {} MB, staged {}, strips of {} rows, threads from {} MB, AVX-512 blocks {}",
         tuning.nt_min_bytes >> 20,
         tuning.staged,
         tuning.strip_rows,
-        tuning.par_min_bytes >> 20
+        tuning.par_min_bytes >> 20,
+        wide
     );
     batchspec_bench::out!(
         "# {processes} processes, one after the other, each measuring every case (a fresh address space, page cache and heap each: a figure that holds in one process only is not a result); their lines follow, then the median and range over the processes"

@@ -26,10 +26,10 @@
 //!   a memcpy-like loop per row;
 //! * **de-interleave** when a unit-stride source axis of length 2 to 4 moves outward
 //!   (`bhwc -> bchw` with up to 4 channels), and **interleave** for the inverse;
-//! * **tiled transposition** otherwise: on x86-64 with AVX2 (detected at run time) and
-//!   4- or 8-byte integer or float elements, register transposes that store whole 64-byte
-//!   destination lines, with non-temporal stores for large outputs; a portable tiled loop
-//!   in every other case.
+//! * **tiled transposition** otherwise: on x86-64 with AVX2 (detected at run time, AVX-512's
+//!   16 x 16 blocks for 4-byte elements where the CPU has it) and 4- or 8-byte integer or float
+//!   elements, register transposes that store whole 64-byte destination lines, with
+//!   non-temporal stores for large outputs; a portable tiled loop in every other case.
 //!
 //! The kernels are generic over the element types and the map, not over sizes, rank or
 //! permutation. With the `rayon` feature (on by default) the work can be split over threads
@@ -344,15 +344,17 @@ where
     #[cfg(target_arch = "x86_64")]
     if c.tp == 1 && tuning.simd && x86::has_avx2() {
         let same = plain_size::<A>() == plain_size::<B>();
+        let wide = tuning.wide && x86::has_avx512();
+        let staging = c.cols >= x86::STAGE_MIN_COLS;
         match plain_size::<B>() {
-            4 if c.rows >= 8 && c.cols >= 16 && same => {
-                return (x86::tile_b4::<true, A, B, F>, c.cols >= x86::STAGE_MIN_COLS);
-            }
             4 if c.rows >= 8 && c.cols >= 16 => {
-                return (
-                    x86::tile_b4::<false, A, B, F>,
-                    c.cols >= x86::STAGE_MIN_COLS,
-                );
+                let kernel: KernelFn<A, B, F> = match (same, wide) {
+                    (true, true) => x86::tile_b4::<true, true, A, B, F>,
+                    (true, false) => x86::tile_b4::<true, false, A, B, F>,
+                    (false, true) => x86::tile_b4::<false, true, A, B, F>,
+                    (false, false) => x86::tile_b4::<false, false, A, B, F>,
+                };
+                return (kernel, staging);
             }
             8 if c.rows >= 4 && c.cols >= 8 && same => {
                 return (x86::tile_b8::<true, A, B, F>, false);

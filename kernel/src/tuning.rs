@@ -12,6 +12,8 @@ pub struct Tuning {
     pub simd: bool,
     /// Allow the de-interleave and interleave kernels.
     pub small: bool,
+    /// Allow the AVX-512 blocks of the 4-byte transpositions, where the CPU has AVX-512.
+    pub wide: bool,
     /// Non-temporal stores for outputs of at least this many bytes (`usize::MAX`: never).
     pub nt_min_bytes: usize,
     /// Split over threads only outputs of at least this many bytes.
@@ -32,6 +34,7 @@ impl Default for Tuning {
         Tuning {
             simd: true,
             small: true,
+            wide: true,
             nt_min_bytes: 8 << 20,
             par_min_bytes: 4 << 20,
             strip_rows: 1024,
@@ -47,7 +50,8 @@ impl Tuning {
     /// ([`Caches::of_machine`]; non-temporal stores only for outputs of at least three quarters
     /// of the last-level cache, never below 8 MB), then from the environment, which overrides
     /// each: `BATCHSPEC_NT_MIN_BYTES` (`8M`, `never`), `BATCHSPEC_PAR_MIN_BYTES`,
-    /// `BATCHSPEC_STRIP_ROWS`, `BATCHSPEC_STAGED` (`0`/`1`), `BATCHSPEC_PREFETCH_ROWS` (`0`: no
+    /// `BATCHSPEC_STRIP_ROWS`, `BATCHSPEC_STAGED` (`0`/`1`), `BATCHSPEC_AVX512` (`0`: the AVX2
+    /// blocks even where the CPU has AVX-512), `BATCHSPEC_PREFETCH_ROWS` (`0`: no
     /// prefetch), `BATCHSPEC_PREFETCH_MIN_BYTES`. What [`permute_into`](crate::permute_into)
     /// and [`gather_rows`](crate::gather_rows) use.
     pub fn for_machine() -> Tuning {
@@ -168,6 +172,9 @@ pub(crate) fn tuning_for(c: Caches) -> Tuning {
     }
     if let Some(s) = env_flag("BATCHSPEC_STAGED") {
         t.staged = s;
+    }
+    if let Some(w) = env_flag("BATCHSPEC_AVX512") {
+        t.wide = w;
     }
     if let Some(n) = env_count("BATCHSPEC_PREFETCH_ROWS") {
         t.prefetch_rows = n;

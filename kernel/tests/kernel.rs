@@ -86,6 +86,24 @@ fn configs() -> Vec<(&'static str, Tuning, Threads)> {
             Threads::One,
         ),
         ("this machine's tuning", Tuning::for_machine(), Threads::One),
+        // The AVX2 blocks where the machine has AVX-512 (the defaults take its blocks there).
+        (
+            "AVX2 blocks",
+            Tuning {
+                wide: false,
+                ..Tuning::default()
+            },
+            Threads::One,
+        ),
+        (
+            "AVX2 blocks, streaming stores, not staged",
+            Tuning {
+                wide: false,
+                staged: false,
+                ..forced
+            },
+            Threads::One,
+        ),
     ]
 }
 
