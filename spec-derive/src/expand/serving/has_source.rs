@@ -111,8 +111,9 @@ fn any_family(s: &Serving<'_>, key: &TokenStream) -> TokenStream {
 
 /// Whether the fields that hold one source serve it by family: each a batch or ragged field of
 /// a space of the core written by its name (or `image!`, `volume!`), no two of the same family,
-/// none computed, augmented or mixed, in a struct without type parameters. Anything else (an alias, a generic space) could make two
-/// of the impls the same, so such a source is served to no request.
+/// none computed, augmented or mixed, in a struct without type parameters. Anything else (an
+/// alias, a generic space) could make two of the impls the same, so such a source is served to
+/// no request.
 fn by_family(cont: &crate::ast::Container<'_>, holders: &[&&crate::ast::Field<'_>]) -> bool {
     let plain = holders
         .iter()
