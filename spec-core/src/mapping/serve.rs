@@ -133,7 +133,8 @@ fn gather_rows<RS: FormatAs<QS>, QS: Space>(
 /// words of the field.
 #[diagnostic::on_unimplemented(
     message = "the request `{Self}` cannot be served from the record `{R}`",
-    label = "every source of the request must be a field of the record, in a space that formats as the requested one; every batch field owned (`Batch`) or shared (`ArcBatch`)"
+    label = "every source of the request must be a field of the record, in a space that formats as the requested one; every batch field owned (`Batch`) or shared (`ArcBatch`)",
+    note = "in generic code, a trainer's record is bounded by `R: Trains<M, C, H>` (in `batchspec::data`), which carries this bound for the model's, the costs' and the channels' requests"
 )]
 pub trait ServeFrom<R>: Reads<R> {
     /// Looks up, converts and hands over every leaf.
@@ -146,7 +147,8 @@ pub trait ServeFrom<R>: Reads<R> {
 /// field, without rustc's list of the tuple impls of [`ServeFrom`] after it.
 #[diagnostic::on_unimplemented(
     message = "the request `{Self}` cannot be served from the record `{R}`",
-    label = "every source of the request must be a field of the record, in a space that formats as the requested one"
+    label = "every source of the request must be a field of the record, in a space that formats as the requested one",
+    note = "in generic code, a trainer's record is bounded by `R: Trains<M, C, H>` (in `batchspec::data`), which carries this bound for the model's, the costs' and the channels' requests"
 )]
 pub trait ServedBy<R>: ServeFrom<R> {}
 
