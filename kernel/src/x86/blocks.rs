@@ -34,38 +34,69 @@ pub(super) unsafe fn blocks_b4<const NT: bool, const AV: bool, A: Copy, B: Copy,
     jb: usize,
     je: usize,
 ) {
+    let (ts, ds) = (c.ts, c.ds);
+    let mut tile = Tile16([[_mm256_setzero_ps(); 2]; 16]);
+    let block = |s: *const A, d: *mut f32| {
+        // SAFETY: every `(m, k)` with `m < 16`, `k < 16` of the block is inside the core.
+        unsafe {
+            for x in 0..2 {
+                let sh = s.offset(8 * x as isize * ts);
+                let top = block8::<AV, A, B, F>(sh, ts, f);
+                let bottom = block8::<AV, A, B, F>(sh.add(8), ts, f);
+                for m in 0..8 {
+                    tile.0[m][x] = top[m];
+                    tile.0[8 + m][x] = bottom[m];
+                }
+            }
+            for (m, line) in tile.0.iter().enumerate() {
+                let p = d.offset(m as isize * ds);
+                store_ps::<NT>(p, line[0]);
+                store_ps::<NT>(p.add(8), line[1]);
+            }
+        }
+    };
+    // SAFETY: the walk hands over blocks inside the core (caller contract).
+    unsafe { walk_b4::<NT, AV, A, B, F>(src, dst, c, f, strip, rows8, jb, je, block) }
+}
+
+/// The walk of the 16 x 16 blocks of [`blocks_b4`] and [`blocks_b4_wide`]: strips of `strip`
+/// destination rows, each a column of lines at a time, `block(s, d)` for the block whose source
+/// starts at `s` (its 16 rows `ts` apart) and whose destination starts at `d` (its 16 rows `ds`
+/// apart); then the last group of 8 rows, if any, as one band of [`bands_b4`].
+///
+/// # Safety
+/// As [`blocks_b4`]; `block` writes the block it is given and nothing else.
+///
+/// [`blocks_b4_wide`]: super::wide::blocks_b4_wide
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+pub(super) unsafe fn walk_b4<const NT: bool, const AV: bool, A: Copy, B: Copy, F: Fn(A) -> B>(
+    src: *const A,
+    dst: *mut B,
+    c: &Core,
+    f: &F,
+    strip: usize,
+    rows8: usize,
+    jb: usize,
+    je: usize,
+    mut block: impl FnMut(*const A, *mut f32),
+) {
     let strip = strip.max(16) / 16 * 16;
     let (ts, ds) = (c.ts, c.ds);
     let rows16 = rows8 / 16 * 16;
-    let mut tile = Tile16([[_mm256_setzero_ps(); 2]; 16]);
     let mut i0 = 0;
     while i0 < rows16 {
         let i1 = (i0 + strip).min(rows16);
         let mut j = jb;
         while j < je {
-            // SAFETY: every `(i + m, j + k)` with `m < 16`, `k < 16` is inside the core.
-            unsafe {
-                let s = src.offset(j as isize * ts);
-                let d = dst.add(j);
-                let mut i = i0;
-                while i < i1 {
-                    for x in 0..2 {
-                        let sh = s.offset(8 * x as isize * ts).add(i);
-                        let top = block8::<AV, A, B, F>(sh, ts, f);
-                        let bottom = block8::<AV, A, B, F>(sh.add(8), ts, f);
-                        for m in 0..8 {
-                            tile.0[m][x] = top[m];
-                            tile.0[8 + m][x] = bottom[m];
-                        }
-                    }
-                    let di = d.offset(i as isize * ds).cast::<f32>();
-                    for (m, line) in tile.0.iter().enumerate() {
-                        let p = di.offset(m as isize * ds);
-                        store_ps::<NT>(p, line[0]);
-                        store_ps::<NT>(p.add(8), line[1]);
-                    }
-                    i += 16;
-                }
+            let mut i = i0;
+            while i < i1 {
+                // In bounds: `(i, j)` is a block of the core (caller contract); the pointers
+                // are only offset here, and read or written by `block`.
+                let s = src.wrapping_offset(j as isize * ts).wrapping_add(i);
+                let d = dst.wrapping_add(j).wrapping_offset(i as isize * ds);
+                block(s, d.cast::<f32>());
+                i += 16;
             }
             j += 16;
         }
@@ -77,7 +108,8 @@ pub(super) unsafe fn blocks_b4<const NT: bool, const AV: bool, A: Copy, B: Copy,
             rows: rows8 - rows16,
             ..*c
         };
-        // SAFETY: rows `rows16..rows8` of the core, as a core of their own.
+        // SAFETY: rows `rows16..rows8` of the core, as a core of their own; AVX2 is available
+        // (caller contract of the kernels that walk).
         unsafe {
             bands_b4::<NT, AV, A, B, F>(
                 src.add(rows16),

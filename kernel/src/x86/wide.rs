@@ -9,7 +9,7 @@ use core::arch::x86_64::{
     _mm512_unpackhi_ps, _mm512_unpacklo_pd, _mm512_unpacklo_ps,
 };
 
-use super::bands::bands_b4;
+use super::blocks::walk_b4;
 use crate::loops::Core;
 
 /// Whether the CPU has AVX-512 (foundation), cached by std after the first call. The caller also
@@ -92,8 +92,9 @@ fn tr16x16(r: &[__m512; 16]) -> [__m512; 16] {
 }
 
 /// The 16 x 16 blocks of [`tile_b4`](super::tile_b4) with AVX-512, walked as
-/// [`blocks_b4`](super::blocks::blocks_b4) walks its own (strips of `strip` destination rows,
-/// each a column of lines at a time), the last group of 8 rows as one AVX2 band.
+/// [`blocks_b4`](super::blocks::blocks_b4) walks its own ([`walk_b4`]: strips of `strip`
+/// destination rows, each a column of lines at a time), the last group of 8 rows as one AVX2
+/// band.
 ///
 /// # Safety
 /// As [`tile_b4`](super::tile_b4) (with `NT`, rows line aligned from `jb` on, so that each
@@ -117,60 +118,25 @@ pub(super) unsafe fn blocks_b4_wide<
     jb: usize,
     je: usize,
 ) {
-    let strip = strip.max(16) / 16 * 16;
     let (ts, ds) = (c.ts, c.ds);
-    let rows16 = rows8 / 16 * 16;
-    let mut i0 = 0;
-    while i0 < rows16 {
-        let i1 = (i0 + strip).min(rows16);
-        let mut j = jb;
-        while j < je {
-            // SAFETY: every `(i + m, j + k)` with `m < 16`, `k < 16` is inside the core; the
-            // streaming stores are 64-byte aligned (caller contract).
-            unsafe {
-                let s = src.offset(j as isize * ts);
-                let d = dst.add(j);
-                let mut i = i0;
-                while i < i1 {
-                    let si = s.add(i);
-                    let mut r = [_mm512_setzero_ps(); 16];
-                    for (k, row) in r.iter_mut().enumerate() {
-                        *row = load16::<AV, A, B, F>(si.offset(k as isize * ts), f);
-                    }
-                    let out = tr16x16(&r);
-                    let di = d.offset(i as isize * ds).cast::<f32>();
-                    for (m, line) in out.iter().enumerate() {
-                        let p = di.offset(m as isize * ds);
-                        if NT {
-                            _mm512_stream_ps(p, *line);
-                        } else {
-                            _mm512_storeu_ps(p, *line);
-                        }
-                    }
-                    i += 16;
+    let block = |s: *const A, d: *mut f32| {
+        // SAFETY: every `(m, k)` with `m < 16`, `k < 16` of the block is inside the core;
+        // the streaming stores are 64-byte aligned (caller contract).
+        unsafe {
+            let mut r = [_mm512_setzero_ps(); 16];
+            for (k, row) in r.iter_mut().enumerate() {
+                *row = load16::<AV, A, B, F>(s.offset(k as isize * ts), f);
+            }
+            for (m, line) in tr16x16(&r).iter().enumerate() {
+                let p = d.offset(m as isize * ds);
+                if NT {
+                    _mm512_stream_ps(p, *line);
+                } else {
+                    _mm512_storeu_ps(p, *line);
                 }
             }
-            j += 16;
         }
-        i0 = i1;
-    }
-    if rows16 < rows8 {
-        let sub = Core {
-            rows: rows8 - rows16,
-            ..*c
-        };
-        // SAFETY: rows `rows16..rows8` of the core, as a core of their own.
-        unsafe {
-            bands_b4::<NT, AV, A, B, F>(
-                src.add(rows16),
-                dst.offset(rows16 as isize * ds),
-                &sub,
-                f,
-                8,
-                jb,
-                je,
-                0,
-            );
-        }
-    }
+    };
+    // SAFETY: the walk hands over blocks inside the core (caller contract).
+    unsafe { walk_b4::<NT, AV, A, B, F>(src, dst, c, f, strip, rows8, jb, je, block) }
 }
