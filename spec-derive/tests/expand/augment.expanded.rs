@@ -1,6 +1,6 @@
 // The expansion of tests/expand/augment.rs; written by `BATCHSPEC_BLESS=1 cargo test`.
-// tokens: 0ff5d6523417c42b
-// spans: 88bb53df48e0e666
+// tokens: b5dd1ddcec82a037
+// spans: e5f6de8367a02100
 #[doc(hidden)]
 #[allow(non_camel_case_types, unused_qualifications, clippy::all)]
 const _: () = {
@@ -345,19 +345,22 @@ const _: () = {
     }
     #[diagnostic::do_not_recommend]
     impl<
-        R: __spec_p::HasSourceAs<__spec_p::Src<'i', 'm', 'g'>, __spec_p::form::ImageForm>,
+        R: __spec_p::HasSourceAs<
+                __spec_p::Src<'i', 'm', 'g'>,
+                __spec_p::FamilyOf<Batch<Image<4, 5, 2, 40>>>,
+            >,
     > MixReq_image_source<R> for () {
         type Space = <R as __spec_p::HasSourceAs<
             __spec_p::Src<'i', 'm', 'g'>,
-            __spec_p::form::ImageForm,
+            __spec_p::FamilyOf<Batch<Image<4, 5, 2, 40>>>,
         >>::Space;
         type Field = <R as __spec_p::HasSourceAs<
             __spec_p::Src<'i', 'm', 'g'>,
-            __spec_p::form::ImageForm,
+            __spec_p::FamilyOf<Batch<Image<4, 5, 2, 40>>>,
         >>::Field;
         type Via = __spec_p::LeafVia<
             __spec_p::Src<'i', 'm', 'g'>,
-            __spec_p::form::ImageForm,
+            __spec_p::FamilyOf<Batch<Image<4, 5, 2, 40>>>,
         >;
     }
     #[diagnostic::on_unimplemented(
@@ -476,17 +479,23 @@ const _: () = {
     }
     #[diagnostic::do_not_recommend]
     impl<
-        R: __spec_p::HasSourceAs<__spec_p::Src<'y'>, __spec_p::form::OneHotForm>,
+        R: __spec_p::HasSourceAs<
+                __spec_p::Src<'y'>,
+                __spec_p::FamilyOf<Batch<OneHot<3>>>,
+            >,
     > MixReq_label_source<R> for () {
         type Space = <R as __spec_p::HasSourceAs<
             __spec_p::Src<'y'>,
-            __spec_p::form::OneHotForm,
+            __spec_p::FamilyOf<Batch<OneHot<3>>>,
         >>::Space;
         type Field = <R as __spec_p::HasSourceAs<
             __spec_p::Src<'y'>,
-            __spec_p::form::OneHotForm,
+            __spec_p::FamilyOf<Batch<OneHot<3>>>,
         >>::Field;
-        type Via = __spec_p::LeafVia<__spec_p::Src<'y'>, __spec_p::form::OneHotForm>;
+        type Via = __spec_p::LeafVia<
+            __spec_p::Src<'y'>,
+            __spec_p::FamilyOf<Batch<OneHot<3>>>,
+        >;
     }
     #[diagnostic::on_unimplemented(
         message = "field `label` of `MixReq` is mixed batch by batch: `serve` cannot build it",

@@ -1,6 +1,6 @@
 // The expansion of tests/expand/collate.rs; written by `BATCHSPEC_BLESS=1 cargo test`.
-// tokens: cdf82397084137b0
-// spans: d4a6a6cfe98d810d
+// tokens: a031b28fc3c03158
+// spans: 6d17a884107c101f
 #[doc(hidden)]
 #[allow(non_camel_case_types, unused_qualifications, clippy::all)]
 const _: () = {
@@ -330,17 +330,23 @@ const _: () = {
     }
     #[diagnostic::do_not_recommend]
     impl<
-        R: __spec_p::HasSourceAs<__spec_p::Src<'t'>, __spec_p::form::IndexSeqForm>,
+        R: __spec_p::HasSourceAs<
+                __spec_p::Src<'t'>,
+                __spec_p::FamilyOf<Batch<IndexSeq<50>>>,
+            >,
     > Padded_tokens_source<R> for () {
         type Space = <R as __spec_p::HasSourceAs<
             __spec_p::Src<'t'>,
-            __spec_p::form::IndexSeqForm,
+            __spec_p::FamilyOf<Batch<IndexSeq<50>>>,
         >>::Space;
         type Field = <R as __spec_p::HasSourceAs<
             __spec_p::Src<'t'>,
-            __spec_p::form::IndexSeqForm,
+            __spec_p::FamilyOf<Batch<IndexSeq<50>>>,
         >>::Field;
-        type Via = __spec_p::LeafVia<__spec_p::Src<'t'>, __spec_p::form::IndexSeqForm>;
+        type Via = __spec_p::LeafVia<
+            __spec_p::Src<'t'>,
+            __spec_p::FamilyOf<Batch<IndexSeq<50>>>,
+        >;
     }
     #[allow(non_snake_case, dead_code)]
     fn __spec_padded_tokens()
@@ -394,17 +400,20 @@ const _: () = {
     }
     #[diagnostic::do_not_recommend]
     impl<
-        R: __spec_p::HasSourceAs<__spec_p::Src<'t'>, __spec_p::form::LengthsForm>,
+        R: __spec_p::HasSourceAs<__spec_p::Src<'t'>, __spec_p::FamilyOf<Batch<Lengths>>>,
     > Padded_len_source<R> for () {
         type Space = <R as __spec_p::HasSourceAs<
             __spec_p::Src<'t'>,
-            __spec_p::form::LengthsForm,
+            __spec_p::FamilyOf<Batch<Lengths>>,
         >>::Space;
         type Field = <R as __spec_p::HasSourceAs<
             __spec_p::Src<'t'>,
-            __spec_p::form::LengthsForm,
+            __spec_p::FamilyOf<Batch<Lengths>>,
         >>::Field;
-        type Via = __spec_p::LeafVia<__spec_p::Src<'t'>, __spec_p::form::LengthsForm>;
+        type Via = __spec_p::LeafVia<
+            __spec_p::Src<'t'>,
+            __spec_p::FamilyOf<Batch<Lengths>>,
+        >;
     }
     #[diagnostic::on_unimplemented(
         message = "field `len` of `Padded` asks for the lengths of source \"t\", but the record `{R}` holds it as `{From}`, which has no time axis",
@@ -507,17 +516,20 @@ const _: () = {
     }
     #[diagnostic::do_not_recommend]
     impl<
-        R: __spec_p::HasSourceAs<__spec_p::Src<'t'>, __spec_p::form::MaskForm>,
+        R: __spec_p::HasSourceAs<__spec_p::Src<'t'>, __spec_p::FamilyOf<Batch<Mask>>>,
     > Padded_mask_source<R> for () {
         type Space = <R as __spec_p::HasSourceAs<
             __spec_p::Src<'t'>,
-            __spec_p::form::MaskForm,
+            __spec_p::FamilyOf<Batch<Mask>>,
         >>::Space;
         type Field = <R as __spec_p::HasSourceAs<
             __spec_p::Src<'t'>,
-            __spec_p::form::MaskForm,
+            __spec_p::FamilyOf<Batch<Mask>>,
         >>::Field;
-        type Via = __spec_p::LeafVia<__spec_p::Src<'t'>, __spec_p::form::MaskForm>;
+        type Via = __spec_p::LeafVia<
+            __spec_p::Src<'t'>,
+            __spec_p::FamilyOf<Batch<Mask>>,
+        >;
     }
     #[diagnostic::on_unimplemented(
         message = "field `mask` of `Padded` asks for the mask of source \"t\", but the record `{R}` holds it as `{From}`, which has no time axis",

@@ -1,6 +1,6 @@
 // The expansion of tests/expand/generic.rs; written by `BATCHSPEC_BLESS=1 cargo test`.
-// tokens: 9de0b449b31aa0c3
-// spans: 4fa93fdb1878aa8d
+// tokens: 69fe877889225c67
+// spans: fda01350f860e007
 #[doc(hidden)]
 #[allow(non_camel_case_types, unused_qualifications, clippy::all)]
 const _: () = {
@@ -442,17 +442,23 @@ const _: () = {
     }
     #[diagnostic::do_not_recommend]
     impl<
-        R: __spec_p::HasSourceAs<__spec_p::Src<'y'>, __spec_p::form::LabelsForm>,
+        R: __spec_p::HasSourceAs<
+                __spec_p::Src<'y'>,
+                __spec_p::FamilyOf<Batch<Labels<3>>>,
+            >,
     > Generic_y_source<R> for () {
         type Space = <R as __spec_p::HasSourceAs<
             __spec_p::Src<'y'>,
-            __spec_p::form::LabelsForm,
+            __spec_p::FamilyOf<Batch<Labels<3>>>,
         >>::Space;
         type Field = <R as __spec_p::HasSourceAs<
             __spec_p::Src<'y'>,
-            __spec_p::form::LabelsForm,
+            __spec_p::FamilyOf<Batch<Labels<3>>>,
         >>::Field;
-        type Via = __spec_p::LeafVia<__spec_p::Src<'y'>, __spec_p::form::LabelsForm>;
+        type Via = __spec_p::LeafVia<
+            __spec_p::Src<'y'>,
+            __spec_p::FamilyOf<Batch<Labels<3>>>,
+        >;
     }
     impl<'a, S: Space, R> __spec_p::ProjectFrom<R> for Generic<'a, S>
     where

@@ -1,6 +1,6 @@
 // The expansion of tests/expand/generic_request.rs; written by `BATCHSPEC_BLESS=1 cargo test`.
-// tokens: 0a00cfa8a83a93d9
-// spans: f593bb8315a4b1fc
+// tokens: 9a7f60fb02f7a0bd
+// spans: 431d9a60b89f3bec
 #[doc(hidden)]
 #[allow(non_camel_case_types, unused_qualifications, clippy::all)]
 const _: () = {
@@ -495,17 +495,23 @@ const _: () = {
     }
     #[diagnostic::do_not_recommend]
     impl<
-        R: __spec_p::HasSourceAs<__spec_p::Src<'t'>, __spec_p::form::IndexSeqForm>,
+        R: __spec_p::HasSourceAs<
+                __spec_p::Src<'t'>,
+                __spec_p::FamilyOf<Batch<IndexSeq<50>>>,
+            >,
     > GenericReq_tokens_source<R> for () {
         type Space = <R as __spec_p::HasSourceAs<
             __spec_p::Src<'t'>,
-            __spec_p::form::IndexSeqForm,
+            __spec_p::FamilyOf<Batch<IndexSeq<50>>>,
         >>::Space;
         type Field = <R as __spec_p::HasSourceAs<
             __spec_p::Src<'t'>,
-            __spec_p::form::IndexSeqForm,
+            __spec_p::FamilyOf<Batch<IndexSeq<50>>>,
         >>::Field;
-        type Via = __spec_p::LeafVia<__spec_p::Src<'t'>, __spec_p::form::IndexSeqForm>;
+        type Via = __spec_p::LeafVia<
+            __spec_p::Src<'t'>,
+            __spec_p::FamilyOf<Batch<IndexSeq<50>>>,
+        >;
     }
     #[diagnostic::on_unimplemented(
         message = "field `tokens` of `GenericReq` has a collate policy (`pad`, `pad_to` or `truncate`), applied batch by batch: `serve` cannot build it",

@@ -1,6 +1,6 @@
 // The expansion of tests/expand/misplaced.rs; written by `BATCHSPEC_BLESS=1 cargo test`.
-// tokens: a09fb92404fae37a
-// spans: 84c6f88b8ba92048
+// tokens: 1170b4db01c199b8
+// spans: 0ff3d64a1f02a3b2
 #[doc(hidden)]
 #[allow(non_camel_case_types, unused_qualifications, clippy::all)]
 const _: () = {
@@ -580,17 +580,23 @@ const _: () = {
     }
     #[diagnostic::do_not_recommend]
     impl<
-        R: __spec_p::HasSourceAs<__spec_p::Src<'t'>, __spec_p::form::IndexSeqForm>,
+        R: __spec_p::HasSourceAs<
+                __spec_p::Src<'t'>,
+                __spec_p::FamilyOf<Batch<IndexSeq<50>>>,
+            >,
     > Misplaced_tokens_source<R> for () {
         type Space = <R as __spec_p::HasSourceAs<
             __spec_p::Src<'t'>,
-            __spec_p::form::IndexSeqForm,
+            __spec_p::FamilyOf<Batch<IndexSeq<50>>>,
         >>::Space;
         type Field = <R as __spec_p::HasSourceAs<
             __spec_p::Src<'t'>,
-            __spec_p::form::IndexSeqForm,
+            __spec_p::FamilyOf<Batch<IndexSeq<50>>>,
         >>::Field;
-        type Via = __spec_p::LeafVia<__spec_p::Src<'t'>, __spec_p::form::IndexSeqForm>;
+        type Via = __spec_p::LeafVia<
+            __spec_p::Src<'t'>,
+            __spec_p::FamilyOf<Batch<IndexSeq<50>>>,
+        >;
     }
     #[diagnostic::on_unimplemented(
         message = "field `tokens` of `Misplaced` has a collate policy (`pad`, `pad_to` or `truncate`), applied batch by batch: `serve` cannot build it",
@@ -619,20 +625,20 @@ const _: () = {
     impl<
         R: __spec_p::HasSourceAs<
                 __spec_p::Src<'t', 'y', 'p', 'e'>,
-                __spec_p::form::LabelsForm,
+                __spec_p::FamilyOf<Batch<Labels<3>>>,
             >,
     > Misplaced_type_source<R> for () {
         type Space = <R as __spec_p::HasSourceAs<
             __spec_p::Src<'t', 'y', 'p', 'e'>,
-            __spec_p::form::LabelsForm,
+            __spec_p::FamilyOf<Batch<Labels<3>>>,
         >>::Space;
         type Field = <R as __spec_p::HasSourceAs<
             __spec_p::Src<'t', 'y', 'p', 'e'>,
-            __spec_p::form::LabelsForm,
+            __spec_p::FamilyOf<Batch<Labels<3>>>,
         >>::Field;
         type Via = __spec_p::LeafVia<
             __spec_p::Src<'t', 'y', 'p', 'e'>,
-            __spec_p::form::LabelsForm,
+            __spec_p::FamilyOf<Batch<Labels<3>>>,
         >;
     }
     impl<R> __spec_p::ProjectFrom<R> for Misplaced

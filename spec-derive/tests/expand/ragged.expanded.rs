@@ -1,6 +1,6 @@
 // The expansion of tests/expand/ragged.rs; written by `BATCHSPEC_BLESS=1 cargo test`.
-// tokens: f85d9de21c2a30c2
-// spans: 4b4cd1314be2b008
+// tokens: 0ca71bab267d638a
+// spans: d96eff21d42e353c
 #[doc(hidden)]
 #[allow(non_camel_case_types, unused_qualifications, clippy::all)]
 const _: () = {
@@ -199,17 +199,23 @@ const _: () = {
     }
     #[diagnostic::do_not_recommend]
     impl<
-        R: __spec_p::HasSourceAs<__spec_p::Src<'t'>, __spec_p::form::IndexSeqForm>,
+        R: __spec_p::HasSourceAs<
+                __spec_p::Src<'t'>,
+                __spec_p::FamilyOf<Ragged<IndexSeq<50>>>,
+            >,
     > Seqs_tokens_source<R> for () {
         type Space = <R as __spec_p::HasSourceAs<
             __spec_p::Src<'t'>,
-            __spec_p::form::IndexSeqForm,
+            __spec_p::FamilyOf<Ragged<IndexSeq<50>>>,
         >>::Space;
         type Field = <R as __spec_p::HasSourceAs<
             __spec_p::Src<'t'>,
-            __spec_p::form::IndexSeqForm,
+            __spec_p::FamilyOf<Ragged<IndexSeq<50>>>,
         >>::Field;
-        type Via = __spec_p::LeafVia<__spec_p::Src<'t'>, __spec_p::form::IndexSeqForm>;
+        type Via = __spec_p::LeafVia<
+            __spec_p::Src<'t'>,
+            __spec_p::FamilyOf<Ragged<IndexSeq<50>>>,
+        >;
     }
     impl<R> __spec_p::ProjectFrom<R> for Seqs
     where

@@ -1,6 +1,6 @@
 // The expansion of tests/expand/record.rs; written by `BATCHSPEC_BLESS=1 cargo test`.
-// tokens: 4cb8deca1c81775a
-// spans: 461820fdd591cc87
+// tokens: 9818895e0d97f658
+// spans: e761a5523bf0635f
 #[doc(hidden)]
 #[allow(non_camel_case_types, unused_qualifications, clippy::all)]
 const _: () = {
@@ -329,19 +329,22 @@ const _: () = {
     }
     #[diagnostic::do_not_recommend]
     impl<
-        R: __spec_p::HasSourceAs<__spec_p::Src<'i', 'm', 'g'>, __spec_p::form::ImageForm>,
+        R: __spec_p::HasSourceAs<
+                __spec_p::Src<'i', 'm', 'g'>,
+                __spec_p::FamilyOf<Batch<Image<2, 2, 3, 12>>>,
+            >,
     > Record_image_source<R> for () {
         type Space = <R as __spec_p::HasSourceAs<
             __spec_p::Src<'i', 'm', 'g'>,
-            __spec_p::form::ImageForm,
+            __spec_p::FamilyOf<Batch<Image<2, 2, 3, 12>>>,
         >>::Space;
         type Field = <R as __spec_p::HasSourceAs<
             __spec_p::Src<'i', 'm', 'g'>,
-            __spec_p::form::ImageForm,
+            __spec_p::FamilyOf<Batch<Image<2, 2, 3, 12>>>,
         >>::Field;
         type Via = __spec_p::LeafVia<
             __spec_p::Src<'i', 'm', 'g'>,
-            __spec_p::form::ImageForm,
+            __spec_p::FamilyOf<Batch<Image<2, 2, 3, 12>>>,
         >;
     }
     #[diagnostic::on_unimplemented(
@@ -356,17 +359,20 @@ const _: () = {
     }
     #[diagnostic::do_not_recommend]
     impl<
-        R: __spec_p::HasSourceAs<__spec_p::Src<'y'>, __spec_p::form::IndexForm>,
+        R: __spec_p::HasSourceAs<__spec_p::Src<'y'>, __spec_p::FamilyOf<Batch<Index<3>>>>,
     > Record_label_source<R> for () {
         type Space = <R as __spec_p::HasSourceAs<
             __spec_p::Src<'y'>,
-            __spec_p::form::IndexForm,
+            __spec_p::FamilyOf<Batch<Index<3>>>,
         >>::Space;
         type Field = <R as __spec_p::HasSourceAs<
             __spec_p::Src<'y'>,
-            __spec_p::form::IndexForm,
+            __spec_p::FamilyOf<Batch<Index<3>>>,
         >>::Field;
-        type Via = __spec_p::LeafVia<__spec_p::Src<'y'>, __spec_p::form::IndexForm>;
+        type Via = __spec_p::LeafVia<
+            __spec_p::Src<'y'>,
+            __spec_p::FamilyOf<Batch<Index<3>>>,
+        >;
     }
     impl<R> __spec_p::ProjectFrom<R> for Record
     where

@@ -1,6 +1,6 @@
 // The expansion of tests/expand/request.rs; written by `BATCHSPEC_BLESS=1 cargo test`.
-// tokens: f858c66fe6aa29a7
-// spans: 78819bc8acaba397
+// tokens: 2d92e9e5955f9ad7
+// spans: f03ecc96e3258457
 #[doc(hidden)]
 #[allow(non_camel_case_types, unused_qualifications, clippy::all)]
 const _: () = {
@@ -331,19 +331,22 @@ const _: () = {
     }
     #[diagnostic::do_not_recommend]
     impl<
-        R: __spec_p::HasSourceAs<__spec_p::Src<'i', 'm', 'g'>, __spec_p::form::ImageForm>,
+        R: __spec_p::HasSourceAs<
+                __spec_p::Src<'i', 'm', 'g'>,
+                __spec_p::FamilyOf<Batch<Image<2, 2, 3, 12, BCHW, f32>>>,
+            >,
     > Request_image_source<R> for () {
         type Space = <R as __spec_p::HasSourceAs<
             __spec_p::Src<'i', 'm', 'g'>,
-            __spec_p::form::ImageForm,
+            __spec_p::FamilyOf<Batch<Image<2, 2, 3, 12, BCHW, f32>>>,
         >>::Space;
         type Field = <R as __spec_p::HasSourceAs<
             __spec_p::Src<'i', 'm', 'g'>,
-            __spec_p::form::ImageForm,
+            __spec_p::FamilyOf<Batch<Image<2, 2, 3, 12, BCHW, f32>>>,
         >>::Field;
         type Via = __spec_p::LeafVia<
             __spec_p::Src<'i', 'm', 'g'>,
-            __spec_p::form::ImageForm,
+            __spec_p::FamilyOf<Batch<Image<2, 2, 3, 12, BCHW, f32>>>,
         >;
     }
     #[diagnostic::on_unimplemented(
@@ -358,17 +361,23 @@ const _: () = {
     }
     #[diagnostic::do_not_recommend]
     impl<
-        R: __spec_p::HasSourceAs<__spec_p::Src<'y'>, __spec_p::form::VectorForm>,
+        R: __spec_p::HasSourceAs<
+                __spec_p::Src<'y'>,
+                __spec_p::FamilyOf<Batch<Vector<3>>>,
+            >,
     > Request_label_source<R> for () {
         type Space = <R as __spec_p::HasSourceAs<
             __spec_p::Src<'y'>,
-            __spec_p::form::VectorForm,
+            __spec_p::FamilyOf<Batch<Vector<3>>>,
         >>::Space;
         type Field = <R as __spec_p::HasSourceAs<
             __spec_p::Src<'y'>,
-            __spec_p::form::VectorForm,
+            __spec_p::FamilyOf<Batch<Vector<3>>>,
         >>::Field;
-        type Via = __spec_p::LeafVia<__spec_p::Src<'y'>, __spec_p::form::VectorForm>;
+        type Via = __spec_p::LeafVia<
+            __spec_p::Src<'y'>,
+            __spec_p::FamilyOf<Batch<Vector<3>>>,
+        >;
     }
     impl<R> __spec_p::ProjectFrom<R> for Request
     where

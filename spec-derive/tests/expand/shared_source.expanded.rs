@@ -1,6 +1,6 @@
 // The expansion of tests/expand/shared_source.rs; written by `BATCHSPEC_BLESS=1 cargo test`.
-// tokens: 1b560752263201bf
-// spans: b2988a6858585d59
+// tokens: c859709d913687c7
+// spans: 437cd3dfda36a3d9
 #[doc(hidden)]
 #[allow(non_camel_case_types, unused_qualifications, clippy::all)]
 const _: () = {
@@ -232,17 +232,23 @@ const _: () = {
     }
     #[diagnostic::do_not_recommend]
     impl<
-        R: __spec_p::HasSourceAs<__spec_p::Src<'x'>, __spec_p::form::VectorForm>,
+        R: __spec_p::HasSourceAs<
+                __spec_p::Src<'x'>,
+                __spec_p::FamilyOf<Batch<Vector<2>>>,
+            >,
     > Twice_a_source<R> for () {
         type Space = <R as __spec_p::HasSourceAs<
             __spec_p::Src<'x'>,
-            __spec_p::form::VectorForm,
+            __spec_p::FamilyOf<Batch<Vector<2>>>,
         >>::Space;
         type Field = <R as __spec_p::HasSourceAs<
             __spec_p::Src<'x'>,
-            __spec_p::form::VectorForm,
+            __spec_p::FamilyOf<Batch<Vector<2>>>,
         >>::Field;
-        type Via = __spec_p::LeafVia<__spec_p::Src<'x'>, __spec_p::form::VectorForm>;
+        type Via = __spec_p::LeafVia<
+            __spec_p::Src<'x'>,
+            __spec_p::FamilyOf<Batch<Vector<2>>>,
+        >;
     }
     #[diagnostic::on_unimplemented(
         message = "the record `{R}` does not serve source \"x\"",
@@ -256,17 +262,23 @@ const _: () = {
     }
     #[diagnostic::do_not_recommend]
     impl<
-        R: __spec_p::HasSourceAs<__spec_p::Src<'x'>, __spec_p::form::VectorForm>,
+        R: __spec_p::HasSourceAs<
+                __spec_p::Src<'x'>,
+                __spec_p::FamilyOf<Batch<Vector<2>>>,
+            >,
     > Twice_b_source<R> for () {
         type Space = <R as __spec_p::HasSourceAs<
             __spec_p::Src<'x'>,
-            __spec_p::form::VectorForm,
+            __spec_p::FamilyOf<Batch<Vector<2>>>,
         >>::Space;
         type Field = <R as __spec_p::HasSourceAs<
             __spec_p::Src<'x'>,
-            __spec_p::form::VectorForm,
+            __spec_p::FamilyOf<Batch<Vector<2>>>,
         >>::Field;
-        type Via = __spec_p::LeafVia<__spec_p::Src<'x'>, __spec_p::form::VectorForm>;
+        type Via = __spec_p::LeafVia<
+            __spec_p::Src<'x'>,
+            __spec_p::FamilyOf<Batch<Vector<2>>>,
+        >;
     }
     impl<R> __spec_p::ProjectFrom<R> for Twice
     where

@@ -129,13 +129,8 @@ impl<'a> FieldCx<'a> {
                 _ => false,
             })
         }
-        // By its marker where the type names it (rustc then words a missing source as the
-        // field's trait, not as the bound under it), else as the type's family.
         if mentions(quote!(#ty), &params) {
             quote!(())
-        } else if let Some(name) = crate::ast::family(ty) {
-            let form = syn::Ident::new(&format!("{name}Form"), self.span);
-            quote!(#p::form::#form)
         } else {
             respan(quote!(#p::FamilyOf<#ty>), self.span)
         }
