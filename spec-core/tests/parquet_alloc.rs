@@ -1,7 +1,8 @@
 //! A Parquet stream's steady state allocates nothing: `fill_next` on rows already read writes
 //! the batch, converted, into the request without touching the heap (reading a window is the
-//! decoder's business, and it allocates). Its own test binary, so the counting allocator sees
-//! only this.
+//! decoder's business, and it allocates); and a window of several row groups is read into one
+//! allocation per leaf, not grown row group by row group. Its own test binary, so the counting
+//! allocator sees only this.
 #![cfg(feature = "parquet")]
 
 use batchspec::load::{ParquetFiles, ParquetStream, Rank, ShardPlan};
@@ -60,4 +61,69 @@ fn fill_next_allocates_nothing_between_windows() {
         quiet >= 10,
         "most batches come from rows already read ({quiet})"
     );
+}
+
+#[derive(DataSpec)]
+struct Wide {
+    #[spec(source = "x")]
+    x: Batch<Vector<256>>,
+}
+
+#[test]
+fn a_window_of_row_groups_is_read_into_one_allocation() {
+    use arrow_array::types::Float32Type;
+    use arrow_array::{FixedSizeListArray, PrimitiveArray, RecordBatch};
+    use arrow_schema::{DataType, Field, Schema};
+    use parquet::arrow::ArrowWriter;
+    use parquet::file::properties::WriterProperties;
+    use std::sync::Arc;
+
+    // 4 row groups of 1024 rows of 256 f32 (1 MiB of values each), written by the `parquet`
+    // crate in pages of 128 rows, so that no buffer of the decoder's reaches a mebibyte.
+    let (rows, per, group) = (4096usize, 256usize, 1024usize);
+    let item = Arc::new(Field::new("item", DataType::Float32, false));
+    let flat: PrimitiveArray<Float32Type> = (0..rows * per).map(|i| i as f32).collect();
+    let column =
+        FixedSizeListArray::try_new(item.clone(), per as i32, Arc::new(flat), None).unwrap();
+    let schema = Arc::new(Schema::new(vec![Field::new(
+        "x",
+        DataType::FixedSizeList(item, per as i32),
+        false,
+    )]));
+    let props = WriterProperties::builder()
+        .set_dictionary_enabled(false)
+        .set_data_page_row_count_limit(128)
+        .set_write_batch_size(128)
+        .set_max_row_group_row_count(Some(group))
+        .build();
+    let dir = std::env::temp_dir().join(format!("batchspec-window-alloc-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("wide.parquet");
+    let mut writer = ArrowWriter::try_new(
+        std::fs::File::create(&path).unwrap(),
+        schema.clone(),
+        Some(props),
+    )
+    .unwrap();
+    writer
+        .write(&RecordBatch::try_new(schema, vec![Arc::new(column)]).unwrap())
+        .unwrap();
+    writer.close().unwrap();
+
+    let files = ParquetFiles::open(&path).unwrap();
+    let groups = files.row_groups().unwrap();
+    assert_eq!(groups.len(), 4);
+    // The window of the four row groups, as a stream reads it.
+    let mut window = files.select_row_groups(&groups);
+    let before = common::large_allocations();
+    let read = batchspec::data::Dataset::<Wide>::load(&mut window).unwrap();
+    let large = common::large_allocations() - before;
+    // One allocation of the window's 4 MiB; reserving a row group at a time grew the vector
+    // through 1, 2 and 4 MiB (three, each a copy of what was read).
+    assert_eq!(large, 1, "large allocations while reading the window");
+    let x = read.fields().x.array();
+    assert_eq!(x.dim(), (rows, per));
+    assert_eq!(x[[rows - 1, per - 1]], (rows * per - 1) as f32);
+    assert_eq!(x[[group, 0]], (group * per) as f32);
+    std::fs::remove_dir_all(&dir).ok();
 }

@@ -17,12 +17,20 @@ thread_local! {
     // Per thread, so that the test harness's own threads never count. A `const` thread-local
     // of a `Cell<usize>` needs no allocation and no destructor, so the allocator may use it.
     static ALLOCS: Cell<usize> = const { Cell::new(0) };
+    // Allocations of at least `LARGE` bytes.
+    static LARGE_ALLOCS: Cell<usize> = const { Cell::new(0) };
 }
+
+/// What [`large_allocations`] counts: allocations of at least a mebibyte.
+pub const LARGE: usize = 1 << 20;
 
 // SAFETY: every call is forwarded unchanged to `System`, which upholds `GlobalAlloc`'s contract.
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         ALLOCS.with(|n| n.set(n.get() + 1));
+        if layout.size() >= LARGE {
+            LARGE_ALLOCS.with(|n| n.set(n.get() + 1));
+        }
         // SAFETY: forwards the caller's layout to the system allocator unchanged.
         unsafe { System.alloc(layout) }
     }
@@ -35,6 +43,12 @@ unsafe impl GlobalAlloc for Counting {
 /// The number of allocations made by this thread so far.
 pub fn allocations() -> usize {
     ALLOCS.with(Cell::get)
+}
+
+/// The number of allocations of at least [`LARGE`] bytes made by this thread so far (a
+/// reallocation counts as a new allocation of its new size).
+pub fn large_allocations() -> usize {
+    LARGE_ALLOCS.with(Cell::get)
 }
 
 /// Fills every new allocation (not the zeroed ones) with the byte 0xA5 before it is handed out,

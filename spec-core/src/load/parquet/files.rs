@@ -375,7 +375,19 @@ impl LeafSource for ParquetFiles {
         let mut rows = 0usize;
         let non_finite = self.non_finite;
         let steps = self.steps.clone();
+        // The rows each read is followed by (selected row groups: their footers' counts).
+        let mut after: Vec<usize> = self
+            .reads()
+            .iter()
+            .rev()
+            .scan(0usize, |sum, (_, g)| {
+                let rest = *sum;
+                *sum = sum.saturating_add(g.map_or(0, |g| g.rows));
+                Some(rest)
+            })
+            .collect();
         self.each_read(leaf, |builder, group, budget| {
+            let rows_after = after.pop().unwrap_or(0);
             rows += read_column::<S>(
                 builder,
                 &column,
@@ -386,6 +398,7 @@ impl LeafSource for ParquetFiles {
                 ColumnOptions {
                     non_finite,
                     steps: steps.as_deref(),
+                    rows_after,
                 },
             )?;
             Ok(())
