@@ -185,7 +185,9 @@ impl ParquetFiles {
     /// checked against it before anything is allocated, so a file that claims more rows or
     /// larger pages than it holds is refused in words instead of exhausting memory. The default
     /// is 64 MiB plus 64 times the file's length (a column that decodes to more than 64 times
-    /// its share of the file is rare; raise the budget for one).
+    /// its share of the file is rare; raise the budget for one). A selection's leaf is reserved
+    /// once for all its row groups when their rows fit the budget of the first one's read, else
+    /// a row group at a time.
     pub fn memory_budget(mut self, bytes: u64) -> Self {
         self.budget = Some(bytes);
         self
