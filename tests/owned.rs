@@ -32,6 +32,8 @@ struct Record {
     y: Batch<Labels<5, u8>>,
     #[spec(source = "s")]
     s: Ragged<IndexSeq<10>>,
+    #[spec(source = "gray")]
+    gray: Batch<image![2, 3, 1; BHWC, u8]>,
 }
 
 struct Flip;
@@ -52,6 +54,9 @@ struct Request {
     // A transpose with a cast.
     #[spec(source = "img")]
     img: Batch<image![2, 3, 2; BCHW, f32]>,
+    // One channel moved: the same runs of values, a cast written once.
+    #[spec(source = "gray")]
+    gray: Batch<image![2, 3, 1; BCHW, f32]>,
     // Labels cast, as a shared batch.
     #[spec(source = "y")]
     y: ArcBatch<Labels<5, i64>>,
@@ -91,6 +96,10 @@ fn record(n: usize, data: u64) -> Dataset<Record> {
             (0..(v(i, 1) % 4) as usize)
                 .map(|t| i64::from(v(i, t) % 10))
                 .collect::<Vec<_>>()
+        }))
+        .unwrap(),
+        gray: Batch::new(Array4::from_shape_fn((n, 2, 3, 1), |(i, h, w, _)| {
+            v(i, h * 3 + w + 40)
         }))
         .unwrap(),
     })
@@ -137,6 +146,7 @@ proptest! {
                 prop_assert_eq!(o.x.array(), want.x.array());
                 prop_assert_eq!(o.w.array(), want.w.array());
                 prop_assert_eq!(o.img.array(), want.img.array());
+                prop_assert_eq!(o.gray.array(), want.gray.array());
                 prop_assert_eq!(o.y.array(), want.y.array());
                 prop_assert_eq!(o.s.array(), want.s.array());
                 prop_assert_eq!(o.len.array(), want.len.array());
@@ -147,6 +157,7 @@ proptest! {
                 for j in pads..o.x.len() {
                     prop_assert!(o.w.array().row(j).iter().all(|&v| v == 7.0));
                     prop_assert!(o.x.array().row(j).iter().all(|&v| v == 0.0));
+                    prop_assert!(o.gray.array().index_axis(ndarray::Axis(0), j).iter().all(|&v| v == 0.0));
                 }
             }
             prop_assert!(owned.next_owned().is_none());
@@ -159,4 +170,31 @@ proptest! {
             prop_assert!(owned_aug.next_owned().is_none());
         }
     }
+}
+
+/// A single channel moved (`bhwc` of one channel as `bchw`) is the same runs of values: the
+/// batch is made written once, the cast fused with the row copy, and a lent batch is gathered
+/// into as runs; two channels are a transpose, gathered into zeros.
+#[test]
+fn one_channel_moved_is_written_once() {
+    use batchspec::format::Convert;
+    type Gray = image![2, 3, 1; BHWC, u8];
+    type GrayChw = image![2, 3, 1; BCHW, f32];
+    let gray = Array4::from_shape_fn((3, 2, 3, 1), |(i, h, w, _)| (i * 10 + h * 3 + w) as u8);
+    let made = <Gray as Convert<GrayChw>>::gather_new(gray.view(), &[2, 0], 1, 0.0)
+        .expect("one channel moved is made written once");
+    let want = Array4::from_shape_fn((3, 1, 2, 3), |(j, _, h, w)| match j {
+        0 => (20 + h * 3 + w) as f32,
+        1 => (h * 3 + w) as f32,
+        _ => 0.0,
+    });
+    assert_eq!(made, want);
+    // The lent path's gather into a batch it holds: the same rows, as runs.
+    let mut lent = Array4::<f32>::from_elem((2, 1, 2, 3), -1.0);
+    <Gray as Convert<GrayChw>>::gather_view_into(gray.view(), &[2, 0], lent.view_mut());
+    assert_eq!(lent, want.slice(ndarray::s![..2, .., .., ..]));
+    type Two = image![2, 3, 2; BHWC, u8];
+    type TwoChw = image![2, 3, 2; BCHW, f32];
+    let two = Array4::<u8>::zeros((3, 2, 3, 2));
+    assert!(<Two as Convert<TwoChw>>::gather_new(two.view(), &[2, 0], 1, 0.0).is_none());
 }

@@ -250,9 +250,9 @@ pub(crate) fn label_column<A: Element, B: Element, D1: Dimension, D2: Dimension>
 }
 
 /// A gather fused with a `Permute` plan. Where every sample is one contiguous run in both the
-/// source and the target (the batch axis first, the permutation the identity on the other
-/// axes, both in standard layout), rows are copied as runs with the cast inlined; otherwise each
-/// sample is formatted on its own.
+/// source and the target (the batch axis first, the permutation keeping the order of the axes
+/// of more than one value, both in standard layout), rows are copied as runs with the cast
+/// inlined; otherwise each sample is formatted on its own.
 pub(crate) fn gather_permute<S: Space, T: Space, F>(
     src: ArrayView<'_, S::Elem, S::Dim>,
     rows: &[usize],
@@ -268,7 +268,7 @@ pub(crate) fn gather_permute<S: Space, T: Space, F>(
     };
     let identity = perm[..rank].iter().enumerate().all(|(i, &p)| i == p);
     let batch_first = S::BATCH_AXIS == 0 && T::BATCH_AXIS == 0;
-    if identity && batch_first {
+    if batch_first && same_runs(&perm[..rank], src.shape()) {
         if src.is_standard_layout() && dst.is_standard_layout() {
             let n_src = src.shape()[0];
             let run = src.len().checked_div(n_src).unwrap_or(0);
@@ -296,6 +296,8 @@ pub(crate) fn gather_permute<S: Space, T: Space, F>(
                 return;
             }
         }
+    }
+    if identity && batch_first {
         // Each sample a contiguous run, the batch axis strided (a leaf of a shared arena hub):
         // copy run by run, or element by element where a sample is strided too.
         let src = src.into_dyn();
@@ -322,9 +324,25 @@ pub(crate) fn gather_permute<S: Space, T: Space, F>(
     per_sample::<S, T, F>(src, rows, dst, plan, cast)
 }
 
+/// Whether the permutation `perm` (the source axis of each target axis) of a source of
+/// `shape` keeps every sample the same run of values: the axes of more than one value keep
+/// their order, and an axis of one value (a single channel, `bhwc` of one channel as `bchw`)
+/// moves without moving any value.
+fn same_runs(perm: &[usize], shape: &[usize]) -> bool {
+    let mut last = None;
+    perm.iter().all(|&p| {
+        if shape.get(p) == Some(&1) {
+            return true;
+        }
+        let kept = last.is_none_or(|l| p > l);
+        last = Some(p);
+        kept
+    })
+}
+
 /// [`Convert::gather_new`](super::Convert::gather_new) of a `Permute` plan: where every
-/// sample is one contiguous run in both spaces (the batch axis first, the permutation the
-/// identity on the other axes, the source in standard layout), the rows cast into new memory
+/// sample is one contiguous run in both spaces (the batch axis first, the permutation keeping
+/// the order of the axes of more than one value, the source in standard layout), the rows cast into new memory
 /// by [`batchspec_kernel::gather_rows`], each value written once; `None` otherwise.
 pub(crate) fn gather_permute_new<S: Space, T: Space, F>(
     src: ArrayView<'_, S::Elem, S::Dim>,
@@ -340,8 +358,10 @@ where
     let Plan::Permute { perm, rank, .. } = plan else {
         return None;
     };
-    let identity = perm[..rank].iter().enumerate().all(|(i, &p)| i == p);
-    if !identity || S::BATCH_AXIS != 0 || T::BATCH_AXIS != 0 || T::TIME_AXIS.is_some() {
+    if S::BATCH_AXIS != 0 || T::BATCH_AXIS != 0 || T::TIME_AXIS.is_some() {
+        return None;
+    }
+    if !same_runs(&perm[..rank], src.shape()) {
         return None;
     }
     let values = src.as_slice()?;

@@ -89,8 +89,9 @@ pub trait Convert<Target: Space>: Space {
     /// conversion cannot make one so (then the caller gathers into zeros with
     /// [`Convert::gather_view_into`]). Asked for batches of spaces without a time axis only, whose
     /// rows are all in `src` (checked by the callers). The conversions of the library's spaces
-    /// whose samples are contiguous runs in both spaces make one (a cast of the same layout);
-    /// any other gives `None`.
+    /// whose samples are contiguous runs in both spaces make one (a cast of the same layout, or
+    /// of layouts that differ only in where an axis of one value sits, such as one channel's
+    /// `bhwc` and `bchw`); any other gives `None`.
     #[doc(hidden)]
     fn gather_new(
         src: ArrayView<'_, Self::Elem, Self::Dim>,
