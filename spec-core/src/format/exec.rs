@@ -268,33 +268,33 @@ pub(crate) fn gather_permute<S: Space, T: Space, F>(
     };
     let identity = perm[..rank].iter().enumerate().all(|(i, &p)| i == p);
     let batch_first = S::BATCH_AXIS == 0 && T::BATCH_AXIS == 0;
-    if batch_first && same_runs(&perm[..rank], src.shape()) {
-        if src.is_standard_layout() && dst.is_standard_layout() {
-            let n_src = src.shape()[0];
-            let run = src.len().checked_div(n_src).unwrap_or(0);
-            if let (Some(s), Some(d)) = (src.as_slice(), dst.as_slice_mut()) {
-                // A source larger than the caches is read at random places: the row some rows
-                // ahead is prefetched while this one is copied (`kernel::prefetch_read`; the
-                // distance and the size from which it is done are the machine's tuning).
-                let tuning = batchspec_kernel::Tuning::for_machine();
-                if tuning.prefetch_rows > 0
-                    && core::mem::size_of_val(s) >= tuning.prefetch_min_bytes
-                {
-                    for (j, &i) in rows.iter().enumerate() {
-                        if let Some(&ahead) = rows.get(j + tuning.prefetch_rows)
-                            && let Some(row) = s.get(ahead * run..(ahead + 1) * run)
-                        {
-                            batchspec_kernel::prefetch_read(row);
-                        }
-                        slice(&s[i * run..(i + 1) * run], &mut d[j * run..(j + 1) * run]);
+    if batch_first
+        && same_runs(&perm[..rank], src.shape())
+        && src.is_standard_layout()
+        && dst.is_standard_layout()
+    {
+        let n_src = src.shape()[0];
+        let run = src.len().checked_div(n_src).unwrap_or(0);
+        if let (Some(s), Some(d)) = (src.as_slice(), dst.as_slice_mut()) {
+            // A source larger than the caches is read at random places: the row some rows
+            // ahead is prefetched while this one is copied (`kernel::prefetch_read`; the
+            // distance and the size from which it is done are the machine's tuning).
+            let tuning = batchspec_kernel::Tuning::for_machine();
+            if tuning.prefetch_rows > 0 && core::mem::size_of_val(s) >= tuning.prefetch_min_bytes {
+                for (j, &i) in rows.iter().enumerate() {
+                    if let Some(&ahead) = rows.get(j + tuning.prefetch_rows)
+                        && let Some(row) = s.get(ahead * run..(ahead + 1) * run)
+                    {
+                        batchspec_kernel::prefetch_read(row);
                     }
-                } else {
-                    for (j, &i) in rows.iter().enumerate() {
-                        slice(&s[i * run..(i + 1) * run], &mut d[j * run..(j + 1) * run]);
-                    }
+                    slice(&s[i * run..(i + 1) * run], &mut d[j * run..(j + 1) * run]);
                 }
-                return;
+            } else {
+                for (j, &i) in rows.iter().enumerate() {
+                    slice(&s[i * run..(i + 1) * run], &mut d[j * run..(j + 1) * run]);
+                }
             }
+            return;
         }
     }
     if identity && batch_first {
