@@ -342,8 +342,9 @@ fn same_runs(perm: &[usize], shape: &[usize]) -> bool {
 
 /// [`Convert::gather_new`](super::Convert::gather_new) of a `Permute` plan: where every
 /// sample is one contiguous run in both spaces (the batch axis first, the permutation keeping
-/// the order of the axes of more than one value, the source in standard layout), the rows cast into new memory
-/// by [`batchspec_kernel::gather_rows`], each value written once; `None` otherwise.
+/// the order of the axes of more than one value, the source in standard layout), the rows cast
+/// into new memory by [`batchspec_kernel::gather_rows`], each value written once; `None`
+/// otherwise.
 pub(crate) fn gather_permute_new<S: Space, T: Space, F>(
     src: ArrayView<'_, S::Elem, S::Dim>,
     rows: &[usize],
