@@ -269,9 +269,9 @@ pub(crate) fn gather_permute<S: Space, T: Space, F>(
     let identity = perm[..rank].iter().enumerate().all(|(i, &p)| i == p);
     let batch_first = S::BATCH_AXIS == 0 && T::BATCH_AXIS == 0;
     if batch_first
-        && same_runs(&perm[..rank], src.shape())
         && src.is_standard_layout()
         && dst.is_standard_layout()
+        && same_runs(&src, &perm[..rank])
     {
         let n_src = src.shape()[0];
         let run = src.len().checked_div(n_src).unwrap_or(0);
@@ -324,20 +324,17 @@ pub(crate) fn gather_permute<S: Space, T: Space, F>(
     per_sample::<S, T, F>(src, rows, dst, plan, cast)
 }
 
-/// Whether the permutation `perm` (the source axis of each target axis) of a source of
-/// `shape` keeps every sample the same run of values: the axes of more than one value keep
-/// their order, and an axis of one value (a single channel, `bhwc` of one channel as `bchw`)
-/// moves without moving any value.
-fn same_runs(perm: &[usize], shape: &[usize]) -> bool {
-    let mut last = None;
-    perm.iter().all(|&p| {
-        if shape.get(p) == Some(&1) {
-            return true;
-        }
-        let kept = last.is_none_or(|l| p > l);
-        last = Some(p);
-        kept
-    })
+/// Whether `src` read in the target's axis order (`perm`: the source axis of each target axis)
+/// is in standard layout, so that every sample is the same run of values in both spaces:
+/// ndarray's own test, which ignores the strides of axes of one value (a single channel moves,
+/// `bhwc` of one channel as `bchw`, without moving any value).
+fn same_runs<E, D: Dimension>(src: &ArrayView<'_, E, D>, perm: &[usize]) -> bool {
+    perm.len() == src.ndim()
+        && src
+            .view()
+            .into_dyn()
+            .permuted_axes(perm)
+            .is_standard_layout()
 }
 
 /// [`Convert::gather_new`](super::Convert::gather_new) of a `Permute` plan: where every
@@ -362,7 +359,7 @@ where
     if S::BATCH_AXIS != 0 || T::BATCH_AXIS != 0 || T::TIME_AXIS.is_some() {
         return None;
     }
-    if !same_runs(&perm[..rank], src.shape()) {
+    if !same_runs(&src, &perm[..rank]) {
         return None;
     }
     let values = src.as_slice()?;
