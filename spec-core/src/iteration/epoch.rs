@@ -58,6 +58,9 @@ pub struct Epoch {
     /// Shuffled roll-over: the global sample order of pass `next_order_pass`.
     next_order: Vec<usize>,
     next_order_pass: Option<u64>,
+    /// Shuffled and batchwise shuffled: the order of epoch `index` is still to be made (by the
+    /// first batch asked for), so that an epoch made and restarted at once shuffles once.
+    unordered: bool,
     /// With-replacement draws.
     rng: Xoshiro256PlusPlus,
     /// Lists built for one batch (draws, rolled-over batches).
@@ -94,6 +97,7 @@ impl Epoch {
             order_pass: None,
             next_order: Vec::new(),
             next_order_pass: None,
+            unordered: false,
             rng,
             buf: Vec::new(),
         };
@@ -102,7 +106,8 @@ impl Epoch {
     }
 
     /// Makes this the start of epoch `index` (any epoch, earlier or later), keeping the
-    /// buffers: after the first epoch, restarting and iterating allocate nothing.
+    /// buffers: after the first epoch, restarting and iterating allocate nothing. A shuffled
+    /// order is made when the epoch's first batch is asked for.
     pub fn restart(&mut self, index: u64) {
         let s = &self.schedule;
         self.index = index;
@@ -115,14 +120,24 @@ impl Epoch {
         };
         match s.order {
             Order::Sequential => {}
-            Order::Shuffled => self.ensure_order(index),
-            Order::BatchwiseShuffled => {
-                let mut rng = epoch_rng(s.seed, index, s.stream(STREAM_BATCHES));
-                fill_shuffled(&mut self.order, 0, s.num_batches, &mut rng);
-            }
+            Order::Shuffled | Order::BatchwiseShuffled => self.unordered = true,
             Order::RandomSlice | Order::RandomUniform => {
                 self.rng = epoch_rng(s.seed, index, s.stream(STREAM_DRAWS));
             }
+        }
+    }
+
+    /// Makes the order of epoch `self.index` (see `unordered`).
+    fn make_order(&mut self) {
+        self.unordered = false;
+        let s = &self.schedule;
+        match s.order {
+            Order::Shuffled => self.ensure_order(self.index),
+            Order::BatchwiseShuffled => {
+                let mut rng = epoch_rng(s.seed, self.index, s.stream(STREAM_BATCHES));
+                fill_shuffled(&mut self.order, 0, s.num_batches, &mut rng);
+            }
+            _ => {}
         }
     }
 
@@ -186,6 +201,9 @@ impl Epoch {
     fn advance(&mut self, buf: &mut Vec<usize>) -> Option<(Step, usize, usize)> {
         if self.next >= self.len {
             return None;
+        }
+        if self.unordered {
+            self.make_order();
         }
         let k = self.next;
         self.next += 1;
