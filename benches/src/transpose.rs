@@ -7,17 +7,22 @@
 //! cargo bench -p batchspec-bench --bench transpose -- --cases AC   # some cases
 //! ```
 //!
-//! A full run measures in 3 processes one after the other (`BATCHSPEC_BENCH_PROCESSES=N`; a
-//! quick run in one), prints each process's lines, then per case and thread count the median
-//! and range of the ratios over the processes and, at one thread, whether the issue's bars held
-//! in every process. Each case line says whether its source and destination fit the last-level
-//! cache (`working_set=in_llc`) or not (`beyond_llc`); case L (case A with 512 images, 308 MB per
-//! side) is beyond it on every host seen.
+//! A full run measures in 3 passes one after the other (`BATCHSPEC_BENCH_PROCESSES=N`; a quick
+//! run in one), each case in a process of its own (a case run after another inherits the cache
+//! and the dirty lines the other left: D after C's 537 MB ran 0.06-0.15 × memcpy slower than
+//! alone), prints each process's lines, then per case and thread count the median and range of
+//! the ratios over the passes and, at one thread, whether the issue's bars held in every pass.
+//! Each case line says whether its source and destination fit the last-level cache
+//! (`working_set=in_llc`) or not (`beyond_llc`); case L (case A with 512 images, 308 MB per side)
+//! is beyond it on every host seen.
 //!
 //! `BATCHSPEC_BENCH_QUICK=1` is the same as `--quick`. Every figure of a case is measured in
 //! the same process on the same buffers: the variants that write into the preallocated
 //! output run in rounds (one timed call of each per round) after warm-up calls, each figure
-//! the median over the rounds; ndarray's `as_standard_layout`, which allocates its result,
+//! the median over the rounds (memcpy's figure depends on the call before it: on case B, after
+//! the last peer of the round, 29.9-30.5 GB/s, after a call of its own, as in a loop of memcpy
+//! alone, 28.3, and the kernel 28.4-28.6 either way; the rounds keep the faster baseline);
+//! ndarray's `as_standard_layout`, which allocates its result,
 //! is timed after them on its own (a large allocation and free slows the copies that follow
 //! it on this machine). Results are compared with ndarray's output after timing. The
 //! 2-thread figures use one 2-thread rayon pool per case.
@@ -440,29 +445,48 @@ fn main() {
         wide
     );
     batchspec_bench::out!(
-        "# {processes} processes, one after the other, each measuring every case (a fresh address space, page cache and heap each: a figure that holds in one process only is not a result); their lines follow, then the median and range over the processes"
+        "# {processes} passes, one after the other, each measuring every case in a process of its own (a fresh address space, heap and cache state each: a figure that holds in one process only is not a result, and a case does not pay for the lines another case left in the cache); their lines follow, then the median and range over the passes"
     );
-    let mut lines = Vec::new();
-    for k in 0..processes {
-        batchspec_bench::out!("# process {}", k + 1);
-        let run =
-            std::process::Command::new(std::env::current_exe().expect("the bench's own path"))
-                .args(&args[1..])
-                .arg("--child")
-                .env("BATCHSPEC_BENCH_RECORD", "0")
-                .output()
-                .expect("the bench runs itself");
-        for line in String::from_utf8_lossy(&run.stdout).lines() {
-            if !line.starts_with("# cpu:") {
-                batchspec_bench::out!("{line}");
-            }
-            lines.push((k, line.to_string()));
+    // The arguments without `--cases`: each process is given its one case.
+    let mut rest = Vec::new();
+    let mut given = args[1..].iter();
+    while let Some(a) = given.next() {
+        if a == "--cases" {
+            given.next();
+        } else {
+            rest.push(a.clone());
         }
-        assert!(
-            run.status.success(),
-            "a measuring process failed: {}",
-            String::from_utf8_lossy(&run.stderr)
-        );
+    }
+    let mut lines = Vec::new();
+    let mut described = false;
+    for k in 0..processes {
+        batchspec_bench::out!("# pass {}", k + 1);
+        for case in CASES
+            .iter()
+            .filter(|c| only.as_deref().is_none_or(|o| o.contains(c.name)))
+        {
+            let run =
+                std::process::Command::new(std::env::current_exe().expect("the bench's own path"))
+                    .args(&rest)
+                    .args(["--cases", &case.name.to_string(), "--child"])
+                    .env("BATCHSPEC_BENCH_RECORD", "0")
+                    .output()
+                    .expect("the bench runs itself");
+            for line in String::from_utf8_lossy(&run.stdout).lines() {
+                // The CPU line is the parent's; the description, once.
+                let description = line.starts_with("# batchspec layout");
+                if !line.starts_with("# cpu:") && !(description && described) {
+                    batchspec_bench::out!("{line}");
+                }
+                described |= description;
+                lines.push((k, line.to_string()));
+            }
+            assert!(
+                run.status.success(),
+                "a measuring process failed: {}",
+                String::from_utf8_lossy(&run.stderr)
+            );
+        }
     }
     // NumPy's `copyto(out, x.transpose(..))` in the same session, after the processes.
     let numpy = if only.is_none() {
