@@ -17,6 +17,8 @@ pub(crate) struct Opts {
     pub strip: usize,
     /// Streaming transpositions go through a staging buffer.
     pub staged: bool,
+    /// Streaming de-interleaves read this many parts of a core in turn (at least 1).
+    pub parts: usize,
     /// Elements from a core's first source element to the next core's (the innermost outer
     /// axis's source stride), 0 when unknown: a kernel of small cores may prefetch there.
     pub ahead: isize,
@@ -28,6 +30,7 @@ impl Opts {
         nt: false,
         strip: 1024,
         staged: false,
+        parts: 1,
         ahead: 0,
     };
 }

@@ -252,6 +252,7 @@ where
         nt: bytes >= tuning.nt_min_bytes,
         strip: tuning.strip_rows,
         staged: tuning.staged,
+        parts: tuning.stream_parts.max(1),
         ahead: 0,
     };
     let parts = if bytes >= tuning.par_min_bytes {

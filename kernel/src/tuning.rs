@@ -22,6 +22,10 @@ pub struct Tuning {
     pub strip_rows: usize,
     /// Streaming-store transpositions go through a per-thread staging buffer.
     pub staged: bool,
+    /// Streaming-store de-interleaves read a core in this many parts at once, a step of each in
+    /// turn (1: in order): beyond the last-level cache, reads from several pages at a time
+    /// keep more of the memory busy, as glibc's memcpy does for large copies.
+    pub stream_parts: usize,
     /// A gather of rows prefetches the row this many rows ahead (0: none)...
     pub prefetch_rows: usize,
     /// ...from sources of at least this many bytes.
@@ -39,6 +43,7 @@ impl Default for Tuning {
             par_min_bytes: 4 << 20,
             strip_rows: 1024,
             staged: true,
+            stream_parts: 4,
             prefetch_rows: 2,
             prefetch_min_bytes: 4 << 20,
         }
@@ -50,7 +55,8 @@ impl Tuning {
     /// ([`Caches::of_machine`]; non-temporal stores only for outputs of at least three quarters
     /// of the last-level cache, never below 8 MB), then from the environment, which overrides
     /// each: `BATCHSPEC_NT_MIN_BYTES` (`8M`, `never`), `BATCHSPEC_PAR_MIN_BYTES`,
-    /// `BATCHSPEC_STRIP_ROWS`, `BATCHSPEC_STAGED` (`0`/`1`), `BATCHSPEC_AVX512` (`0`: the AVX2
+    /// `BATCHSPEC_STRIP_ROWS`, `BATCHSPEC_STAGED` (`0`/`1`), `BATCHSPEC_STREAM_PARTS`,
+    /// `BATCHSPEC_AVX512` (`0`: the AVX2
     /// blocks even where the CPU has AVX-512), `BATCHSPEC_PREFETCH_ROWS` (`0`: no
     /// prefetch), `BATCHSPEC_PREFETCH_MIN_BYTES`. What [`permute_into`](crate::permute_into)
     /// and [`gather_rows`](crate::gather_rows) use.
@@ -172,6 +178,9 @@ pub(crate) fn tuning_for(c: Caches) -> Tuning {
     }
     if let Some(s) = env_flag("BATCHSPEC_STAGED") {
         t.staged = s;
+    }
+    if let Some(n) = env_count("BATCHSPEC_STREAM_PARTS").filter(|&n| n > 0) {
+        t.stream_parts = n;
     }
     if let Some(w) = env_flag("BATCHSPEC_AVX512") {
         t.wide = w;

@@ -85,6 +85,24 @@ fn configs() -> Vec<(&'static str, Tuning, Threads)> {
             },
             Threads::One,
         ),
+        // The de-interleave's streamed source read in order, and in a count of parts that
+        // leaves steps over (the default is 4).
+        (
+            "streaming stores, in one part",
+            Tuning {
+                stream_parts: 1,
+                ..forced
+            },
+            Threads::One,
+        ),
+        (
+            "streaming stores, in three parts",
+            Tuning {
+                stream_parts: 3,
+                ..forced
+            },
+            Threads::One,
+        ),
         ("this machine's tuning", Tuning::for_machine(), Threads::One),
         // The AVX2 blocks where the machine has AVX-512 (the defaults take its blocks there).
         (
@@ -264,8 +282,9 @@ fn rank_6_sample() {
 /// their edges and the thread split.
 #[test]
 fn benchmark_layouts_in_small() {
-    let cases: [(&[usize], &[usize]); 8] = [
+    let cases: [(&[usize], &[usize]); 9] = [
         (&[4, 9, 7, 3], &[0, 3, 1, 2]),   // bhwc -> bchw
+        (&[2, 24, 26, 3], &[0, 3, 1, 2]), // bhwc -> bchw, line-aligned planes of 39 steps
         (&[3, 3, 9, 7], &[0, 2, 3, 1]),   // bchw -> bhwc
         (&[48, 40], &[1, 0]),             // 2-D, rows of 48
         (&[32, 3, 5, 7], &[1, 2, 3, 0]),  // bchw -> chwb

@@ -50,7 +50,7 @@ pub(crate) unsafe fn deinterleave3_b4<const AV: bool, A: Copy, B: Copy, F: Fn(A)
     // the rows are line aligned from `jb` on.
     unsafe {
         if o.nt && aligned {
-            deinterleave3_run::<true, AV, A, B, F>(src, dst, c.ds, f, jb, je);
+            deinterleave3_run_parts::<AV, A, B, F>(src, dst, c.ds, f, jb, je, o.parts);
             _mm_sfence();
         } else {
             deinterleave3_run::<false, AV, A, B, F>(src, dst, c.ds, f, jb, je);
@@ -62,6 +62,38 @@ pub(crate) unsafe fn deinterleave3_b4<const AV: bool, A: Copy, B: Copy, F: Fn(A)
             ..*c
         };
         crate::generic::deinterleave::<3, A, B, F>(src.add(3 * je), dst.add(je), &tail, f, o);
+    }
+}
+
+/// The streamed 16-pixel steps of [`deinterleave3_b4`] over pixels `jb..je`, in `parts`
+/// equal runs of whole steps taken a step of each in turn, then the steps left: the source is
+/// read at `parts` places at once (beyond the last-level cache: the bench's case L, 512 images
+/// of 224 x 224 x 3, 0.87 × memcpy in one part, 1.04 in four, on the Intel Xeon host).
+///
+/// # Safety
+/// As [`deinterleave3_run`].
+#[target_feature(enable = "avx2")]
+unsafe fn deinterleave3_run_parts<const AV: bool, A: Copy, B: Copy, F: Fn(A) -> B>(
+    src: *const A,
+    dst: *mut B,
+    ds: isize,
+    f: &F,
+    jb: usize,
+    je: usize,
+    parts: usize,
+) {
+    let per = (je - jb) / 16 / parts.max(1);
+    let rest = jb + parts * per * 16;
+    // SAFETY: step `k` of part `p` is pixels `j..j + 16` with `j + 16 <= rest <= je`; the
+    // steps after `rest` are whole steps inside `jb..je` too.
+    unsafe {
+        for k in 0..per {
+            for p in 0..parts {
+                let j = jb + (p * per + k) * 16;
+                deinterleave3_run::<true, AV, A, B, F>(src, dst, ds, f, j, j + 16);
+            }
+        }
+        deinterleave3_run::<true, AV, A, B, F>(src, dst, ds, f, rest, je);
     }
 }
 
