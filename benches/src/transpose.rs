@@ -476,7 +476,8 @@ fn main() {
             for line in String::from_utf8_lossy(&run.stdout).lines() {
                 // The CPU line is the parent's; the description, once.
                 let description = line.starts_with("# batchspec layout");
-                if !line.starts_with("# cpu:") && !(description && described) {
+                let repeated = line.starts_with("# cpu:") || (description && described);
+                if !repeated {
                     batchspec_bench::out!("{line}");
                 }
                 described |= description;
