@@ -56,10 +56,9 @@ impl Tuning {
     /// of the last-level cache, never below 8 MB), then from the environment, which overrides
     /// each: `BATCHSPEC_NT_MIN_BYTES` (`8M`, `never`), `BATCHSPEC_PAR_MIN_BYTES`,
     /// `BATCHSPEC_STRIP_ROWS`, `BATCHSPEC_STAGED` (`0`/`1`), `BATCHSPEC_STREAM_PARTS`,
-    /// `BATCHSPEC_AVX512` (`0`: the AVX2
-    /// blocks even where the CPU has AVX-512), `BATCHSPEC_PREFETCH_ROWS` (`0`: no
-    /// prefetch), `BATCHSPEC_PREFETCH_MIN_BYTES`. What [`permute_into`](crate::permute_into)
-    /// and [`gather_rows`](crate::gather_rows) use.
+    /// `BATCHSPEC_AVX512` (`0`: the AVX2 blocks even where the CPU has AVX-512),
+    /// `BATCHSPEC_PREFETCH_ROWS` (`0`: no prefetch), `BATCHSPEC_PREFETCH_MIN_BYTES`. What
+    /// [`permute_into`](crate::permute_into) and [`gather_rows`](crate::gather_rows) use.
     pub fn for_machine() -> Tuning {
         machine_tuning()
     }
