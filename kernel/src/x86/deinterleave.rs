@@ -50,10 +50,10 @@ pub(crate) unsafe fn deinterleave3_b4<const AV: bool, A: Copy, B: Copy, F: Fn(A)
     // the rows are line aligned from `jb` on.
     unsafe {
         if o.nt && aligned {
-            deinterleave3_run_parts::<AV, A, B, F>(src, dst, c.ds, f, jb, je, o.parts);
+            deinterleave3_run::<true, AV, A, B, F>(src, dst, c.ds, f, jb, je, o.parts);
             _mm_sfence();
         } else {
-            deinterleave3_run::<false, AV, A, B, F>(src, dst, c.ds, f, jb, je);
+            deinterleave3_run::<false, AV, A, B, F>(src, dst, c.ds, f, jb, je, 1);
         }
         let head = Core { cols: jb, ..*c };
         crate::generic::deinterleave::<3, A, B, F>(src, dst, &head, f, o);
@@ -65,39 +65,11 @@ pub(crate) unsafe fn deinterleave3_b4<const AV: bool, A: Copy, B: Copy, F: Fn(A)
     }
 }
 
-/// The streamed 16-pixel steps of [`deinterleave3_b4`] over pixels `jb..je`, in `parts`
-/// equal runs of whole steps taken a step of each in turn, then the steps left: the source is
-/// read at `parts` places at once (beyond the last-level cache: the bench's case L, 512 images
-/// of 224 x 224 x 3, 0.87 × memcpy in one part, 1.04 in four, on the Intel Xeon host).
-///
-/// # Safety
-/// As [`deinterleave3_run`].
-#[target_feature(enable = "avx2")]
-unsafe fn deinterleave3_run_parts<const AV: bool, A: Copy, B: Copy, F: Fn(A) -> B>(
-    src: *const A,
-    dst: *mut B,
-    ds: isize,
-    f: &F,
-    jb: usize,
-    je: usize,
-    parts: usize,
-) {
-    let per = (je - jb) / 16 / parts.max(1);
-    let rest = jb + parts * per * 16;
-    // SAFETY: step `k` of part `p` is pixels `j..j + 16` with `j + 16 <= rest <= je`; the
-    // steps after `rest` are whole steps inside `jb..je` too.
-    unsafe {
-        for k in 0..per {
-            for p in 0..parts {
-                let j = jb + (p * per + k) * 16;
-                deinterleave3_run::<true, AV, A, B, F>(src, dst, ds, f, j, j + 16);
-            }
-        }
-        deinterleave3_run::<true, AV, A, B, F>(src, dst, ds, f, rest, je);
-    }
-}
-
-/// The 16-pixel steps of [`deinterleave3_b4`] over pixels `jb..je`.
+/// The 16-pixel steps of [`deinterleave3_b4`] over pixels `jb..je`, in `parts` equal runs of
+/// whole steps taken a step of each in turn, then the steps left (1: in order). Streamed, the
+/// source is then read at `parts` places at once (beyond the last-level cache: the bench's case
+/// L, 512 images of 224 x 224 x 3, 0.87 × memcpy in one part, 1.04 in four, on the Intel Xeon
+/// host).
 ///
 /// # Safety
 /// As [`deinterleave3_b4`]; `je - jb` a multiple of 16.
@@ -109,31 +81,61 @@ unsafe fn deinterleave3_run<const NT: bool, const AV: bool, A: Copy, B: Copy, F:
     f: &F,
     jb: usize,
     je: usize,
+    parts: usize,
 ) {
-    let d = dst.cast::<f32>();
-    let mut j = jb;
-    while j < je {
-        // SAFETY: pixels `j..j + 16` (48 source lanes) and their 3 destination rows are
-        // inside the core.
-        unsafe {
-            let s = src.add(3 * j);
-            let lo = deinterleave3x8(
-                load8::<AV, A, B, F>(s, f),
-                load8::<AV, A, B, F>(s.add(8), f),
-                load8::<AV, A, B, F>(s.add(16), f),
-            );
-            let hi = deinterleave3x8(
-                load8::<AV, A, B, F>(s.add(24), f),
-                load8::<AV, A, B, F>(s.add(32), f),
-                load8::<AV, A, B, F>(s.add(40), f),
-            );
-            for q in 0..3 {
-                let p = d.offset(q as isize * ds).add(j);
-                store_ps::<NT>(p, lo[q]);
-                store_ps::<NT>(p.add(8), hi[q]);
+    let parts = parts.max(1);
+    let per = (je - jb) / 16 / parts;
+    let rest = jb + parts * per * 16;
+    // SAFETY: step `k` of part `p` is pixels `j..j + 16` with `j + 16 <= rest <= je`; the
+    // steps after `rest` are whole steps inside `jb..je` too.
+    unsafe {
+        for k in 0..per {
+            for p in 0..parts {
+                deinterleave3_step::<NT, AV, A, B, F>(src, dst, ds, f, jb + (p * per + k) * 16);
             }
         }
-        j += 16;
+        let mut j = rest;
+        while j < je {
+            deinterleave3_step::<NT, AV, A, B, F>(src, dst, ds, f, j);
+            j += 16;
+        }
+    }
+}
+
+/// One 16-pixel step of [`deinterleave3_b4`]: pixels `j..j + 16` into a whole line of each
+/// channel's row.
+///
+/// # Safety
+/// As [`deinterleave3_b4`]; pixels `j..j + 16` inside the core.
+#[target_feature(enable = "avx2")]
+#[inline]
+unsafe fn deinterleave3_step<const NT: bool, const AV: bool, A: Copy, B: Copy, F: Fn(A) -> B>(
+    src: *const A,
+    dst: *mut B,
+    ds: isize,
+    f: &F,
+    j: usize,
+) {
+    let d = dst.cast::<f32>();
+    // SAFETY: pixels `j..j + 16` (48 source lanes) and their 3 destination rows are inside the
+    // core.
+    unsafe {
+        let s = src.add(3 * j);
+        let lo = deinterleave3x8(
+            load8::<AV, A, B, F>(s, f),
+            load8::<AV, A, B, F>(s.add(8), f),
+            load8::<AV, A, B, F>(s.add(16), f),
+        );
+        let hi = deinterleave3x8(
+            load8::<AV, A, B, F>(s.add(24), f),
+            load8::<AV, A, B, F>(s.add(32), f),
+            load8::<AV, A, B, F>(s.add(40), f),
+        );
+        for q in 0..3 {
+            let p = d.offset(q as isize * ds).add(j);
+            store_ps::<NT>(p, lo[q]);
+            store_ps::<NT>(p.add(8), hi[q]);
+        }
     }
 }
 
