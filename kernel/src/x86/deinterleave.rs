@@ -83,8 +83,10 @@ unsafe fn deinterleave3_run<const NT: bool, const AV: bool, A: Copy, B: Copy, F:
     je: usize,
     parts: usize,
 ) {
+    // In order (one part): every step in the loop of the steps left, a plain loop (the nested
+    // one with a single part ran B 0.81-0.83 × memcpy against 0.93-0.94).
     let parts = parts.max(1);
-    let per = (je - jb) / 16 / parts;
+    let per = if parts > 1 { (je - jb) / 16 / parts } else { 0 };
     let rest = jb + parts * per * 16;
     // SAFETY: step `k` of part `p` is pixels `j..j + 16` with `j + 16 <= rest <= je`; the
     // steps after `rest` are whole steps inside `jb..je` too.
