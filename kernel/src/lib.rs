@@ -61,7 +61,7 @@ pub use cpu::simd_enabled;
 pub use error::KernelError;
 pub use loops::MAX_RANK;
 pub use pages::{HUGE_PAGE, advise_huge_pages, prefetch_read};
-pub use rows::{gather_rows, gather_rows_tuned};
+pub use rows::{gather_rows, gather_rows_into, gather_rows_tuned};
 pub use tuning::{Caches, Tuning, staging_decided};
 
 /// How many threads a conversion may use.

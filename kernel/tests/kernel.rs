@@ -4,7 +4,8 @@
 //! threads, and each kernel family forced on small inputs through the hidden tuning knobs.
 
 use batchspec_kernel::{
-    KernelError, MAX_RANK, Threads, Tuning, gather_rows_tuned, permute_into, permute_into_tuned,
+    KernelError, MAX_RANK, Threads, Tuning, gather_rows_into, gather_rows_tuned, permute_into,
+    permute_into_tuned,
 };
 use ndarray::{ArrayD, ArrayViewD, Axis, IxDyn, Slice};
 use proptest::prelude::*;
@@ -531,6 +532,38 @@ proptest! {
             want.extend(src[r * run..(r + 1) * run].iter().map(|&x| f32::from(x) * 0.5));
         }
         want.extend(std::iter::repeat_n(-1.0f32, pad_rows * run));
+        // The same rows into memory the caller reuses (a lent batch): every value of it
+        // written, the padding rows' place left to the caller.
+        let mut lent = vec![f32::NAN; rows.len() * run];
+        gather_rows_into(&src, run, &rows, &mut lent, |x| f32::from(x) * 0.5).unwrap();
+        prop_assert_eq!(&lent[..], &want[..rows.len() * run]);
         prop_assert_eq!(got, want);
     }
+}
+
+#[test]
+fn a_gather_into_refuses_what_does_not_fit_and_writes_nothing() {
+    let src = [1u8, 2, 3, 4, 5, 6];
+    let mut dst = [9.0f32; 4];
+    // A row past the source.
+    assert_eq!(
+        gather_rows_into(&src, 2, &[0, 3], &mut dst, f32::from),
+        Err(KernelError::RowOutOfRange { row: 3, rows: 3 })
+    );
+    // A destination of another size than the rows.
+    assert!(matches!(
+        gather_rows_into(&src, 2, &[0], &mut dst, f32::from),
+        Err(KernelError::LengthMismatch {
+            expected: 2,
+            actual: 4
+        })
+    ));
+    // A source that is not whole rows.
+    assert!(matches!(
+        gather_rows_into(&src, 4, &[0], &mut dst, f32::from),
+        Err(KernelError::LengthMismatch { .. })
+    ));
+    assert_eq!(dst, [9.0; 4]);
+    gather_rows_into(&src, 2, &[2, 0], &mut dst, f32::from).unwrap();
+    assert_eq!(dst, [5.0, 6.0, 1.0, 2.0]);
 }

@@ -211,6 +211,24 @@ impl<'d, R: DataSpec, Q: DataSpec> Provider<'d, R, Q> {
         Ok(p)
     }
 
+    /// A provider that holds its dataset by an [`Arc`] and has no batch buffer of its own, as
+    /// [`Provider::unbuffered`] borrows none: for batches given away ([`Provider::next_owned`])
+    /// or gathered into the caller's buffers ([`Provider::fill_next`]) by a loader that keeps
+    /// one provider from epoch to epoch (`batchspec-burn`'s `SpecLoader`).
+    ///
+    /// # Errors
+    /// As [`Provider::unbuffered`].
+    pub fn shared_unbuffered(
+        dataset: Arc<Dataset<R>>,
+        schedule: Schedule,
+    ) -> Result<Provider<'static, R, Q>, DataError>
+    where
+        Q: GatherFrom<R>,
+        R: 'static,
+    {
+        Provider::held(Held::Shared(dataset), schedule)
+    }
+
     fn held(dataset: Held<'d, R>, schedule: Schedule) -> Result<Self, DataError>
     where
         Q: GatherFrom<R>,

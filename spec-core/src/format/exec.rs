@@ -275,25 +275,14 @@ pub(crate) fn gather_permute<S: Space, T: Space, F>(
     {
         let n_src = src.shape()[0];
         let run = src.len().checked_div(n_src).unwrap_or(0);
-        if let (Some(s), Some(d)) = (src.as_slice(), dst.as_slice_mut()) {
-            // A source larger than the caches is read at random places: the row some rows
-            // ahead is prefetched while this one is copied (`kernel::prefetch_read`; the
-            // distance and the size from which it is done are the machine's tuning).
-            let tuning = batchspec_kernel::Tuning::for_machine();
-            if tuning.prefetch_rows > 0 && core::mem::size_of_val(s) >= tuning.prefetch_min_bytes {
-                for (j, &i) in rows.iter().enumerate() {
-                    if let Some(&ahead) = rows.get(j + tuning.prefetch_rows)
-                        && let Some(row) = s.get(ahead * run..(ahead + 1) * run)
-                    {
-                        batchspec_kernel::prefetch_read(row);
-                    }
-                    slice(&s[i * run..(i + 1) * run], &mut d[j * run..(j + 1) * run]);
-                }
-            } else {
-                for (j, &i) in rows.iter().enumerate() {
-                    slice(&s[i * run..(i + 1) * run], &mut d[j * run..(j + 1) * run]);
-                }
-            }
+        if let (Some(s), Some(d)) = (src.as_slice(), dst.as_slice_mut())
+            && let Some(d) = d.get_mut(..rows.len() * run)
+            && batchspec_kernel::gather_rows_into(s, run, rows, d, cast).is_ok()
+        {
+            // The kernel's gather of rows (the loop of owned batches' `gather_rows`): a source
+            // larger than the caches is read at random places, so the row some rows ahead is
+            // prefetched while this one is copied (the distance and the size from which it is
+            // done are the machine's tuning).
             return;
         }
     }
@@ -329,12 +318,27 @@ pub(crate) fn gather_permute<S: Space, T: Space, F>(
 /// ndarray's own test, which ignores the strides of axes of one value (a single channel moves,
 /// `bhwc` of one channel as `bchw`, without moving any value).
 fn same_runs<E, D: Dimension>(src: &ArrayView<'_, E, D>, perm: &[usize]) -> bool {
-    perm.len() == src.ndim()
-        && src
-            .view()
-            .into_dyn()
-            .permuted_axes(perm)
-            .is_standard_layout()
+    let (shape, strides) = (src.shape(), src.strides());
+    if perm.len() != shape.len() {
+        return false;
+    }
+    // ndarray's `is_standard_layout` of the view with its axes permuted, without making that
+    // view (this runs for every leaf of every batch): an empty array is; else, from the last
+    // axis on, each axis of more than one value has the stride of the values after it.
+    if shape.contains(&0) {
+        return true;
+    }
+    let mut want = 1isize;
+    for &p in perm.iter().rev() {
+        let (Some(&n), Some(&s)) = (shape.get(p), strides.get(p)) else {
+            return false;
+        };
+        if n != 1 && s != want {
+            return false;
+        }
+        want = want.wrapping_mul(n as isize);
+    }
+    true
 }
 
 /// [`Convert::gather_new`](super::Convert::gather_new) of a `Permute` plan: where every
@@ -410,5 +414,71 @@ pub(crate) fn ragged_rows_into<S: super::FormatAs<T>, T: Space>(
             .sample_batch(i)
             .slice_axis_move(ndarray::Axis(from_t), (0..t).into());
         S::gather_view_into(one, &[0], out);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::same_runs;
+    use ndarray::{ArrayD, IxDyn, Slice};
+
+    /// Every permutation of `0..n`.
+    fn permutations(n: usize) -> Vec<Vec<usize>> {
+        if n == 0 {
+            return vec![vec![]];
+        }
+        let mut out = Vec::new();
+        for p in permutations(n - 1) {
+            for k in 0..=p.len() {
+                let mut q = p.clone();
+                q.insert(k, n - 1);
+                out.push(q);
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn same_runs_is_ndarrays_standard_layout_of_the_permuted_view() {
+        let shapes: [&[usize]; 6] = [
+            &[4, 3, 2],
+            &[4, 1, 5],
+            &[1, 1, 3],
+            &[3, 0, 2],
+            &[2, 3, 1, 4],
+            &[5],
+        ];
+        let mut checked = 0;
+        for shape in shapes {
+            let a = ArrayD::<f32>::zeros(IxDyn(shape));
+            let mut views = vec![a.view()];
+            // Reversed, stepped, transposed and cut views.
+            let mut rev = a.view();
+            rev.invert_axis(ndarray::Axis(0));
+            views.push(rev);
+            let mut step = a.view();
+            step.slice_axis_inplace(ndarray::Axis(shape.len() - 1), Slice::new(0, None, 2));
+            views.push(step);
+            views.push(a.view().reversed_axes());
+            let mut cut = a.view();
+            cut.slice_axis_inplace(ndarray::Axis(0), Slice::new(1, None, 1));
+            views.push(cut);
+            for v in views {
+                for perm in permutations(shape.len()) {
+                    let want = v.clone().permuted_axes(perm.clone()).is_standard_layout();
+                    assert_eq!(
+                        same_runs(&v, &perm),
+                        want,
+                        "shape {shape:?}, strides {:?}, perm {perm:?}",
+                        v.strides()
+                    );
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 100);
+        // A permutation of another rank is not one of the view's.
+        let a = ArrayD::<f32>::zeros(IxDyn(&[2, 3]));
+        assert!(!same_runs(&a.view(), &[0]));
     }
 }

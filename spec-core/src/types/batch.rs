@@ -462,11 +462,8 @@ impl<S: Space> Batch<S> {
     /// A batch of `batch` samples (and `time` steps, for sequence spaces; ignored otherwise)
     /// filled with zeros.
     pub fn zeros(batch: usize, time: usize) -> Self {
-        let shape = S::shape(batch, time);
-        let dim = IxDyn(&shape);
-        let data = ndarray::Array::from_elem(dim, <S::Elem as crate::types::elem::Element>::ZERO)
-            .into_dimensionality::<S::Dim>()
-            .unwrap_or_else(|_| unreachable!("the rank of a space matches its dimension type"));
+        let dim = crate::types::space::dim_of::<S>(batch, time);
+        let data = ndarray::Array::from_elem(dim, <S::Elem as crate::types::elem::Element>::ZERO);
         Batch {
             data,
             space: PhantomData,
