@@ -7,8 +7,8 @@
 //! labels (index spaces) and the lengths of padded sequences as `Int` tensors of the device's
 //! integer dtype (what `argmax`, `equal` and the losses use: `i32` on flex), other integer
 //! elements (`u8` images) as `Int` tensors of their own dtype. The batch's buffer moves into the tensor (`TensorData::new(Vec, shape)`);
-//! the backend takes it from there (flex keeps it when the dtype is the device's own, and
-//! converts labels of another width once).
+//! the backend takes it from there (flex keeps it when the dtype is the device's own); labels of
+//! another width are converted to the device's integers once, here, in one vectorized pass.
 //!
 //! ```
 //! use batchspec::prelude::*;
@@ -55,11 +55,12 @@ use burn::data::dataloader::batcher::Batcher;
 use burn::data::dataloader::{DataLoader, DataLoaderIterator, Progress};
 use burn::data::dataset::DatasetError;
 use burn::tensor::kind::Basic;
-use burn::tensor::{DType, Device, Float, Int, Tensor, TensorData};
+use burn::tensor::{DType, Device, Float, Int, IntDType, Tensor, TensorData};
 use core::convert::Infallible;
 use core::marker::PhantomData;
-use std::sync::Arc;
+use std::any::Any;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
 
 /// The element types burn holds, with the tensor kind each becomes.
 #[diagnostic::on_unimplemented(
@@ -71,15 +72,59 @@ pub trait BurnElement: batchspec::types::Element + burn::tensor::Element {
     type Kind: Basic;
     /// The tensor's dtype: the element's own.
     const DTYPE: DType;
+
+    /// `values` as the integers of `to`, each converted exactly, as the data of a tensor of
+    /// `shape`; `None` when one does not fit (or for floats): burn converts them then. The labels
+    /// of a batch take the device's integer dtype this way, in one pass the compiler vectorizes
+    /// (burn's own conversion takes a value at a time).
+    #[doc(hidden)]
+    fn ints_as(values: &[Self], to: IntDType, shape: &[usize]) -> Option<TensorData> {
+        let _ = (values, to, shape);
+        None
+    }
+}
+
+/// The values of `values` as `B`, when every one fits: checked first, then converted (two
+/// passes without a branch on the values, which the compiler vectorizes).
+fn exact_ints<A: Copy, B: burn::tensor::Element + TryFrom<A> + Default>(
+    values: &[A],
+    shape: &[usize],
+) -> Option<TensorData> {
+    let fits = values
+        .iter()
+        .fold(true, |ok, &v| ok & B::try_from(v).is_ok());
+    if !fits {
+        return None;
+    }
+    // Every value fits (checked above): the default is never taken.
+    let out: Vec<B> = values
+        .iter()
+        .map(|&v| B::try_from(v).unwrap_or_default())
+        .collect();
+    Some(TensorData::new(out, shape.to_vec()))
 }
 
 macro_rules! burn_elements {
-    ($($t:ty => $k:ty, $d:ident;)*) => {$(
+    ($($t:ty => $k:ident, $d:ident;)*) => {$(
         impl BurnElement for $t {
             type Kind = $k;
             const DTYPE: DType = DType::$d;
+            fn ints_as(values: &[$t], to: IntDType, shape: &[usize]) -> Option<TensorData> {
+                burn_elements!(@ints $k $t, values, to, shape)
+            }
         }
     )*};
+    (@ints Float $t:ty, $v:ident, $to:ident, $s:ident) => {{
+        let _ = ($v, $to, $s);
+        None
+    }};
+    (@ints Int $t:ty, $v:ident, $to:ident, $s:ident) => {
+        match $to {
+            IntDType::I32 => exact_ints::<$t, i32>($v, $s),
+            IntDType::I64 => exact_ints::<$t, i64>($v, $s),
+            _ => None,
+        }
+    };
 }
 burn_elements! {
     f32 => Float, F32;
@@ -127,6 +172,8 @@ burn_ranks!(1, 2, 3, 4, 5, 6);
 #[derive(Clone, Debug)]
 pub struct ToBurn {
     device: Device,
+    // The device's integer dtype, which labels take.
+    ints: IntDType,
 }
 
 impl ToBurn {
@@ -134,6 +181,7 @@ impl ToBurn {
     pub fn new(device: &Device) -> Self {
         ToBurn {
             device: device.clone(),
+            ints: device.settings().int_dtype,
         }
     }
 }
@@ -155,12 +203,20 @@ where
     #[inline]
     fn map_leaf(&mut self, batch: Batch<S>) -> Result<Self::Out, Infallible> {
         let (shape, values) = batch.into_vec();
-        let data = TensorData::new(values, shape);
         // Labels (and the lengths of padded sequences, which index and mask the same
         // tensors) take the device's integer dtype, so that they meet `argmax`, `equal` and the
         // losses without a cast (burn refuses to mix integer dtypes: flex's default is `i32`);
-        // a label type of another width is converted once. Every other leaf keeps its own dtype.
+        // a label type of another width is converted once, here (else by burn). Every other leaf
+        // keeps its own dtype.
         let counts = S::MAX_LABELS.is_some() || S::KIND == <Lengths as Space>::KIND;
+        if counts
+            && DType::from(self.ints) != <S::Elem as BurnElement>::DTYPE
+            && let Some(data) = S::Elem::ints_as(&values, self.ints, &shape)
+        {
+            let dtype = Some(DType::from(self.ints));
+            return Ok(<S::Dim as BurnRank>::tensor(data, &self.device, dtype));
+        }
+        let data = TensorData::new(values, shape);
         let dtype = (!counts).then_some(<S::Elem as BurnElement>::DTYPE);
         Ok(<S::Dim as BurnRank>::tensor(data, &self.device, dtype))
     }
@@ -284,8 +340,16 @@ pub struct SpecLoader<R, Q> {
     items: usize,
     // A slice of no samples: no batches.
     empty: bool,
+    // The provider of the last epoch served on the caller's thread, kept for the next `iter()`
+    // (making one checks the pair, fingerprints the request and allocates: for small batches a
+    // tenth of an epoch). Shared with the loader's clones; type-erased (a
+    // `Provider<'static, R, Q>`), so that the struct does not bound `R`.
+    idle: Idle,
     request: PhantomData<fn() -> Q>,
 }
+
+/// A kept provider's slot ([`SpecLoader`]'s `idle`).
+type Idle = Arc<Mutex<Option<Box<dyn Any + Send>>>>;
 
 impl<R, Q> Clone for SpecLoader<R, Q> {
     fn clone(&self) -> Self {
@@ -297,6 +361,7 @@ impl<R, Q> Clone for SpecLoader<R, Q> {
             next_epoch: Arc::clone(&self.next_epoch),
             items: self.items,
             empty: self.empty,
+            idle: Arc::clone(&self.idle),
             request: PhantomData,
         }
     }
@@ -332,6 +397,7 @@ where
             next_epoch: Arc::new(AtomicU64::new(0)),
             items,
             empty: false,
+            idle: Idle::default(),
             request: PhantomData,
         })
     }
@@ -389,10 +455,29 @@ where
         let source = if self.empty {
             Source::Failed(None)
         } else if self.ahead == 0 {
-            match Provider::<R, Q>::unbuffered(&self.dataset, self.schedule.clone()) {
+            // The provider of an epoch before, else a new one (the first `iter()`, or one while
+            // another clone's epoch holds it).
+            let kept = self
+                .idle
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .take()
+                .and_then(|p| p.downcast::<Provider<'static, R, Q>>().ok());
+            let made = match kept {
+                Some(p) => Ok(p),
+                None => Provider::<R, Q>::shared_unbuffered(
+                    Arc::clone(&self.dataset),
+                    self.schedule.clone(),
+                )
+                .map(Box::new),
+            };
+            match made {
                 Ok(mut p) => {
                     p.start_epoch(epoch);
-                    Source::Here(Box::new(p))
+                    Source::Here(Kept {
+                        provider: Some(p),
+                        idle: Arc::clone(&self.idle),
+                    })
                 }
                 Err(e) => Source::Failed(Some(e)),
             }
@@ -462,6 +547,7 @@ where
                 ahead: self.ahead,
                 next_epoch: Arc::new(AtomicU64::new(self.next_epoch.load(Ordering::SeqCst))),
                 empty: false,
+                idle: Idle::default(),
                 request: PhantomData,
             },
             // An empty slice (or one the schedule refuses): a loader of no batches.
@@ -473,30 +559,49 @@ where
                 ahead: 0,
                 next_epoch: Arc::new(AtomicU64::new(0)),
                 empty: true,
+                idle: Idle::default(),
                 request: PhantomData,
             },
         }
     }
 }
 
-enum Source<'a, R, Q: Send + 'static> {
-    Here(Box<Provider<'a, R, Q>>),
+/// A provider serving an epoch, given back to its loader's slot when the epoch's iterator is
+/// dropped (the next `iter()` starts its next epoch).
+struct Kept<R: Send + Sync + 'static, Q: Send + 'static> {
+    provider: Option<Box<Provider<'static, R, Q>>>,
+    idle: Idle,
+}
+
+impl<R: Send + Sync + 'static, Q: Send + 'static> Drop for Kept<R, Q> {
+    fn drop(&mut self) {
+        if let Some(p) = self.provider.take() {
+            let mut idle = self.idle.lock().unwrap_or_else(PoisonError::into_inner);
+            if idle.is_none() {
+                *idle = Some(p);
+            }
+        }
+    }
+}
+
+enum Source<R: Send + Sync + 'static, Q: Send + 'static> {
+    Here(Kept<R, Q>),
     // The provider on a thread of its own, giving its batches away (each tensor keeps its
     // batch's memory): the core's `Prefetch` of owned batches.
     Thread(Prefetch<Q>),
     Failed(Option<DataError>),
 }
 
-struct LoaderIter<'a, R, Q: Send + 'static> {
-    source: Source<'a, R, Q>,
+struct LoaderIter<R: Send + Sync + 'static, Q: Send + 'static> {
+    source: Source<R, Q>,
     device: Device,
     processed: usize,
     total: usize,
 }
 
-impl<R, Q> Iterator for LoaderIter<'_, R, Q>
+impl<R, Q> Iterator for LoaderIter<R, Q>
 where
-    R: DataSpec,
+    R: DataSpec + Send + Sync + 'static,
     Q: DataSpec + MapSpec<ToBurn> + Send + 'static,
     FlatOf<Q>: AllocFlat,
 {
@@ -504,7 +609,10 @@ where
 
     fn next(&mut self) -> Option<Self::Item> {
         let (q, info) = match &mut self.source {
-            Source::Here(p) => p.next_owned()?,
+            Source::Here(Kept {
+                provider: Some(p), ..
+            }) => p.next_owned()?,
+            Source::Here(_) => return None,
             Source::Thread(t) => match t.next_owned()? {
                 Ok(b) => b,
                 Err(e) => return Some(Err(DatasetError::new(e))),
@@ -516,9 +624,9 @@ where
     }
 }
 
-impl<R, Q> DataLoaderIterator<Tensors<Q>> for LoaderIter<'_, R, Q>
+impl<R, Q> DataLoaderIterator<Tensors<Q>> for LoaderIter<R, Q>
 where
-    R: DataSpec,
+    R: DataSpec + Send + Sync + 'static,
     Q: DataSpec + MapSpec<ToBurn> + Send + 'static,
     FlatOf<Q>: AllocFlat,
 {
@@ -817,5 +925,28 @@ impl<A: Stack, B: Stack> Stack for Pair<A, B> {
             first: A::stack(firsts),
             second: B::stack(seconds),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::exact_ints;
+
+    #[test]
+    fn labels_convert_exactly_or_are_left_to_burn() {
+        let fits = exact_ints::<i64, i32>(&[0, -3, 7, i64::from(i32::MAX)], &[2, 2]).unwrap();
+        assert_eq!(fits.shape().to_vec(), [2, 2]);
+        assert_eq!(fits.try_to_vec::<i32>().unwrap(), [0, -3, 7, i32::MAX]);
+        // One value that does not fit, wherever it is: none are converted here.
+        assert!(exact_ints::<i64, i32>(&[1, 1 << 31, 2], &[3]).is_none());
+        assert!(exact_ints::<i64, i32>(&[i64::from(i32::MIN) - 1], &[1]).is_none());
+        assert!(exact_ints::<u64, i64>(&[0, 1 << 63], &[2]).is_none());
+        assert!(
+            exact_ints::<u8, i32>(&[], &[0])
+                .unwrap()
+                .try_to_vec::<i32>()
+                .unwrap()
+                .is_empty()
+        );
     }
 }

@@ -166,6 +166,94 @@ fn indexed(n: usize) -> Dataset<Record> {
     Dataset::new(r).unwrap()
 }
 
+/// The samples of each batch of an epoch's tensors, read from the images (the first value of
+/// sample `b`'s image is `pixel(b, 0, 0, 0)`, 12 values a sample).
+fn samples_of(batches: impl Iterator<Item = Tensors<Conv>>) -> Vec<Vec<usize>> {
+    batches
+        .map(|b| {
+            let v = b.image.into_data().try_to_vec::<f32>().unwrap();
+            v.chunks(12).map(|s| s[0] as usize / 12).collect()
+        })
+        .collect()
+}
+
+/// The same from the plain provider: the reference.
+fn provider_samples(ds: &Dataset<Record>, schedule: &Schedule, epoch: u64) -> Vec<Vec<usize>> {
+    let mut p = Provider::<Record, Conv>::new(ds, schedule.clone()).unwrap();
+    p.start_epoch(epoch);
+    let mut out = Vec::new();
+    while let Some(b) = p.next_batch() {
+        let v: Vec<f32> = b.batch.image.array().iter().copied().collect();
+        out.push(v.chunks(12).map(|s| s[0] as usize / 12).collect());
+    }
+    out
+}
+
+#[test]
+fn epochs_left_early_or_served_side_by_side_are_each_the_schedules() {
+    // The loader keeps the provider of an epoch for the next `iter()`: whatever an epoch left it
+    // in, the next epoch is whole, and two epochs at once (a clone's beside the loader's) are
+    // each their own.
+    let ds = Arc::new(Dataset::new(record(21)).unwrap());
+    let schedule = Schedule::builder(21)
+        .batch_size(4)
+        .shuffle(true)
+        .seed(5)
+        .build()
+        .unwrap();
+    let loader = SpecLoader::<Record, Conv>::new(ds.clone(), schedule.clone(), &device()).unwrap();
+    let whole = |it: Box<dyn burn::data::dataloader::DataLoaderIterator<Tensors<Conv>>>| {
+        samples_of(it.map(|b| b.unwrap()))
+    };
+    assert_eq!(whole(loader.iter()), provider_samples(&ds, &schedule, 0));
+    // Epoch 1 left after two batches.
+    let mut left = loader.iter();
+    let firsts = samples_of(left.by_ref().take(2).map(|b| b.unwrap()));
+    assert_eq!(firsts, provider_samples(&ds, &schedule, 1)[..2]);
+    drop(left);
+    assert_eq!(whole(loader.iter()), provider_samples(&ds, &schedule, 2));
+    // Epoch 3 (the loader's) and 4 (a clone's, asked for while 3 is served), interleaved.
+    let other = loader.clone();
+    let mut three = loader.iter();
+    let mut four = other.iter();
+    let (mut a, mut b) = (Vec::new(), Vec::new());
+    loop {
+        let (x, y) = (three.next(), four.next());
+        if x.is_none() && y.is_none() {
+            break;
+        }
+        a.extend(x.map(|t| t.unwrap()));
+        b.extend(y.map(|t| t.unwrap()));
+    }
+    drop((three, four));
+    assert_eq!(
+        samples_of(a.into_iter()),
+        provider_samples(&ds, &schedule, 3)
+    );
+    assert_eq!(
+        samples_of(b.into_iter()),
+        provider_samples(&ds, &schedule, 4)
+    );
+    // And the epochs after them, from whichever provider was kept.
+    for epoch in 5..8 {
+        let it = if epoch % 2 == 0 {
+            loader.iter()
+        } else {
+            other.iter()
+        };
+        assert_eq!(
+            whole(it),
+            provider_samples(&ds, &schedule, epoch),
+            "epoch {epoch}"
+        );
+    }
+    // Epochs differ (the test can tell them apart).
+    assert_ne!(
+        provider_samples(&ds, &schedule, 3),
+        provider_samples(&ds, &schedule, 4)
+    );
+}
+
 #[test]
 fn each_iter_is_the_next_epoch_in_the_providers_order_with_or_without_prefetch() {
     let ds = Arc::new(indexed(10));
