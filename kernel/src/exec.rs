@@ -19,6 +19,9 @@ pub(crate) struct Opts {
     pub staged: bool,
     /// Streaming de-interleaves read this many parts of a core in turn (at least 1).
     pub parts: usize,
+    /// Streaming-store transpositions write this many lines of each destination row in turn
+    /// (at least 1).
+    pub lines: usize,
     /// Elements from a core's first source element to the next core's (the innermost outer
     /// axis's source stride), 0 when unknown: a kernel of small cores may prefetch there.
     pub ahead: isize,
@@ -31,6 +34,7 @@ impl Opts {
         strip: 1024,
         staged: false,
         parts: 1,
+        lines: 1,
         ahead: 0,
     };
 }

@@ -253,6 +253,7 @@ where
         strip: tuning.strip_rows,
         staged: tuning.staged,
         parts: tuning.stream_parts.max(1),
+        lines: tuning.stream_lines.max(1),
         ahead: 0,
     };
     let parts = if bytes >= tuning.par_min_bytes {

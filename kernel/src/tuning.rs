@@ -26,6 +26,10 @@ pub struct Tuning {
     /// turn (1: in order): beyond the last-level cache, reads from several pages at a time
     /// keep more of the memory busy, as glibc's memcpy does for large copies.
     pub stream_parts: usize,
+    /// Streaming-store transpositions of 4-byte values write this many lines of each
+    /// destination row in turn (at least 1), reading as many blocks of source rows at once:
+    /// the memory takes longer runs of each row.
+    pub stream_lines: usize,
     /// A gather of rows prefetches the row this many rows ahead (0: none)...
     pub prefetch_rows: usize,
     /// ...from sources of at least this many bytes.
@@ -44,6 +48,7 @@ impl Default for Tuning {
             strip_rows: 1024,
             staged: true,
             stream_parts: 4,
+            stream_lines: 2,
             prefetch_rows: 2,
             prefetch_min_bytes: 4 << 20,
         }
@@ -56,6 +61,7 @@ impl Tuning {
     /// of the last-level cache, never below 8 MB), then from the environment, which overrides
     /// each: `BATCHSPEC_NT_MIN_BYTES` (`8M`, `never`), `BATCHSPEC_PAR_MIN_BYTES`,
     /// `BATCHSPEC_STRIP_ROWS`, `BATCHSPEC_STAGED` (`0`/`1`), `BATCHSPEC_STREAM_PARTS`,
+    /// `BATCHSPEC_STREAM_LINES`,
     /// `BATCHSPEC_AVX512` (`0`: the AVX2 blocks even where the CPU has AVX-512),
     /// `BATCHSPEC_PREFETCH_ROWS` (`0`: no prefetch), `BATCHSPEC_PREFETCH_MIN_BYTES`. What
     /// [`permute_into`](crate::permute_into) and [`gather_rows`](crate::gather_rows) use.
@@ -180,6 +186,9 @@ pub(crate) fn tuning_for(c: Caches) -> Tuning {
     }
     if let Some(n) = env_count("BATCHSPEC_STREAM_PARTS").filter(|&n| n > 0) {
         t.stream_parts = n;
+    }
+    if let Some(n) = env_count("BATCHSPEC_STREAM_LINES").filter(|&n| n > 0) {
+        t.stream_lines = n;
     }
     if let Some(w) = env_flag("BATCHSPEC_AVX512") {
         t.wide = w;

@@ -104,6 +104,27 @@ fn configs() -> Vec<(&'static str, Tuning, Threads)> {
             },
             Threads::One,
         ),
+        // The streamed transposition's destination rows a line at a time, and three lines
+        // at a time (a count that leaves a shorter group at the end of a row; the default
+        // is 2).
+        (
+            "streaming stores, not staged, a line of each row at a time",
+            Tuning {
+                staged: false,
+                stream_lines: 1,
+                ..forced
+            },
+            Threads::One,
+        ),
+        (
+            "streaming stores, not staged, three lines of each row at a time",
+            Tuning {
+                staged: false,
+                stream_lines: 3,
+                ..forced
+            },
+            Threads::One,
+        ),
         ("this machine's tuning", Tuning::for_machine(), Threads::One),
         // The AVX2 blocks where the machine has AVX-512 (the defaults take its blocks there).
         (

@@ -96,22 +96,22 @@ pub(crate) unsafe fn tile_b4<const AV: bool, const WIDE: bool, A: Copy, B: Copy,
                     ..*c
                 };
                 let d = dst.offset(r16 as isize * c.ds);
-                blocks_b4::<true, AV, A, B, F>(src.add(r16), d, &sub, f, w, 8, jb, js);
+                blocks_b4::<true, AV, A, B, F>(src.add(r16), d, &sub, f, w, o.lines, 8, jb, js);
             }
             if js == jb && c.rows * c.cols * core::mem::size_of::<A>() <= SMALL_CORE_BYTES {
                 // A small core (one batch item of `bwc -> bcw`, say): its source stays in the
                 // caches, so the order of the writes is what counts.
                 bands_b4::<true, AV, A, B, F>(src, dst, c, f, r, jb, je, o.ahead);
             } else if WIDE {
-                blocks_b4_wide::<true, AV, A, B, F>(src, dst, c, f, w, r, js, je);
+                blocks_b4_wide::<true, AV, A, B, F>(src, dst, c, f, w, o.lines, r, js, je);
             } else {
-                blocks_b4::<true, AV, A, B, F>(src, dst, c, f, w, r, js, je);
+                blocks_b4::<true, AV, A, B, F>(src, dst, c, f, w, o.lines, r, js, je);
             }
             _mm_sfence();
         } else if WIDE {
-            blocks_b4_wide::<false, AV, A, B, F>(src, dst, c, f, w, r, jb, je);
+            blocks_b4_wide::<false, AV, A, B, F>(src, dst, c, f, w, 1, r, jb, je);
         } else {
-            blocks_b4::<false, AV, A, B, F>(src, dst, c, f, w, r, jb, je);
+            blocks_b4::<false, AV, A, B, F>(src, dst, c, f, w, 1, r, jb, je);
         }
         edges(src, dst, c, f, r, jb, je);
     }

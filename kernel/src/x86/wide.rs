@@ -93,8 +93,8 @@ fn tr16x16(r: &[__m512; 16]) -> [__m512; 16] {
 
 /// The 16 x 16 blocks of [`tile_b4`](super::tile_b4) with AVX-512, walked as
 /// [`blocks_b4`](super::blocks::blocks_b4) walks its own ([`walk_b4`]: strips of `strip`
-/// destination rows, each a column of lines at a time), the last group of 8 rows as one AVX2
-/// band.
+/// destination rows, each `lines` columns of lines at a time), the last group of 8 rows as one
+/// AVX2 band.
 ///
 /// # Safety
 /// As [`tile_b4`](super::tile_b4) (with `NT`, rows line aligned from `jb` on, so that each
@@ -114,6 +114,7 @@ pub(super) unsafe fn blocks_b4_wide<
     c: &Core,
     f: &F,
     strip: usize,
+    lines: usize,
     rows8: usize,
     jb: usize,
     je: usize,
@@ -138,5 +139,5 @@ pub(super) unsafe fn blocks_b4_wide<
         }
     };
     // SAFETY: the walk hands over blocks inside the core (caller contract).
-    unsafe { walk_b4::<NT, AV, A, B, F>(src, dst, c, f, strip, rows8, jb, je, block) }
+    unsafe { walk_b4::<NT, AV, A, B, F>(src, dst, c, f, strip, lines, rows8, jb, je, block) }
 }
