@@ -341,8 +341,8 @@ pub struct SpecLoader<R, Q> {
     // A slice of no samples: no batches.
     empty: bool,
     // The provider of the last epoch served on the caller's thread, kept for the next `iter()`
-    // (making one checks the pair, fingerprints the request and allocates: for small batches a
-    // tenth of an epoch). Shared with the loader's clones; type-erased (a
+    // (making one checks the pair, fingerprints the request and allocates: a twentieth of an
+    // epoch of the digits). Shared with the loader's clones; type-erased (a
     // `Provider<'static, R, Q>`), so that the struct does not bound `R`.
     idle: Idle,
     request: PhantomData<fn() -> Q>,

@@ -63,7 +63,7 @@ pub(super) unsafe fn blocks_b4<const NT: bool, const AV: bool, A: Copy, B: Copy,
 /// The walk of the 16 x 16 blocks of [`blocks_b4`] and [`blocks_b4_wide`]: strips of `strip`
 /// destination rows, each `lines` columns of lines at a time (each destination row given
 /// `lines` consecutive lines in turn: with streaming stores, on the 260 MiB-L3 Xeon, 2 lines
-/// wrote an 8192 x 8192 transpose at 0.82-0.86 x memcpy against 0.76-0.79 for 1, and 3 or 4
+/// wrote an 8192 x 8192 transpose at 0.81-0.87 x memcpy against 0.76-0.79 for 1, and 3 or 4
 /// at 0.73-0.78), `block(s, d)` for the block whose source
 /// starts at `s` (its 16 rows `ts` apart) and whose destination starts at `d` (its 16 rows `ds`
 /// apart); then the last group of 8 rows, if any, as one band of [`bands_b4`].

@@ -182,12 +182,7 @@ impl<'d, R: DataSpec, Q: DataSpec> Provider<'d, R, Q> {
     where
         Q: ProvidedBy<R>,
     {
-        let mut p = Self::unbuffered(dataset, schedule)?;
-        p.buffer = Some(Q::nest(FlatOf::<Q>::alloc(
-            p.cursor.schedule().batch_size(),
-            0,
-        )));
-        Ok(p)
+        Ok(Self::unbuffered(dataset, schedule)?.buffered())
     }
 
     /// A provider that holds its dataset by an [`Arc`]: it borrows nothing, so it can move to
@@ -203,12 +198,17 @@ impl<'d, R: DataSpec, Q: DataSpec> Provider<'d, R, Q> {
         Q: ProvidedBy<R>,
         R: 'static,
     {
-        let mut p = Provider::held(Held::Shared(dataset), schedule)?;
-        p.buffer = Some(Q::nest(FlatOf::<Q>::alloc(
-            p.cursor.schedule().batch_size(),
-            0,
-        )));
-        Ok(p)
+        Ok(Provider::shared_unbuffered(dataset, schedule)?.buffered())
+    }
+
+    /// With a batch buffer of the schedule's batch size for [`Provider::next_batch`].
+    fn buffered(mut self) -> Self
+    where
+        Q: ProvidedBy<R>,
+    {
+        let size = self.cursor.schedule().batch_size();
+        self.buffer = Some(Q::nest(FlatOf::<Q>::alloc(size, 0)));
+        self
     }
 
     /// A provider that holds its dataset by an [`Arc`] and has no batch buffer of its own, as
