@@ -145,15 +145,27 @@ fn epoch_labels(loader: &dyn DataLoader<Tensors<Conv>>) -> Vec<Vec<i64>> {
         .collect()
 }
 
-/// The same epoch from the plain provider: the reference order.
-fn provider_labels(ds: &Dataset<Record>, schedule: &Schedule, epoch: u64) -> Vec<Vec<i64>> {
+/// `each` of every batch of epoch `epoch` from the plain provider: the reference order.
+fn provider_epoch<T>(
+    ds: &Dataset<Record>,
+    schedule: &Schedule,
+    epoch: u64,
+    each: impl Fn(&Conv) -> T,
+) -> Vec<T> {
     let mut p = Provider::<Record, Conv>::new(ds, schedule.clone()).unwrap();
     p.start_epoch(epoch);
     let mut out = Vec::new();
     while let Some(b) = p.next_batch() {
-        out.push(b.batch.label.array().iter().copied().collect());
+        out.push(each(b.batch));
     }
     out
+}
+
+/// The labels of each batch of an epoch from the plain provider.
+fn provider_labels(ds: &Dataset<Record>, schedule: &Schedule, epoch: u64) -> Vec<Vec<i64>> {
+    provider_epoch(ds, schedule, epoch, |b| {
+        b.label.array().iter().copied().collect()
+    })
 }
 
 /// A record whose label is the sample's index, so that batches show which samples they hold.
@@ -172,21 +184,22 @@ fn samples_of(batches: impl Iterator<Item = Tensors<Conv>>) -> Vec<Vec<usize>> {
     batches
         .map(|b| {
             let v = b.image.into_data().try_to_vec::<f32>().unwrap();
-            v.chunks(12).map(|s| s[0] as usize / 12).collect()
+            samples(&v)
         })
         .collect()
 }
 
-/// The same from the plain provider: the reference.
+/// The samples of a batch's images, `bchw f32` values in order.
+fn samples(values: &[f32]) -> Vec<usize> {
+    values.chunks(12).map(|s| s[0] as usize / 12).collect()
+}
+
+/// The samples of each batch of an epoch from the plain provider.
 fn provider_samples(ds: &Dataset<Record>, schedule: &Schedule, epoch: u64) -> Vec<Vec<usize>> {
-    let mut p = Provider::<Record, Conv>::new(ds, schedule.clone()).unwrap();
-    p.start_epoch(epoch);
-    let mut out = Vec::new();
-    while let Some(b) = p.next_batch() {
-        let v: Vec<f32> = b.batch.image.array().iter().copied().collect();
-        out.push(v.chunks(12).map(|s| s[0] as usize / 12).collect());
-    }
-    out
+    provider_epoch(ds, schedule, epoch, |b| {
+        let v: Vec<f32> = b.image.array().iter().copied().collect();
+        samples(&v)
+    })
 }
 
 #[test]
