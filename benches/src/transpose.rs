@@ -437,8 +437,9 @@ fn main() {
     #[cfg(not(target_arch = "x86_64"))]
     let wide = false;
     batchspec_bench::out!(
-        "# kernel tuning of this machine: streaming stores from {} MB, staged {}, streamed de-interleaves read in {} parts, streamed transpositions write {} lines of a row in turn, strips of {} rows, threads from {} MB, AVX-512 blocks {}",
+        "# kernel tuning of this machine: streaming stores from {} MB (calibrated at first use from {} MB), staged {}, streamed de-interleaves read in {} parts, streamed transpositions write {} lines of a row in turn, strips of {} rows, threads from {} MB, AVX-512 blocks {}",
         tuning.nt_min_bytes >> 20,
+        tuning.nt_trial_min_bytes >> 20,
         tuning.staged,
         tuning.stream_parts,
         tuning.stream_lines,
@@ -652,17 +653,19 @@ fn measure(quick: bool, only: Option<&str>) {
                 for _ in 0..warm {
                     bench.run(v, t);
                 }
-                // A case that streams its output calibrates the staging choice on its first
-                // calls (five): made here, before the timed rounds, so that they time the choice.
-                let streams = n * 4 >= batchspec::kernel::Tuning::for_machine().nt_min_bytes;
-                let mut calls = 0;
-                while v == Variant::Batchspec
-                    && streams
-                    && batchspec::kernel::staging_decided().is_none()
-                    && calls < 5
-                {
+                // The kernel's first calls in a process calibrate its choices (whether an
+                // output the last-level cache could hold is streamed, whether long rows are
+                // staged; eight calls each): made here, before the timed rounds, so that they
+                // time the choices. Until two calls in a row leave none pending.
+                let (mut calls, mut quiet) = (0, 0);
+                while v == Variant::Batchspec && quiet < 2 && calls < 16 {
                     bench.run(v, t);
                     calls += 1;
+                    quiet = if batchspec::kernel::calibrating() {
+                        0
+                    } else {
+                        quiet + 1
+                    };
                 }
             }
             for _ in 0..reps {
@@ -742,5 +745,16 @@ fn measure(quick: bool, only: Option<&str>) {
             Some(false) => "not staged",
             None => "not decided (no call streamed long rows, or BATCHSPEC_STAGED forced it)",
         }
+    );
+    let word = |nt: Option<bool>| match nt {
+        Some(true) => "streamed",
+        Some(false) => "plain stores",
+        None => "not decided",
+    };
+    let [one, two] = batchspec::kernel::panels_streaming_decided();
+    batchspec_bench::out!(
+        "# streaming stores of a transposition in panels whose output the last-level cache could hold, calibrated at first use in this process: 1 thread {}, 2 threads {} (not decided: no such call, or BATCHSPEC_NT_MIN_BYTES forced the choice)",
+        word(one),
+        word(two)
     );
 }

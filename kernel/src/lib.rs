@@ -62,7 +62,7 @@ pub use error::KernelError;
 pub use loops::MAX_RANK;
 pub use pages::{HUGE_PAGE, advise_huge_pages, prefetch_read};
 pub use rows::{gather_rows, gather_rows_into, gather_rows_tuned};
-pub use tuning::{Caches, Tuning, staging_decided};
+pub use tuning::{Caches, Tuning, calibrating, panels_streaming_decided, staging_decided};
 
 /// How many threads a conversion may use.
 ///
@@ -123,16 +123,7 @@ where
     B: Copy + Send,
     F: Fn(A) -> B + Sync,
 {
-    let tuning = Tuning::for_machine();
-    permute_with(
-        src,
-        perm,
-        dst,
-        f,
-        threads,
-        &tuning,
-        tuning::staging_calibrated(),
-    )
+    permute_with(src, perm, dst, f, threads, &Tuning::for_machine(), true)
 }
 
 /// Writes pixels of three interleaved channels (`src` holds `3·n` values) into three rows of
@@ -199,8 +190,12 @@ where
     permute_with(src, perm, dst, f, threads, tuning, false)
 }
 
-/// The permuted copy with `tuning`; with `calibrate`, a call that streams long rows out through
-/// the staging buffer or not takes the machine's calibrated choice (`tuning::staging_for_call`).
+/// The permuted copy with `tuning`; with `calibrate`, the choices calibrated at first use take
+/// the machine's calibrated value (see [`tuning::Choice`]): whether a transposition in panels
+/// writes an output the last-level cache could hold with non-temporal stores, and whether a
+/// streaming-store
+/// transposition of long rows goes through the staging buffer (unless `BATCHSPEC_STAGED` forces
+/// it). A call takes part in one calibration at most.
 fn permute_with<A, B, F>(
     src: ArrayView<'_, A, IxDyn>,
     perm: &[usize],
@@ -270,16 +265,29 @@ where
     if chunks == 1 && plan.n_outer > 0 {
         opts.ahead = plan.outer[plan.n_outer - 1].src;
     }
-    let (kernel, may_stage) = select::<A, B, F>(&plan, tuning);
+    let picked = select::<A, B, F>(&plan, tuning);
+    // A call in a calibration: the choice, the value it runs with, and whether it is timed.
+    let mut trial = None;
+    if calibrate && picked.panels && !opts.nt && bytes >= tuning.nt_trial_min_bytes {
+        let choice = tuning::Choice::Panels(parts > 1);
+        let (nt, timed) = tuning::for_call(choice);
+        opts.nt = nt;
+        trial = timed.map(|timed| (choice, nt, timed));
+    }
     // Whether streaming long rows through the staging buffer pays depends on the host (it won
-    // on a 32 MiB-L3 host, lost on a 300 MiB one): the first such calls of the process try both.
-    let trial = if calibrate && may_stage && opts.nt {
-        let (staged, timed) = tuning::staging_for_call();
-        opts.staged = staged;
-        timed.then(std::time::Instant::now)
-    } else {
-        None
-    };
+    // on a 32 MiB-L3 host, lost on a 300 MiB one): calibrated on calls in no other trial.
+    if calibrate && picked.may_stage && opts.nt && tuning::staging_calibrated() {
+        let (staged, timed) = tuning::for_call(tuning::Choice::Staging);
+        match (timed, trial) {
+            (_, Some(_)) => opts.staged = tuning::staging_decided().unwrap_or(opts.staged),
+            (Some(timed), None) => {
+                opts.staged = staged;
+                trial = Some((tuning::Choice::Staging, staged, timed));
+            }
+            (None, None) => opts.staged = staged,
+        }
+    }
+    let start = trial.map(|_| std::time::Instant::now());
     let c = plan.core;
     let job = Job {
         // SAFETY: `src_off` is the offset of the core's first element, an element of the view
@@ -288,7 +296,7 @@ where
         // SAFETY: `dst_off` indexes an element of the destination (same reason).
         dst: unsafe { dst.as_mut_ptr().offset(plan.dst_off) },
         plan: &plan,
-        kernel,
+        kernel: picked.kernel,
         f: &f,
         opts,
         chunks,
@@ -298,48 +306,63 @@ where
     // (`dst.len()` elements, borrowed mutably); `run_parts` hands disjoint unit ranges to the
     // threads.
     unsafe { exec::run_parts(&job, 0, job.units(), parts) };
-    match trial {
-        Some(start) => tuning::staging_timed(opts.staged, bytes, start.elapsed()),
+    if let (Some((choice, value, timed)), Some(start)) = (trial, start) {
         // The calibration's first call counts, untimed.
-        None if calibrate && may_stage && opts.nt && tuning::staging_decided().is_none() => {
-            tuning::staging_timed(opts.staged, 0, std::time::Duration::ZERO);
-        }
-        None => {}
+        let (bytes, elapsed) = if timed {
+            (bytes, start.elapsed())
+        } else {
+            (0, std::time::Duration::ZERO)
+        };
+        tuning::timed(choice, value, bytes, elapsed);
     }
     Ok(())
 }
 
-/// Picks the kernel for the plan's core, and says whether it may stream its long rows out
-/// through the staging buffer (the 4-byte AVX2 tile, for rows of at least `STAGE_MIN_COLS`).
-fn select<A, B, F>(plan: &LoopNest, tuning: &Tuning) -> (KernelFn<A, B, F>, bool)
+/// The kernel picked for a plan's core.
+struct Picked<A, B, F> {
+    kernel: KernelFn<A, B, F>,
+    /// It may stream long rows out through the staging buffer (the 4-byte AVX2 tile, for rows
+    /// of at least `STAGE_MIN_COLS`).
+    may_stage: bool,
+    /// It is the 4-byte transposition in panels (see [`tuning::Choice::Panels`]).
+    panels: bool,
+}
+
+/// Picks the kernel for the plan's core.
+fn select<A, B, F>(plan: &LoopNest, tuning: &Tuning) -> Picked<A, B, F>
 where
     A: Copy,
     B: Copy,
     F: Fn(A) -> B,
 {
+    let plain = |kernel: KernelFn<A, B, F>| Picked {
+        kernel,
+        may_stage: false,
+        panels: false,
+    };
     let c = &plan.core;
     if plan.shape == Shape::RowCopy {
-        return (generic::row_copy::<A, B, F>, false);
+        return plain(generic::row_copy::<A, B, F>);
     }
     #[cfg(target_arch = "x86_64")]
     if c.tp == 1 && c.rows == 3 && c.ts == 3 && tuning.small && tuning.simd && x86::has_avx2() {
         match (plain_size::<B>(), plain_size::<A>()) {
-            (4, 4) => return (x86::deinterleave3_b4::<true, A, B, F>, false),
-            (4, _) => return (x86::deinterleave3_b4::<false, A, B, F>, false),
+            (4, 4) => return plain(x86::deinterleave3_b4::<true, A, B, F>),
+            (4, _) => return plain(x86::deinterleave3_b4::<false, A, B, F>),
             _ => {}
         }
     }
     if c.tp == 1 && tuning.small {
         match c.rows {
-            2 => return (generic::deinterleave::<2, A, B, F>, false),
-            3 => return (generic::deinterleave::<3, A, B, F>, false),
-            4 => return (generic::deinterleave::<4, A, B, F>, false),
+            2 => return plain(generic::deinterleave::<2, A, B, F>),
+            3 => return plain(generic::deinterleave::<3, A, B, F>),
+            4 => return plain(generic::deinterleave::<4, A, B, F>),
             _ => {}
         }
         match c.cols {
-            2 => return (generic::interleave::<2, A, B, F>, false),
-            3 => return (generic::interleave::<3, A, B, F>, false),
-            4 => return (generic::interleave::<4, A, B, F>, false),
+            2 => return plain(generic::interleave::<2, A, B, F>),
+            3 => return plain(generic::interleave::<3, A, B, F>),
+            4 => return plain(generic::interleave::<4, A, B, F>),
             _ => {}
         }
     }
@@ -347,7 +370,6 @@ where
     if c.tp == 1 && tuning.simd && x86::has_avx2() {
         let same = plain_size::<A>() == plain_size::<B>();
         let wide = tuning.wide && x86::has_avx512();
-        let staging = c.cols >= x86::STAGE_MIN_COLS;
         match plain_size::<B>() {
             4 if c.rows >= 8 && c.cols >= 16 => {
                 let kernel: KernelFn<A, B, F> = match (same, wide) {
@@ -356,16 +378,20 @@ where
                     (false, true) => x86::tile_b4::<false, true, A, B, F>,
                     (false, false) => x86::tile_b4::<false, false, A, B, F>,
                 };
-                return (kernel, staging);
+                return Picked {
+                    kernel,
+                    may_stage: c.cols >= x86::STAGE_MIN_COLS,
+                    panels: x86::in_panels::<A>(c),
+                };
             }
             8 if c.rows >= 4 && c.cols >= 8 && same => {
-                return (x86::tile_b8::<true, A, B, F>, false);
+                return plain(x86::tile_b8::<true, A, B, F>);
             }
-            8 if c.rows >= 4 && c.cols >= 8 => return (x86::tile_b8::<false, A, B, F>, false),
+            8 if c.rows >= 4 && c.cols >= 8 => return plain(x86::tile_b8::<false, A, B, F>),
             _ => {}
         }
     }
-    (generic::tile::<A, B, F>, false)
+    plain(generic::tile::<A, B, F>)
 }
 
 /// The size of `T` if it is a primitive integer or float (every byte initialised, any bit

@@ -16,6 +16,12 @@ pub struct Tuning {
     pub wide: bool,
     /// Non-temporal stores for outputs of at least this many bytes (`usize::MAX`: never).
     pub nt_min_bytes: usize,
+    /// Outputs of at least this many bytes and fewer than `nt_min_bytes` (which the last-level
+    /// cache could hold): whether [`permute_into`](crate::permute_into) writes them with
+    /// non-temporal stores when it transposes in panels (4-byte destination rows of at most 64
+    /// columns, as `bchw -> chwb`) is calibrated at first use, for one thread and for more
+    /// (`usize::MAX`: never, plain stores; the other kernels use plain stores there).
+    pub nt_trial_min_bytes: usize,
     /// Split over threads only outputs of at least this many bytes.
     pub par_min_bytes: usize,
     /// Destination rows per strip of the tiled transpositions.
@@ -44,6 +50,7 @@ impl Default for Tuning {
             small: true,
             wide: true,
             nt_min_bytes: 8 << 20,
+            nt_trial_min_bytes: usize::MAX,
             par_min_bytes: 4 << 20,
             strip_rows: 1024,
             staged: true,
@@ -57,9 +64,11 @@ impl Default for Tuning {
 
 impl Tuning {
     /// The choices for the machine the process runs on, made once: from its caches
-    /// ([`Caches::of_machine`]; non-temporal stores only for outputs of at least three quarters
-    /// of the last-level cache, never below 8 MB), then from the environment, which overrides
-    /// each: `BATCHSPEC_NT_MIN_BYTES` (`8M`, `never`), `BATCHSPEC_PAR_MIN_BYTES`,
+    /// ([`Caches::of_machine`]; non-temporal stores for outputs of at least three quarters
+    /// of the last-level cache, calibrated from 8 MB up to that), then from the environment,
+    /// which overrides each: `BATCHSPEC_NT_MIN_BYTES` (`8M`, `never`; set, it turns the
+    /// calibration off), `BATCHSPEC_NT_TRIAL_MIN_BYTES` (`never`: no calibration),
+    /// `BATCHSPEC_PAR_MIN_BYTES`,
     /// `BATCHSPEC_STRIP_ROWS`, `BATCHSPEC_STAGED` (`0`/`1`), `BATCHSPEC_STREAM_PARTS`,
     /// `BATCHSPEC_STREAM_LINES`,
     /// `BATCHSPEC_AVX512` (`0`: the AVX2 blocks even where the CPU has AVX-512),
@@ -164,16 +173,30 @@ pub(crate) fn machine_tuning() -> Tuning {
 
 /// The tuning for caches `c`, then the environment's overrides.
 pub(crate) fn tuning_for(c: Caches) -> Tuning {
-    let mut t = Tuning::default();
+    let mut t = Tuning {
+        nt_trial_min_bytes: 8 << 20,
+        ..Tuning::default()
+    };
     // Non-temporal stores bypass the caches: they win when the output would not stay in the
-    // last-level cache anyway, and lose (to the plain stores memcpy itself uses) when it would.
-    // glibc's memcpy switches to them at three quarters of the last-level cache; the same
-    // threshold here, and never below the fixed 8 MB measured on a 32 MB host.
+    // last-level cache anyway, so from three quarters of it on, and never below the fixed 8 MB
+    // measured on a 32 MB host. In between, where the cache could hold the output, it depends
+    // on the host and the kernel. On a 300 MiB-L3 Xeon they lost for the 3-channel
+    // de-interleave (a 38 MB `bhwc -> bchw` at 0.72 against 0.96 x memcpy). On a 260 MiB-L3
+    // Xeon the transposition in panels (`bchw -> chwb`, 38 MB) ran 1.02-1.35 x memcpy with them
+    // against 0.75-0.84 without (medians of four runs each, alternated), and faster in a loop
+    // of its own with a read of its output after each call (6.2 against 7.3-8.0 ms); there the
+    // de-interleave gained in some runs only (0.90-1.61 against 0.91-1.07) and the small cores
+    // of `bwc -> bcw` lost (0.68-0.75 against 0.85) when the output was dirty in the cache
+    // before the call. So the panels try both at first use; the others keep plain stores.
     if c.llc > 0 {
         t.nt_min_bytes = (c.llc / 4 * 3).max(8 << 20);
     }
     if let Some(b) = env_bytes("BATCHSPEC_NT_MIN_BYTES") {
         t.nt_min_bytes = b;
+        t.nt_trial_min_bytes = usize::MAX;
+    }
+    if let Some(b) = env_bytes("BATCHSPEC_NT_TRIAL_MIN_BYTES") {
+        t.nt_trial_min_bytes = b;
     }
     if let Some(b) = env_bytes("BATCHSPEC_PAR_MIN_BYTES") {
         t.par_min_bytes = b;
@@ -239,72 +262,117 @@ pub(crate) fn staging_calibrated() -> bool {
     !*FORCED.get_or_init(|| env_flag("BATCHSPEC_STAGED").is_some())
 }
 
-/// The first-use calibration of the staging choice: the first call that could stage runs staged
-/// untimed (its output is often fresh memory, whose page faults would weigh on whichever ran
-/// first), the next four alternate staged and not, timed, and the faster per byte is kept for the
-/// rest of the process.
-#[derive(Debug, Default)]
+/// A choice made at first use by timing both ways.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Choice {
+    /// Whether a streaming-store transposition of long rows goes through the staging buffer.
+    Staging,
+    /// Whether the transposition written in panels (4-byte destination rows of at most 64
+    /// columns, as `bchw -> chwb`) writes an output the last-level cache could hold with
+    /// non-temporal stores, on one thread (`false`) or more (`true`).
+    Panels(bool),
+}
+
+/// The first-use calibration of a choice: calls in pairs, `true` twice, `false` twice, then both
+/// again, and only the second call of each pair timed (a call leaves the output where its
+/// stores put it, in the caches or not, so a call after one of the other kind would time the
+/// other's choice as well; the very first call also pays for fresh output pages). The faster per
+/// byte is kept for the rest of the process.
+#[derive(Debug)]
 struct Calibration {
     calls: u32,
-    // The best nanoseconds per byte seen: not staged, staged.
+    // The best nanoseconds per byte seen: `false`, `true`.
     best: [Option<f64>; 2],
     decided: Option<bool>,
 }
 
-/// Calls of the calibration, the untimed first one included.
-const TRIALS: u32 = 5;
+/// Calls of the calibration, the untimed ones included.
+const TRIALS: u32 = 8;
 
 impl Calibration {
-    fn next(&self) -> (bool, bool) {
-        match (self.decided, self.calls) {
-            (Some(staged), _) => (staged, false),
-            (None, 0) => (true, false),
-            (None, k) => (k % 2 == 1, true),
+    const fn new() -> Calibration {
+        Calibration {
+            calls: 0,
+            best: [None, None],
+            decided: None,
         }
     }
 
-    fn record(&mut self, staged: bool, bytes: usize, elapsed: std::time::Duration) {
+    /// The choice for the next call and, while calibrating, whether it is timed.
+    fn next(&self) -> (bool, Option<bool>) {
+        match (self.decided, self.calls) {
+            (Some(choice), _) => (choice, None),
+            (None, k) => ((k / 2) % 2 == 0, Some(k % 2 == 1)),
+        }
+    }
+
+    fn record(&mut self, choice: bool, bytes: usize, elapsed: std::time::Duration) {
         if self.decided.is_some() {
             return;
         }
         self.calls += 1;
         if bytes > 0 {
             let per_byte = elapsed.as_nanos() as f64 / bytes as f64;
-            let best = &mut self.best[usize::from(staged)];
+            let best = &mut self.best[usize::from(choice)];
             *best = Some(best.map_or(per_byte, |b| b.min(per_byte)));
         }
         if self.calls >= TRIALS {
             self.decided = Some(match self.best {
-                [Some(plain), Some(staged)] => staged <= plain,
+                [Some(without), Some(with)] => with <= without,
                 _ => true,
             });
         }
     }
 }
 
-static STAGING: std::sync::Mutex<Calibration> = std::sync::Mutex::new(Calibration {
-    calls: 0,
-    best: [None, None],
-    decided: None,
-});
+type Slot = std::sync::Mutex<Calibration>;
 
-/// The staging to use for a call that could stage, and whether to time it.
-pub(crate) fn staging_for_call() -> (bool, bool) {
-    STAGING.lock().unwrap_or_else(|e| e.into_inner()).next()
+static STAGING: Slot = Slot::new(Calibration::new());
+
+static PANELS: [Slot; 2] = [const { Slot::new(Calibration::new()) }; 2];
+
+fn slot(choice: Choice) -> std::sync::MutexGuard<'static, Calibration> {
+    let slot = match choice {
+        Choice::Staging => &STAGING,
+        Choice::Panels(many) => &PANELS[usize::from(many)],
+    };
+    slot.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-/// Records a call of the calibration (its first, untimed call with a zero duration).
-pub(crate) fn staging_timed(staged: bool, bytes: usize, elapsed: std::time::Duration) {
-    STAGING
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .record(staged, bytes, elapsed);
+/// The choice for a call and, while it is being calibrated, whether the call is timed (else
+/// `None`: decided).
+pub(crate) fn for_call(choice: Choice) -> (bool, Option<bool>) {
+    slot(choice).next()
+}
+
+/// Records a call of the calibration of `choice` that ran with `value` (its first, untimed
+/// call with a zero duration).
+pub(crate) fn timed(choice: Choice, value: bool, bytes: usize, elapsed: std::time::Duration) {
+    slot(choice).record(value, bytes, elapsed);
 }
 
 /// The staging choice calibrated on this machine so far: `None` until the calibration's calls
 /// have run (or when `BATCHSPEC_STAGED` forces it), for the benches to print.
 pub fn staging_decided() -> Option<bool> {
-    STAGING.lock().unwrap_or_else(|e| e.into_inner()).decided
+    slot(Choice::Staging).decided
+}
+
+/// The non-temporal store choice of the transposition in panels for outputs the last-level
+/// cache could hold, calibrated so far on one thread and on more (`None` until decided), for
+/// the benches to print.
+pub fn panels_streaming_decided() -> [Option<bool>; 2] {
+    [false, true].map(|many| slot(Choice::Panels(many)).decided)
+}
+
+/// Whether a calibration has started and not decided: a benchmark makes the calls that decide
+/// before it times any.
+pub fn calibrating() -> bool {
+    [Choice::Staging, Choice::Panels(false), Choice::Panels(true)]
+        .into_iter()
+        .any(|choice| {
+            let c = slot(choice);
+            c.calls > 0 && c.decided.is_none()
+        })
 }
 
 #[cfg(test)]
@@ -313,25 +381,26 @@ mod calibration_tests {
     use std::time::Duration;
 
     fn run(staged_ns: u64, plain_ns: u64) -> Calibration {
-        let mut c = Calibration::default();
+        let mut c = Calibration::new();
         for _ in 0..TRIALS {
-            let (staged, _) = c.next();
+            let (staged, timed) = c.next();
             let ns = if staged { staged_ns } else { plain_ns };
-            c.record(staged, 1000, Duration::from_nanos(ns));
+            let bytes = if timed == Some(true) { 1000 } else { 0 };
+            c.record(staged, bytes, Duration::from_nanos(ns));
         }
         c
     }
 
     #[test]
-    fn the_first_call_is_untimed_then_both_are_tried_and_the_faster_kept() {
-        let c = Calibration::default();
-        assert_eq!(c.next(), (true, false));
+    fn both_are_tried_in_pairs_timed_after_their_own_kind_and_the_faster_kept() {
+        let c = Calibration::new();
+        assert_eq!(c.next(), (true, Some(false)));
         let slow_staging = run(2000, 1000);
         assert_eq!(slow_staging.decided, Some(false));
-        assert_eq!(slow_staging.next(), (false, false));
+        assert_eq!(slow_staging.next(), (false, None));
         assert_eq!(run(1000, 2000).decided, Some(true));
-        // Both tried twice after the first.
-        let mut c = Calibration::default();
+        // Both tried twice, each after a call of its own kind.
+        let mut c = Calibration::new();
         let mut seen = vec![];
         for _ in 0..TRIALS {
             let (staged, timed) = c.next();
@@ -341,11 +410,14 @@ mod calibration_tests {
         assert_eq!(
             seen,
             [
-                (true, false),
-                (true, true),
-                (false, true),
-                (true, true),
-                (false, true)
+                (true, Some(false)),
+                (true, Some(true)),
+                (false, Some(false)),
+                (false, Some(true)),
+                (true, Some(false)),
+                (true, Some(true)),
+                (false, Some(false)),
+                (false, Some(true)),
             ]
         );
     }

@@ -588,3 +588,45 @@ fn a_gather_into_refuses_what_does_not_fit_and_writes_nothing() {
     gather_rows_into(&src, 2, &[2, 0], &mut dst, f32::from).unwrap();
     assert_eq!(dst, [5.0, 6.0, 1.0, 2.0]);
 }
+
+/// `bchw -> chwb` of 64 images (destination rows of 64 columns: the transposition in panels)
+/// of 9.6 MB, through `permute_into`, whose first calls on a machine whose last-level cache
+/// could hold it try non-temporal stores and plain ones (`Tuning::nt_trial_min_bytes`): every
+/// call writes the same values, whichever it tried, and the calibration decides.
+#[test]
+fn calibrated_calls_write_the_same_values() {
+    let (b, chw) = (64, 3 * 112 * 112);
+    let src: Vec<f32> = (0..b * chw).map(|i| (i % 65_521) as f32).collect();
+    let a = ArrayViewD::from_shape(IxDyn(&[b, 3, 112, 112]), &src).unwrap();
+    let mut want = vec![0.0f32; b * chw];
+    for (k, row) in want.chunks_exact_mut(b).enumerate() {
+        for (bi, v) in row.iter_mut().enumerate() {
+            *v = src[bi * chw + k];
+        }
+    }
+    // Line aligned, as the streaming stores need: a buffer 16 values longer, from its first
+    // 64-byte boundary on.
+    let mut buf = vec![0.0f32; want.len() + 16];
+    let off = (0..16)
+        .find(|&o| (buf.as_ptr() as usize + 4 * o).is_multiple_of(64))
+        .unwrap();
+    let dst = &mut buf[off..off + want.len()];
+    for threads in [Threads::One, Threads::Two] {
+        for call in 0..12 {
+            dst.fill(f32::NAN);
+            permute_into(a.clone(), &[1, 2, 3, 0], dst, |x| x, threads).unwrap();
+            assert!(dst == &want[..], "{threads:?}, call {call}");
+        }
+    }
+    let tuning = Tuning::for_machine();
+    let bytes = want.len() * 4;
+    let decided = batchspec_kernel::panels_streaming_decided();
+    if (tuning.nt_trial_min_bytes..tuning.nt_min_bytes).contains(&bytes) {
+        assert!(decided[0].is_some(), "one thread: {decided:?}");
+        if bytes >= tuning.par_min_bytes {
+            assert!(decided[1].is_some(), "two threads: {decided:?}");
+        }
+    } else {
+        assert_eq!(decided, [None, None]);
+    }
+}

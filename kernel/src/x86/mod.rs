@@ -56,6 +56,12 @@ pub(crate) fn has_avx2() -> bool {
 /// (128 columns: 0.77 -> 0.72, so not).
 const PANEL_COLS: usize = 64;
 
+/// Whether [`tile_b4`] writes a core in panels (rows of at most `PANEL_COLS` columns, not a
+/// small core), for the calibration of its non-temporal stores.
+pub(crate) fn in_panels<A>(c: &Core) -> bool {
+    c.cols <= PANEL_COLS && c.rows * c.cols * core::mem::size_of::<A>() > SMALL_CORE_BYTES
+}
+
 /// Transposition for plain 4-byte destinations; see the module documentation. `AV`: the
 /// source elements are plain 4-byte values too (see [`load8`](regs::load8)). `WIDE`: the 16 x 16
 /// blocks are AVX-512's ([`blocks_b4_wide`]), the bands, staging and edges as without it.
