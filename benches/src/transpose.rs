@@ -752,9 +752,11 @@ fn measure(quick: bool, only: Option<&str>) {
         None => "not decided",
     };
     let [one, two] = batchspec::kernel::panels_streaming_decided();
-    batchspec_bench::out!(
-        "# streaming stores of a transposition in panels whose output the last-level cache could hold, calibrated at first use in this process: 1 thread {}, 2 threads {} (not decided: no such call, or BATCHSPEC_NT_MIN_BYTES forced the choice)",
-        word(one),
-        word(two)
-    );
+    if one.is_some() || two.is_some() {
+        batchspec_bench::out!(
+            "# streaming stores of the transposition in panels, its output inside the last-level cache, calibrated at first use in this process: 1 thread {}, 2 threads {}",
+            word(one),
+            word(two)
+        );
+    }
 }
