@@ -437,9 +437,13 @@ fn main() {
     #[cfg(not(target_arch = "x86_64"))]
     let wide = false;
     batchspec_bench::out!(
-        "# kernel tuning of this machine: streaming stores from {} MB (calibrated at first use from {} MB), staged {}, streamed de-interleaves read in {} parts, streamed transpositions write {} lines of a row in turn, strips of {} rows, threads from {} MB, AVX-512 blocks {}",
+        "# kernel tuning of this machine: streaming stores from {} MB (calibrated at first use for panels from {}), staged {}, streamed de-interleaves read in {} parts, streamed transpositions write {} lines of a row in turn, strips of {} rows, threads from {} MB, AVX-512 blocks {}",
         tuning.nt_min_bytes >> 20,
-        tuning.nt_trial_min_bytes >> 20,
+        if tuning.nt_trial_min_bytes == usize::MAX {
+            "never".to_string()
+        } else {
+            format!("{} MB", tuning.nt_trial_min_bytes >> 20)
+        },
         tuning.staged,
         tuning.stream_parts,
         tuning.stream_lines,
