@@ -342,8 +342,9 @@ pub struct SpecLoader<R, Q> {
     empty: bool,
     // The provider of the last epoch served on the caller's thread, kept for the next `iter()`
     // (making one checks the pair, fingerprints the request and allocates: a twentieth of an
-    // epoch of the digits). Shared with the loader's clones; type-erased (a
-    // `Provider<'static, R, Q>`), so that the struct does not bound `R`.
+    // epoch of the digits), or the prefetching worker of the last epoch read to its end, running
+    // on into the next. Shared with the loader's clones; type-erased (a
+    // `Provider<'static, R, Q>` or a `Worker<Q>`), so that the struct does not bound `R`.
     idle: Idle,
     request: PhantomData<fn() -> Q>,
 }
@@ -406,7 +407,11 @@ where
     /// `Prefetch` of owned batches, each batch's memory moving into its tensors, at most
     /// `ahead + 1` batches made before they are asked for. The order is the schedule's, whatever
     /// the timing; an error, or a panic of the thread, is an item of the iterator, never a quiet
-    /// end of the epoch.
+    /// end of the epoch. The thread lives from epoch to epoch (as torch's persistent workers):
+    /// once an epoch has been read to its end, it goes on making the next epoch's first batches,
+    /// which the next `iter()` serves; an epoch left early, or an `iter()` for another epoch
+    /// (after [`start_epoch`](Self::start_epoch), or while a clone's epoch holds the thread),
+    /// starts a new thread.
     pub fn prefetch(mut self, ahead: usize) -> Self {
         self.ahead = ahead;
         self
@@ -482,12 +487,34 @@ where
                 Err(e) => Source::Failed(Some(e)),
             }
         } else {
-            Source::Thread(Prefetch::owned_provider(
-                Arc::clone(&self.dataset),
-                self.schedule.clone(),
-                epoch..epoch + 1,
-                self.ahead,
-            ))
+            // The worker of an epoch before, if it ran on into this one (it serves the epochs
+            // after the one it started with, `ahead` batches ahead, across their boundaries),
+            // else a new one.
+            let kept = self
+                .idle
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .take()
+                .and_then(|w| w.downcast::<Worker<Q>>().ok())
+                .filter(|w| w.next == epoch && w.ahead == self.ahead);
+            let prefetch = match kept {
+                Some(w) => w.prefetch,
+                None => Prefetch::owned_provider(
+                    Arc::clone(&self.dataset),
+                    self.schedule.clone(),
+                    epoch..u64::MAX,
+                    self.ahead,
+                ),
+            };
+            Source::Thread(Ahead {
+                worker: Some(Worker {
+                    prefetch,
+                    next: epoch + 1,
+                    ahead: self.ahead,
+                }),
+                left: self.schedule.epoch(epoch).num_batches(),
+                idle: Arc::clone(&self.idle),
+            })
         };
         Box::new(LoaderIter {
             source,
@@ -584,11 +611,40 @@ impl<R: Send + Sync + 'static, Q: Send + 'static> Drop for Kept<R, Q> {
     }
 }
 
+/// A prefetching loader's worker: the core's `Prefetch` of owned batches over the epochs from
+/// the one it started with on (each tensor keeps its batch's memory), `ahead` batches ahead.
+struct Worker<Q: Send + 'static> {
+    prefetch: Prefetch<Q>,
+    // The epoch it serves once the current one is read.
+    next: u64,
+    ahead: usize,
+}
+
+/// An epoch served by a worker: its `left` batches, then the worker goes back to its loader's
+/// slot, already making the next epoch's first batches (the next `iter()` takes it if it asks
+/// for that epoch). An epoch left early, or ended by an error, stops the worker.
+struct Ahead<Q: Send + 'static> {
+    worker: Option<Worker<Q>>,
+    left: usize,
+    idle: Idle,
+}
+
+impl<Q: Send + 'static> Drop for Ahead<Q> {
+    fn drop(&mut self) {
+        if self.left == 0
+            && let Some(w) = self.worker.take()
+        {
+            let mut idle = self.idle.lock().unwrap_or_else(PoisonError::into_inner);
+            if idle.is_none() {
+                *idle = Some(Box::new(w));
+            }
+        }
+    }
+}
+
 enum Source<R: Send + Sync + 'static, Q: Send + 'static> {
     Here(Kept<R, Q>),
-    // The provider on a thread of its own, giving its batches away (each tensor keeps its
-    // batch's memory): the core's `Prefetch` of owned batches.
-    Thread(Prefetch<Q>),
+    Thread(Ahead<Q>),
     Failed(Option<DataError>),
 }
 
@@ -613,10 +669,28 @@ where
                 provider: Some(p), ..
             }) => p.next_owned()?,
             Source::Here(_) => return None,
-            Source::Thread(t) => match t.next_owned()? {
-                Ok(b) => b,
-                Err(e) => return Some(Err(DatasetError::new(e))),
-            },
+            Source::Thread(a) => {
+                if a.left == 0 {
+                    return None;
+                }
+                let received = a.worker.as_mut().and_then(|w| w.prefetch.next_owned());
+                match received {
+                    Some(Ok(b)) => {
+                        a.left -= 1;
+                        b
+                    }
+                    // An error ends the epoch, and the worker with it (it is not kept); so does
+                    // a worker that stopped before the epoch's end.
+                    Some(Err(e)) => {
+                        a.worker = None;
+                        return Some(Err(DatasetError::new(e)));
+                    }
+                    None => {
+                        a.worker = None;
+                        return None;
+                    }
+                }
+            }
             Source::Failed(e) => return e.take().map(|e| Err(DatasetError::new(e))),
         };
         self.processed += info.count_samples;

@@ -204,27 +204,71 @@ fn provider_samples(ds: &Dataset<Record>, schedule: &Schedule, epoch: u64) -> Ve
 
 #[test]
 fn epochs_left_early_or_served_side_by_side_are_each_the_schedules() {
-    // The loader keeps the provider of an epoch for the next `iter()`: whatever an epoch left it
-    // in, the next epoch is whole, and two epochs at once (a clone's beside the loader's) are
-    // each their own.
+    // The loader keeps the provider of an epoch served on the caller's thread, and the worker of
+    // a prefetched epoch read to its end (it runs on into the next epoch), for the next `iter()`:
+    // whatever an epoch left them in, the next epoch is whole, two epochs at once (a clone's
+    // beside the loader's) are each their own, and an epoch asked for out of turn is that
+    // epoch. Also with a roll-over schedule, whose epochs have different numbers of batches.
     let ds = Arc::new(Dataset::new(record(21)).unwrap());
-    let schedule = Schedule::builder(21)
-        .batch_size(4)
-        .shuffle(true)
-        .seed(5)
-        .build()
-        .unwrap();
-    let loader = SpecLoader::<Record, Conv>::new(ds.clone(), schedule.clone(), &device()).unwrap();
+    for last_batch in [LastBatch::Short, LastBatch::RollOver] {
+        let schedule = Schedule::builder(21)
+            .batch_size(4)
+            .shuffle(true)
+            .seed(5)
+            .last_batch(last_batch)
+            .build()
+            .unwrap();
+        for ahead in [0, 1, 3] {
+            let loader = SpecLoader::<Record, Conv>::new(ds.clone(), schedule.clone(), &device())
+                .unwrap()
+                .prefetch(ahead);
+            check_epochs(
+                &ds,
+                &schedule,
+                &loader,
+                &format!("{last_batch:?}, ahead {ahead}"),
+            );
+        }
+    }
+    // Epochs differ (the test can tell them apart), and so do the roll-over's lengths.
+    let schedule = Schedule::builder(21).batch_size(4).shuffle(true).seed(5);
+    let short = schedule.clone().build().unwrap();
+    assert_ne!(
+        provider_samples(&ds, &short, 3),
+        provider_samples(&ds, &short, 4)
+    );
+    let roll = schedule.last_batch(LastBatch::RollOver).build().unwrap();
+    let lengths: Vec<usize> = (0..4)
+        .map(|e| provider_samples(&ds, &roll, e).len())
+        .collect();
+    assert!(lengths.iter().any(|&n| n != lengths[0]), "{lengths:?}");
+}
+
+/// The epochs of `loader` (fresh, at epoch 0) in the orders of the checks above.
+fn check_epochs(
+    ds: &Dataset<Record>,
+    schedule: &Schedule,
+    loader: &SpecLoader<Record, Conv>,
+    what: &str,
+) {
     let whole = |it: Box<dyn burn::data::dataloader::DataLoaderIterator<Tensors<Conv>>>| {
         samples_of(it.map(|b| b.unwrap()))
     };
-    assert_eq!(whole(loader.iter()), provider_samples(&ds, &schedule, 0));
+    assert_eq!(
+        whole(loader.iter()),
+        provider_samples(ds, schedule, 0),
+        "{what}"
+    );
     // Epoch 1 left after two batches.
     let mut left = loader.iter();
     let firsts = samples_of(left.by_ref().take(2).map(|b| b.unwrap()));
-    assert_eq!(firsts, provider_samples(&ds, &schedule, 1)[..2]);
+    assert_eq!(firsts, provider_samples(ds, schedule, 1)[..2], "{what}");
     drop(left);
-    assert_eq!(whole(loader.iter()), provider_samples(&ds, &schedule, 2));
+    assert_eq!(
+        whole(loader.iter()),
+        provider_samples(ds, schedule, 2),
+        "{what}"
+    );
     // Epoch 3 (the loader's) and 4 (a clone's, asked for while 3 is served), interleaved.
     let other = loader.clone();
     let mut three = loader.iter();
@@ -241,13 +285,15 @@ fn epochs_left_early_or_served_side_by_side_are_each_the_schedules() {
     drop((three, four));
     assert_eq!(
         samples_of(a.into_iter()),
-        provider_samples(&ds, &schedule, 3)
+        provider_samples(ds, schedule, 3),
+        "{what}"
     );
     assert_eq!(
         samples_of(b.into_iter()),
-        provider_samples(&ds, &schedule, 4)
+        provider_samples(ds, schedule, 4),
+        "{what}"
     );
-    // And the epochs after them, from whichever provider was kept.
+    // The epochs after them, from whichever provider or worker was kept.
     for epoch in 5..8 {
         let it = if epoch % 2 == 0 {
             loader.iter()
@@ -256,14 +302,21 @@ fn epochs_left_early_or_served_side_by_side_are_each_the_schedules() {
         };
         assert_eq!(
             whole(it),
-            provider_samples(&ds, &schedule, epoch),
-            "epoch {epoch}"
+            provider_samples(ds, schedule, epoch),
+            "{what}, epoch {epoch}"
         );
     }
-    // Epochs differ (the test can tell them apart).
-    assert_ne!(
-        provider_samples(&ds, &schedule, 3),
-        provider_samples(&ds, &schedule, 4)
+    // After a whole epoch (whose worker ran on into epoch 8), epoch 11 asked for, then 12.
+    loader.start_epoch(11);
+    assert_eq!(
+        whole(loader.iter()),
+        provider_samples(ds, schedule, 11),
+        "{what}"
+    );
+    assert_eq!(
+        whole(loader.iter()),
+        provider_samples(ds, schedule, 12),
+        "{what}"
     );
 }
 
