@@ -2,7 +2,7 @@
 //! path that its users write today (`InMemDataset` of items + a hand-written `Batcher` stacking
 //! them into tensors, as burn's MNIST example does, served by burn's `DataLoaderBuilder`), in the
 //! same run: one shuffled epoch, batch 128, one thread, for the digits (1797 8×8 u8 images to
-//! `bchw f32`) and for 60000 × 784 f32 vectors.
+//! `bchw f32`) and for 60000 × 784 f32 vectors; and the loader with `prefetch(2)` (2 threads).
 //!
 //! `cargo bench -p batchspec-burn --bench tensors` (set `BENCH_QUICK=1` for a short run).
 //! Each line: `case=.. samples_per_s=.. ratio_provider=.. ratio_burn_batcher=..`, then the
@@ -145,16 +145,19 @@ fn schedule(n: usize) -> Schedule {
 
 /// One line: the loader's samples/s and its ratios to the plain provider (which lends one
 /// reused buffer) and to burn's batcher path; `owned` is the provider's `next_owned` alone (a
-/// fresh buffer per batch, the memory the tensors take), to show where the difference lies.
-fn report(case: &str, n: usize, [provider, owned, tensors, burn]: [f64; 4]) {
+/// fresh buffer per batch, the memory the tensors take), to show where the difference lies;
+/// `prefetch` is the loader with `prefetch(2)` (its thread and the caller's: 2 threads).
+fn report(case: &str, n: usize, [provider, owned, tensors, burn, prefetch]: [f64; 5]) {
     record::line(&format!(
-        "case={case} samples_per_s={:.0} ratio_provider={:.2} ratio_burn_batcher={:.2} provider_samples_per_s={:.0} owned_samples_per_s={:.0} burn_batcher_samples_per_s={:.0}",
+        "case={case} samples_per_s={:.0} ratio_provider={:.2} ratio_burn_batcher={:.2} provider_samples_per_s={:.0} owned_samples_per_s={:.0} burn_batcher_samples_per_s={:.0} prefetch_2_threads_samples_per_s={:.0} prefetch_ratio_provider={:.2}",
         n as f64 / tensors,
         provider / tensors,
         burn / tensors,
         n as f64 / provider,
         n as f64 / owned,
         n as f64 / burn,
+        n as f64 / prefetch,
+        provider / prefetch,
     ));
 }
 
@@ -195,6 +198,12 @@ where
             black_box(b.unwrap());
         }
     });
+    let ahead = loader.clone().prefetch(2);
+    let t_prefetch = time(reps, || {
+        for b in ahead.iter() {
+            black_box(b.unwrap());
+        }
+    });
     let burn_loader = DataLoaderBuilder::new(batcher)
         .batch_size(BATCH)
         .shuffle(1)
@@ -205,7 +214,11 @@ where
             black_box(b.unwrap());
         }
     });
-    report(name, n, [t_provider, t_owned, t_tensors, t_burn]);
+    report(
+        name,
+        n,
+        [t_provider, t_owned, t_tensors, t_burn, t_prefetch],
+    );
 }
 
 fn main() {

@@ -349,8 +349,26 @@ pub struct SpecLoader<R, Q> {
     request: PhantomData<fn() -> Q>,
 }
 
-/// A kept provider's slot ([`SpecLoader`]'s `idle`).
-type Idle = Arc<Mutex<Option<Box<dyn Any + Send>>>>;
+/// What a loader keeps between epochs ([`SpecLoader`]'s `idle`): the provider of an epoch served
+/// on the caller's thread and the worker of a prefetched one, each type-erased, each in a slot
+/// of its own (a loader and its clone may serve both ways).
+#[derive(Default)]
+struct Slots {
+    provider: Option<Box<dyn Any + Send>>,
+    worker: Option<Box<dyn Any + Send>>,
+}
+
+type Idle = Arc<Mutex<Slots>>;
+
+/// The loader's slots, locked.
+fn slots(idle: &Idle) -> std::sync::MutexGuard<'_, Slots> {
+    idle.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// What `slot` keeps, as a `T`.
+fn take_kept<T: 'static>(slot: &mut Option<Box<dyn Any + Send>>) -> Option<Box<T>> {
+    slot.take().and_then(|kept| kept.downcast::<T>().ok())
+}
 
 impl<R, Q> Clone for SpecLoader<R, Q> {
     fn clone(&self) -> Self {
@@ -462,12 +480,7 @@ where
         } else if self.ahead == 0 {
             // The provider of an epoch before, else a new one (the first `iter()`, or one while
             // another clone's epoch holds it).
-            let kept = self
-                .idle
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner)
-                .take()
-                .and_then(|p| p.downcast::<Provider<'static, R, Q>>().ok());
+            let kept = take_kept::<Provider<'static, R, Q>>(&mut slots(&self.idle).provider);
             let made = match kept {
                 Some(p) => Ok(p),
                 None => Provider::<R, Q>::shared_unbuffered(
@@ -490,13 +503,9 @@ where
             // The worker of an epoch before, if it ran on into this one (it serves the epochs
             // after the one it started with, `ahead` batches ahead, across their boundaries),
             // else a new one.
-            let kept = self
-                .idle
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner)
-                .take()
-                .and_then(|w| w.downcast::<Worker<Q>>().ok())
-                .filter(|w| w.next == epoch && w.ahead == self.ahead);
+            let kept = take_kept::<Worker<Q>>(&mut slots(&self.idle).worker);
+            // (A worker for another epoch stops here, the slots unlocked.)
+            let kept = kept.filter(|w| w.next == epoch && w.ahead == self.ahead);
             let prefetch = match kept {
                 Some(w) => w.prefetch,
                 None => Prefetch::owned_provider(
@@ -603,9 +612,9 @@ struct Kept<R: Send + Sync + 'static, Q: Send + 'static> {
 impl<R: Send + Sync + 'static, Q: Send + 'static> Drop for Kept<R, Q> {
     fn drop(&mut self) {
         if let Some(p) = self.provider.take() {
-            let mut idle = self.idle.lock().unwrap_or_else(PoisonError::into_inner);
-            if idle.is_none() {
-                *idle = Some(p);
+            let slot = &mut slots(&self.idle).provider;
+            if slot.is_none() {
+                *slot = Some(p);
             }
         }
     }
@@ -634,9 +643,9 @@ impl<Q: Send + 'static> Drop for Ahead<Q> {
         if self.left == 0
             && let Some(w) = self.worker.take()
         {
-            let mut idle = self.idle.lock().unwrap_or_else(PoisonError::into_inner);
-            if idle.is_none() {
-                *idle = Some(Box::new(w));
+            let slot = &mut slots(&self.idle).worker;
+            if slot.is_none() {
+                *slot = Some(Box::new(w));
             }
         }
     }
