@@ -311,7 +311,7 @@ where
     // threads.
     unsafe { exec::run_parts(&job, 0, job.units(), parts) };
     if let (Some((choice, value, timed)), Some(start)) = (trial, start) {
-        // The calibration's first call counts, untimed.
+        // An untimed call of the calibration counts too.
         let (bytes, elapsed) = if timed {
             (bytes, start.elapsed())
         } else {

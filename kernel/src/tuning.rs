@@ -368,8 +368,8 @@ pub(crate) fn for_call(choice: Choice) -> (bool, Option<bool>) {
     slot(choice).next()
 }
 
-/// Records a call of the calibration of `choice` that ran with `value` (its first, untimed
-/// call with a zero duration).
+/// Records a call of the calibration of `choice` that ran with `value` (an untimed one with no
+/// bytes and a zero duration).
 pub(crate) fn timed(choice: Choice, value: bool, bytes: usize, elapsed: std::time::Duration) {
     slot(choice).record(value, bytes, elapsed);
 }

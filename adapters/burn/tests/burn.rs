@@ -283,16 +283,13 @@ fn check_epochs(
         b.extend(y.map(|t| t.unwrap()));
     }
     drop((three, four));
-    assert_eq!(
-        samples_of(a.into_iter()),
-        provider_samples(ds, schedule, 3),
-        "{what}"
-    );
-    assert_eq!(
-        samples_of(b.into_iter()),
-        provider_samples(ds, schedule, 4),
-        "{what}"
-    );
+    for (batches, epoch) in [(a, 3), (b, 4)] {
+        assert_eq!(
+            samples_of(batches.into_iter()),
+            provider_samples(ds, schedule, epoch),
+            "{what}, epoch {epoch}"
+        );
+    }
     // The epochs after them, from whichever provider or worker was kept.
     for epoch in 5..8 {
         let it = if epoch % 2 == 0 {
@@ -308,16 +305,13 @@ fn check_epochs(
     }
     // After a whole epoch (whose worker ran on into epoch 8), epoch 11 asked for, then 12.
     loader.start_epoch(11);
-    assert_eq!(
-        whole(loader.iter()),
-        provider_samples(ds, schedule, 11),
-        "{what}"
-    );
-    assert_eq!(
-        whole(loader.iter()),
-        provider_samples(ds, schedule, 12),
-        "{what}"
-    );
+    for epoch in [11, 12] {
+        assert_eq!(
+            whole(loader.iter()),
+            provider_samples(ds, schedule, epoch),
+            "{what}, epoch {epoch}"
+        );
+    }
 }
 
 #[test]

@@ -52,12 +52,21 @@ pub fn tools_or_skip() -> Option<&'static Path> {
     tools
 }
 
+/// A port for a server to listen on, free when asked: below the kernel's range of ephemeral
+/// ports (32768 on, on Linux), so that no socket bound to port 0 meanwhile (a proxy's listener,
+/// a client's connection) takes it before the server binds it, and never the same twice in a
+/// process (tests run side by side; a port released by one and handed out again would let a
+/// second server find the first one listening there, and lose it when the first test ends).
 pub fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
+    static NEXT: AtomicUsize = AtomicUsize::new(0);
+    let start = std::process::id() as usize % 1000 * 12;
+    loop {
+        let port = 20_000 + (start + NEXT.fetch_add(1, Ordering::Relaxed)) % 12_000;
+        let port = u16::try_from(port).expect("a port below 32000");
+        if TcpListener::bind(("127.0.0.1", port)).is_ok() {
+            return port;
+        }
+    }
 }
 
 fn wait_for(port: u16) {
@@ -110,8 +119,12 @@ fn start(program: &str, args: &[&str], dir: &Path) -> Option<Server> {
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    let server = Server { child, port };
+    let mut server = Server { child, port };
     wait_for(port);
+    // A server that could not bind its port has exited: what answered was something else.
+    if let Ok(Some(status)) = server.child.try_wait() {
+        panic!("{program} on port {port} exited ({status}) instead of listening");
+    }
     Some(server)
 }
 
