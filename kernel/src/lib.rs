@@ -62,7 +62,7 @@ pub use error::KernelError;
 pub use loops::MAX_RANK;
 pub use pages::{HUGE_PAGE, advise_huge_pages, prefetch_read};
 pub use rows::{gather_rows, gather_rows_into, gather_rows_tuned};
-pub use tuning::{Caches, Tuning, calibrating, staging_decided, streaming_decided};
+pub use tuning::{Caches, Tuning, calibrating, panels_streaming_decided, staging_decided};
 
 /// How many threads a conversion may use.
 ///
@@ -191,9 +191,9 @@ where
 }
 
 /// The permuted copy with `tuning`; with `calibrate`, the choices calibrated at first use take
-/// the machine's calibrated value (see [`tuning::Choice`]): whether a transposition in panels or
-/// a 3-channel de-interleave writes an output the last-level cache could hold with
-/// non-temporal stores, and whether a streaming-store
+/// the machine's calibrated value (see [`tuning::Choice`]): whether a transposition in panels
+/// writes an output the last-level cache could hold with non-temporal stores, and whether a
+/// streaming-store
 /// transposition of long rows goes through the staging buffer (unless `BATCHSPEC_STAGED` forces
 /// it). A call takes part in one calibration at most.
 fn permute_with<A, B, F>(
@@ -268,12 +268,8 @@ where
     let picked = select::<A, B, F>(&plan, tuning);
     // A call in a calibration: the choice, the value it runs with, and whether it is timed.
     let mut trial = None;
-    if calibrate
-        && !opts.nt
-        && bytes >= tuning.nt_trial_min_bytes
-        && let Some(path) = picked.streams
-    {
-        let choice = tuning::Choice::Streaming(path, parts > 1);
+    if calibrate && picked.panels && !opts.nt && bytes >= tuning.nt_trial_min_bytes {
+        let choice = tuning::Choice::Panels(parts > 1);
         let (nt, timed) = tuning::for_call(choice);
         opts.nt = nt;
         trial = timed.map(|timed| (choice, nt, timed));
@@ -328,9 +324,8 @@ struct Picked<A, B, F> {
     /// It may stream long rows out through the staging buffer (the 4-byte AVX2 tile, for rows
     /// of at least `STAGE_MIN_COLS`).
     may_stage: bool,
-    /// Its streaming stores on outputs the last-level cache could hold are calibrated, as this
-    /// path's (see [`tuning::Choice::Streaming`]).
-    streams: Option<tuning::StreamPath>,
+    /// It is the 4-byte transposition in panels (see [`tuning::Choice::Panels`]).
+    panels: bool,
 }
 
 /// Picks the kernel for the plan's core.
@@ -343,31 +338,19 @@ where
     let plain = |kernel: KernelFn<A, B, F>| Picked {
         kernel,
         may_stage: false,
-        streams: None,
+        panels: false,
     };
     let c = &plan.core;
     if plan.shape == Shape::RowCopy {
         return plain(generic::row_copy::<A, B, F>);
     }
     #[cfg(target_arch = "x86_64")]
-    if c.tp == 1
-        && c.rows == 3
-        && c.ts == 3
-        && tuning.small
-        && tuning.simd
-        && x86::has_avx2()
-        && plain_size::<B>() == 4
-    {
-        let kernel: KernelFn<A, B, F> = if plain_size::<A>() == 4 {
-            x86::deinterleave3_b4::<true, A, B, F>
-        } else {
-            x86::deinterleave3_b4::<false, A, B, F>
-        };
-        return Picked {
-            kernel,
-            may_stage: false,
-            streams: Some(tuning::StreamPath::Deinterleave),
-        };
+    if c.tp == 1 && c.rows == 3 && c.ts == 3 && tuning.small && tuning.simd && x86::has_avx2() {
+        match (plain_size::<B>(), plain_size::<A>()) {
+            (4, 4) => return plain(x86::deinterleave3_b4::<true, A, B, F>),
+            (4, _) => return plain(x86::deinterleave3_b4::<false, A, B, F>),
+            _ => {}
+        }
     }
     if c.tp == 1 && tuning.small {
         match c.rows {
@@ -398,7 +381,7 @@ where
                 return Picked {
                     kernel,
                     may_stage: c.cols >= x86::STAGE_MIN_COLS,
-                    streams: x86::in_panels::<A>(c).then_some(tuning::StreamPath::Panels),
+                    panels: x86::in_panels::<A>(c),
                 };
             }
             8 if c.rows >= 4 && c.cols >= 8 && same => {

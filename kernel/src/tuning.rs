@@ -19,9 +19,8 @@ pub struct Tuning {
     /// Outputs of at least this many bytes and fewer than `nt_min_bytes` (which the last-level
     /// cache could hold): whether [`permute_into`](crate::permute_into) writes them with
     /// non-temporal stores when it transposes in panels (4-byte destination rows of at most 64
-    /// columns, as `bchw -> chwb`) or de-interleaves 3 channels (`bhwc -> bchw`) is calibrated
-    /// at first use, for each of the two and for one thread and more (`usize::MAX`: never,
-    /// plain stores; the other kernels use plain stores there).
+    /// columns, as `bchw -> chwb`) is calibrated at first use, for one thread and for more
+    /// (`usize::MAX`: never, plain stores; the other kernels use plain stores there).
     pub nt_trial_min_bytes: usize,
     /// Split over threads only outputs of at least this many bytes.
     pub par_min_bytes: usize,
@@ -185,11 +184,12 @@ pub(crate) fn tuning_for(c: Caches) -> Tuning {
     // de-interleave (a 38 MB `bhwc -> bchw` at 0.72 against 0.96 x memcpy). On a 260 MiB-L3
     // Xeon the transposition in panels (`bchw -> chwb`, 38 MB) ran 1.02-1.35 x memcpy with them
     // against 0.75-0.84 without (medians of runs alternated), and faster in a loop of its own
-    // with a read of its output after each call (6.2 against 7.3-8.0 ms); the de-interleave
-    // gained in 9 alternated runs of 10 (1.20-1.71 against 0.91-1.07; 0.90 against 0.99 in the
-    // tenth); the small cores of `bwc -> bcw` lost (0.68-0.75 against 0.85) when the output was
-    // dirty in the cache before the call. So the panels and the de-interleave try both at first
-    // use; the others keep plain stores.
+    // with a read of its output after each call (6.2 against 7.3-8.0 ms). The de-interleave,
+    // calibrated the same way, ran 1.66 and 1.75 in two full runs and 0.71 (a pass at 0.65) in
+    // the next, its streamed output at 17-20 GB/s whatever the L3 did while memcpy's in-cache
+    // speed moved from 19 to 26 (0.91-1.08 with plain stores); the small cores of `bwc -> bcw`
+    // lost (0.68-0.75 against 0.85) when the output was dirty in the cache before the call. So
+    // the panels try both at first use; the others keep plain stores.
     if c.llc > 0 {
         t.nt_min_bytes = (c.llc / 4 * 3).max(8 << 20);
     }
@@ -264,35 +264,15 @@ pub(crate) fn staging_calibrated() -> bool {
     !*FORCED.get_or_init(|| env_flag("BATCHSPEC_STAGED").is_some())
 }
 
-/// The kernels whose streaming stores on outputs the last-level cache could hold are
-/// calibrated (see [`Tuning::nt_trial_min_bytes`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum StreamPath {
-    /// The 4-byte transposition written in panels (destination rows of at most 64 columns).
-    Panels,
-    /// The 3-channel de-interleave of 4-byte values.
-    Deinterleave,
-}
-
-impl StreamPath {
-    const ALL: [StreamPath; 2] = [StreamPath::Panels, StreamPath::Deinterleave];
-
-    fn name(self) -> &'static str {
-        match self {
-            StreamPath::Panels => "the transposition in panels",
-            StreamPath::Deinterleave => "the 3-channel de-interleave",
-        }
-    }
-}
-
 /// A choice made at first use by timing both ways.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Choice {
     /// Whether a streaming-store transposition of long rows goes through the staging buffer.
     Staging,
-    /// Whether a kernel writes an output the last-level cache could hold with non-temporal
-    /// stores, on one thread (`false`) or more (`true`).
-    Streaming(StreamPath, bool),
+    /// Whether the transposition written in panels (4-byte destination rows of at most 64
+    /// columns, as `bchw -> chwb`) writes an output the last-level cache could hold with
+    /// non-temporal stores, on one thread (`false`) or more (`true`).
+    Panels(bool),
 }
 
 /// The first-use calibration of a choice: calls in pairs, `true` twice, `false` twice, then both
@@ -351,13 +331,12 @@ type Slot = std::sync::Mutex<Calibration>;
 
 static STAGING: Slot = Slot::new(Calibration::new());
 
-static STREAMING: [Slot; 2 * StreamPath::ALL.len()] =
-    [const { Slot::new(Calibration::new()) }; 2 * StreamPath::ALL.len()];
+static PANELS: [Slot; 2] = [const { Slot::new(Calibration::new()) }; 2];
 
 fn slot(choice: Choice) -> std::sync::MutexGuard<'static, Calibration> {
     let slot = match choice {
         Choice::Staging => &STAGING,
-        Choice::Streaming(path, many) => &STREAMING[2 * path as usize + usize::from(many)],
+        Choice::Panels(many) => &PANELS[usize::from(many)],
     };
     slot.lock().unwrap_or_else(|e| e.into_inner())
 }
@@ -380,27 +359,22 @@ pub fn staging_decided() -> Option<bool> {
     slot(Choice::Staging).decided
 }
 
-/// The non-temporal store choices calibrated so far for outputs the last-level cache could
-/// hold, for the benches to print: each kernel's name and its choice on one thread and on more
-/// (`None` until decided).
-pub fn streaming_decided() -> [(&'static str, [Option<bool>; 2]); 2] {
-    StreamPath::ALL.map(|path| {
-        let of = |many| slot(Choice::Streaming(path, many)).decided;
-        (path.name(), [of(false), of(true)])
-    })
+/// The non-temporal store choice of the transposition in panels for outputs the last-level
+/// cache could hold, calibrated so far on one thread and on more (`None` until decided), for
+/// the benches to print.
+pub fn panels_streaming_decided() -> [Option<bool>; 2] {
+    [false, true].map(|many| slot(Choice::Panels(many)).decided)
 }
 
 /// Whether a calibration has started and not decided: a benchmark makes the calls that decide
 /// before it times any.
 pub fn calibrating() -> bool {
-    let pending = |choice| {
-        let c = slot(choice);
-        c.calls > 0 && c.decided.is_none()
-    };
-    pending(Choice::Staging)
-        || StreamPath::ALL
-            .into_iter()
-            .any(|p| pending(Choice::Streaming(p, false)) || pending(Choice::Streaming(p, true)))
+    [Choice::Staging, Choice::Panels(false), Choice::Panels(true)]
+        .into_iter()
+        .any(|choice| {
+            let c = slot(choice);
+            c.calls > 0 && c.decided.is_none()
+        })
 }
 
 #[cfg(test)]

@@ -590,61 +590,43 @@ fn a_gather_into_refuses_what_does_not_fit_and_writes_nothing() {
 }
 
 /// `bchw -> chwb` of 64 images (destination rows of 64 columns: the transposition in panels)
-/// and `bhwc -> bchw` of 64 images (the 3-channel de-interleave), 9.6 MB each, through
-/// `permute_into`, whose first calls on a machine whose last-level cache could hold them try
-/// non-temporal stores and plain ones (`Tuning::nt_trial_min_bytes`): every call writes the same
-/// values, whichever it tried, and the calibration decides.
+/// of 9.6 MB, through `permute_into`, whose first calls on a machine whose last-level cache
+/// could hold it try non-temporal stores and plain ones (`Tuning::nt_trial_min_bytes`): every
+/// call writes the same values, whichever it tried, and the calibration decides.
 #[test]
 fn calibrated_calls_write_the_same_values() {
-    let (b, c, hw) = (64, 3, 112 * 112);
-    let src: Vec<f32> = (0..b * c * hw).map(|i| (i % 65_521) as f32).collect();
-    // `bchw -> chwb`: out[k][bi] = src[bi][k] for k over chw.
-    let mut panels = vec![0.0f32; src.len()];
-    for (k, row) in panels.chunks_exact_mut(b).enumerate() {
+    let (b, chw) = (64, 3 * 112 * 112);
+    let src: Vec<f32> = (0..b * chw).map(|i| (i % 65_521) as f32).collect();
+    let a = ArrayViewD::from_shape(IxDyn(&[b, 3, 112, 112]), &src).unwrap();
+    let mut want = vec![0.0f32; b * chw];
+    for (k, row) in want.chunks_exact_mut(b).enumerate() {
         for (bi, v) in row.iter_mut().enumerate() {
-            *v = src[bi * c * hw + k];
+            *v = src[bi * chw + k];
         }
     }
-    // `bhwc -> bchw`: out[bi][ci][p] = src[bi][p][ci].
-    let mut planes = vec![0.0f32; src.len()];
-    for bi in 0..b {
-        for ci in 0..c {
-            for p in 0..hw {
-                planes[(bi * c + ci) * hw + p] = src[(bi * hw + p) * c + ci];
-            }
-        }
-    }
-    let cases = [
-        ("panels", [b, c, 112, 112], [1, 2, 3, 0], &panels),
-        ("de-interleave", [b, 112, 112, c], [0, 3, 1, 2], &planes),
-    ];
     // Line aligned, as the streaming stores need: a buffer 16 values longer, from its first
     // 64-byte boundary on.
-    let mut buf = vec![0.0f32; src.len() + 16];
+    let mut buf = vec![0.0f32; want.len() + 16];
     let off = (0..16)
         .find(|&o| (buf.as_ptr() as usize + 4 * o).is_multiple_of(64))
         .unwrap();
-    let dst = &mut buf[off..off + src.len()];
-    for (what, shape, perm, want) in cases {
-        let a = ArrayViewD::from_shape(IxDyn(&shape), &src).unwrap();
-        for threads in [Threads::One, Threads::Two] {
-            for call in 0..12 {
-                dst.fill(f32::NAN);
-                permute_into(a.clone(), &perm, dst, |x| x, threads).unwrap();
-                assert!(dst == &want[..], "{what}, {threads:?}, call {call}");
-            }
+    let dst = &mut buf[off..off + want.len()];
+    for threads in [Threads::One, Threads::Two] {
+        for call in 0..12 {
+            dst.fill(f32::NAN);
+            permute_into(a.clone(), &[1, 2, 3, 0], dst, |x| x, threads).unwrap();
+            assert!(dst == &want[..], "{threads:?}, call {call}");
         }
     }
     let tuning = Tuning::for_machine();
-    let bytes = src.len() * 4;
-    for (path, decided) in batchspec_kernel::streaming_decided() {
-        if (tuning.nt_trial_min_bytes..tuning.nt_min_bytes).contains(&bytes) {
-            assert!(decided[0].is_some(), "{path}, one thread: {decided:?}");
-            if bytes >= tuning.par_min_bytes {
-                assert!(decided[1].is_some(), "{path}, two threads: {decided:?}");
-            }
-        } else {
-            assert_eq!(decided, [None, None], "{path}");
+    let bytes = want.len() * 4;
+    let decided = batchspec_kernel::panels_streaming_decided();
+    if (tuning.nt_trial_min_bytes..tuning.nt_min_bytes).contains(&bytes) {
+        assert!(decided[0].is_some(), "one thread: {decided:?}");
+        if bytes >= tuning.par_min_bytes {
+            assert!(decided[1].is_some(), "two threads: {decided:?}");
         }
+    } else {
+        assert_eq!(decided, [None, None]);
     }
 }
