@@ -275,17 +275,12 @@ where
         trial = timed.map(|timed| (choice, nt, timed));
     }
     // Whether streaming long rows through the staging buffer pays depends on the host (it won
-    // on a 32 MiB-L3 host, lost on a 300 MiB one): calibrated on calls in no other trial.
-    if calibrate && picked.may_stage && opts.nt && tuning::staging_calibrated() {
+    // on a 32 MiB-L3 host, lost on a 300 MiB one): calibrated on calls in no other trial (a
+    // core that may stage has rows of 256 columns or more, never one written in panels).
+    if calibrate && trial.is_none() && picked.may_stage && opts.nt && tuning::staging_calibrated() {
         let (staged, timed) = tuning::for_call(tuning::Choice::Staging);
-        match (timed, trial) {
-            (_, Some(_)) => opts.staged = tuning::staging_decided().unwrap_or(opts.staged),
-            (Some(timed), None) => {
-                opts.staged = staged;
-                trial = Some((tuning::Choice::Staging, staged, timed));
-            }
-            (None, None) => opts.staged = staged,
-        }
+        opts.staged = staged;
+        trial = timed.map(|timed| (tuning::Choice::Staging, staged, timed));
     }
     let start = trial.map(|_| std::time::Instant::now());
     let c = plan.core;
