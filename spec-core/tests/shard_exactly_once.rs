@@ -418,6 +418,144 @@ proptest! {
     }
 }
 
+/// One step of a stream kept from epoch to epoch: the epoch started (`None`: the one after the
+/// step before, as a training loop goes), how many of its first batches are skipped by `seek`
+/// (`None`: none), how many are then served (`None`: all), and where, if anywhere, the stream
+/// is resumed from its own state on the way.
+#[derive(Clone, Debug)]
+struct Step {
+    jump: Option<u64>,
+    skip: Option<usize>,
+    take: Option<usize>,
+    resume_at: Option<usize>,
+}
+
+fn step() -> impl Strategy<Value = Step> {
+    (
+        prop::option::weighted(0.25, 0u64..5),
+        prop::option::weighted(0.4, 0usize..8),
+        prop::option::weighted(0.2, 0usize..12),
+        prop::option::weighted(0.2, 0usize..12),
+    )
+        .prop_map(|(jump, skip, take, resume_at)| Step {
+            jump,
+            skip,
+            take,
+            resume_at,
+        })
+}
+
+/// A stream kept from epoch to epoch, which reads the next epoch's first windows while an
+/// epoch's last ones are served when epochs follow each other, against a fresh stream of each
+/// epoch that reads nothing ahead.
+fn kept_across_epochs(
+    sizes: &[usize],
+    cuts: &[bool],
+    world: usize,
+    seed: Option<u64>,
+    how: Streaming,
+    steps: &[Step],
+) -> Result<(), TestCaseError> {
+    let dir = TempDir::new();
+    write_parts(&dir.0, sizes, cuts);
+    let files = ParquetFiles::open(&dir.0).unwrap();
+    if sizes.iter().filter(|&&n| n > 0).count() < world {
+        return Ok(());
+    }
+    let plan = ShardPlan::new(&files, Rank::new(world - 1, world).unwrap()).unwrap();
+    let plan = match seed {
+        Some(s) => plan.shuffle(s),
+        None => plan,
+    };
+    let fresh = |epoch: u64| -> Vec<Vec<i64>> {
+        let plain = Streaming {
+            read_ahead: 0,
+            ..how
+        };
+        let mut s = stream(&files, &plan, epoch, plain);
+        std::iter::from_fn(|| s.next_batch())
+            .map(|b| ids(&b.unwrap()))
+            .collect()
+    };
+    let mut kept = stream(&files, &plan, 0, how);
+    let mut epoch = 0u64;
+    for (k, step) in steps.iter().enumerate() {
+        if k > 0 {
+            epoch = step.jump.unwrap_or(epoch + 1);
+        }
+        kept.start_epoch(epoch);
+        let mut want = fresh(epoch);
+        if let Some(skip) = step.skip {
+            kept.seek(skip).unwrap();
+            want.drain(..skip.min(want.len()));
+        }
+        let take = step.take.map_or(want.len(), |t| t.min(want.len()));
+        let mut got = Vec::new();
+        while got.len() < take {
+            if Some(got.len()) == step.resume_at {
+                let state = kept.state();
+                kept.resume(&state).unwrap();
+            }
+            got.push(ids(&kept.next_batch().unwrap().unwrap()));
+        }
+        if take == want.len() {
+            prop_assert!(kept.next_batch().is_none(), "epoch {} ends", epoch);
+        }
+        prop_assert_eq!(&got[..], &want[..take], "step {} (epoch {})", k, epoch);
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    #[test]
+    fn a_stream_kept_from_epoch_to_epoch_serves_each_epoch_as_a_fresh_one(
+        (sizes, cuts) in (1usize..=10).prop_flat_map(|n| (
+            prop::collection::vec(prop_oneof![1 => Just(0usize), 4 => 1usize..=7], n),
+            prop::collection::vec(prop::bool::weighted(0.3), n),
+        )),
+        world in 1usize..=3,
+        seed in prop::option::of(any::<u64>()),
+        how in streaming(),
+        steps in prop::collection::vec(step(), 1..=6),
+    ) {
+        kept_across_epochs(&sizes, &cuts, world, seed, how, &steps)?;
+    }
+}
+
+#[test]
+fn an_epoch_read_ahead_then_sought_into_serves_from_where_it_was_sought() {
+    // Epoch 1 follows epoch 0, so epoch 2's first windows are read while epoch 1 ends; epoch 2
+    // then skips its first window and more by `seek`: what was read ahead is not served.
+    let step = |jump, skip| Step {
+        jump,
+        skip,
+        take: None,
+        resume_at: None,
+    };
+    let how = Streaming {
+        batch: 1,
+        window: 1,
+        read_ahead: 2,
+        prefetch: None,
+        drop_last: false,
+        resume_at: 0,
+    };
+    let steps = [step(None, None), step(None, None), step(None, Some(4))];
+    kept_across_epochs(&[3, 3, 3], &[false; 3], 1, Some(5), how, &steps).unwrap();
+    let steps = [step(None, None), step(None, None), step(Some(2), Some(7))];
+    kept_across_epochs(
+        &[2, 0, 5, 1],
+        &[false, true, false, false],
+        1,
+        None,
+        how,
+        &steps,
+    )
+    .unwrap();
+}
+
 /// Elastic resume of Parquet streams: a job of `w` ranks steps `k` batches together, its state
 /// (of a rank still serving, through JSON) is resumed by a job of `w2` ranks, which steps `k2`
 /// batches, whose state is resumed by a job of `w3` ranks, which ends the epoch. Across all of

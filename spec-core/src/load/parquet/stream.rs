@@ -87,9 +87,15 @@ pub struct ParquetStream<R> {
     // With `read_ahead`: starts reading a window on another thread.
     spawn: Option<SpawnRead<R>>,
     // The windows being read ahead, in the order they are served, and how many are read at
-    // once (0 without `read_ahead`).
-    ahead: std::collections::VecDeque<(Pending<R>, Window)>,
+    // once (0 without `read_ahead`). The first windows of the next epoch follow the last ones of
+    // this epoch when `follows`.
+    ahead: std::collections::VecDeque<Ahead<R>>,
     ahead_windows: usize,
+    // This epoch was started right after the one before it (`start_epoch(e + 1)` after `e`):
+    // epochs are taken in turn, so the next one's first windows are read ahead at this one's end.
+    follows: bool,
+    // The next epoch's row groups and rounds, once its first windows are read ahead.
+    following: Option<(u64, Vec<RowGroup>, usize)>,
     // The memory of served windows, which the next windows are read into.
     spare: Arc<Mutex<SpareBuffers>>,
     // The short last batch is not served.
@@ -127,6 +133,38 @@ struct Window {
 type Pending<R> = std::thread::JoinHandle<Result<Dataset<R>, LoadError>>;
 type SpawnRead<R> = fn(ParquetFiles) -> Pending<R>;
 
+/// A window being read ahead: of which epoch, and its rows (as the footers count them).
+struct Ahead<R> {
+    pending: Pending<R>,
+    window: Window,
+    epoch: u64,
+    rows: usize,
+}
+
+/// The window of `own` (read `rounds` times over, `window` row groups at a time) that starts
+/// at `at`, `None` past the last round.
+fn window_in(own: &[RowGroup], rounds: usize, window: usize, at: Cursor) -> Option<Window> {
+    if at.round >= rounds || at.group >= own.len() {
+        return None;
+    }
+    let end = at.group.saturating_add(window).min(own.len());
+    let after = if end == own.len() {
+        Cursor {
+            round: at.round + 1,
+            group: 0,
+        }
+    } else {
+        Cursor {
+            round: at.round,
+            group: end,
+        }
+    };
+    Some(Window {
+        groups: at.group..end,
+        after,
+    })
+}
+
 impl<R> ParquetStream<R>
 where
     R: LoadRecord + Send + 'static,
@@ -134,7 +172,10 @@ where
 {
     /// Reads each next window on another thread while the batches of the one before are served,
     /// so that decoding overlaps the training step (and the stream's own copying): memory then
-    /// holds two windows plus less than a batch.
+    /// holds two windows plus less than a batch. Epochs taken in turn, as a training loop takes
+    /// them (`start_epoch(e + 1)` after epoch `e`), read on across their boundary: the next
+    /// epoch's first windows are read while this one's last are served (see
+    /// [`start_epoch`](Self::start_epoch)).
     pub fn read_ahead(self) -> Self {
         let n = self.ahead_windows.max(1);
         self.read_ahead_windows(n)
@@ -268,6 +309,8 @@ where
             spawn: None,
             ahead: std::collections::VecDeque::new(),
             ahead_windows: 0,
+            follows: false,
+            following: None,
             drop_last: false,
             span: None,
             carried: 0,
@@ -282,29 +325,27 @@ where
 
     /// Starts epoch `epoch` of the plan: its row groups (shuffled by the plan's seed and the
     /// epoch), from the first. The memory of the windows read so far is kept for the next ones.
+    ///
+    /// With [`read_ahead`](Self::read_ahead), an epoch started right after the one before it
+    /// (`epoch` after `epoch - 1`) reads the first windows of the epoch after it while its own
+    /// last windows are served, and the next `start_epoch` finds them read (any other epoch
+    /// started drops them, their memory kept).
     pub fn start_epoch(&mut self, epoch: u64) {
+        self.follows = self.epoch.checked_add(1) == Some(epoch);
+        // Windows of this epoch read ahead are its first ones only when they were read as the
+        // next epoch's (of a stream started again at its own epoch, they are the rest of it).
+        let first_read = self.follows;
         self.epoch = epoch;
-        self.own = self.plan.row_groups(epoch);
+        (self.own, self.rounds) = self.groups_of(epoch);
+        self.following = None;
         self.remaining = self.plan.samples(epoch);
-        // Under padding the share is read again from its start, as often as needed (the plan
-        // checked that the rows of all row groups add up).
-        let own_rows: usize = self.own.iter().map(|g| g.rows).sum();
-        self.rounds = if own_rows == 0 {
-            1
-        } else {
-            self.remaining.div_ceil(own_rows).max(1)
-        };
         self.next = Cursor { round: 0, group: 0 };
         self.windows_read = 0;
         self.batches = 0;
         self.served = 0;
-        // Windows being read ahead belong to the epoch before: their memory is kept.
-        let pending: Vec<_> = self.ahead.drain(..).collect();
-        for (pending, _) in pending {
-            if let Ok(Ok(read)) = pending.join() {
-                self.recycle(read.into_fields());
-            }
-        }
+        // Windows read ahead as this epoch's first ones (the row groups of an epoch are a
+        // function of the plan and the epoch) are kept; of the others, the memory.
+        self.drop_ahead(|a| !(first_read && a.epoch == epoch));
         if let Some(old) = self.buffer.take() {
             self.recycle(old);
         }
@@ -313,6 +354,32 @@ where
         self.cursor = 0;
         self.carried = 0;
         self.rest = None;
+    }
+
+    /// An epoch's row groups, and how many times they are read over: more than once only to pad
+    /// the share (the plan checked that the rows of all row groups add up).
+    fn groups_of(&self, epoch: u64) -> (Vec<RowGroup>, usize) {
+        let own = self.plan.row_groups(epoch);
+        let own_rows: usize = own.iter().map(|g| g.rows).sum();
+        let rounds = if own_rows == 0 {
+            1
+        } else {
+            self.plan.samples(epoch).div_ceil(own_rows).max(1)
+        };
+        (own, rounds)
+    }
+
+    /// Waits for the windows being read ahead that `drop` picks and keeps their memory; the
+    /// others stay, in their order.
+    fn drop_ahead(&mut self, drop: impl Fn(&Ahead<R>) -> bool) {
+        let all: Vec<_> = self.ahead.drain(..).collect();
+        for a in all {
+            if !drop(&a) {
+                self.ahead.push_back(a);
+            } else if let Ok(Ok(read)) = a.pending.join() {
+                self.recycle(read.into_fields());
+            }
+        }
     }
 
     /// Where the stream stands: the epoch, the batches and rows served in it, the plan's seed,
@@ -418,6 +485,10 @@ where
         self.batches = batches.min(skip.div_ceil(self.batch_size)) as u64;
         self.served = skip as u64;
         self.remaining -= skip;
+        if skip > 0 {
+            // Windows read ahead from the epoch's start are not where it resumes.
+            self.drop_ahead(|_| true);
+        }
         if let Some((_, chunks, next)) = &mut self.rest {
             // A rest is its chunks' rows in order.
             while let Some(chunk) = chunks.get(*next) {
@@ -455,35 +526,13 @@ where
     /// from the one before), plus, with [`read_ahead`](Self::read_ahead), the rows of the window
     /// being read.
     pub fn buffered(&self) -> usize {
-        let ahead: usize = self
-            .ahead
-            .iter()
-            .map(|(_, window)| self.rows_of(window))
-            .sum();
+        let ahead: usize = self.ahead.iter().map(|a| a.rows).sum();
         self.carried + self.buffered - self.cursor + ahead
     }
 
-    /// The window that starts at `at`, `None` past the last round.
+    /// The window of this epoch that starts at `at`, `None` past the last round.
     fn window_at(&self, at: Cursor) -> Option<Window> {
-        if at.round >= self.rounds || at.group >= self.own.len() {
-            return None;
-        }
-        let end = at.group.saturating_add(self.window).min(self.own.len());
-        let after = if end == self.own.len() {
-            Cursor {
-                round: at.round + 1,
-                group: 0,
-            }
-        } else {
-            Cursor {
-                round: at.round,
-                group: end,
-            }
-        };
-        Some(Window {
-            groups: at.group..end,
-            after,
-        })
+        window_in(&self.own, self.rounds, self.window, at)
     }
 
     /// Whether a window (or a chunk of a rest) is still to be read.
@@ -534,8 +583,12 @@ where
         }
         // With read-ahead, the windows to come are being read (the first ones start here).
         self.top_up();
-        let (read, groups) = match self.ahead.pop_front() {
-            Some((pending, window)) => {
+        // Windows read ahead for the next epoch come after all of this one's.
+        let ours = self.ahead.front().is_some_and(|a| a.epoch == self.epoch);
+        let (read, groups) = match self.ahead.pop_front_if(|_| ours) {
+            Some(Ahead {
+                pending, window, ..
+            }) => {
                 self.next = window.after;
                 let read = pending
                     .join()
@@ -578,20 +631,60 @@ where
         Ok(())
     }
 
-    /// With read-ahead, starts reading windows after those being read until `ahead_windows` are.
+    /// With read-ahead, starts reading windows after those being read until `ahead_windows` are:
+    /// this epoch's, then, when epochs follow each other, the next one's first ones.
     fn top_up(&mut self) {
         let Some(spawn) = self.spawn else {
             return;
         };
         while self.ahead.len() < self.ahead_windows {
-            let at = self.ahead.back().map_or(self.next, |(_, w)| w.after);
-            let Some(window) = self.window_at(at) else {
-                return;
+            let (epoch, at) = self
+                .ahead
+                .back()
+                .map_or((self.epoch, self.next), |a| (a.epoch, a.window.after));
+            let this = (epoch == self.epoch)
+                .then(|| self.window_at(at))
+                .flatten()
+                .map(|w| (self.epoch, w));
+            let (epoch, window) = match this {
+                Some(found) => found,
+                // This epoch's windows are all read or being read.
+                None if self.follows && self.rest.is_none() => {
+                    let Some(next) = self.epoch.checked_add(1) else {
+                        return;
+                    };
+                    if self.following.is_none() {
+                        let (own, rounds) = self.groups_of(next);
+                        self.following = Some((next, own, rounds));
+                    }
+                    let at = if epoch == next {
+                        at
+                    } else {
+                        Cursor { round: 0, group: 0 }
+                    };
+                    let Some((_, own, rounds)) = &self.following else {
+                        return;
+                    };
+                    let Some(window) = window_in(own, *rounds, self.window, at) else {
+                        return;
+                    };
+                    (next, window)
+                }
+                None => return,
             };
-            let files = self
-                .files
-                .select_row_groups(&self.own[window.groups.clone()]);
-            self.ahead.push_back((spawn(files), window));
+            let own = match &self.following {
+                Some((e, own, _)) if *e == epoch && epoch != self.epoch => own,
+                _ => &self.own,
+            };
+            let groups = &own[window.groups.clone()];
+            let rows = groups.iter().map(|g| g.rows).sum();
+            let files = self.files.select_row_groups(groups);
+            self.ahead.push_back(Ahead {
+                pending: spawn(files),
+                window,
+                epoch,
+                rows,
+            });
         }
     }
 
