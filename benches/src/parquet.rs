@@ -8,7 +8,12 @@
 //! benches' venv (`target/tools/numpy-bench`, made on first use).
 //!
 //! `cargo bench -p batchspec-bench --bench parquet` (set `BENCH_QUICK=1` for a short run).
-//! Each line: `case=parquet codec=C threads=T how=stream|stream_read_ahead|stream_window_1|stream_window_1_2_at_once|stream_2_ranks
+//! The Rust variants run in interleaved rounds (each round times each of them once); samples/s
+//! are medians over the rounds, and each ratio between two of them is taken within a round and
+//! printed as its median and range (`1.52 [1.44-1.61]`). Each stream is made afresh for the
+//! epoch it serves (its first), but for the `_kept` ones: a stream kept from epoch to epoch, as
+//! a training loop keeps it, serving its next 6 epochs in each round (its figures per epoch).
+//! Each line: `case=parquet codec=C threads=T how=stream|stream_read_ahead|stream_window_1|stream_window_1_2_at_once|stream_2_ranks|stream_window_1_kept|stream_window_1_2_at_once_kept
 //! samples_per_s=.. decoder_samples_per_s=.. ratio_decoder=.. ratio_pyarrow_numpy=..` (and
 //! `case=parquet_load`: `Dataset::load` of the whole file, no batching); at the end
 //! `case=memory`: the peak resident memory (`VmHWM`) of a fresh process that streams a file of
@@ -50,18 +55,69 @@ fn stream(path: &Path, rank: Rank, window: usize, ahead: usize) -> usize {
     batchspec_bench::stream_epoch(&files, rank, 0, BATCH, window, ahead)
 }
 
-fn time(reps: usize, mut f: impl FnMut() -> usize) -> f64 {
-    let served = f();
-    assert!(served >= N, "every sample at least once (served {served})");
-    median(
-        (0..reps)
-            .map(|_| {
-                let t = Instant::now();
-                black_box(f());
-                t.elapsed().as_secs_f64()
-            })
-            .collect(),
-    )
+/// Epochs a kept stream serves in one call.
+const KEPT_EPOCHS: u64 = 6;
+
+/// A stream kept from epoch to epoch, as a training loop keeps it, windows of one row group,
+/// `ahead` of them read at once: each call serves its next `KEPT_EPOCHS` epochs in turn (so the
+/// second and third find their first windows read while the epoch before ended), then starts
+/// the last one again, which waits for the windows read ahead for the epoch after it: that work
+/// is timed in the call (and wasted), not left running into the next variant's time.
+fn kept(path: &Path, ahead: usize) -> impl FnMut() -> usize {
+    use batchspec::load::{ParquetStream, ShardPlan};
+    use batchspec::prelude::Batch;
+    let files = ParquetFiles::open(path).unwrap();
+    let plan = ShardPlan::new(&files, Rank::new(0, 1).unwrap())
+        .unwrap()
+        .shuffle(7);
+    let mut stream =
+        ParquetStream::<Record>::new(&files, &plan, 0, BATCH, 1).read_ahead_windows(ahead);
+    let mut out = batchspec_bench::Request {
+        x: Batch::zeros(BATCH, 0),
+        y: Batch::zeros(BATCH, 0),
+    };
+    let mut next = 0;
+    move || {
+        let mut rows = 0;
+        for epoch in next..next + KEPT_EPOCHS {
+            stream.start_epoch(epoch);
+            while let Some(n) = stream.fill_next(&mut out) {
+                rows += n.unwrap();
+                black_box(&out);
+            }
+        }
+        next += KEPT_EPOCHS;
+        stream.start_epoch(next - 1);
+        rows / KEPT_EPOCHS as usize
+    }
+}
+
+/// Seconds of each variant in `rounds` interleaved rounds (each round times every variant once,
+/// one after the other, so that a slow phase of the shared machine falls on all of them), after
+/// one untimed call of each that checks it serves every sample.
+fn rounds(rounds: usize, variants: &mut [&mut dyn FnMut() -> usize]) -> Vec<Vec<f64>> {
+    for f in variants.iter_mut() {
+        let served = f();
+        assert!(served >= N, "every sample at least once (served {served})");
+    }
+    let mut secs = vec![Vec::with_capacity(rounds); variants.len()];
+    for _ in 0..rounds {
+        for (f, t) in variants.iter_mut().zip(&mut secs) {
+            let started = Instant::now();
+            black_box(f());
+            t.push(started.elapsed().as_secs_f64());
+        }
+    }
+    secs
+}
+
+/// `base / secs` within each round: the median and range, as `1.52 [1.44-1.61]`.
+fn ratio(base: &[f64], secs: &[f64]) -> String {
+    let r: Vec<f64> = base.iter().zip(secs).map(|(b, s)| b / s).collect();
+    let (lo, hi) = r
+        .iter()
+        .fold((f64::MAX, 0f64), |(l, h), &v| (l.min(v), h.max(v)));
+    format!("{:.2} [{lo:.2}-{hi:.2}]", median(r))
 }
 
 fn vm_hwm_kb() -> Option<u64> {
@@ -156,12 +212,12 @@ fn main() {
     let reps = if std::env::var_os("BENCH_QUICK").is_some() {
         3
     } else {
-        7
+        9
     };
     let dir: PathBuf = std::env::temp_dir().join(format!("batchspec-bench-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     batchspec_bench::out!(
-        "# {N} x {D} f32 + int64 labels, row groups of {GROUP}; stream: batch {BATCH}, window of 2 row groups, shuffled, into f32 vectors + one-hot"
+        "# {N} x {D} f32 + int64 labels, row groups of {GROUP}; stream: batch {BATCH}, window of 2 row groups, shuffled, into f32 vectors + one-hot; {reps} interleaved rounds, ratios within a round: median [min-max]"
     );
     for (name, codec) in [
         ("none", Compression::UNCOMPRESSED),
@@ -169,30 +225,60 @@ fn main() {
     ] {
         let path = dir.join(format!("bench-{name}.parquet"));
         write(&path, codec, GROUP);
-        let floor = time(reps, || decode(&path));
-        let load = time(reps, || {
-            let mut files = ParquetFiles::open(&path).unwrap();
-            batchspec::data::Dataset::<Record>::load(&mut files)
-                .unwrap()
-                .len()
-        });
-        batchspec_bench::out!(
-            "case=parquet_load codec={name} samples_per_s={:.0} ratio_decoder={:.2} (whole columns into memory, no batching)",
-            N as f64 / load,
-            floor / load
+        let rank = || Rank::new(0, 1).unwrap();
+        // The decoder alone; the whole file loaded; the stream (windows of 2 row groups), read
+        // ahead; windows of one row group, alone and two read at once; two ranks in two threads;
+        // windows of one row group, alone and two at once, of streams kept from epoch to epoch
+        // (the fresh streams above each serve their first epoch).
+        let (mut kept_one, mut kept_two) = (kept(&path, 0), kept(&path, 2));
+        let secs = rounds(
+            reps,
+            &mut [
+                &mut || decode(&path),
+                &mut || {
+                    let mut files = ParquetFiles::open(&path).unwrap();
+                    batchspec::data::Dataset::<Record>::load(&mut files)
+                        .unwrap()
+                        .len()
+                },
+                &mut || stream(&path, rank(), 2, 0),
+                &mut || stream(&path, rank(), 2, 1),
+                &mut || stream(&path, rank(), 1, 0),
+                &mut || stream(&path, rank(), 1, 2),
+                &mut || {
+                    std::thread::scope(|s| {
+                        let a = s.spawn(|| stream(&path, Rank::new(0, 2).unwrap(), 2, 0));
+                        let b = s.spawn(|| stream(&path, Rank::new(1, 2).unwrap(), 2, 0));
+                        a.join().unwrap() + b.join().unwrap()
+                    })
+                },
+                &mut kept_one,
+                &mut kept_two,
+            ],
         );
-        let one = time(reps, || stream(&path, Rank::new(0, 1).unwrap(), 2, 0));
-        let ahead = time(reps, || stream(&path, Rank::new(0, 1).unwrap(), 2, 1));
-        // Windows of one row group: two of them read at once, and one thread for comparison.
-        let one_small = time(reps, || stream(&path, Rank::new(0, 1).unwrap(), 1, 0));
-        let ahead2 = time(reps, || stream(&path, Rank::new(0, 1).unwrap(), 1, 2));
-        let two = time(reps, || {
-            std::thread::scope(|s| {
-                let a = s.spawn(|| stream(&path, Rank::new(0, 2).unwrap(), 2, 0));
-                let b = s.spawn(|| stream(&path, Rank::new(1, 2).unwrap(), 2, 0));
-                a.join().unwrap() + b.join().unwrap()
-            })
-        });
+        let [
+            floor,
+            load,
+            one,
+            ahead,
+            one_small,
+            ahead2,
+            two,
+            kept1,
+            kept2,
+        ] = &secs[..]
+        else {
+            unreachable!("nine variants")
+        };
+        // Seconds per epoch of the kept streams.
+        let per_epoch =
+            |t: &[f64]| -> Vec<f64> { t.iter().map(|s| s / KEPT_EPOCHS as f64).collect() };
+        let (kept1, kept2) = (&per_epoch(kept1), &per_epoch(kept2));
+        batchspec_bench::out!(
+            "case=parquet_load codec={name} samples_per_s={:.0} ratio_decoder={} (whole columns into memory, no batching)",
+            N as f64 / median(load.clone()),
+            ratio(floor, load)
+        );
         let python = pyarrow(&path, reps);
         // Each case beside the one-thread stream of its window (`ratio_same_window`).
         for (threads, how, secs, base) in [
@@ -201,6 +287,8 @@ fn main() {
             (1, "stream_window_1", one_small, one_small),
             (2, "stream_window_1_2_at_once", ahead2, one_small),
             (2, "stream_2_ranks", two, one),
+            (1, "stream_window_1_kept", kept1, kept1),
+            (2, "stream_window_1_2_at_once_kept", kept2, kept1),
         ] {
             let versus = python.map_or_else(
                 || {
@@ -210,23 +298,23 @@ fn main() {
                 |(py, _)| {
                     format!(
                         " pyarrow_numpy_samples_per_s={py:.0} ratio_pyarrow_numpy={:.2}",
-                        N as f64 / secs / py
+                        N as f64 / median(secs.clone()) / py
                     )
                 },
             );
             batchspec_bench::out!(
-                "case=parquet codec={name} threads={threads} how={how} samples_per_s={:.0} decoder_samples_per_s={:.0} ratio_decoder={:.2} ratio_stream_one_thread={:.2} ratio_same_window={:.2}{versus}",
-                N as f64 / secs,
-                N as f64 / floor,
-                floor / secs,
-                one / secs,
-                base / secs
+                "case=parquet codec={name} threads={threads} how={how} samples_per_s={:.0} decoder_samples_per_s={:.0} ratio_decoder={} ratio_stream_one_thread={} ratio_same_window={}{versus}",
+                N as f64 / median(secs.clone()),
+                N as f64 / median(floor.clone()),
+                ratio(floor, secs),
+                ratio(one, secs),
+                ratio(base, secs)
             );
         }
         if let Some((_, py_decoder)) = python {
             batchspec_bench::out!(
                 "case=pyarrow_decoder codec={name} samples_per_s={py_decoder:.0} ratio_rust_decoder={:.2}",
-                N as f64 / floor / py_decoder
+                N as f64 / median(floor.clone()) / py_decoder
             );
         }
     }
