@@ -59,8 +59,8 @@ fn stream(path: &Path, rank: Rank, window: usize, ahead: usize) -> usize {
 const KEPT_EPOCHS: u64 = 6;
 
 /// A stream kept from epoch to epoch, as a training loop keeps it, windows of one row group,
-/// `ahead` of them read at once: each call serves its next `KEPT_EPOCHS` epochs in turn (so the
-/// second and third find their first windows read while the epoch before ended), then starts
+/// `ahead` of them read at once: each call serves its next `KEPT_EPOCHS` epochs in turn (each
+/// after the first finds its first windows read while the epoch before ended), then starts
 /// the last one again, which waits for the windows read ahead for the epoch after it: that work
 /// is timed in the call (and wasted), not left running into the next variant's time.
 fn kept(path: &Path, ahead: usize) -> impl FnMut() -> usize {
