@@ -60,13 +60,14 @@ pub fn tools_or_skip() -> Option<&'static Path> {
 pub fn free_port() -> u16 {
     static NEXT: AtomicUsize = AtomicUsize::new(0);
     let start = std::process::id() as usize % 1000 * 12;
-    loop {
+    for _ in 0..12_000 {
         let port = 20_000 + (start + NEXT.fetch_add(1, Ordering::Relaxed)) % 12_000;
         let port = u16::try_from(port).expect("a port below 32000");
         if TcpListener::bind(("127.0.0.1", port)).is_ok() {
             return port;
         }
     }
+    panic!("no free port between 20000 and 31999 on 127.0.0.1");
 }
 
 fn wait_for(port: u16) {

@@ -584,8 +584,8 @@ where
         // With read-ahead, the windows to come are being read (the first ones start here).
         self.top_up();
         // Windows read ahead for the next epoch come after all of this one's.
-        let ours = self.ahead.front().is_some_and(|a| a.epoch == self.epoch);
-        let (read, groups) = match self.ahead.pop_front_if(|_| ours) {
+        let epoch = self.epoch;
+        let (read, groups) = match self.ahead.pop_front_if(|a| a.epoch == epoch) {
             Some(Ahead {
                 pending, window, ..
             }) => {
@@ -638,43 +638,31 @@ where
             return;
         };
         while self.ahead.len() < self.ahead_windows {
-            let (epoch, at) = self
+            let (mut epoch, mut at) = self
                 .ahead
                 .back()
                 .map_or((self.epoch, self.next), |a| (a.epoch, a.window.after));
-            let this = (epoch == self.epoch)
-                .then(|| self.window_at(at))
-                .flatten()
-                .map(|w| (self.epoch, w));
-            let (epoch, window) = match this {
-                Some(found) => found,
-                // This epoch's windows are all read or being read.
-                None if self.follows && self.rest.is_none() => {
-                    let Some(next) = self.epoch.checked_add(1) else {
-                        return;
-                    };
-                    if self.following.is_none() {
-                        let (own, rounds) = self.groups_of(next);
-                        self.following = Some((next, own, rounds));
-                    }
-                    let at = if epoch == next {
-                        at
-                    } else {
-                        Cursor { round: 0, group: 0 }
-                    };
-                    let Some((_, own, rounds)) = &self.following else {
-                        return;
-                    };
-                    let Some(window) = window_in(own, *rounds, self.window, at) else {
-                        return;
-                    };
-                    (next, window)
+            if epoch == self.epoch && self.window_at(at).is_none() {
+                // This epoch's windows are all read or being read: the next one's first, when
+                // epochs follow each other.
+                if !self.follows || self.rest.is_some() {
+                    return;
                 }
-                None => return,
+                let Some(next) = self.epoch.checked_add(1) else {
+                    return;
+                };
+                (epoch, at) = (next, Cursor { round: 0, group: 0 });
+            }
+            if epoch != self.epoch && self.following.as_ref().is_none_or(|f| f.0 != epoch) {
+                let (own, rounds) = self.groups_of(epoch);
+                self.following = Some((epoch, own, rounds));
+            }
+            let (own, rounds) = match &self.following {
+                Some((e, own, rounds)) if *e == epoch && epoch != self.epoch => (own, *rounds),
+                _ => (&self.own, self.rounds),
             };
-            let own = match &self.following {
-                Some((e, own, _)) if *e == epoch && epoch != self.epoch => own,
-                _ => &self.own,
+            let Some(window) = window_in(own, rounds, self.window, at) else {
+                return;
             };
             let groups = &own[window.groups.clone()];
             let rows = groups.iter().map(|g| g.rows).sum();
