@@ -64,24 +64,6 @@ const KNOWN: &[(&str, &str)] = &[
         "entry/generic-trainer-without-bound.stderr",
         "rustc reports each bound of the blanket `Trains` impl, one per consumer",
     ),
-    // rustc's own `help: the trait .. is not implemented for Batch<.., OwnedArcRepr<f32>>` line
-    // under a first line in words (issue 37).
-    (
-        "entry/dataset-load.stderr",
-        "rustc's help line names the field's ndarray storage",
-    ),
-    (
-        "entry/rows-mut-borrowed.stderr",
-        "rustc's help line names the batch's ndarray storage",
-    ),
-    (
-        "adapters/burn/compile-fail/trybuild/image-stream-shared-field.stderr",
-        "rustc's help line names the field's ndarray storage",
-    ),
-    (
-        "adapters/burn/compile-fail/trybuild/shard-stream-borrowed-field.stderr",
-        "rustc's help line names the field's ndarray storage",
-    ),
 ];
 
 fn snapshots(dir: &Path, out: &mut Vec<PathBuf>) {

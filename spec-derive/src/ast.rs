@@ -166,6 +166,24 @@ pub fn kind(ty: &syn::Type) -> Kind {
     }
 }
 
+/// The name of the library's stand-in for a field written as a batch that shares or borrows its
+/// data (`ArcBatch<..>`, `BatchView<..>`), which no dataset or stream loads: `SharedBatch` or
+/// `BorrowedBatch`. A field's bound names the stand-in instead of the field's type, which rustc
+/// would print with ndarray's storage spelled out.
+pub fn not_owned(ty: &syn::Type) -> Option<&'static str> {
+    let syn::Type::Path(p) = peel(ty) else {
+        return None;
+    };
+    if p.qself.is_some() {
+        return None;
+    }
+    match p.path.segments.last()?.ident.to_string().as_str() {
+        "ArcBatch" => Some("SharedBatch"),
+        "BatchView" => Some("BorrowedBatch"),
+        _ => None,
+    }
+}
+
 /// The family of a field's space, when the field's type writes it by a name of the core: `Image`
 /// for `Batch<image![..]>`, `ArcBatch<Image<..>>` or `Ragged<..>` of one.
 pub fn family(ty: &syn::Type) -> Option<String> {

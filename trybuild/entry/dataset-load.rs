@@ -1,6 +1,6 @@
 // Loading a dataset from a file (CSV here; IDX, .npy, .npz and Parquet alike): a record that
-// cannot be loaded (a shared batch, for requests) is one error naming the field's type, with
-// the note pointing at the field.
+// cannot be loaded (a shared batch, for requests) is one error in words, with the note pointing
+// at the field and the help naming `SharedBatch`, not the batch's ndarray storage.
 use batchspec::data::Dataset;
 use batchspec::load::CsvFile;
 use batchspec::prelude::*;

@@ -70,7 +70,7 @@ pub use self::parquet::{
 };
 #[cfg(feature = "remote")]
 pub use self::remote::{RemoteOptions, RemoteStats};
-pub use self::source::{LeafSource, LoadField, LoadRecord};
+pub use self::source::{BorrowedBatch, LeafSource, LoadField, LoadRecord, SharedBatch};
 
 use crate::types::spec::Described;
 use std::path::{Path, PathBuf};

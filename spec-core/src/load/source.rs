@@ -98,6 +98,19 @@ pub trait LoadField: Sized {
     ) -> Result<Self, L::Error>;
 }
 
+/// A record's `ArcBatch<S>` field, as a dataset or a stream would load it: never, since they read
+/// every leaf as an owned `Batch<S>`. It has no values and no [`LoadField`] impl; the derive
+/// names it in the bound of a field written as `ArcBatch<..>`, so that the compile error of
+/// loading such a record reads "`LoadField` is not implemented for `SharedBatch`" instead of
+/// spelling out the batch's ndarray storage.
+#[derive(Debug)]
+pub enum SharedBatch {}
+
+/// A record's `BatchView<'a, S>` field, as a dataset or a stream would load it: never (see
+/// [`SharedBatch`]).
+#[derive(Debug)]
+pub enum BorrowedBatch {}
+
 impl<S: Space> LoadField for Batch<S> {
     fn load_field<L: LeafSource>(
         source: &mut L,
@@ -110,6 +123,9 @@ impl<S: Space> LoadField for Batch<S> {
     }
 }
 
+// Not recommended, nor `Null`'s and the tuples': a field that cannot be loaded is told that
+// `LoadField` is implemented for `Batch<S>`, not given a list.
+#[diagnostic::do_not_recommend]
 impl<S: SequenceSpace> LoadField for Ragged<S> {
     fn load_field<L: LeafSource>(
         source: &mut L,
@@ -122,6 +138,7 @@ impl<S: SequenceSpace> LoadField for Ragged<S> {
     }
 }
 
+#[diagnostic::do_not_recommend]
 impl LoadField for Null {
     fn load_field<L: LeafSource>(
         _: &mut L,
@@ -133,6 +150,7 @@ impl LoadField for Null {
 
 macro_rules! load_tuples {
     ($($t:ident $i:tt),+) => {
+        #[diagnostic::do_not_recommend]
         impl<$($t: LoadField),+> LoadField for ($($t,)+) {
             fn load_field<L: LeafSource>(
                 source: &mut L,

@@ -141,6 +141,16 @@ fn map_spec_impl(cont: &Container<'_>, p: &TokenStream, preds: &[TokenStream]) -
 /// whose fields all lend mutably. The bounds are higher-ranked so that a struct whose fields do
 /// not (views, say) simply has no impl, rather than an error at its definition.
 fn node_mut_impl(cont: &Container<'_>, p: &TokenStream, preds: &[TokenStream]) -> TokenStream {
+    // A struct with a field written as a borrowed batch (`BatchView<..>`) never lends in place:
+    // no impl, so that the error names the struct, not the field's type with ndarray's storage
+    // spelled out.
+    if cont
+        .fields
+        .iter()
+        .any(|f| crate::ast::not_owned(f.ty) == Some("BorrowedBatch"))
+    {
+        return TokenStream::new();
+    }
     let ident = cont.ident;
     let name = quote::format_ident!("{}Mapped", ident);
     let members: Vec<&syn::Ident> = cont.fields.iter().map(|f| f.member).collect();

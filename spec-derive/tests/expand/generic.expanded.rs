@@ -1,6 +1,6 @@
 // The expansion of tests/expand/generic.rs; written by `BATCHSPEC_BLESS=1 cargo test`.
-// tokens: 69fe877889225c67
-// spans: fda01350f860e007
+// tokens: 967500675c7e5ed9
+// spans: 6c8d8a9a6136974d
 #[doc(hidden)]
 #[allow(non_camel_case_types, unused_qualifications, clippy::all)]
 const _: () = {
@@ -781,20 +781,21 @@ const _: () = {
         for<'__spec_w> Null: __spec_p::Node<
             __spec_p::Src<'p', 'e', 'n', 'a', 'l', 't', 'y'>,
         >,
-        for<'__spec_x> BatchView<'a, S>: __spec_p::LoadField,
+        for<'__spec_x> __spec_p::BorrowedBatch: __spec_p::LoadField,
         for<'__spec_x> Batch<Labels<3>>: __spec_p::LoadField,
         for<'__spec_x> Null: __spec_p::LoadField,
     {
+        #[allow(unreachable_code)]
         fn load_record<__SpecL: __spec_p::LeafSource>(
             __spec_source: &mut __SpecL,
             __spec_leaves: &mut __spec_p::core::slice::Iter<'_, __spec_p::Described>,
         ) -> __spec_p::core::result::Result<Self, __SpecL::Error> {
             let _ = (&__spec_source, &__spec_leaves);
             __spec_p::core::result::Result::Ok(Self {
-                x: <BatchView<
-                    'a,
-                    S,
-                > as __spec_p::LoadField>::load_field(__spec_source, __spec_leaves)?,
+                x: match <__spec_p::BorrowedBatch as __spec_p::LoadField>::load_field(
+                    __spec_source,
+                    __spec_leaves,
+                )? {},
                 y: <Batch<
                     Labels<3>,
                 > as __spec_p::LoadField>::load_field(__spec_source, __spec_leaves)?,
@@ -897,53 +898,6 @@ const _: () = {
                     M,
                 >>::map_spec(self.penalty, __spec_mapper)?,
             })
-        }
-    }
-    #[automatically_derived]
-    #[diagnostic::do_not_recommend]
-    impl<'a, S: Space> __spec_p::NodeMut for Generic<'a, S>
-    where
-        S: __spec_p::Space,
-        BatchView<'a, S>: __spec_p::Node<__spec_p::Src<'x'>>,
-        for<'__spec_w> Batch<Labels<3>>: __spec_p::Node<__spec_p::Src<'y'>>,
-        for<'__spec_w> Null: __spec_p::Node<
-            __spec_p::Src<'p', 'e', 'n', 'a', 'l', 't', 'y'>,
-        >,
-        for<'__spec_x> BatchView<'a, S>: __spec_p::NodeMut,
-        for<'__spec_x> Batch<Labels<3>>: __spec_p::NodeMut,
-        for<'__spec_x> Null: __spec_p::NodeMut,
-    {
-        type ViewsMut<'__spec_a> = GenericMapped<
-            <BatchView<'a, S> as __spec_p::NodeMut>::ViewsMut<'__spec_a>,
-            <Batch<Labels<3>> as __spec_p::NodeMut>::ViewsMut<'__spec_a>,
-            <Null as __spec_p::NodeMut>::ViewsMut<'__spec_a>,
-        >
-        where
-            Self: '__spec_a;
-        fn node_views_mut(
-            &mut self,
-            __spec_rows: __spec_p::core::ops::Range<usize>,
-        ) -> Self::ViewsMut<'_> {
-            let _ = &__spec_rows;
-            GenericMapped {
-                x: <BatchView<
-                    'a,
-                    S,
-                > as __spec_p::NodeMut>::node_views_mut(
-                    &mut self.x,
-                    __spec_p::core::clone::Clone::clone(&__spec_rows),
-                ),
-                y: <Batch<
-                    Labels<3>,
-                > as __spec_p::NodeMut>::node_views_mut(
-                    &mut self.y,
-                    __spec_p::core::clone::Clone::clone(&__spec_rows),
-                ),
-                penalty: <Null as __spec_p::NodeMut>::node_views_mut(
-                    &mut self.penalty,
-                    __spec_p::core::clone::Clone::clone(&__spec_rows),
-                ),
-            }
         }
     }
 };

@@ -2,7 +2,7 @@
 //! field as a field.
 
 use super::context::{FieldCx, Parts, Serving};
-use crate::ast::{Kind, kind};
+use crate::ast::{Kind, kind, not_owned};
 use crate::check::escape;
 use crate::respan::respan;
 use proc_macro2::TokenStream;
@@ -14,6 +14,21 @@ pub fn field(s: &Serving<'_>, fc: &FieldCx<'_>, parts: &mut Parts) {
     let (p, ty, member) = (s.p, fc.ty, fc.member);
     if let Some(of) = &fc.f.steps_of {
         computed(s, fc, of, parts);
+    }
+    if let Some(stand_in) = not_owned(ty) {
+        // A shared or borrowed batch: a bound on the library's stand-in, which has no values and
+        // no impl, so the error names it and not the field's type (ndarray's storage spelled
+        // out); the field's value is the stand-in's, matched away.
+        let stand_in = syn::Ident::new(stand_in, member.span());
+        parts.load_bounds.push(respan(
+            quote!(for<'__spec_x> #p::#stand_in: #p::LoadField),
+            member.span(),
+        ));
+        parts.load_values.push(respan(
+            quote!(#member: match <#p::#stand_in as #p::LoadField>::load_field(__spec_source, __spec_leaves)? {}),
+            fc.span,
+        ));
+        return;
     }
     let load_trait = if kind(ty) == Kind::Nested {
         quote!(#p::LoadRecord)
@@ -68,6 +83,13 @@ pub fn load_record_impl(s: &Serving<'_>, parts: &Parts) -> TokenStream {
     let (p, preds) = (s.p, s.preds);
     let header = s.header(s.cont.generics, quote!(#p::LoadRecord));
     let (bounds, values) = (&parts.load_bounds, &parts.load_values);
+    // A shared or borrowed batch's value is matched away, so the fields after it are not
+    // reached (nor is the impl ever used: its bound on the stand-in does not hold).
+    let allow = if s.cont.fields.iter().any(|f| not_owned(f.ty).is_some()) {
+        quote!(#[allow(unreachable_code)])
+    } else {
+        TokenStream::new()
+    };
     quote! {
         #header
         where
@@ -75,6 +97,7 @@ pub fn load_record_impl(s: &Serving<'_>, parts: &Parts) -> TokenStream {
             #(#preds,)*
             #(#bounds,)*
         {
+            #allow
             fn load_record<__SpecL: #p::LeafSource>(
                 __spec_source: &mut __SpecL,
                 __spec_leaves: &mut #p::core::slice::Iter<'_, #p::Described>,
