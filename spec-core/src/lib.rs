@@ -41,7 +41,9 @@ pub mod __private {
     };
     pub use crate::data::provider::ProvidedBy;
     pub use crate::format::FormatAs;
-    pub use crate::load::source::{BorrowedBatch, LeafSource, LoadField, LoadRecord, SharedBatch};
+    pub use crate::load::source::{
+        BorrowedBatch, LeafSource, LoadField, LoadRecord, LoadableBatch, SharedBatch,
+    };
     pub use crate::mapping::matching::{
         FamilyOf, HasSource, HasSourceAs, LeafField, LendsAs, ProjectAs, ProjectFrom, ReadField,
         Reads,

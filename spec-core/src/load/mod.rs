@@ -70,7 +70,9 @@ pub use self::parquet::{
 };
 #[cfg(feature = "remote")]
 pub use self::remote::{RemoteOptions, RemoteStats};
-pub use self::source::{BorrowedBatch, LeafSource, LoadField, LoadRecord, SharedBatch};
+pub use self::source::{
+    BorrowedBatch, LeafSource, LoadField, LoadRecord, LoadableBatch, SharedBatch,
+};
 
 use crate::types::spec::Described;
 use std::path::{Path, PathBuf};

@@ -98,11 +98,41 @@ pub trait LoadField: Sized {
     ) -> Result<Self, L::Error>;
 }
 
+/// A batch field as a dataset or a stream loads it: an owned [`Batch<S>`], read from the
+/// source like a [`LoadField`].
+///
+/// The derive asks it, when a record is loaded, of the stand-in of each field written as
+/// `ArcBatch<..>` or `BatchView<..>` ([`SharedBatch`], [`BorrowedBatch`]), which has no impl:
+/// loading such a record is a compile error in words whose help line names the stand-in, where a
+/// bound on the field's own type would spell out the batch's ndarray storage
+/// (`Batch<Vector<4>, OwnedArcRepr<f32>>`).
+#[diagnostic::on_unimplemented(
+    message = "a field that shares or borrows its batch (`ArcBatch`, `BatchView`) cannot be loaded from a file",
+    label = "a dataset or a stream reads every leaf as an owned `Batch<S>`",
+    note = "`ArcBatch` and `BatchView` fields are for requests; a record that is loaded holds `Batch<S>` fields"
+)]
+pub trait LoadableBatch: Sized {
+    /// Reads the batch; `leaves` yields its description.
+    ///
+    /// # Errors
+    /// The first error of the source.
+    fn load_batch<L: LeafSource>(
+        source: &mut L,
+        leaves: &mut core::slice::Iter<'_, Described>,
+    ) -> Result<Self, L::Error>;
+}
+
+impl<S: Space> LoadableBatch for Batch<S> {
+    fn load_batch<L: LeafSource>(
+        source: &mut L,
+        leaves: &mut core::slice::Iter<'_, Described>,
+    ) -> Result<Self, L::Error> {
+        Self::load_field(source, leaves)
+    }
+}
+
 /// A record's `ArcBatch<S>` field, as a dataset or a stream would load it: never, since they read
-/// every leaf as an owned `Batch<S>`. It has no values and no [`LoadField`] impl; the derive
-/// names it in the bound of a field written as `ArcBatch<..>`, so that the compile error of
-/// loading such a record reads "`LoadField` is not implemented for `SharedBatch`" instead of
-/// spelling out the batch's ndarray storage.
+/// every leaf as an owned `Batch<S>` ([`LoadableBatch`]). It has no values.
 #[derive(Debug)]
 pub enum SharedBatch {}
 
@@ -123,9 +153,6 @@ impl<S: Space> LoadField for Batch<S> {
     }
 }
 
-// Not recommended, nor `Null`'s and the tuples': a field that cannot be loaded is told that
-// `LoadField` is implemented for `Batch<S>`, not given a list.
-#[diagnostic::do_not_recommend]
 impl<S: SequenceSpace> LoadField for Ragged<S> {
     fn load_field<L: LeafSource>(
         source: &mut L,
@@ -138,7 +165,6 @@ impl<S: SequenceSpace> LoadField for Ragged<S> {
     }
 }
 
-#[diagnostic::do_not_recommend]
 impl LoadField for Null {
     fn load_field<L: LeafSource>(
         _: &mut L,
@@ -150,7 +176,6 @@ impl LoadField for Null {
 
 macro_rules! load_tuples {
     ($($t:ident $i:tt),+) => {
-        #[diagnostic::do_not_recommend]
         impl<$($t: LoadField),+> LoadField for ($($t,)+) {
             fn load_field<L: LeafSource>(
                 source: &mut L,

@@ -1,6 +1,6 @@
 // The expansion of tests/expand/generic.rs; written by `BATCHSPEC_BLESS=1 cargo test`.
-// tokens: 967500675c7e5ed9
-// spans: 6c8d8a9a6136974d
+// tokens: 2c3ec99aafa94af5
+// spans: 65fd92fd1b400b95
 #[doc(hidden)]
 #[allow(non_camel_case_types, unused_qualifications, clippy::all)]
 const _: () = {
@@ -781,7 +781,7 @@ const _: () = {
         for<'__spec_w> Null: __spec_p::Node<
             __spec_p::Src<'p', 'e', 'n', 'a', 'l', 't', 'y'>,
         >,
-        for<'__spec_x> __spec_p::BorrowedBatch: __spec_p::LoadField,
+        for<'__spec_x> __spec_p::BorrowedBatch: __spec_p::LoadableBatch,
         for<'__spec_x> Batch<Labels<3>>: __spec_p::LoadField,
         for<'__spec_x> Null: __spec_p::LoadField,
     {
@@ -792,7 +792,7 @@ const _: () = {
         ) -> __spec_p::core::result::Result<Self, __SpecL::Error> {
             let _ = (&__spec_source, &__spec_leaves);
             __spec_p::core::result::Result::Ok(Self {
-                x: match <__spec_p::BorrowedBatch as __spec_p::LoadField>::load_field(
+                x: match <__spec_p::BorrowedBatch as __spec_p::LoadableBatch>::load_batch(
                     __spec_source,
                     __spec_leaves,
                 )? {},

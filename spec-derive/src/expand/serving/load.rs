@@ -17,15 +17,15 @@ pub fn field(s: &Serving<'_>, fc: &FieldCx<'_>, parts: &mut Parts) {
     }
     if let Some(stand_in) = not_owned(ty) {
         // A shared or borrowed batch: a bound on the library's stand-in, which has no values and
-        // no impl, so the error names it and not the field's type (ndarray's storage spelled
-        // out); the field's value is the stand-in's, matched away.
+        // is not `LoadableBatch`, so the error names it and not the field's type (ndarray's
+        // storage spelled out); the field's value is the stand-in's, matched away.
         let stand_in = syn::Ident::new(stand_in, member.span());
         parts.load_bounds.push(respan(
-            quote!(for<'__spec_x> #p::#stand_in: #p::LoadField),
+            quote!(for<'__spec_x> #p::#stand_in: #p::LoadableBatch),
             member.span(),
         ));
         parts.load_values.push(respan(
-            quote!(#member: match <#p::#stand_in as #p::LoadField>::load_field(__spec_source, __spec_leaves)? {}),
+            quote!(#member: match <#p::#stand_in as #p::LoadableBatch>::load_batch(__spec_source, __spec_leaves)? {}),
             fc.span,
         ));
         return;
