@@ -24,4 +24,3 @@ fn compile_errors_read_well() {
         t.compile_fail(format!("trybuild/{dir}/*.rs"));
     }
 }
-
