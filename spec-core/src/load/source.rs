@@ -98,8 +98,7 @@ pub trait LoadField: Sized {
     ) -> Result<Self, L::Error>;
 }
 
-/// A batch field as a dataset or a stream loads it: an owned [`Batch<S>`], read from the
-/// source like a [`LoadField`].
+/// A batch field as a dataset or a stream loads it: an owned [`Batch<S>`] ([`LoadField`]).
 ///
 /// The derive asks it, when a record is loaded, of the stand-in of each field written as
 /// `ArcBatch<..>` or `BatchView<..>` ([`SharedBatch`], [`BorrowedBatch`]), which has no impl:
@@ -111,25 +110,9 @@ pub trait LoadField: Sized {
     label = "a dataset or a stream reads every leaf as an owned `Batch<S>`",
     note = "`ArcBatch` and `BatchView` fields are for requests; a record that is loaded holds `Batch<S>` fields"
 )]
-pub trait LoadableBatch: Sized {
-    /// Reads the batch; `leaves` yields its description.
-    ///
-    /// # Errors
-    /// The first error of the source.
-    fn load_batch<L: LeafSource>(
-        source: &mut L,
-        leaves: &mut core::slice::Iter<'_, Described>,
-    ) -> Result<Self, L::Error>;
-}
+pub trait LoadableBatch: LoadField {}
 
-impl<S: Space> LoadableBatch for Batch<S> {
-    fn load_batch<L: LeafSource>(
-        source: &mut L,
-        leaves: &mut core::slice::Iter<'_, Described>,
-    ) -> Result<Self, L::Error> {
-        Self::load_field(source, leaves)
-    }
-}
+impl<S: Space> LoadableBatch for Batch<S> {}
 
 /// A record's `ArcBatch<S>` field, as a dataset or a stream would load it: never, since they read
 /// every leaf as an owned `Batch<S>` ([`LoadableBatch`]). It has no values.

@@ -1,6 +1,6 @@
 // The expansion of tests/expand/generic.rs; written by `BATCHSPEC_BLESS=1 cargo test`.
-// tokens: 2c3ec99aafa94af5
-// spans: 65fd92fd1b400b95
+// tokens: fc4ed243d42d24a5
+// spans: a92baccbd1eeb051
 #[doc(hidden)]
 #[allow(non_camel_case_types, unused_qualifications, clippy::all)]
 const _: () = {
@@ -792,7 +792,7 @@ const _: () = {
         ) -> __spec_p::core::result::Result<Self, __SpecL::Error> {
             let _ = (&__spec_source, &__spec_leaves);
             __spec_p::core::result::Result::Ok(Self {
-                x: match <__spec_p::BorrowedBatch as __spec_p::LoadableBatch>::load_batch(
+                x: match <__spec_p::BorrowedBatch as __spec_p::LoadField>::load_field(
                     __spec_source,
                     __spec_leaves,
                 )? {},

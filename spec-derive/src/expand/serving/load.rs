@@ -25,7 +25,7 @@ pub fn field(s: &Serving<'_>, fc: &FieldCx<'_>, parts: &mut Parts) {
             member.span(),
         ));
         parts.load_values.push(respan(
-            quote!(#member: match <#p::#stand_in as #p::LoadableBatch>::load_batch(__spec_source, __spec_leaves)? {}),
+            quote!(#member: match <#p::#stand_in as #p::LoadField>::load_field(__spec_source, __spec_leaves)? {}),
             fc.span,
         ));
         return;
