@@ -501,6 +501,9 @@ pub trait Augmentation: 'static + Send + Sync {
 /// padding, center crop and normalization, no flip, noise, cutout or mixing ([`Steps::eval`]).
 pub struct Eval<P>(PhantomData<fn() -> P>);
 
+// Not recommended: a type that is not an augmentation is told so, not that `Eval<P>` is one (the
+// only impl of the library, which rustc would show as the one to use).
+#[diagnostic::do_not_recommend]
 impl<P: Augmentation> Augmentation for Eval<P> {
     type Input = P::Input;
     const STEPS: Steps = P::STEPS.eval();
