@@ -642,26 +642,35 @@ where
                 .ahead
                 .back()
                 .map_or((self.epoch, self.next), |a| (a.epoch, a.window.after));
-            if epoch == self.epoch && self.window_at(at).is_none() {
-                // This epoch's windows are all read or being read: the next one's first, when
-                // epochs follow each other.
-                if !self.follows || self.rest.is_some() {
-                    return;
+            let mut window = None;
+            if epoch == self.epoch {
+                window = self.window_at(at);
+                if window.is_none() {
+                    // This epoch's windows are all read or being read: the next one's first,
+                    // when epochs follow each other.
+                    if !self.follows || self.rest.is_some() {
+                        return;
+                    }
+                    let Some(next) = self.epoch.checked_add(1) else {
+                        return;
+                    };
+                    (epoch, at) = (next, Cursor { round: 0, group: 0 });
                 }
-                let Some(next) = self.epoch.checked_add(1) else {
+            }
+            let own = if epoch == self.epoch {
+                &self.own
+            } else {
+                if self.following.as_ref().is_none_or(|f| f.0 != epoch) {
+                    let (own, rounds) = self.groups_of(epoch);
+                    self.following = Some((epoch, own, rounds));
+                }
+                let Some((_, own, rounds)) = &self.following else {
                     return;
                 };
-                (epoch, at) = (next, Cursor { round: 0, group: 0 });
-            }
-            if epoch != self.epoch && self.following.as_ref().is_none_or(|f| f.0 != epoch) {
-                let (own, rounds) = self.groups_of(epoch);
-                self.following = Some((epoch, own, rounds));
-            }
-            let (own, rounds) = match &self.following {
-                Some((e, own, rounds)) if *e == epoch && epoch != self.epoch => (own, *rounds),
-                _ => (&self.own, self.rounds),
+                window = window_in(own, *rounds, self.window, at);
+                own
             };
-            let Some(window) = window_in(own, rounds, self.window, at) else {
+            let Some(window) = window else {
                 return;
             };
             let groups = &own[window.groups.clone()];
