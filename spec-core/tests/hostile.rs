@@ -97,12 +97,33 @@ fn edit_page(bytes: &[u8], at: usize, edit: impl FnOnce(&mut Value)) -> Vec<u8> 
     thrift::edit_page(bytes, at, edit).unwrap()
 }
 
-fn write(name: &str, bytes: &[u8]) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("batchspec-hostile-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(name);
+/// A file a test wrote, in a directory of its own that is removed with it.
+struct Written {
+    path: PathBuf,
+    _dir: tempfile::TempDir,
+}
+
+impl std::ops::Deref for Written {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.path
+    }
+}
+
+impl AsRef<Path> for Written {
+    fn as_ref(&self) -> &Path {
+        &self.path
+    }
+}
+
+fn write(name: &str, bytes: &[u8]) -> Written {
+    let dir = tempfile::Builder::new()
+        .prefix("batchspec-hostile-")
+        .tempdir()
+        .unwrap();
+    let path = dir.path().join(name);
     std::fs::write(&path, bytes).unwrap();
-    path
+    Written { path, _dir: dir }
 }
 
 #[derive(DataSpec)]
@@ -196,9 +217,8 @@ fn the_fixture_reads_as_it_is_and_through_the_writer_unchanged() {
         same, bytes,
         "the writer re-encodes pyarrow's footer byte for byte"
     );
-    let ds =
-        Dataset::<Doubles>::load(&mut ParquetFiles::open(write("same.parquet", &same)).unwrap())
-            .unwrap();
+    let path = write("same.parquet", &same);
+    let ds = Dataset::<Doubles>::load(&mut ParquetFiles::open(&path).unwrap()).unwrap();
     assert_eq!(ds.len(), 10);
 }
 

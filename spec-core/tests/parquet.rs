@@ -324,11 +324,9 @@ proptest::proptest! {
         if let Some(l) = length {
             bytes[n - 8..n - 4].copy_from_slice(&l.to_le_bytes());
         }
-        let dir = std::env::temp_dir().join(format!("batchspec-footer-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join(format!("{}.parquet", bytes.iter().map(|&b| b as usize).sum::<usize>()));
+        let dir = tempfile::Builder::new().prefix("batchspec-footer-").tempdir().unwrap();
+        let path = dir.path().join(format!("{}.parquet", bytes.iter().map(|&b| b as usize).sum::<usize>()));
         proptest::prop_assert!(load_damaged(&bytes, &path), "panicked");
-        std::fs::remove_file(&path).ok();
     }
 }
 

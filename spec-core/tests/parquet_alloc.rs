@@ -96,9 +96,11 @@ fn a_window_of_row_groups_is_read_into_one_allocation() {
         .set_write_batch_size(128)
         .set_max_row_group_row_count(Some(group))
         .build();
-    let dir = std::env::temp_dir().join(format!("batchspec-window-alloc-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("wide.parquet");
+    let dir = tempfile::Builder::new()
+        .prefix("batchspec-window-alloc-")
+        .tempdir()
+        .unwrap();
+    let path = dir.path().join("wide.parquet");
     let mut writer = ArrowWriter::try_new(
         std::fs::File::create(&path).unwrap(),
         schema.clone(),
@@ -125,5 +127,4 @@ fn a_window_of_row_groups_is_read_into_one_allocation() {
     assert_eq!(x.dim(), (rows, per));
     assert_eq!(x[[rows - 1, per - 1]], (rows * per - 1) as f32);
     assert_eq!(x[[group, 0]], (group * per) as f32);
-    std::fs::remove_dir_all(&dir).ok();
 }

@@ -25,7 +25,6 @@ use parquet::file::properties::{WriterProperties, WriterVersion};
 use proptest::prelude::*;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 const PER: usize = 3;
 
@@ -46,15 +45,14 @@ struct One {
     x: Batch<Vector<1>>,
 }
 
-fn temp(name: &str) -> PathBuf {
-    static N: AtomicUsize = AtomicUsize::new(0);
-    let dir = std::env::temp_dir().join(format!(
-        "batchspec-direct-{}-{}",
-        std::process::id(),
-        N.fetch_add(1, Ordering::Relaxed)
-    ));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(name)
+/// A path named `name` in a directory of its own, removed when the directory is dropped.
+fn temp(name: &str) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::Builder::new()
+        .prefix("batchspec-direct-")
+        .tempdir()
+        .unwrap();
+    let path = dir.path().join(name);
+    (dir, path)
 }
 
 /// How a file is written.
@@ -195,7 +193,7 @@ proptest! {
         let per = if w.list == 2 { 1 } else { PER };
         let n = rows * per;
         let v = |i: usize| (seed as usize).wrapping_mul(31).wrapping_add(i * 7919) % 1000;
-        let path = temp("x.parquet");
+        let (_dir, path) = temp("x.parquet");
         if w.list == 2 {
             let want: Vec<f32> = (0..n).map(|i| v(i) as f32 * 0.5 - 100.0).collect();
             write::<Float32Type>(&path, &want, 1, &[], &w);
@@ -222,7 +220,7 @@ proptest! {
         let per = if w.list == 2 { 1 } else { PER };
         let values: Vec<f32> = (0..rows * per).map(|i| i as f32).collect();
         let null = at.index(values.len());
-        let path = temp("null.parquet");
+        let (_dir, path) = temp("null.parquet");
         write::<Float32Type>(&path, &values, per, &[null], &w);
         let (place, reason) = if per == 1 { refusal::<One>(&path) } else { refusal::<F32>(&path) };
         prop_assert_eq!(place, Place::Column { name: "x".into(), row: Some((null / per) as u64) });
@@ -236,7 +234,7 @@ proptest! {
         let nan = at.index(values.len());
         values[nan] = f32::NAN;
         let w = Writing { list: w.list % 2, ..w };
-        let path = temp("nan.parquet");
+        let (_dir, path) = temp("nan.parquet");
         write::<Float32Type>(&path, &values, PER, &[], &w);
         let files = ParquetFiles::open(&path).unwrap().non_finite(NonFinite::Refuse);
         let err = Dataset::<F32>::load(&mut { files }).map(drop).unwrap_err();
@@ -269,7 +267,7 @@ fn a_list_of_another_length_is_refused_at_its_row() {
         DataType::List(item),
         false,
     )]));
-    let path = temp("short.parquet");
+    let (_dir, path) = temp("short.parquet");
     let mut writer =
         ArrowWriter::try_new(std::fs::File::create(&path).unwrap(), schema.clone(), None).unwrap();
     writer
@@ -331,7 +329,7 @@ fn a_dictionary_page_of_nulls_only_is_read_as_the_nulls_it_holds() {
             page_rows: 1,
             group_rows: 1,
         };
-        let path = temp("nulls.parquet");
+        let (_dir, path) = temp("nulls.parquet");
         write::<Float32Type>(&path, &[0.0, 1.0], 1, &[0, 1], &w);
         let (place, reason) = refusal::<One>(&path);
         assert_eq!(

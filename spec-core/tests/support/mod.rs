@@ -151,7 +151,7 @@ pub fn http(dir: &Path) -> Option<Server> {
 /// `cryptography`, a dependency of moto), or `None` (skipped).
 pub fn https(dir: &Path) -> Option<Server> {
     const SERVER: &str = r#"
-import datetime, functools, http.server, ipaddress, ssl, sys, tempfile
+import datetime, functools, http.server, ipaddress, os, ssl, sys, tempfile
 from cryptography import x509
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
@@ -171,6 +171,7 @@ pem.write(key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFor
 pem.close()
 context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
 context.load_cert_chain(pem.name)
+os.unlink(pem.name)  # the key is in the context now: leave no file behind
 handler = functools.partial(RangeRequestHandler, directory=sys.argv[2])
 server = http.server.ThreadingHTTPServer(("127.0.0.1", int(sys.argv[1])), handler)
 server.socket = context.wrap_socket(server.socket, server_side=True)
