@@ -41,9 +41,14 @@ pub enum TextError {
         /// What it was to be (`bos`, `eos`, `pad`).
         role: &'static str,
     },
-    /// The tokenizer failed on a text.
-    #[error("the tokenizer failed: {message}")]
+    /// The tokenizer failed on a text (a damaged `tokenizer.json` whose vocabulary lacks a
+    /// character of it and has no unknown token, say).
+    #[error("the tokenizer {file} failed{}: {message}", on_document(.place.as_deref()))]
     Encode {
+        /// The tokenizer's file.
+        file: String,
+        /// The document's file and row or line, when it came from a source.
+        place: Option<String>,
         /// The tokenizer's message.
         message: String,
     },
@@ -63,4 +68,9 @@ pub enum TextError {
     /// documents, a rank past the world...).
     #[error("{0}")]
     Config(String),
+}
+
+/// " on the document at `place`", or nothing.
+fn on_document(place: Option<&str>) -> String {
+    place.map_or_else(String::new, |p| format!(" on the document at {p}"))
 }

@@ -349,37 +349,62 @@ impl<D: Documents + 'static, const V: usize> TextStream<D, V> {
         while self.clones.len() < workers {
             self.clones.push((*self.tokenizer).clone());
         }
-        let encode = |tokenizer: &Tokenizer<V>, w: usize| -> Result<Vec<Vec<u32>>, TextError> {
+        // A document's failure carries its index in `docs`, for its place below.
+        let encode = |tokenizer: &Tokenizer<V>,
+                      w: usize|
+         -> Result<Vec<Vec<u32>>, (Option<usize>, TextError)> {
             docs.iter()
+                .enumerate()
                 .skip(w)
                 .step_by(workers)
-                .map(|(texts, d, _, _)| tokenizer.encode(texts.get(*d).unwrap_or_default()))
+                .map(|(i, (texts, d, _, _))| {
+                    tokenizer
+                        .encode(texts.get(*d).unwrap_or_default())
+                        .map_err(|e| (Some(i), e))
+                })
                 .collect()
         };
         let clones = &self.clones;
-        let parts: Vec<Result<Vec<Vec<u32>>, TextError>> = std::thread::scope(|s| {
-            let handles: Vec<_> = (1..workers)
-                .map(|w| s.spawn(move || encode(&clones[w], w)))
-                .collect();
-            let mut parts = vec![encode(&clones[0], 0)];
-            for h in handles {
-                parts.push(h.join().unwrap_or_else(|panic| {
-                    let message = panic
-                        .downcast_ref::<&str>()
-                        .map(|m| (*m).to_owned())
-                        .or_else(|| panic.downcast_ref::<String>().cloned())
-                        .unwrap_or_else(|| "a panic".to_owned());
-                    Err(TextError::Encode {
-                        message: format!("a tokenizing thread panicked: {message}"),
-                    })
-                }));
-            }
-            parts
-        });
+        let parts: Vec<Result<Vec<Vec<u32>>, (Option<usize>, TextError)>> =
+            std::thread::scope(|s| {
+                let handles: Vec<_> = (1..workers)
+                    .map(|w| s.spawn(move || encode(&clones[w], w)))
+                    .collect();
+                let mut parts = vec![encode(&clones[0], 0)];
+                for h in handles {
+                    parts.push(h.join().unwrap_or_else(|panic| {
+                        let message = panic
+                            .downcast_ref::<&str>()
+                            .map(|m| (*m).to_owned())
+                            .or_else(|| panic.downcast_ref::<String>().cloned())
+                            .unwrap_or_else(|| "a panic".to_owned());
+                        Err((
+                            None,
+                            TextError::Encode {
+                                file: self.tokenizer.file().to_owned(),
+                                place: None,
+                                message: format!("a tokenizing thread panicked: {message}"),
+                            },
+                        ))
+                    }));
+                }
+                parts
+            });
         let mut parts: Vec<std::vec::IntoIter<Vec<u32>>> = parts
             .into_iter()
             .map(|p| p.map(Vec::into_iter))
-            .collect::<Result<_, _>>()?;
+            .collect::<Result<_, _>>()
+            .map_err(|(i, e)| match (i, e) {
+                (Some(i), TextError::Encode { file, message, .. }) => {
+                    let (_, _, k, row) = &docs[i];
+                    TextError::Encode {
+                        file,
+                        place: Some(format!("{} row {row}", self.docs.file(&self.blocks[*k]))),
+                        message,
+                    }
+                }
+                (_, e) => e,
+            })?;
         Ok((0..docs.len())
             .map(|i| parts[i % workers].next().unwrap_or_default())
             .collect())

@@ -81,10 +81,33 @@ impl<const V: usize> Tokenizer<V> {
     }
 
     fn from_bytes_named(json: &[u8], name: String) -> Result<Self, TextError> {
-        let inner = tokenizers::Tokenizer::from_bytes(json).map_err(|e| TextError::Tokenizer {
+        let fail = |message: String| TextError::Tokenizer {
             file: name.clone(),
-            message: e.to_string(),
-        })?;
+            message,
+        };
+        // Parsed as JSON first, then read as a tokenizer from the parsed value: `tokenizers`
+        // 0.23 panics (an `expect`) on a decoder section that is not JSON (a lone surrogate
+        // escape `"\ud800"`, say) instead of returning its error. What it reads is JSON then, and
+        // a panic of its reading of a well-formed file is caught and reported the same way.
+        let value: serde_json::Value =
+            serde_json::from_slice(json).map_err(|e| fail(format!("it is not JSON: {e}")))?;
+        let read = std::panic::catch_unwind(move || {
+            serde_json::from_value::<tokenizers::Tokenizer>(value)
+        });
+        let inner = match read {
+            Ok(Ok(inner)) => inner,
+            Ok(Err(e)) => return Err(fail(e.to_string())),
+            Err(panic) => {
+                let why = panic
+                    .downcast_ref::<&str>()
+                    .map(|s| (*s).to_owned())
+                    .or_else(|| panic.downcast_ref::<String>().cloned())
+                    .unwrap_or_default();
+                return Err(fail(format!(
+                    "the `tokenizers` crate failed reading it ({why})"
+                )));
+            }
+        };
         // The ids it can give: every id of the vocabulary and of the added tokens.
         let size = inner
             .get_vocab(true)
@@ -217,7 +240,11 @@ impl<const V: usize> Tokenizer<V> {
         if let Some(fast) = &self.fast {
             out.extend(self.bos);
             fast.encode(self.inner.get_model(), text, out)
-                .map_err(|message| TextError::Encode { message })?;
+                .map_err(|message| TextError::Encode {
+                    file: self.name.clone(),
+                    place: None,
+                    message,
+                })?;
             out.extend(self.eos);
             return Ok(());
         }
@@ -225,6 +252,8 @@ impl<const V: usize> Tokenizer<V> {
             self.inner
                 .encode_fast(text, self.special)
                 .map_err(|e| TextError::Encode {
+                    file: self.name.clone(),
+                    place: None,
                     message: e.to_string(),
                 })?;
         out.reserve(encoding.len() + 2);

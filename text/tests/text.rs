@@ -718,6 +718,65 @@ fn a_long_document_is_refused_by_policy_naming_its_row() {
     assert!(s.next_owned().is_none(), "the stream ends after its error");
 }
 
+/// A tokenizer that cannot tokenize a document (a WordPiece whose vocabulary lacks its unknown
+/// token, so a word outside it fails) is an error naming the tokenizer's file and, in a stream,
+/// the document's file and row; a `tokenizer.json` that is not JSON (a lone surrogate in its
+/// decoder, which `tokenizers` 0.23 panics on) is refused naming the file.
+#[test]
+fn tokenizer_failures_name_the_tokenizer_and_the_document() {
+    let dir = tempdir::Dir::new("tokenizer-failures");
+    let path = dir.write(
+        "wordpiece.json",
+        r###"{"version": "1.0", "truncation": null, "padding": null, "added_tokens": [],
+        "normalizer": null, "pre_tokenizer": {"type": "Whitespace"}, "post_processor": null,
+        "decoder": null, "model": {"type": "WordPiece", "unk_token": "[UNK]",
+        "continuing_subword_prefix": "##", "max_input_chars_per_word": 100,
+        "vocab": {"to": 0, "be": 1, "or": 2, "not": 3}}}"###,
+    );
+    let tok = Tokenizer::<V>::from_file(&path).unwrap();
+    assert_eq!(
+        tok.encode("to be or not to be").unwrap(),
+        [0, 1, 2, 3, 0, 1]
+    );
+    let err = tok.encode("to question").unwrap_err();
+    assert!(
+        matches!(&err, TextError::Encode { file, place: None, .. } if file.ends_with("wordpiece.json")),
+        "{err:?}"
+    );
+
+    let docs = InMemory {
+        texts: vec![
+            "to be".into(),
+            "or not".into(),
+            "that is".into(),
+            "to be".into(),
+        ],
+        per: 2,
+        rank: 0,
+        world: 1,
+        seed: None,
+    };
+    let mut s = TextStream::new(docs, tok, 8, 2).unwrap();
+    let err = loop {
+        match s.next_owned() {
+            Some(Ok(_)) => {}
+            Some(Err(e)) => break e.to_string(),
+            None => panic!("the document the tokenizer fails on was served"),
+        }
+    };
+    assert!(
+        err.contains("wordpiece.json") && err.contains("on the document at memory row 2"),
+        "{err}"
+    );
+
+    let broken = dir.write("broken.json", r#"{"decoder": {"type": "\ud800"}}"#);
+    let err = Tokenizer::<V>::from_file(&broken).unwrap_err().to_string();
+    assert!(
+        err.contains("broken.json") && err.contains("not JSON") && err.contains("line 1 column"),
+        "{err}"
+    );
+}
+
 /// A model's request: time-major ids, the loss mask, `i64` positions, the attention.
 #[derive(DataSpec)]
 struct TimeMajor {
@@ -955,6 +1014,84 @@ fn a_parquet_stream_with_skipped_nulls_resumes_at_every_batch() {
                 assert_eq!(a.tokens.array(), b.tokens.array(), "{policy:?} at {at}");
                 assert_eq!(a.segments.array(), b.segments.array(), "{policy:?} at {at}");
             }
+        }
+    }
+}
+
+// ---- Damaged files from strangers: errors naming the file, never a panic ----
+
+/// `bytes` with `edits` made in turn, each at a place drawn over the bytes as they are then: a
+/// byte overwritten, deleted or inserted (the mutations of the core's readers' fuzzer).
+fn damaged(bytes: &[u8], edits: &[(prop::sample::Index, u8, u8)]) -> Vec<u8> {
+    let mut b = bytes.to_vec();
+    for (at, kind, v) in edits {
+        if b.is_empty() {
+            b.push(*v);
+            continue;
+        }
+        let i = at.index(b.len());
+        match kind % 3 {
+            0 => b[i] = *v,
+            1 => {
+                b.remove(i);
+            }
+            _ => b.insert(i, *v),
+        }
+    }
+    b
+}
+
+fn edits() -> impl Strategy<Value = Vec<(prop::sample::Index, u8, u8)>> {
+    prop::collection::vec(
+        (any::<prop::sample::Index>(), any::<u8>(), any::<u8>()),
+        1..12,
+    )
+}
+
+/// Every document of the JSON-lines file `path`, tokenized by `tokenizer`: the ids, or the
+/// first error.
+fn tokenized(path: &std::path::Path, tokenizer: &Tokenizer<V>) -> Result<Vec<Vec<u32>>, TextError> {
+    let docs = JsonLines::with_block_lines(&[path], "text", 4)?;
+    documents(&docs, 0)?
+        .iter()
+        .map(|(text, _)| tokenizer.encode(text))
+        .collect()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(400))]
+
+    /// A damaged `small.jsonl` reads as documents, or is an error naming the file; never a
+    /// panic.
+    #[test]
+    fn damaged_json_lines_are_documents_or_errors_naming_the_file(edits in edits()) {
+        let dir = tempdir::Dir::new("damaged-jsonl");
+        let bytes = damaged(&std::fs::read(data("small.jsonl")).unwrap(), &edits);
+        let path = dir.0.join("docs.jsonl");
+        std::fs::write(&path, &bytes).unwrap();
+        let t = tokenizer();
+        let read = std::panic::catch_unwind(|| tokenized(&path, &t));
+        prop_assert!(read.is_ok(), "a damaged JSON-lines file panicked the reader");
+        if let Ok(Err(e)) = read {
+            prop_assert!(e.to_string().contains("docs.jsonl"), "{e}");
+        }
+    }
+
+    /// A damaged `tokenizer.json` is a tokenizer that tokenizes the documents (or refuses one
+    /// in words), or an error naming the file; never a panic.
+    #[test]
+    fn damaged_tokenizers_are_tokenizers_or_errors_naming_the_file(edits in edits()) {
+        let dir = tempdir::Dir::new("damaged-tokenizer");
+        let bytes = damaged(&std::fs::read(data("tokenizer.json")).unwrap(), &edits);
+        let path = dir.0.join("tok.json");
+        std::fs::write(&path, &bytes).unwrap();
+        let read = std::panic::catch_unwind(|| {
+            let t = Tokenizer::<V>::from_file(&path)?;
+            tokenized(&data("small.jsonl"), &t)
+        });
+        prop_assert!(read.is_ok(), "a damaged tokenizer.json panicked");
+        if let Ok(Err(TextError::Tokenizer { file, .. } | TextError::Vocabulary { file, .. })) = &read {
+            prop_assert!(file.contains("tok.json"), "{file}");
         }
     }
 }
