@@ -74,3 +74,12 @@ pub enum TextError {
 fn on_document(place: Option<&str>) -> String {
     place.map_or_else(String::new, |p| format!(" on the document at {p}"))
 }
+
+/// What a caught panic said (its `&str` or `String` payload).
+pub(crate) fn panic_message(panic: &(dyn core::any::Any + Send)) -> String {
+    panic
+        .downcast_ref::<&str>()
+        .map(|m| (*m).to_owned())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "a panic without a message".to_owned())
+}

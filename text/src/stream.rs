@@ -373,11 +373,7 @@ impl<D: Documents + 'static, const V: usize> TextStream<D, V> {
                 let mut parts = vec![encode(&clones[0], 0)];
                 for h in handles {
                     parts.push(h.join().unwrap_or_else(|panic| {
-                        let message = panic
-                            .downcast_ref::<&str>()
-                            .map(|m| (*m).to_owned())
-                            .or_else(|| panic.downcast_ref::<String>().cloned())
-                            .unwrap_or_else(|| "a panic".to_owned());
+                        let message = crate::error::panic_message(&*panic);
                         Err((
                             None,
                             TextError::Encode {

@@ -98,11 +98,7 @@ impl<const V: usize> Tokenizer<V> {
             Ok(Ok(inner)) => inner,
             Ok(Err(e)) => return Err(fail(e.to_string())),
             Err(panic) => {
-                let why = panic
-                    .downcast_ref::<&str>()
-                    .map(|s| (*s).to_owned())
-                    .or_else(|| panic.downcast_ref::<String>().cloned())
-                    .unwrap_or_default();
+                let why = crate::error::panic_message(&*panic);
                 return Err(fail(format!(
                     "the `tokenizers` crate failed reading it ({why})"
                 )));
