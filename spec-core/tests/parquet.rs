@@ -8,6 +8,8 @@ use batchspec::load::{LoadError, LoadReason, LocalRank, ParquetFiles, Place};
 use batchspec::prelude::*;
 use std::path::PathBuf;
 
+mod damaged_state;
+
 fn data(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("tests/data/parquet")
@@ -1280,4 +1282,43 @@ fn image_columns_of_any_size_are_brought_to_the_field_by_steps() {
         .err()
         .unwrap();
     assert!(err.to_string().contains("steps.eval"), "{err}");
+}
+
+/// A stream's saved state with a damaged position (its epoch, batch count or sample count
+/// edited, up to `u64::MAX`) resumes or is refused in words, promptly; never a panic or a hang.
+mod damaged_positions {
+    use super::*;
+    use crate::damaged_state::{edited, position};
+    use batchspec::data::BatchSource;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(300))]
+        #[test]
+        fn resumes_or_is_refused(
+            world in 1usize..3, tail in 0u8..3, batch in 1usize..6, window in 1usize..3,
+            epoch in 0u64..3, at in 0usize..5, ahead in any::<bool>(),
+            edits in [position(), position(), position()],
+        ) {
+            let tail = [Tail::Uneven, Tail::Pad, Tail::Drop][tail as usize];
+            let files = ParquetFiles::open(data("uneven.parquet")).unwrap();
+            let plan = &plans(world, tail, Some(5))[0];
+            let make = || {
+                let s = ParquetStream::<Ids>::new(&files, plan, epoch, batch, window);
+                if ahead { s.read_ahead() } else { s }
+            };
+            let mut s = make();
+            for _ in 0..at {
+                let _ = BatchSource::next_owned(&mut s);
+            }
+            let state = edited(&BatchSource::state(&s), edits);
+            let t = std::time::Instant::now();
+            let mut r = make();
+            if BatchSource::resume(&mut r, &state).is_ok() {
+                let served = std::iter::from_fn(|| BatchSource::next_owned(&mut r)).take(1000).count();
+                prop_assert!(served < 1000, "served {served} batches");
+            }
+            prop_assert!(t.elapsed().as_secs() < 5, "took {:?}", t.elapsed());
+        }
+    }
 }

@@ -15,6 +15,9 @@ use proptest::prelude::*;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
+mod damaged_state;
+use damaged_state::{edited, position};
+
 #[derive(DataSpec)]
 struct Ids {
     #[spec(source = "id")]
@@ -470,4 +473,41 @@ fn resume_in_child() {
     resumed.resume(&state).unwrap();
     let rest: Vec<Vec<usize>> = drain(&mut resumed).into_iter().map(|(b, _)| b).collect();
     std::fs::write(out, serde_json::to_string(&rest).unwrap()).unwrap();
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(400))]
+
+    /// A saved state whose position was damaged (an epoch, a batch count or a sample count
+    /// edited, up to `u64::MAX`) resumes or is refused in words, promptly; never a panic or a
+    /// hang. Provider, prefetched provider and stream.
+    #[test]
+    fn a_damaged_position_resumes_or_is_refused(
+        n in 1usize..30, bs in 1usize..8, o in orders(), seed in any::<u64>(),
+        at in 0usize..6, epoch in 0u64..3,
+        edits in [position(), position(), position()],
+    ) {
+        let Some(sched) = schedule(n, bs, o, seed, Shard::whole()) else { return Ok(()) };
+        let ds = dataset(n);
+        let mut p = Provider::<Ids, Ids>::shared(ds.clone(), sched.clone()).unwrap();
+        p.start_epoch(epoch);
+        for _ in 0..at { p.next_owned(); }
+        let state = edited(&p.state(), edits);
+        let t = std::time::Instant::now();
+        let mut q = Provider::<Ids, Ids>::shared(ds.clone(), sched.clone()).unwrap();
+        if q.resume(&state).is_ok() {
+            let served = std::iter::from_fn(|| q.next_owned()).take(1000).count();
+            prop_assert!(served < 1000, "served {served} batches");
+        }
+        let one = |i: usize| Ids { id: Batch::new(ndarray::Array2::from_elem((1, 1), i as f32)).unwrap() };
+        let mut s = Stream::<Ids, Ids>::once((0..n).map(one).collect::<Vec<_>>(), bs);
+        for _ in 0..at { s.next_owned(); }
+        let state = edited(&s.state(), edits);
+        let mut r = Stream::<Ids, Ids>::once((0..n).map(one).collect::<Vec<_>>(), bs);
+        if r.resume(&state).is_ok() {
+            let served = std::iter::from_fn(|| r.next_owned()).take(1000).count();
+            prop_assert!(served < 1000, "served {served} batches");
+        }
+        prop_assert!(t.elapsed().as_secs() < 5, "took {:?}", t.elapsed());
+    }
 }

@@ -433,8 +433,9 @@ impl<D: Documents + 'static, const V: usize> TextStream<D, V> {
                 return Some(Err(e));
             }
         };
-        self.batches += 1;
-        self.rows += n as u64;
+        // Counts a saved state may have set anywhere (a damaged one): they saturate.
+        self.batches = self.batches.saturating_add(1);
+        self.rows = self.rows.saturating_add(n as u64);
         Some(Ok((
             batch,
             BatchInfo {
@@ -507,6 +508,13 @@ impl<D: Documents + 'static, const V: usize> BatchSource<Packed<V>> for TextStre
 
     fn resume(&mut self, state: &SourceState) -> Result<(), DataError> {
         state.check_against(&self.identity(), false)?;
+        if state.batches() > state.samples() {
+            return Err(DataError::Resume(format!(
+                "the saved state counts {} batches served but {} rows, and a batch holds a row or more",
+                state.batches(),
+                state.samples()
+            )));
+        }
         let Some(position) = state.inner().first() else {
             return Err(DataError::Resume(
                 "the state of a text stream holds its position as an inner state, and this one has none".to_owned(),

@@ -12,6 +12,10 @@ use batchspec_text::{
 use proptest::prelude::*;
 use std::path::PathBuf;
 
+#[path = "../../spec-core/tests/damaged_state/mod.rs"]
+mod damaged_state;
+use damaged_state::{edited, position};
+
 const V: usize = 1024;
 
 fn data(name: &str) -> PathBuf {
@@ -1093,5 +1097,31 @@ proptest! {
         if let Ok(Err(TextError::Tokenizer { file, .. } | TextError::Vocabulary { file, .. })) = &read {
             prop_assert!(file.contains("tok.json"), "{file}");
         }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(150))]
+
+    /// A stream's saved state with a damaged position (epoch, batches or samples edited, up to
+    /// `u64::MAX`) resumes or is refused in words, promptly; never a panic or a hang.
+    #[test]
+    fn a_damaged_position_resumes_or_is_refused(
+        n in 1usize..40, seed in any::<u64>(), o in options(), at in 0usize..6,
+        edits in [position(), position(), position()],
+    ) {
+        let texts = corpus(n, seed);
+        let mut s = stream(&texts, o, 0, 1, Some(seed));
+        for _ in 0..at {
+            let _ = s.next_owned();
+        }
+        let state = edited(&s.state(), edits);
+        let t = std::time::Instant::now();
+        let mut r = stream(&texts, o, 0, 1, Some(seed));
+        if r.resume(&state).is_ok() {
+            let served = std::iter::from_fn(|| r.next_owned()).take(1000).count();
+            prop_assert!(served < 1000, "served {served} batches");
+        }
+        prop_assert!(t.elapsed().as_secs() < 10, "took {:?}", t.elapsed());
     }
 }
