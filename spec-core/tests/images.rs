@@ -16,6 +16,9 @@ use batchspec::prelude::*;
 use proptest::prelude::*;
 use std::path::{Path, PathBuf};
 
+mod damaged_state;
+use damaged_state::{edited, position};
+
 fn data() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/images")
 }
@@ -1178,5 +1181,41 @@ fn a_panic_in_a_worker_is_an_error_at_its_batch() {
             err.contains("panicked") && err.contains("sample 5") && err.contains("cat"),
             "{err}"
         );
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    /// An image stream's and a shard stream's saved state with a damaged position (epoch,
+    /// batches or samples edited, up to `u64::MAX`) resumes or is refused in words, promptly;
+    /// never a panic or a hang.
+    #[test]
+    fn a_damaged_position_resumes_or_is_refused(
+        seed in 0u64..100, batch in 1usize..6, at in 0usize..5,
+        edits in [position(), position(), position()],
+    ) {
+        let t = std::time::Instant::now();
+        let mut run = stream_of(1, batch, seed, (0, 1));
+        for _ in 0..at {
+            let _ = run.next_owned();
+        }
+        let state = edited(&run.state(), edits);
+        let mut resumed = stream_of(1, batch, seed, (0, 1));
+        if resumed.resume(&state).is_ok() {
+            let served = std::iter::from_fn(|| resumed.next_owned()).take(1000).count();
+            prop_assert!(served < 1000, "served {served} batches");
+        }
+        let mut run = shard_stream(1, 0, batch, Some(seed), 1);
+        for _ in 0..at {
+            let _ = run.next_owned();
+        }
+        let state = edited(&run.state(), edits);
+        let mut resumed = shard_stream(1, 0, batch, Some(seed), 1);
+        if resumed.resume(&state).is_ok() {
+            let served = std::iter::from_fn(|| resumed.next_owned()).take(1000).count();
+            prop_assert!(served < 1000, "served {served} batches");
+        }
+        prop_assert!(t.elapsed().as_secs() < 10, "took {:?}", t.elapsed());
     }
 }

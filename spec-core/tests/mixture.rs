@@ -16,6 +16,9 @@ use proptest::prelude::*;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
+mod damaged_state;
+use damaged_state::{edited, position};
+
 #[derive(DataSpec)]
 struct Ids {
     #[spec(source = "id")]
@@ -517,4 +520,30 @@ fn a_state_of_another_mixture_is_refused_in_words() {
     };
     let e = build(&three).resume(&state).unwrap_err().to_string();
     assert!(e.contains("mixture of 3 sources"), "{e}");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// A mixture's saved state with a damaged position (its epoch, batch or sample count
+    /// edited, up to `u64::MAX`) resumes or is refused in words, promptly; never a panic or a
+    /// hang.
+    #[test]
+    fn a_damaged_position_resumes_or_is_refused(
+        plan in plans(), at in 0usize..10, edits in [position(), position(), position()],
+    ) {
+        let mut run = build(&plan);
+        for _ in 0..at {
+            let _ = run.next_owned();
+        }
+        let state = edited(&run.state(), edits);
+        let t = std::time::Instant::now();
+        let mut resumed = build(&plan);
+        if resumed.resume(&state).is_ok() {
+            let served = std::iter::from_fn(|| resumed.next_owned()).take(1000).count();
+            // An endless mixture never ends its epoch.
+            prop_assert!(served < 1000 || plan.stopping == Stopping::Endless, "served {served} batches");
+        }
+        prop_assert!(t.elapsed().as_secs() < 5, "took {:?}", t.elapsed());
+    }
 }

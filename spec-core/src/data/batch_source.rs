@@ -207,7 +207,7 @@ impl<Q, S: BatchSource<Q>> BatchSource<Q> for TakeBatches<S> {
         if self.served >= self.limit {
             return None;
         }
-        self.served += 1;
+        self.served = self.served.saturating_add(1);
         self.source.next_batch()
     }
 
@@ -215,7 +215,7 @@ impl<Q, S: BatchSource<Q>> BatchSource<Q> for TakeBatches<S> {
         if self.served >= self.limit {
             return None;
         }
-        self.served += 1;
+        self.served = self.served.saturating_add(1);
         self.source.next_owned()
     }
 

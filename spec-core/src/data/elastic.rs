@@ -104,8 +104,8 @@ impl EpochCursor {
                 }
             }
         };
-        self.batches += 1;
-        self.samples += step.count as u64;
+        self.batches = self.batches.saturating_add(1);
+        self.samples = self.samples.saturating_add(step.count as u64);
         Some(step)
     }
 

@@ -136,8 +136,8 @@ where
         };
         let info = self.fill.fill(&mut self.buffer, at)?;
         if let Ok(info) = &info {
-            self.batches += 1;
-            self.samples += info.count_samples as u64;
+            self.batches = self.batches.saturating_add(1);
+            self.samples = self.samples.saturating_add(info.count_samples as u64);
         }
         Some(info)
     }

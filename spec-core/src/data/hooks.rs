@@ -67,7 +67,7 @@ impl EpochReport {
             *sum += w * v;
         }
         self.steps += 1;
-        self.samples += samples;
+        self.samples = self.samples.saturating_add(samples);
     }
 
     /// The sums made means.

@@ -362,16 +362,17 @@ where
                 .get_or_insert_with(|| Q::nest(FlatOf::<Q>::alloc(batch_size, 0)));
             Q::gather_same(staging, from, &[row], self.filled);
             self.filled += 1;
-            self.position += 1;
+            // A saved state may have set it anywhere (a damaged one): the draws go on.
+            self.position = self.position.wrapping_add(1);
             self.counts[i] += 1;
-            self.parts[i].served += 1;
+            self.parts[i].served = self.parts[i].served.saturating_add(1);
         }
         let filled = core::mem::take(&mut self.filled);
         if filled == 0 || (filled < batch_size && self.last_batch == LastBatch::Drop) {
             return None;
         }
-        self.batches += 1;
-        self.samples += filled as u64;
+        self.batches = self.batches.saturating_add(1);
+        self.samples = self.samples.saturating_add(filled as u64);
         Some(Ok(filled))
     }
 
@@ -399,10 +400,13 @@ where
                 }
             }
         };
-        self.position += 1;
-        self.batches += 1;
-        self.samples += info.count_samples as u64;
-        self.parts[i].served += info.count_samples as u64;
+        // A saved state may have set it anywhere (a damaged one): the draws go on.
+        self.position = self.position.wrapping_add(1);
+        self.batches = self.batches.saturating_add(1);
+        self.samples = self.samples.saturating_add(info.count_samples as u64);
+        self.parts[i].served = self.parts[i]
+            .served
+            .saturating_add(info.count_samples as u64);
         self.counts.iter_mut().for_each(|c| *c = 0);
         self.counts[i] = info.count_samples;
         Some(Ok((q, info)))

@@ -75,8 +75,8 @@ impl<P: SampleOut> Batcher<P> {
         if filled == 0 {
             return None;
         }
-        self.batches += 1;
-        self.samples += filled as u64;
+        self.batches = self.batches.saturating_add(1);
+        self.samples = self.samples.saturating_add(filled as u64);
         Some(filled)
     }
 

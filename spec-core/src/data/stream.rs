@@ -341,8 +341,8 @@ where
                 None => break,
                 Some(Err(_)) => {}
                 Some(Ok(n)) => {
-                    self.served += n as u64;
-                    self.batches += 1;
+                    self.served = self.served.saturating_add(n as u64);
+                    self.batches = self.batches.saturating_add(1);
                 }
             }
         }
@@ -452,8 +452,8 @@ where
             first: self.served,
             globals: None,
         };
-        self.served += filled as u64;
-        self.batches += 1;
+        self.served = self.served.saturating_add(filled as u64);
+        self.batches = self.batches.saturating_add(1);
         draws
     }
 

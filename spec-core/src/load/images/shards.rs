@@ -439,7 +439,7 @@ impl<R> ShardStream<R> {
             Ok(items) => items,
             Err(e) => return Some(Err(read(e))),
         };
-        self.batches += 1;
+        self.batches = self.batches.saturating_add(1);
         let info = BatchInfo {
             count_samples: items.len(),
             pad: 0,
@@ -488,12 +488,25 @@ impl<R: LoadRecord> BatchSource<R> for ShardStream<R> {
         state.check_against(&here, false)?;
         self.start(state.epoch());
         // The epoch's samples up to the state, drawn again without being read or decoded.
-        for _ in 0..state.samples() {
+        let mut drawn = 0u64;
+        while drawn < state.samples() {
             match self.take() {
-                Ok(Some(_)) => {}
-                Ok(None) => break,
+                Ok(Some(_)) => drawn += 1,
+                Ok(None) => {
+                    return Err(DataError::Resume(format!(
+                        "the saved state had served {} samples of its epoch, which holds {drawn} here",
+                        state.samples()
+                    )));
+                }
                 Err(e) => return Err(DataError::Read(SourceError::new(e))),
             }
+        }
+        if state.batches() > state.samples() {
+            return Err(DataError::Resume(format!(
+                "the saved state counts {} batches served but {} samples, and a batch holds a sample or more",
+                state.batches(),
+                state.samples()
+            )));
         }
         self.batches = state.batches();
         Ok(())

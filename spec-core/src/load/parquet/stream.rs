@@ -717,8 +717,8 @@ where
     /// from the window when rows were carried.
     fn take(&mut self, n: usize) -> Option<(&R, &[usize], &[u64])> {
         self.remaining -= n;
-        self.batches += 1;
-        self.served += n as u64;
+        self.batches = self.batches.saturating_add(1);
+        self.served = self.served.saturating_add(n as u64);
         if self.carried == 0 {
             let rows = &self.order[self.cursor..self.cursor + n];
             self.cursor += n;
