@@ -480,7 +480,7 @@ proptest! {
 
     /// A saved state whose position was damaged (an epoch, a batch count or a sample count
     /// edited, up to `u64::MAX`) resumes or is refused in words, promptly; never a panic or a
-    /// hang. Provider, prefetched provider and stream.
+    /// hang. A provider and a stream.
     #[test]
     fn a_damaged_position_resumes_or_is_refused(
         n in 1usize..30, bs in 1usize..8, o in orders(), seed in any::<u64>(),
