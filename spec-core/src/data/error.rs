@@ -226,3 +226,13 @@ impl From<FormatError> for DataError {
         }
     }
 }
+
+/// What a caught panic said: its `&str` or `String` payload, `None` for any other payload. The
+/// one reading of a panic's payload for the places that turn a panic of a decoder, a worker or a
+/// sample's function into an error.
+pub(crate) fn panic_text(payload: &(dyn core::any::Any + Send)) -> Option<String> {
+    payload
+        .downcast_ref::<&str>()
+        .map(|m| (*m).to_owned())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+}

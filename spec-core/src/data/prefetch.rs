@@ -501,11 +501,7 @@ impl<Q: Send + 'static> Prefetch<Q> {
 
 /// The message of a panic's payload.
 fn panic_message(payload: &(dyn core::any::Any + Send)) -> String {
-    payload
-        .downcast_ref::<&str>()
-        .map(|s| s.to_string())
-        .or_else(|| payload.downcast_ref::<String>().cloned())
-        .unwrap_or_else(|| "a panic without a message".into())
+    crate::data::error::panic_text(payload).unwrap_or_else(|| "a panic without a message".into())
 }
 
 impl<Q: DataSpec + Send + 'static> Prefetch<Q>

@@ -142,11 +142,7 @@ fn work<Q, P, F: SampleFn<Q, P>>(
         let Ok((at, sample)) = job else { return };
         let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f.call(sample)))
             .unwrap_or_else(|payload| {
-                let message = payload
-                    .downcast_ref::<&str>()
-                    .map(|m| (*m).to_owned())
-                    .or_else(|| payload.downcast_ref::<String>().cloned())
-                    .unwrap_or_default();
+                let message = crate::data::error::panic_text(&*payload).unwrap_or_default();
                 Err(DataError::SamplePanicked(message))
             });
         if done.send((at, outcome)).is_err() {

@@ -344,11 +344,7 @@ impl Job<'_> {
                 };
                 let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(one))
                     .unwrap_or_else(|payload| {
-                        let message = payload
-                            .downcast_ref::<&str>()
-                            .map(|m| (*m).to_owned())
-                            .or_else(|| payload.downcast_ref::<String>().cloned())
-                            .unwrap_or_default();
+                        let message = crate::data::error::panic_text(&*payload).unwrap_or_default();
                         Err(error_at(
                             self.images.place(index),
                             self.source,

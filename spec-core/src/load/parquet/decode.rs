@@ -199,11 +199,7 @@ pub(super) fn check_chunks(footer: &ArrowReaderMetadata, file_len: u64) -> Resul
 /// aborts).
 pub(super) fn guarded<T>(read: impl FnOnce() -> Result<T, Fail>) -> Result<T, Fail> {
     std::panic::catch_unwind(std::panic::AssertUnwindSafe(read)).unwrap_or_else(|panic| {
-        let message = panic
-            .downcast_ref::<&str>()
-            .map(|m| (*m).to_owned())
-            .or_else(|| panic.downcast_ref::<String>().cloned())
-            .unwrap_or_default();
+        let message = crate::data::error::panic_text(&*panic).unwrap_or_default();
         Err((
             Place::File,
             LoadReason::Parquet {
