@@ -9,6 +9,14 @@ use std::path::Path;
 /// merges takes tens of MiB).
 const MAX_TOKENIZER_BYTES: u64 = 512 << 20;
 
+/// The most regular expressions a tokenizer is read with (the pre-tokenizers of the Hub's models
+/// have one or two).
+const MAX_PATTERNS: usize = 16;
+
+/// The most memory one of its regular expressions may compile to (the split patterns of GPT-2,
+/// GPT-4 and Llama 3 take under 256 KiB; `\p{L}{100}` over 4 MiB).
+const MAX_PATTERN_BYTES: usize = 1 << 20;
+
 /// A tokenizer for token ids in `0..V`: the model of a `tokenizer.json` (as every model on the
 /// Hugging Face Hub ships, read by Hugging Face's own `tokenizers` crate, so the ids are the
 /// Python package's for the same file and text), the special tokens to put around each
@@ -77,7 +85,7 @@ impl<const V: usize> Tokenizer<V> {
     /// # Errors
     /// As [`Tokenizer::from_file`].
     pub fn from_bytes(json: &[u8]) -> Result<Self, TextError> {
-        Self::from_bytes_named(json, "the tokenizer given as bytes".to_owned())
+        Self::from_bytes_named(json, "given as bytes".to_owned())
     }
 
     fn from_bytes_named(json: &[u8], name: String) -> Result<Self, TextError> {
@@ -91,10 +99,13 @@ impl<const V: usize> Tokenizer<V> {
         // a panic of its reading of a well-formed file is caught and reported the same way.
         let value: serde_json::Value =
             serde_json::from_slice(json).map_err(|e| fail(format!("it is not JSON: {e}")))?;
+        checked_normalizers(&value).map_err(&fail)?;
+        checked_patterns(&value).map_err(&fail)?;
+        let special = post_processor_ids(&value);
         let read = std::panic::catch_unwind(move || {
             serde_json::from_value::<tokenizers::Tokenizer>(value)
         });
-        let inner = match read {
+        let mut inner = match read {
             Ok(Ok(inner)) => inner,
             Ok(Err(e)) => return Err(fail(e.to_string())),
             Err(panic) => {
@@ -104,11 +115,20 @@ impl<const V: usize> Tokenizer<V> {
                 )));
             }
         };
-        // The ids it can give: every id of the vocabulary and of the added tokens.
+        // Documents are kept whole and rows padded by the stream: a truncation or padding the
+        // file asks for would cut documents silently, or pad each to its length (of any size).
+        inner
+            .with_truncation(None)
+            .map_err(|e| fail(e.to_string()))?;
+        inner.with_padding(None);
+        // The ids it can give: every id of the vocabulary, of the added tokens and of the
+        // post-processor's special tokens.
         let size = inner
             .get_vocab(true)
             .values()
-            .map(|&id| id as usize + 1)
+            .copied()
+            .chain(special)
+            .map(|id| id as usize + 1)
             .max()
             .unwrap_or(0);
         if size > V {
@@ -269,4 +289,154 @@ impl<const V: usize> Tokenizer<V> {
     pub fn inner(&self) -> &tokenizers::Tokenizer {
         &self.inner
     }
+}
+
+/// Refuses the normalizers `tokenizers` 0.23 cannot run: a `Precompiled` normalizer whose
+/// character map does not decode (the crate `expect`s it), and a `Replace` normalizer that puts
+/// text where its pattern matches the empty string (the crate indexes past its alignments and
+/// panics on the first document).
+fn checked_normalizers(tokenizer: &serde_json::Value) -> Result<(), String> {
+    fn walk(v: &serde_json::Value) -> Result<(), String> {
+        match v {
+            serde_json::Value::Array(items) => items.iter().try_for_each(walk),
+            serde_json::Value::Object(fields) => {
+                match fields.get("type").and_then(serde_json::Value::as_str) {
+                    Some("Precompiled") => {
+                        serde_json::from_value::<
+                            tokenizers::normalizers::precompiled::Precompiled,
+                        >(v.clone())
+                        .map_err(|e| format!("its `Precompiled` normalizer cannot be read: {e}"))?;
+                    }
+                    Some("Replace") => {
+                        let content = fields.get("content").and_then(serde_json::Value::as_str);
+                        let pattern = fields.get("pattern");
+                        let empty = match pattern {
+                            Some(serde_json::Value::Object(p)) => {
+                                match (p.get("String"), p.get("Regex")) {
+                                    (Some(serde_json::Value::String(s)), _) => s.is_empty(),
+                                    (_, Some(serde_json::Value::String(r))) => may_match_empty(r),
+                                    _ => false,
+                                }
+                            }
+                            _ => false,
+                        };
+                        if empty && content.is_some_and(|c| !c.is_empty()) {
+                            return Err(format!(
+                                "its `Replace` normalizer's pattern {} can match the empty \
+                                 string, where `tokenizers` cannot insert text",
+                                pattern.map_or_else(String::new, ToString::to_string)
+                            ));
+                        }
+                    }
+                    _ => {}
+                }
+                fields.values().try_for_each(walk)
+            }
+            _ => Ok(()),
+        }
+    }
+    tokenizer.get("normalizer").map_or(Ok(()), walk)
+}
+
+/// The ids of the special tokens the post-processor puts around a document (`TemplateProcessing`'s
+/// `special_tokens`, the `cls` and `sep` of `BertProcessing` and `RobertaProcessing`, in a
+/// `Sequence` too), which the vocabulary need not hold.
+fn post_processor_ids(tokenizer: &serde_json::Value) -> Vec<u32> {
+    fn walk(v: &serde_json::Value, out: &mut Vec<u32>) {
+        match v {
+            serde_json::Value::Array(items) => items.iter().for_each(|x| walk(x, out)),
+            serde_json::Value::Object(fields) => {
+                for (key, x) in fields {
+                    let ids = match (key.as_str(), x) {
+                        ("ids", serde_json::Value::Array(ids)) => ids.iter().collect(),
+                        ("cls" | "sep", serde_json::Value::Array(pair)) => {
+                            pair.get(1).into_iter().collect()
+                        }
+                        _ => Vec::new(),
+                    };
+                    out.extend(
+                        ids.into_iter()
+                            .filter_map(serde_json::Value::as_u64)
+                            .map(|id| u32::try_from(id).unwrap_or(u32::MAX)),
+                    );
+                    walk(x, out);
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    if let Some(p) = tokenizer.get("post_processor") {
+        walk(p, &mut out);
+    }
+    out
+}
+
+/// Whether a pattern of `tokenizers` (`fancy-regex`'s syntax) can match the empty string
+/// somewhere: an assertion, a look-around, an optional or starred part, an empty alternative, a
+/// back-reference (it may refer to an empty group), each counted as possibly empty. A pattern that
+/// does not parse is `tokenizers`' to refuse.
+fn may_match_empty(pattern: &str) -> bool {
+    fn empty(e: &fancy_regex::Expr) -> bool {
+        use fancy_regex::Expr;
+        match e {
+            Expr::Any { .. } => false,
+            Expr::Literal { val, .. } => val.is_empty(),
+            Expr::Concat(items) => items.iter().all(empty),
+            Expr::Alt(items) => items.iter().any(empty),
+            Expr::Group(inner) | Expr::AtomicGroup(inner) => empty(inner),
+            Expr::Repeat { child, lo, .. } => *lo == 0 || empty(child),
+            // A part in the `regex` crate's syntax (a class, say).
+            Expr::Delegate { inner, casei, .. } => regex_syntax::ParserBuilder::new()
+                .case_insensitive(*casei)
+                .build()
+                .parse(inner)
+                .map_or(true, |hir| hir.properties().minimum_len() == Some(0)),
+            _ => true,
+        }
+    }
+    fancy_regex::Expr::parse_tree(pattern).is_ok_and(|tree| empty(&tree.expr))
+}
+
+/// Refuses a tokenizer whose regular expressions would take memory out of proportion to its
+/// file: more than [`MAX_PATTERNS`] of them, or one that compiles to more than
+/// [`MAX_PATTERN_BYTES`] (`tokenizers` compiles each with the `regex` crate's limit of 10 MiB, so
+/// that a file of a few KB could hold a GB of them).
+fn checked_patterns(tokenizer: &serde_json::Value) -> Result<(), String> {
+    fn walk<'v>(v: &'v serde_json::Value, out: &mut Vec<&'v str>) {
+        match v {
+            serde_json::Value::Array(items) => items.iter().for_each(|x| walk(x, out)),
+            serde_json::Value::Object(fields) => {
+                for (key, x) in fields {
+                    match (key.as_str(), x) {
+                        ("Regex", serde_json::Value::String(r)) => out.push(r),
+                        _ => walk(x, out),
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut patterns = Vec::new();
+    walk(tokenizer, &mut patterns);
+    if patterns.len() > MAX_PATTERNS {
+        return Err(format!(
+            "it has {} regular expressions, more than the {MAX_PATTERNS} a tokenizer is read with",
+            patterns.len()
+        ));
+    }
+    for p in patterns {
+        if let Err(e) = fancy_regex::RegexBuilder::new(p)
+            .delegate_size_limit(MAX_PATTERN_BYTES)
+            .build()
+        {
+            let shown: String = p.chars().take(60).collect();
+            let more = if shown.len() < p.len() { "..." } else { "" };
+            return Err(format!(
+                "its pattern {shown:?}{more} cannot be used within {} KiB: {e}",
+                MAX_PATTERN_BYTES >> 10
+            ));
+        }
+    }
+    Ok(())
 }

@@ -781,6 +781,170 @@ fn tokenizer_failures_name_the_tokenizer_and_the_document() {
     );
 }
 
+/// The committed `tokenizer.json` with `section` set to `value`, written to `dir` as `name`.
+fn tokenizer_with(
+    dir: &tempdir::Dir,
+    name: &str,
+    edits: &[(&str, serde_json::Value)],
+) -> std::path::PathBuf {
+    let mut json: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(data("tokenizer.json")).unwrap()).unwrap();
+    for (section, value) in edits {
+        json[*section] = value.clone();
+    }
+    dir.write(name, &json.to_string())
+}
+
+/// A `tokenizer.json` that asks for truncation (to 2 tokens) and padding (to 2^40 tokens, which
+/// would allocate terabytes per document) is read without them: documents are kept whole, as
+/// the Python package tokenized them, and rows are padded by the stream.
+#[test]
+fn a_tokenizers_truncation_and_padding_are_not_applied() {
+    let dir = tempdir::Dir::new("truncation");
+    let path = tokenizer_with(
+        &dir,
+        "truncating.json",
+        &[
+            (
+                "truncation",
+                serde_json::json!({"direction": "Right", "max_length": 2,
+                    "strategy": "LongestFirst", "stride": 0}),
+            ),
+            (
+                "padding",
+                serde_json::json!({"strategy": {"Fixed": 1u64 << 40}, "direction": "Right",
+                    "pad_to_multiple_of": null, "pad_id": 0, "pad_type_id": 0, "pad_token": "<pad>"}),
+            ),
+        ],
+    );
+    let tok = Tokenizer::<V>::from_file(&path).unwrap();
+    assert!(tok.inner().get_truncation().is_none() && tok.inner().get_padding().is_none());
+    let docs = JsonLines::open(&[data("small.jsonl")], "text").unwrap();
+    let ids: Vec<Vec<u32>> = documents(&docs, 0)
+        .unwrap()
+        .iter()
+        .map(|(text, _)| tok.clone().exact_path().encode(text).unwrap())
+        .collect();
+    assert_eq!(ids, python_ids());
+}
+
+/// What `tokenizers` 0.23 cannot run, or would run with memory out of proportion to the file,
+/// is refused when the tokenizer is read, in words naming the file: a `Replace` normalizer that
+/// inserts text where its pattern matches the empty string (the crate panics on the first
+/// document), a `Precompiled` normalizer whose map does not decode (the crate `expect`s it), a
+/// pattern that compiles to more than 1 MiB, more than 16 patterns, and special tokens of the
+/// post-processor beyond the spec's ids. What it can run is read, look-arounds included.
+#[test]
+fn tokenizers_that_tokenizers_cannot_run_are_refused_in_words() {
+    let dir = tempdir::Dir::new("unrunnable");
+    let replace = |pattern: serde_json::Value, content: &str| serde_json::json!({"type": "Replace", "pattern": pattern, "content": content});
+    let refused = [
+        (
+            "empty-regex.json",
+            vec![(
+                "normalizer",
+                replace(serde_json::json!({"Regex": ""}), "aa"),
+            )],
+            "can match the empty string",
+        ),
+        (
+            "starred.json",
+            vec![(
+                "normalizer",
+                serde_json::json!({"type": "Sequence", "normalizers": [
+                    {"type": "NFC"},
+                    replace(serde_json::json!({"Regex": "x*"}), "y")]}),
+            )],
+            "can match the empty string",
+        ),
+        (
+            "lookahead.json",
+            vec![(
+                "normalizer",
+                replace(serde_json::json!({"Regex": "(?!x)"}), "aa"),
+            )],
+            "can match the empty string",
+        ),
+        (
+            "empty-string.json",
+            vec![(
+                "normalizer",
+                replace(serde_json::json!({"String": ""}), "aa"),
+            )],
+            "can match the empty string",
+        ),
+        (
+            "precompiled.json",
+            vec![(
+                "normalizer",
+                serde_json::json!({"type": "Precompiled", "precompiled_charsmap": ""}),
+            )],
+            "`Precompiled` normalizer cannot be read",
+        ),
+        (
+            "large-pattern.json",
+            vec![(
+                "pre_tokenizer",
+                serde_json::json!({"type": "Split", "pattern": {"Regex": "\\p{L}{100}"},
+                    "behavior": "Isolated", "invert": false}),
+            )],
+            "cannot be used within 1024 KiB",
+        ),
+        (
+            "many-patterns.json",
+            vec![(
+                "pre_tokenizer",
+                serde_json::json!({"type": "Sequence", "pretokenizers":
+                    vec![serde_json::json!({"type": "Split", "pattern": {"Regex": "a"},
+                        "behavior": "Isolated", "invert": false}); 17]}),
+            )],
+            "17 regular expressions, more than the 16",
+        ),
+        (
+            "special-ids.json",
+            vec![(
+                "post_processor",
+                serde_json::json!({"type": "TemplateProcessing",
+                    "single": [{"SpecialToken": {"id": "<x>", "type_id": 0}},
+                               {"Sequence": {"id": "A", "type_id": 0}}],
+                    "pair": [{"Sequence": {"id": "A", "type_id": 0}}],
+                    "special_tokens": {"<x>": {"id": "<x>", "ids": [5000], "tokens": ["<x>"]}}}),
+            )],
+            "gives ids up to 5000",
+        ),
+    ];
+    for (name, edits, words) in refused {
+        let path = tokenizer_with(&dir, name, &edits);
+        let err = Tokenizer::<V>::from_file(&path).unwrap_err().to_string();
+        assert!(err.contains(name) && err.contains(words), "{name}: {err}");
+    }
+
+    // Runnable: a replacement of a pattern that cannot be empty (a look-ahead before a letter),
+    // an empty replacement of one that can, and a split on a look-ahead.
+    let path = tokenizer_with(
+        &dir,
+        "runnable.json",
+        &[
+            (
+                "normalizer",
+                serde_json::json!({"type": "Sequence", "normalizers": [
+                    replace(serde_json::json!({"Regex": "(?=b)b"}), "B"),
+                    replace(serde_json::json!({"Regex": "x*"}), "")]}),
+            ),
+            (
+                "pre_tokenizer",
+                serde_json::json!({"type": "Sequence", "pretokenizers": [
+                    {"type": "Split", "pattern": {"Regex": "\\s+(?!\\S)"},
+                     "behavior": "Isolated", "invert": false},
+                    {"type": "ByteLevel", "add_prefix_space": false, "trim_offsets": true,
+                     "use_regex": true}]}),
+            ),
+        ],
+    );
+    let tok = Tokenizer::<V>::from_file(&path).unwrap();
+    assert!(!tok.encode("to be, or not to be").unwrap().is_empty());
+}
+
 /// A model's request: time-major ids, the loss mask, `i64` positions, the attention.
 #[derive(DataSpec)]
 struct TimeMajor {
