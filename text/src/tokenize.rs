@@ -58,9 +58,18 @@ impl<const V: usize> core::fmt::Debug for Tokenizer<V> {
 impl<const V: usize> Tokenizer<V> {
     /// Reads a `tokenizer.json`.
     ///
+    /// The file's `truncation` and `padding` are not applied: documents are tokenized whole (a
+    /// [`TextStream`](crate::TextStream) splits the long ones by its [`Long`](crate::Long)
+    /// policy) and rows are padded by the stream.
+    ///
     /// # Errors
-    /// [`TextError::Tokenizer`] for a file that cannot be read or is not a tokenizer;
-    /// [`TextError::Vocabulary`] when its ids (with the added tokens) do not fit in `0..V`.
+    /// [`TextError::Tokenizer`] for a file that cannot be read or is not a tokenizer, and for
+    /// one `tokenizers` cannot run or would run with memory out of proportion to the file: a
+    /// `Replace` normalizer that inserts text where its pattern can match the empty string (the
+    /// crate panics on it), a `Precompiled` normalizer whose map does not decode, a regular
+    /// expression that compiles to more than 1 MiB, more than 16 of them;
+    /// [`TextError::Vocabulary`] when its ids (with the added tokens and the post-processor's
+    /// special tokens) do not fit in `0..V`.
     pub fn from_file(path: impl AsRef<Path>) -> Result<Self, TextError> {
         let path = path.as_ref();
         let name = path.display().to_string();
@@ -101,6 +110,7 @@ impl<const V: usize> Tokenizer<V> {
             serde_json::from_slice(json).map_err(|e| fail(format!("it is not JSON: {e}")))?;
         checked_normalizers(&value).map_err(&fail)?;
         checked_patterns(&value).map_err(&fail)?;
+        checked_merges(&value).map_err(&fail)?;
         let special = post_processor_ids(&value);
         let read = std::panic::catch_unwind(move || {
             serde_json::from_value::<tokenizers::Tokenizer>(value)
@@ -435,6 +445,58 @@ fn checked_patterns(tokenizer: &serde_json::Value) -> Result<(), String> {
             return Err(format!(
                 "its pattern {shown:?}{more} cannot be used within {} KiB: {e}",
                 MAX_PATTERN_BYTES >> 10
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Refuses a BPE model with a merge `tokenizers` 0.23 cannot read: it joins the two tokens in a
+/// buffer as long as the longest token of the vocabulary (a merge of two tokens of the
+/// vocabulary that makes a longer one overruns it: a panic), after cutting the
+/// `continuing_subword_prefix`'s length off the second (a second token shorter than that, or cut
+/// inside a character, is a panic or text that is not UTF-8).
+fn checked_merges(tokenizer: &serde_json::Value) -> Result<(), String> {
+    let Some(model) = tokenizer.get("model") else {
+        return Ok(());
+    };
+    if model
+        .get("type")
+        .and_then(serde_json::Value::as_str)
+        .is_some_and(|t| t != "BPE")
+    {
+        return Ok(());
+    }
+    let (Some(vocab), Some(merges)) = (
+        model.get("vocab").and_then(serde_json::Value::as_object),
+        model.get("merges").and_then(serde_json::Value::as_array),
+    ) else {
+        return Ok(());
+    };
+    let prefix = model
+        .get("continuing_subword_prefix")
+        .and_then(serde_json::Value::as_str)
+        .map_or(0, str::len);
+    let longest = vocab.keys().map(String::len).max().unwrap_or(0);
+    for (i, merge) in merges.iter().enumerate() {
+        // `["a", "b"]`, or the older `"a b"`.
+        let (a, b) = match merge {
+            serde_json::Value::Array(pair) => match (pair.first(), pair.get(1)) {
+                (Some(serde_json::Value::String(a)), Some(serde_json::Value::String(b))) => {
+                    (a.as_str(), b.as_str())
+                }
+                _ => continue,
+            },
+            serde_json::Value::String(line) => match line.split_once(' ') {
+                Some(pair) => pair,
+                None => continue,
+            },
+            _ => continue,
+        };
+        if !b.is_char_boundary(prefix) || a.len() + (b.len() - prefix) > longest {
+            return Err(format!(
+                "its merge {i} ({a:?} {b:?}) cannot make a token of its vocabulary (the \
+                 longest is {longest} bytes, the subword prefix {prefix})"
             ));
         }
     }

@@ -832,8 +832,8 @@ fn a_tokenizers_truncation_and_padding_are_not_applied() {
 /// is refused when the tokenizer is read, in words naming the file: a `Replace` normalizer that
 /// inserts text where its pattern matches the empty string (the crate panics on the first
 /// document), a `Precompiled` normalizer whose map does not decode (the crate `expect`s it), a
-/// pattern that compiles to more than 1 MiB, more than 16 patterns, and special tokens of the
-/// post-processor beyond the spec's ids. What it can run is read, look-arounds included.
+/// pattern that compiles to more than 1 MiB, more than 16 patterns, special tokens of the
+/// post-processor beyond the spec's ids, and a BPE merge longer than the crate's buffer. What it can run is read, look-arounds included.
 #[test]
 fn tokenizers_that_tokenizers_cannot_run_are_refused_in_words() {
     let dir = tempdir::Dir::new("unrunnable");
@@ -918,6 +918,25 @@ fn tokenizers_that_tokenizers_cannot_run_are_refused_in_words() {
         let err = Tokenizer::<V>::from_file(&path).unwrap_err().to_string();
         assert!(err.contains(name) && err.contains(words), "{name}: {err}");
     }
+    // A merge of the vocabulary's longest token with itself (the crate's buffer holds one).
+    let mut model: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(data("tokenizer.json")).unwrap()).unwrap();
+    let model = model["model"].take();
+    let longest = model["vocab"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .max_by_key(|k| k.len())
+        .unwrap()
+        .clone();
+    let mut merged = model.clone();
+    merged["merges"][0] = serde_json::json!([longest, longest]);
+    let path = tokenizer_with(&dir, "merge.json", &[("model", merged)]);
+    let err = Tokenizer::<V>::from_file(&path).unwrap_err().to_string();
+    assert!(
+        err.contains("merge.json") && err.contains("its merge 0"),
+        "{err}"
+    );
 
     // Runnable: a replacement of a pattern that cannot be empty (a look-ahead before a letter),
     // an empty replacement of one that can, and a split on a look-ahead.
