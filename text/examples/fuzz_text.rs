@@ -7,7 +7,8 @@
 //! a precompiled normalizer of garbage, regular expressions that backtrack, post-processors with
 //! ids beyond the vocabulary), so that the file lies consistently. Each damaged JSON-lines file
 //! is read whole and tokenized, and also served by a `TextStream` with two workers; each damaged
-//! tokenizer is read and tokenizes the committed documents. Each input must give `Ok` or `Err`:
+//! tokenizer (the seeds: a byte-level BPE, a WordPiece with BERT's pipeline, a Unigram) is read
+//! and tokenizes the committed documents. Each input must give `Ok` or `Err`:
 //! the run counts panics (those that escaped, and those a guard caught, which would abort a
 //! program built with `panic = "abort"`), the slowest input, the largest single allocation
 //! against 16 bytes per byte of the file plus 4 MB, and the peak resident memory.
@@ -76,9 +77,12 @@ fn stream_json_lines(path: &Path, tokenizer: &Tokenizer<V>) -> bool {
 }
 
 /// Reads the tokenizer at `path` and tokenizes the committed documents with it.
+/// With the post-processor's special tokens, and `<eos>` after each document where the
+/// tokenizer has one.
 fn load_tokenizer(path: &Path, docs: &JsonLines) -> bool {
     Tokenizer::<V>::from_file(path)
-        .and_then(|t| t.eos("<eos>").map(|t| t.add_special_tokens(true)))
+        .map(|t| t.add_special_tokens(true))
+        .map(|t| t.clone().eos("<eos>").unwrap_or(t))
         .and_then(|t| tokenize_all(docs, &t))
         .is_ok()
 }
@@ -305,7 +309,10 @@ fn main() {
     ));
     let docs = JsonLines::with_block_lines(&[data("small.jsonl")], "text", 8)
         .expect("the committed documents");
-    let tokenizers = [std::fs::read(data("tokenizer.json")).expect("a committed fixture")];
+    // A byte-level BPE, a WordPiece with BERT's pipeline and a Unigram, all written by the
+    // Python package (`tests/data/make_*.py`).
+    let tokenizers = ["tokenizer.json", "wordpiece.json", "unigram.json"]
+        .map(|name| std::fs::read(data(name)).expect("a committed fixture"));
     reports.push((
         "tokenizer.json",
         fuzz(

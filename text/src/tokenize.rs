@@ -13,6 +13,10 @@ const MAX_TOKENIZER_BYTES: u64 = 512 << 20;
 /// have one or two).
 const MAX_PATTERNS: usize = 16;
 
+/// The longest piece of a Unigram model read, in bytes (SentencePiece and the `tokenizers`
+/// trainer make pieces of at most 16 characters by default).
+const MAX_PIECE_BYTES: usize = 256;
+
 /// The most memory one of its regular expressions may compile to (the split patterns of GPT-2,
 /// GPT-4 and Llama 3 take under 256 KiB; `\p{L}{100}` over 4 MiB).
 const MAX_PATTERN_BYTES: usize = 1 << 20;
@@ -111,6 +115,7 @@ impl<const V: usize> Tokenizer<V> {
         checked_normalizers(&value).map_err(&fail)?;
         checked_patterns(&value).map_err(&fail)?;
         checked_merges(&value).map_err(&fail)?;
+        checked_pieces(&value).map_err(&fail)?;
         let special = post_processor_ids(&value);
         let read = std::panic::catch_unwind(move || {
             serde_json::from_value::<tokenizers::Tokenizer>(value)
@@ -497,6 +502,34 @@ fn checked_merges(tokenizer: &serde_json::Value) -> Result<(), String> {
             return Err(format!(
                 "its merge {i} ({a:?} {b:?}) cannot make a token of its vocabulary (the \
                  longest is {longest} bytes, the subword prefix {prefix})"
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Refuses a Unigram model with a piece longer than [`MAX_PIECE_BYTES`]: `tokenizers` keeps the
+/// pieces in a tree of their bytes, as deep as the longest piece, which it clones and drops
+/// recursively (a piece of 16 KB overflowed an 8 MiB stack, a piece of 1 KB a 512 KiB one: an
+/// abort, not a panic).
+fn checked_pieces(tokenizer: &serde_json::Value) -> Result<(), String> {
+    let Some(model) = tokenizer.get("model") else {
+        return Ok(());
+    };
+    if model.get("type").and_then(serde_json::Value::as_str) != Some("Unigram") {
+        return Ok(());
+    }
+    let Some(vocab) = model.get("vocab").and_then(serde_json::Value::as_array) else {
+        return Ok(());
+    };
+    for (i, entry) in vocab.iter().enumerate() {
+        if let Some(piece) = entry.get(0).and_then(serde_json::Value::as_str)
+            && piece.len() > MAX_PIECE_BYTES
+        {
+            return Err(format!(
+                "its Unigram piece {i} is {} bytes long, more than the {MAX_PIECE_BYTES} a piece \
+                 is read with",
+                piece.len()
             ));
         }
     }

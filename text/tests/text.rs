@@ -75,6 +75,33 @@ fn ids_are_the_python_packages_for_parquet_and_json_lines() {
     assert_eq!(texts_of(&lines), texts_of(&column("small.parquet", "text")));
 }
 
+/// A WordPiece (BERT's normalizer, pre-tokenizer and `[CLS] $A [SEP]` template) and a Unigram
+/// (NFKC, a `Replace` of runs of spaces, Metaspace) tokenizer, trained and saved by the Python
+/// package (`tests/data/make_tokenizer_kinds.py`): the ids are the package's for the 37 texts,
+/// with and without the template's special tokens.
+#[test]
+fn ids_are_the_python_packages_for_wordpiece_and_unigram() {
+    let json: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(data("kinds-ids.json")).unwrap()).unwrap();
+    let expected =
+        |key: &str| -> Vec<Vec<u32>> { serde_json::from_value(json[key].clone()).unwrap() };
+    let texts = texts_of(&JsonLines::open(&[data("small.jsonl")], "text").unwrap());
+    let ids = |tok: &Tokenizer<V>| -> Vec<Vec<u32>> {
+        texts.iter().map(|t| tok.encode(t).unwrap()).collect()
+    };
+    let wordpiece = Tokenizer::<V>::from_file(data("wordpiece.json")).unwrap();
+    assert!(!wordpiece.is_fast());
+    assert_eq!(ids(&wordpiece), expected("wordpiece"));
+    assert_eq!(
+        ids(&wordpiece.add_special_tokens(true)),
+        expected("wordpiece_special")
+    );
+    let unigram = Tokenizer::<V>::from_file(data("unigram.json")).unwrap();
+    assert_eq!(ids(&unigram), expected("unigram"));
+    // The texts hold words outside both vocabularies: the unknown tokens are in the ids.
+    assert!(expected("wordpiece").iter().flatten().any(|&id| id == 1));
+}
+
 #[test]
 fn bos_and_eos_go_around_each_document() {
     let tok = tokenizer().bos("<bos>").unwrap().eos("<eos>").unwrap();
@@ -833,7 +860,8 @@ fn a_tokenizers_truncation_and_padding_are_not_applied() {
 /// inserts text where its pattern matches the empty string (the crate panics on the first
 /// document), a `Precompiled` normalizer whose map does not decode (the crate `expect`s it), a
 /// pattern that compiles to more than 1 MiB, more than 16 patterns, special tokens of the
-/// post-processor beyond the spec's ids, and a BPE merge longer than the crate's buffer. What it can run is read, look-arounds included.
+/// post-processor beyond the spec's ids, a BPE merge longer than the crate's buffer, and a
+/// Unigram piece of 16 KB. What it can run is read, look-arounds included.
 #[test]
 fn tokenizers_that_tokenizers_cannot_run_are_refused_in_words() {
     let dir = tempdir::Dir::new("unrunnable");
@@ -918,6 +946,18 @@ fn tokenizers_that_tokenizers_cannot_run_are_refused_in_words() {
         let err = Tokenizer::<V>::from_file(&path).unwrap_err().to_string();
         assert!(err.contains(name) && err.contains(words), "{name}: {err}");
     }
+    // A Unigram piece of 16 KB (the crate's tree of pieces, as deep, is dropped recursively:
+    // this overflowed the stack, an abort).
+    let mut unigram: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(data("unigram.json")).unwrap()).unwrap();
+    unigram["model"]["vocab"][100][0] = serde_json::json!("a".repeat(16 << 10));
+    let path = dir.write("deep.json", &unigram.to_string());
+    let err = Tokenizer::<V>::from_file(&path).unwrap_err().to_string();
+    assert!(
+        err.contains("deep.json") && err.contains("piece 100 is 16384 bytes long"),
+        "{err}"
+    );
+
     // A merge of the vocabulary's longest token with itself (the crate's buffer holds one).
     let mut model: serde_json::Value =
         serde_json::from_slice(&std::fs::read(data("tokenizer.json")).unwrap()).unwrap();
