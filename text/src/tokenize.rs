@@ -70,7 +70,8 @@ impl<const V: usize> Tokenizer<V> {
     /// [`TextError::Tokenizer`] for a file that cannot be read or is not a tokenizer, and for
     /// one `tokenizers` cannot run or would run with memory out of proportion to the file: a
     /// `Replace` normalizer that inserts text where its pattern can match the empty string (the
-    /// crate panics on it), a `Precompiled` normalizer whose map does not decode, a regular
+    /// crate panics on it), a `Precompiled` normalizer whose map does not decode, a BPE merge
+    /// longer than the vocabulary's longest token, a Unigram piece over 256 bytes, a regular
     /// expression that compiles to more than 1 MiB, more than 16 of them;
     /// [`TextError::Vocabulary`] when its ids (with the added tokens and the post-processor's
     /// special tokens) do not fit in `0..V`.
