@@ -466,6 +466,7 @@ fn checked_merges(tokenizer: &serde_json::Value) -> Result<(), String> {
     let Some(model) = tokenizer.get("model") else {
         return Ok(());
     };
+    // A model without its `type` is read by its fields (a BPE's vocabulary is a map).
     if model
         .get("type")
         .and_then(serde_json::Value::as_str)
@@ -517,7 +518,12 @@ fn checked_pieces(tokenizer: &serde_json::Value) -> Result<(), String> {
     let Some(model) = tokenizer.get("model") else {
         return Ok(());
     };
-    if model.get("type").and_then(serde_json::Value::as_str) != Some("Unigram") {
+    // A model without its `type` is read by its fields (a Unigram's vocabulary is a list).
+    if model
+        .get("type")
+        .and_then(serde_json::Value::as_str)
+        .is_some_and(|t| t != "Unigram")
+    {
         return Ok(());
     }
     let Some(vocab) = model.get("vocab").and_then(serde_json::Value::as_array) else {

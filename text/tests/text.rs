@@ -957,6 +957,14 @@ fn tokenizers_that_tokenizers_cannot_run_are_refused_in_words() {
         err.contains("deep.json") && err.contains("piece 100 is 16384 bytes long"),
         "{err}"
     );
+    // The same without the model's `type`, which `tokenizers` reads by its fields.
+    unigram["model"].as_object_mut().unwrap().remove("type");
+    let path = dir.write("untyped.json", &unigram.to_string());
+    let err = Tokenizer::<V>::from_file(&path).unwrap_err().to_string();
+    assert!(
+        err.contains("untyped.json") && err.contains("piece 100 is 16384 bytes long"),
+        "{err}"
+    );
 
     // A merge of the vocabulary's longest token with itself (the crate's buffer holds one).
     let mut model: serde_json::Value =
