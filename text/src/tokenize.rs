@@ -71,8 +71,10 @@ impl<const V: usize> Tokenizer<V> {
     /// one `tokenizers` cannot run or would run with memory out of proportion to the file: a
     /// `Replace` normalizer that inserts text where its pattern can match the empty string (the
     /// crate panics on it), a `Precompiled` normalizer whose map does not decode, a BPE merge
-    /// longer than the vocabulary's longest token, a Unigram piece over 256 bytes, a regular
-    /// expression that compiles to more than 1 MiB, more than 16 of them;
+    /// longer than the vocabulary's longest token, a Unigram piece over 256 bytes, a template
+    /// for one sequence that names the second (`$B`) or puts a special token its map does not
+    /// hold by that key, a regular expression that compiles to
+    /// more than 1 MiB, more than 16 of them;
     /// [`TextError::Vocabulary`] when its ids (with the added tokens and the post-processor's
     /// special tokens) do not fit in `0..V`.
     pub fn from_file(path: impl AsRef<Path>) -> Result<Self, TextError> {
@@ -117,6 +119,7 @@ impl<const V: usize> Tokenizer<V> {
         checked_patterns(&value).map_err(&fail)?;
         checked_merges(&value).map_err(&fail)?;
         checked_pieces(&value).map_err(&fail)?;
+        checked_templates(&value).map_err(&fail)?;
         let special = post_processor_ids(&value);
         let read = std::panic::catch_unwind(move || {
             serde_json::from_value::<tokenizers::Tokenizer>(value)
@@ -541,4 +544,57 @@ fn checked_pieces(tokenizer: &serde_json::Value) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// Refuses a `TemplateProcessing` post-processor that `tokenizers` 0.23 would panic on: a
+/// template for one sequence (`single`) that names the second (`$B`: the crate indexes a second
+/// encoding, on every document), and a special token of a template that is not a key of its
+/// `special_tokens` (the crate checks the tokens' own `id` fields, then looks the token up by
+/// key, on every document it adds special tokens to).
+fn checked_templates(tokenizer: &serde_json::Value) -> Result<(), String> {
+    fn walk(v: &serde_json::Value) -> Result<(), String> {
+        match v {
+            serde_json::Value::Array(items) => items.iter().try_for_each(walk),
+            serde_json::Value::Object(fields) => {
+                if fields.get("type").and_then(serde_json::Value::as_str)
+                    == Some("TemplateProcessing")
+                {
+                    let piece = |template: &str, path: &str| -> Vec<&serde_json::Value> {
+                        match fields.get(template) {
+                            Some(serde_json::Value::Array(pieces)) => {
+                                pieces.iter().filter_map(|p| p.pointer(path)).collect()
+                            }
+                            _ => Vec::new(),
+                        }
+                    };
+                    if piece("single", "/Sequence/id")
+                        .iter()
+                        .any(|id| id.as_str() == Some("B"))
+                    {
+                        return Err("its `TemplateProcessing` template for one sequence names \
+                                    the second (`$B`)"
+                            .to_owned());
+                    }
+                    let keys = fields
+                        .get("special_tokens")
+                        .and_then(serde_json::Value::as_object);
+                    for template in ["single", "pair"] {
+                        for id in piece(template, "/SpecialToken/id") {
+                            let id = id.as_str().unwrap_or_default();
+                            if !keys.is_some_and(|k| k.contains_key(id)) {
+                                return Err(format!(
+                                    "its `TemplateProcessing` template `{template}` puts the \
+                                     special token {id:?}, which its `special_tokens` do not \
+                                     hold"
+                                ));
+                            }
+                        }
+                    }
+                }
+                fields.values().try_for_each(walk)
+            }
+            _ => Ok(()),
+        }
+    }
+    tokenizer.get("post_processor").map_or(Ok(()), walk)
 }

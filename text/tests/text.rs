@@ -860,8 +860,9 @@ fn a_tokenizers_truncation_and_padding_are_not_applied() {
 /// inserts text where its pattern matches the empty string (the crate panics on the first
 /// document), a `Precompiled` normalizer whose map does not decode (the crate `expect`s it), a
 /// pattern that compiles to more than 1 MiB, more than 16 patterns, special tokens of the
-/// post-processor beyond the spec's ids, a BPE merge longer than the crate's buffer, and a
-/// Unigram piece of 16 KB. What it can run is read, look-arounds included.
+/// post-processor beyond the spec's ids, a template for one sequence naming the second, a
+/// template's special token that its map does not hold by that key, a BPE merge longer than the
+/// crate's buffer, and a Unigram piece of 16 KB. What it can run is read, look-arounds included.
 #[test]
 fn tokenizers_that_tokenizers_cannot_run_are_refused_in_words() {
     let dir = tempdir::Dir::new("unrunnable");
@@ -929,6 +930,17 @@ fn tokenizers_that_tokenizers_cannot_run_are_refused_in_words() {
             "17 regular expressions, more than the 16",
         ),
         (
+            "template.json",
+            vec![(
+                "post_processor",
+                serde_json::json!({"type": "TemplateProcessing",
+                    "single": [{"Sequence": {"id": "B", "type_id": 0}}],
+                    "pair": [{"Sequence": {"id": "A", "type_id": 0}}],
+                    "special_tokens": {}}),
+            )],
+            "template for one sequence names the second",
+        ),
+        (
             "special-ids.json",
             vec![(
                 "post_processor",
@@ -963,6 +975,23 @@ fn tokenizers_that_tokenizers_cannot_run_are_refused_in_words() {
     let err = Tokenizer::<V>::from_file(&path).unwrap_err().to_string();
     assert!(
         err.contains("untyped.json") && err.contains("piece 100 is 16384 bytes long"),
+        "{err}"
+    );
+
+    // The WordPiece's template with a special token that is not a key of its `special_tokens`
+    // (a byte changed in the key: the crate checks the token's `id` field, then panics on the
+    // key).
+    let mut template: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(data("wordpiece.json")).unwrap()).unwrap();
+    let tokens = template["post_processor"]["special_tokens"]
+        .as_object_mut()
+        .unwrap();
+    let sep = tokens.remove("[SEP]").unwrap();
+    tokens.insert("[SEQ]".into(), sep);
+    let path = dir.write("key.json", &template.to_string());
+    let err = Tokenizer::<V>::from_file(&path).unwrap_err().to_string();
+    assert!(
+        err.contains("key.json") && err.contains("special token \"[SEP]\""),
         "{err}"
     );
 
