@@ -2,7 +2,8 @@
 //! (`spec-core/examples/fuzz_readers/harness.rs`): JSON-lines files and `tokenizer.json` files
 //! damaged at random (bytes flipped, cut, copied, set to huge numbers) and, for the tokenizer, by
 //! structure: a node of its JSON set to a chosen value (the edges of the integer types, another
-//! section's type name, a long string, an empty list) or to another node of the same file, and
+//! section's type name, a long string, an empty list) or to another node of the same file, a key
+//! of an object renamed (a vocabulary's, a map of special tokens'), and
 //! whole sections set to what a stranger's file may hold (padding and truncation to huge lengths,
 //! a precompiled normalizer of garbage, regular expressions that backtrack, post-processors with
 //! ids beyond the vocabulary), so that the file lies consistently. Each damaged JSON-lines file
@@ -253,7 +254,7 @@ fn mutate_tokenizer(seed: &[u8], rng: &mut Rng) -> Vec<u8> {
         return mutate(seed, rng);
     }
     for _ in 0..1 + rng.below(3) {
-        match rng.below(3) {
+        match rng.below(4) {
             0 => {
                 let k = rng.below(count(&v));
                 let value = chosen(rng);
@@ -267,6 +268,34 @@ fn mutate_tokenizer(seed: &[u8], rng: &mut Rng) -> Vec<u8> {
                 let from = nth(&mut v, rng.below(n)).map(|x| x.clone());
                 if let (Some(from), Some(node)) = (from, nth(&mut v, rng.below(n))) {
                     *node = from;
+                }
+            }
+            2 => {
+                // A key of an object renamed: to one of the names, or with a character changed
+                // (the keys of a vocabulary or of a map of special tokens are data too).
+                let k = rng.below(count(&v));
+                let name = match chosen(rng) {
+                    Value::String(name) => Some(name),
+                    _ => None,
+                };
+                let at = rng.below(1 << 16);
+                if let Some(Value::Object(o)) = nth(&mut v, k)
+                    && !o.is_empty()
+                {
+                    let old = o.keys().nth(at % o.len()).cloned().unwrap_or_default();
+                    let new = name.unwrap_or_else(|| {
+                        let mut chars: Vec<char> = old.chars().collect();
+                        if chars.is_empty() {
+                            chars.push('x');
+                        } else {
+                            let i = at % chars.len();
+                            chars[i] = if chars[i] == 'A' { 'B' } else { 'A' };
+                        }
+                        chars.into_iter().collect()
+                    });
+                    if let Some(value) = o.remove(&old) {
+                        o.insert(new, value);
+                    }
                 }
             }
             _ => {
