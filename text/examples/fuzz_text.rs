@@ -77,12 +77,19 @@ fn stream_json_lines(path: &Path, tokenizer: &Tokenizer<V>) -> bool {
     true
 }
 
-/// Reads the tokenizer at `path` and tokenizes the committed documents with it.
-/// With the post-processor's special tokens, and `<eos>` after each document where the
-/// tokenizer has one.
-fn load_tokenizer(path: &Path, docs: &JsonLines) -> bool {
+/// Reads the tokenizer at `path` and tokenizes the committed documents with it: with the
+/// post-processor's special tokens, `<eos>` after each document where the tokenizer has one, and
+/// for every other input through `tokenizers`' own `encode` where the fast path would serve.
+fn load_tokenizer(path: &Path, len: usize, docs: &JsonLines) -> bool {
     Tokenizer::<V>::from_file(path)
         .map(|t| t.add_special_tokens(true))
+        .map(|t| {
+            if len.is_multiple_of(2) {
+                t.exact_path()
+            } else {
+                t
+            }
+        })
         .map(|t| t.clone().eos("<eos>").unwrap_or(t))
         .and_then(|t| tokenize_all(docs, &t))
         .is_ok()
@@ -351,7 +358,7 @@ fn main() {
             &mut rng,
             &dir,
             mutate,
-            |p, _| load_tokenizer(p, &docs),
+            |p, len| load_tokenizer(p, len, &docs),
         ),
     ));
     reports.push((
@@ -363,7 +370,7 @@ fn main() {
             &mut rng,
             &dir,
             mutate_tokenizer,
-            |p, _| load_tokenizer(p, &docs),
+            |p, len| load_tokenizer(p, len, &docs),
         ),
     ));
     let _ = std::fs::remove_dir_all(&dir);
