@@ -199,9 +199,7 @@ pub fn fuzz_within(
         let caught = seen - usize::from(outcome.is_err()).min(seen);
         report.caught += caught;
         if caught > 0 {
-            let crashes = Path::new("target/fuzz-crashes");
-            let _ = std::fs::create_dir_all(crashes);
-            let _ = std::fs::write(crashes.join(format!("{name}-{i}-caught")), &input);
+            keep(&format!("{name}-{i}-caught"), &input);
         }
         report.inputs += 1;
         report.slowest = report.slowest.max(took);
@@ -210,18 +208,13 @@ pub fn fuzz_within(
             Ok(false) => {}
             Err(_) => {
                 report.panics += 1;
-                let crashes = Path::new("target/fuzz-crashes");
-                let _ = std::fs::create_dir_all(crashes);
-                let _ = std::fs::write(crashes.join(format!("{name}-{i}")), &input);
+                keep(&format!("{name}-{i}"), &input);
             }
         }
         let over = largest > budget(input.len());
         if over || took > Duration::from_secs(2) {
-            // Kept to be replayed, as the inputs that panicked are.
-            let crashes = Path::new("target/fuzz-crashes");
-            let _ = std::fs::create_dir_all(crashes);
             let why = if over { "over-budget" } else { "slow" };
-            let _ = std::fs::write(crashes.join(format!("{name}-{i}-{why}")), &input);
+            keep(&format!("{name}-{i}-{why}"), &input);
         }
         if over {
             report.over_budget += 1;
@@ -232,6 +225,13 @@ pub fn fuzz_within(
         }
     }
     report
+}
+
+/// Keeps a failing input in `target/fuzz-crashes/`, to be replayed.
+fn keep(file: &str, input: &[u8]) {
+    let crashes = Path::new("target/fuzz-crashes");
+    let _ = std::fs::create_dir_all(crashes);
+    let _ = std::fs::write(crashes.join(file), input);
 }
 
 /// Counts every panic (those that escape a load and those a reader catches) by its site, and
