@@ -4,6 +4,7 @@
 use crate::error::TextError;
 use crate::fast::Fast;
 use std::path::Path;
+use tokenizers::PostProcessorWrapper;
 
 /// The largest `tokenizer.json` read (a vocabulary of a few hundred thousand tokens with its
 /// merges takes tens of MiB).
@@ -119,8 +120,15 @@ impl<const V: usize> Tokenizer<V> {
         checked_patterns(&value).map_err(&fail)?;
         checked_merges(&value).map_err(&fail)?;
         checked_pieces(&value).map_err(&fail)?;
-        checked_templates(&value).map_err(&fail)?;
-        let special = post_processor_ids(&value);
+        // The post-processor as `tokenizers` reads it (its pieces and tokens may be written as
+        // maps or as lists), written out again in one form for the checks.
+        let post_processor = value
+            .get("post_processor")
+            .and_then(|p| serde_json::from_value::<PostProcessorWrapper>(p.clone()).ok())
+            .and_then(|p| serde_json::to_value(p).ok());
+        let post_processor = post_processor.as_ref().unwrap_or(&serde_json::Value::Null);
+        checked_templates(post_processor).map_err(&fail)?;
+        let special = post_processor_ids(post_processor);
         let read = std::panic::catch_unwind(move || {
             serde_json::from_value::<tokenizers::Tokenizer>(value)
         });
@@ -360,7 +368,7 @@ fn checked_normalizers(tokenizer: &serde_json::Value) -> Result<(), String> {
 /// The ids of the special tokens the post-processor puts around a document (`TemplateProcessing`'s
 /// `special_tokens`, the `cls` and `sep` of `BertProcessing` and `RobertaProcessing`, in a
 /// `Sequence` too), which the vocabulary need not hold.
-fn post_processor_ids(tokenizer: &serde_json::Value) -> Vec<u32> {
+fn post_processor_ids(post_processor: &serde_json::Value) -> Vec<u32> {
     fn walk(v: &serde_json::Value, out: &mut Vec<u32>) {
         match v {
             serde_json::Value::Array(items) => items.iter().for_each(|x| walk(x, out)),
@@ -385,9 +393,7 @@ fn post_processor_ids(tokenizer: &serde_json::Value) -> Vec<u32> {
         }
     }
     let mut out = Vec::new();
-    if let Some(p) = tokenizer.get("post_processor") {
-        walk(p, &mut out);
-    }
+    walk(post_processor, &mut out);
     out
 }
 
@@ -551,7 +557,7 @@ fn checked_pieces(tokenizer: &serde_json::Value) -> Result<(), String> {
 /// encoding, on every document), and a special token of a template that is not a key of its
 /// `special_tokens` (the crate checks the tokens' own `id` fields, then looks the token up by
 /// key, on every document it adds special tokens to).
-fn checked_templates(tokenizer: &serde_json::Value) -> Result<(), String> {
+fn checked_templates(post_processor: &serde_json::Value) -> Result<(), String> {
     fn walk(v: &serde_json::Value) -> Result<(), String> {
         match v {
             serde_json::Value::Array(items) => items.iter().try_for_each(walk),
@@ -596,5 +602,5 @@ fn checked_templates(tokenizer: &serde_json::Value) -> Result<(), String> {
             _ => Ok(()),
         }
     }
-    tokenizer.get("post_processor").map_or(Ok(()), walk)
+    walk(post_processor)
 }

@@ -941,6 +941,30 @@ fn tokenizers_that_tokenizers_cannot_run_are_refused_in_words() {
             "template for one sequence names the second",
         ),
         (
+            // A piece written as a list (serde reads a struct from either).
+            "listed.json",
+            vec![(
+                "post_processor",
+                serde_json::json!({"type": "TemplateProcessing",
+                    "single": [{"SpecialToken": ["WordLevel", 655543]}, {"Sequence": ["A", 0]}],
+                    "pair": [{"Sequence": {"id": "A", "type_id": 0}}],
+                    "special_tokens": {}}),
+            )],
+            "puts the special token \"WordLevel\"",
+        ),
+        (
+            "listed-ids.json",
+            vec![(
+                "post_processor",
+                serde_json::json!({"type": "TemplateProcessing",
+                    "single": [{"SpecialToken": {"id": "<x>", "type_id": 0}},
+                               {"Sequence": {"id": "A", "type_id": 0}}],
+                    "pair": [{"Sequence": {"id": "A", "type_id": 0}}],
+                    "special_tokens": {"<x>": ["<x>", [7000], ["<x>"]]}}),
+            )],
+            "gives ids up to 7000",
+        ),
+        (
             "special-ids.json",
             vec![(
                 "post_processor",
