@@ -808,7 +808,8 @@ fn tokenizer_failures_name_the_tokenizer_and_the_document() {
     );
 }
 
-/// The committed `tokenizer.json` with `section` set to `value`, written to `dir` as `name`.
+/// The committed `tokenizer.json` with each section of `edits` set to its value, written to `dir`
+/// as `name`.
 fn tokenizer_with(
     dir: &tempdir::Dir,
     name: &str,
