@@ -30,8 +30,7 @@ fn tokenizer() -> Tokenizer<V> {
 
 /// The ids the Python `tokenizers` package gave for the 37 texts of `small.*`.
 fn python_ids() -> Vec<Vec<u32>> {
-    let json: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(data("small-ids.json")).unwrap()).unwrap();
+    let json = fixture_json("small-ids.json");
     serde_json::from_value(json["ids"].clone()).unwrap()
 }
 
@@ -81,8 +80,7 @@ fn ids_are_the_python_packages_for_parquet_and_json_lines() {
 /// with and without the template's special tokens.
 #[test]
 fn ids_are_the_python_packages_for_wordpiece_and_unigram() {
-    let json: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(data("kinds-ids.json")).unwrap()).unwrap();
+    let json = fixture_json("kinds-ids.json");
     let expected =
         |key: &str| -> Vec<Vec<u32>> { serde_json::from_value(json[key].clone()).unwrap() };
     let texts = texts_of(&JsonLines::open(&[data("small.jsonl")], "text").unwrap());
@@ -815,12 +813,24 @@ fn tokenizer_with(
     name: &str,
     edits: &[(&str, serde_json::Value)],
 ) -> std::path::PathBuf {
-    let mut json: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(data("tokenizer.json")).unwrap()).unwrap();
+    let mut json = fixture_json("tokenizer.json");
     for (section, value) in edits {
         json[*section] = value.clone();
     }
     dir.write(name, &json.to_string())
+}
+
+/// The committed JSON fixture `name`, parsed.
+fn fixture_json(name: &str) -> serde_json::Value {
+    serde_json::from_slice(&std::fs::read(data(name)).unwrap()).unwrap()
+}
+
+/// Asserts that the tokenizer `json`, written to `dir` as `name`, is refused in words naming the
+/// file and saying `words`.
+fn assert_refused(dir: &tempdir::Dir, name: &str, json: &serde_json::Value, words: &str) {
+    let path = dir.write(name, &json.to_string());
+    let err = Tokenizer::<V>::from_file(&path).unwrap_err().to_string();
+    assert!(err.contains(name) && err.contains(words), "{name}: {err}");
 }
 
 /// A `tokenizer.json` that asks for truncation (to 2 tokens) and padding (to 2^40 tokens, which
@@ -979,66 +989,44 @@ fn tokenizers_that_tokenizers_cannot_run_are_refused_in_words() {
         ),
     ];
     for (name, edits, words) in refused {
-        let path = tokenizer_with(&dir, name, &edits);
-        let err = Tokenizer::<V>::from_file(&path).unwrap_err().to_string();
-        assert!(err.contains(name) && err.contains(words), "{name}: {err}");
+        let mut json = fixture_json("tokenizer.json");
+        for (section, value) in edits {
+            json[section] = value;
+        }
+        assert_refused(&dir, name, &json, words);
     }
     // A Unigram piece of 16 KB (the crate's tree of pieces, as deep, is dropped recursively:
-    // this overflowed the stack, an abort).
-    let mut unigram: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(data("unigram.json")).unwrap()).unwrap();
+    // this overflowed the stack, an abort), and the same without the model's `type`, which
+    // `tokenizers` reads by its fields.
+    let mut unigram = fixture_json("unigram.json");
     unigram["model"]["vocab"][100][0] = serde_json::json!("a".repeat(16 << 10));
-    let path = dir.write("deep.json", &unigram.to_string());
-    let err = Tokenizer::<V>::from_file(&path).unwrap_err().to_string();
-    assert!(
-        err.contains("deep.json") && err.contains("piece 100 is 16384 bytes long"),
-        "{err}"
-    );
-    // The same without the model's `type`, which `tokenizers` reads by its fields.
+    let words = "piece 100 is 16384 bytes long";
+    assert_refused(&dir, "deep.json", &unigram, words);
     unigram["model"].as_object_mut().unwrap().remove("type");
-    let path = dir.write("untyped.json", &unigram.to_string());
-    let err = Tokenizer::<V>::from_file(&path).unwrap_err().to_string();
-    assert!(
-        err.contains("untyped.json") && err.contains("piece 100 is 16384 bytes long"),
-        "{err}"
-    );
+    assert_refused(&dir, "untyped.json", &unigram, words);
 
     // The WordPiece's template with a special token that is not a key of its `special_tokens`
     // (a byte changed in the key: the crate checks the token's `id` field, then panics on the
     // key).
-    let mut template: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(data("wordpiece.json")).unwrap()).unwrap();
+    let mut template = fixture_json("wordpiece.json");
     let tokens = template["post_processor"]["special_tokens"]
         .as_object_mut()
         .unwrap();
     let sep = tokens.remove("[SEP]").unwrap();
     tokens.insert("[SEQ]".into(), sep);
-    let path = dir.write("key.json", &template.to_string());
-    let err = Tokenizer::<V>::from_file(&path).unwrap_err().to_string();
-    assert!(
-        err.contains("key.json") && err.contains("special token \"[SEP]\""),
-        "{err}"
-    );
+    assert_refused(&dir, "key.json", &template, "special token \"[SEP]\"");
 
     // A merge of the vocabulary's longest token with itself (the crate's buffer holds one).
-    let mut model: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(data("tokenizer.json")).unwrap()).unwrap();
-    let model = model["model"].take();
-    let longest = model["vocab"]
+    let mut merged = fixture_json("tokenizer.json");
+    let longest = merged["model"]["vocab"]
         .as_object()
         .unwrap()
         .keys()
         .max_by_key(|k| k.len())
         .unwrap()
         .clone();
-    let mut merged = model.clone();
-    merged["merges"][0] = serde_json::json!([longest, longest]);
-    let path = tokenizer_with(&dir, "merge.json", &[("model", merged)]);
-    let err = Tokenizer::<V>::from_file(&path).unwrap_err().to_string();
-    assert!(
-        err.contains("merge.json") && err.contains("its merge 0"),
-        "{err}"
-    );
+    merged["model"]["merges"][0] = serde_json::json!([longest, longest]);
+    assert_refused(&dir, "merge.json", &merged, "its merge 0");
 
     // Runnable: a replacement of a pattern that cannot be empty (a look-ahead before a letter),
     // an empty replacement of one that can, and a split on a look-ahead.
