@@ -323,77 +323,79 @@ impl<const V: usize> Tokenizer<V> {
 /// text where its pattern matches the empty string (the crate indexes past its alignments and
 /// panics on the first document).
 fn checked_normalizers(tokenizer: &serde_json::Value) -> Result<(), String> {
-    fn walk(v: &serde_json::Value) -> Result<(), String> {
-        match v {
-            serde_json::Value::Array(items) => items.iter().try_for_each(walk),
-            serde_json::Value::Object(fields) => {
-                match fields.get("type").and_then(serde_json::Value::as_str) {
-                    Some("Precompiled") => {
-                        serde_json::from_value::<
-                            tokenizers::normalizers::precompiled::Precompiled,
-                        >(v.clone())
-                        .map_err(|e| format!("its `Precompiled` normalizer cannot be read: {e}"))?;
-                    }
-                    Some("Replace") => {
-                        let content = fields.get("content").and_then(serde_json::Value::as_str);
-                        let pattern = fields.get("pattern");
-                        let empty = match pattern {
-                            Some(serde_json::Value::Object(p)) => {
-                                match (p.get("String"), p.get("Regex")) {
-                                    (Some(serde_json::Value::String(s)), _) => s.is_empty(),
-                                    (_, Some(serde_json::Value::String(r))) => may_match_empty(r),
-                                    _ => false,
-                                }
-                            }
-                            _ => false,
-                        };
-                        if empty && content.is_some_and(|c| !c.is_empty()) {
-                            return Err(format!(
-                                "its `Replace` normalizer's pattern {} can match the empty \
-                                 string, where `tokenizers` cannot insert text",
-                                pattern.map_or_else(String::new, ToString::to_string)
-                            ));
-                        }
-                    }
-                    _ => {}
-                }
-                fields.values().try_for_each(walk)
+    let Some(normalizer) = tokenizer.get("normalizer") else {
+        return Ok(());
+    };
+    each_object(normalizer, &mut |fields| {
+        match fields.get("type").and_then(serde_json::Value::as_str) {
+            Some("Precompiled") => {
+                serde_json::from_value::<tokenizers::normalizers::precompiled::Precompiled>(
+                    serde_json::Value::Object(fields.clone()),
+                )
+                .map_err(|e| format!("its `Precompiled` normalizer cannot be read: {e}"))?;
             }
-            _ => Ok(()),
+            Some("Replace") => {
+                let content = fields.get("content").and_then(serde_json::Value::as_str);
+                let pattern = fields.get("pattern");
+                let empty = match pattern {
+                    Some(serde_json::Value::Object(p)) => match (p.get("String"), p.get("Regex")) {
+                        (Some(serde_json::Value::String(s)), _) => s.is_empty(),
+                        (_, Some(serde_json::Value::String(r))) => may_match_empty(r),
+                        _ => false,
+                    },
+                    _ => false,
+                };
+                if empty && content.is_some_and(|c| !c.is_empty()) {
+                    return Err(format!(
+                        "its `Replace` normalizer's pattern {} can match the empty string, \
+                         where `tokenizers` cannot insert text",
+                        pattern.map_or_else(String::new, ToString::to_string)
+                    ));
+                }
+            }
+            _ => {}
         }
+        Ok(())
+    })
+}
+
+/// Calls `f` on every object of `v` (`v` itself included), outermost first; the first error.
+fn each_object<'v>(
+    v: &'v serde_json::Value,
+    f: &mut impl FnMut(&'v serde_json::Map<String, serde_json::Value>) -> Result<(), String>,
+) -> Result<(), String> {
+    match v {
+        serde_json::Value::Array(items) => items.iter().try_for_each(|x| each_object(x, f)),
+        serde_json::Value::Object(fields) => {
+            f(fields)?;
+            fields.values().try_for_each(|x| each_object(x, f))
+        }
+        _ => Ok(()),
     }
-    tokenizer.get("normalizer").map_or(Ok(()), walk)
 }
 
 /// The ids of the special tokens the post-processor puts around a document (`TemplateProcessing`'s
 /// `special_tokens`, the `cls` and `sep` of `BertProcessing` and `RobertaProcessing`, in a
 /// `Sequence` too), which the vocabulary need not hold.
 fn post_processor_ids(post_processor: &serde_json::Value) -> Vec<u32> {
-    fn walk(v: &serde_json::Value, out: &mut Vec<u32>) {
-        match v {
-            serde_json::Value::Array(items) => items.iter().for_each(|x| walk(x, out)),
-            serde_json::Value::Object(fields) => {
-                for (key, x) in fields {
-                    let ids = match (key.as_str(), x) {
-                        ("ids", serde_json::Value::Array(ids)) => ids.iter().collect(),
-                        ("cls" | "sep", serde_json::Value::Array(pair)) => {
-                            pair.get(1).into_iter().collect()
-                        }
-                        _ => Vec::new(),
-                    };
-                    out.extend(
-                        ids.into_iter()
-                            .filter_map(serde_json::Value::as_u64)
-                            .map(|id| u32::try_from(id).unwrap_or(u32::MAX)),
-                    );
-                    walk(x, out);
-                }
-            }
-            _ => {}
-        }
-    }
     let mut out = Vec::new();
-    walk(post_processor, &mut out);
+    let _ = each_object(post_processor, &mut |fields| {
+        for (key, x) in fields {
+            let ids: Vec<&serde_json::Value> = match (key.as_str(), x) {
+                ("ids", serde_json::Value::Array(ids)) => ids.iter().collect(),
+                ("cls" | "sep", serde_json::Value::Array(pair)) => {
+                    pair.get(1).into_iter().collect()
+                }
+                _ => Vec::new(),
+            };
+            out.extend(
+                ids.into_iter()
+                    .filter_map(serde_json::Value::as_u64)
+                    .map(|id| u32::try_from(id).unwrap_or(u32::MAX)),
+            );
+        }
+        Ok(())
+    });
     out
 }
 
@@ -428,22 +430,13 @@ fn may_match_empty(pattern: &str) -> bool {
 /// [`MAX_PATTERN_BYTES`] (`tokenizers` compiles each with the `regex` crate's limit of 10 MiB, so
 /// that a file of a few KB could hold a GB of them).
 fn checked_patterns(tokenizer: &serde_json::Value) -> Result<(), String> {
-    fn walk<'v>(v: &'v serde_json::Value, out: &mut Vec<&'v str>) {
-        match v {
-            serde_json::Value::Array(items) => items.iter().for_each(|x| walk(x, out)),
-            serde_json::Value::Object(fields) => {
-                for (key, x) in fields {
-                    match (key.as_str(), x) {
-                        ("Regex", serde_json::Value::String(r)) => out.push(r),
-                        _ => walk(x, out),
-                    }
-                }
-            }
-            _ => {}
-        }
-    }
     let mut patterns = Vec::new();
-    walk(tokenizer, &mut patterns);
+    let _ = each_object(tokenizer, &mut |fields| {
+        if let Some(serde_json::Value::String(r)) = fields.get("Regex") {
+            patterns.push(r.as_str());
+        }
+        Ok(())
+    });
     if patterns.len() > MAX_PATTERNS {
         return Err(format!(
             "it has {} regular expressions, more than the {MAX_PATTERNS} a tokenizer is read with",
@@ -558,49 +551,41 @@ fn checked_pieces(tokenizer: &serde_json::Value) -> Result<(), String> {
 /// `special_tokens` (the crate checks the tokens' own `id` fields, then looks the token up by
 /// key, on every document it adds special tokens to).
 fn checked_templates(post_processor: &serde_json::Value) -> Result<(), String> {
-    fn walk(v: &serde_json::Value) -> Result<(), String> {
-        match v {
-            serde_json::Value::Array(items) => items.iter().try_for_each(walk),
-            serde_json::Value::Object(fields) => {
-                if fields.get("type").and_then(serde_json::Value::as_str)
-                    == Some("TemplateProcessing")
-                {
-                    let piece = |template: &str, path: &str| -> Vec<&serde_json::Value> {
-                        match fields.get(template) {
-                            Some(serde_json::Value::Array(pieces)) => {
-                                pieces.iter().filter_map(|p| p.pointer(path)).collect()
-                            }
-                            _ => Vec::new(),
-                        }
-                    };
-                    if piece("single", "/Sequence/id")
-                        .iter()
-                        .any(|id| id.as_str() == Some("B"))
-                    {
-                        return Err("its `TemplateProcessing` template for one sequence names \
-                                    the second (`$B`)"
-                            .to_owned());
-                    }
-                    let keys = fields
-                        .get("special_tokens")
-                        .and_then(serde_json::Value::as_object);
-                    for template in ["single", "pair"] {
-                        for id in piece(template, "/SpecialToken/id") {
-                            let id = id.as_str().unwrap_or_default();
-                            if !keys.is_some_and(|k| k.contains_key(id)) {
-                                return Err(format!(
-                                    "its `TemplateProcessing` template `{template}` puts the \
-                                     special token {id:?}, which its `special_tokens` do not \
-                                     hold"
-                                ));
-                            }
-                        }
-                    }
-                }
-                fields.values().try_for_each(walk)
-            }
-            _ => Ok(()),
+    each_object(post_processor, &mut |fields| {
+        if fields.get("type").and_then(serde_json::Value::as_str) != Some("TemplateProcessing") {
+            return Ok(());
         }
-    }
-    walk(post_processor)
+        let pieces = |template: &str, path: &str| -> Vec<&serde_json::Value> {
+            match fields.get(template) {
+                Some(serde_json::Value::Array(pieces)) => {
+                    pieces.iter().filter_map(|p| p.pointer(path)).collect()
+                }
+                _ => Vec::new(),
+            }
+        };
+        if pieces("single", "/Sequence/id")
+            .iter()
+            .any(|id| id.as_str() == Some("B"))
+        {
+            return Err(
+                "its `TemplateProcessing` template for one sequence names the second (`$B`)"
+                    .to_owned(),
+            );
+        }
+        let keys = fields
+            .get("special_tokens")
+            .and_then(serde_json::Value::as_object);
+        for template in ["single", "pair"] {
+            for id in pieces(template, "/SpecialToken/id") {
+                let id = id.as_str().unwrap_or_default();
+                if !keys.is_some_and(|k| k.contains_key(id)) {
+                    return Err(format!(
+                        "its `TemplateProcessing` template `{template}` puts the special token \
+                         {id:?}, which its `special_tokens` do not hold"
+                    ));
+                }
+            }
+        }
+        Ok(())
+    })
 }
