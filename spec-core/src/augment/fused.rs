@@ -301,6 +301,12 @@ fn fast_sample<Ei: Element, Eo: Element, V: Values<Ei, Eo>>(
                 let value = values.channel(k);
                 let pad_value = value(Ei::ZERO);
                 let row = &mut dst[base + k * ds[2]..base + k * ds[2] + wo];
+                if !steps.reflect {
+                    // A constant padding: every column outside the interior is the pad value.
+                    row[..xa].fill(pad_value);
+                    row[xb..].fill(pad_value);
+                    continue;
+                }
                 for x in (0..xa).chain(xb..wo) {
                     row[x] = match source_index(
                         x,
@@ -324,7 +330,11 @@ fn fast_sample<Ei: Element, Eo: Element, V: Values<Ei, Eo>>(
             let base = y * ds[0] + k * ds[2];
             let row = &mut dst[base..base + (wo - 1) * ds[1] + 1];
             let Some(sy) = sy else {
-                row.iter_mut().step_by(ds[1]).for_each(|o| *o = pad_value);
+                if ds[1] == 1 {
+                    row.fill(pad_value);
+                } else {
+                    row.iter_mut().step_by(ds[1]).for_each(|o| *o = pad_value);
+                }
                 continue;
             };
             let s0 = sy * ss[0] + k * ss[2];
