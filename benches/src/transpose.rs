@@ -755,6 +755,16 @@ fn measure(quick: bool, only: Option<&str>) {
         Some(false) => "plain stores",
         None => "not decided",
     };
+    let [one_parts, two_parts] = batchspec::kernel::stream_parts_decided();
+    if one_parts.is_some() || two_parts.is_some() {
+        let parts =
+            |p: Option<usize>| p.map_or("not decided".to_string(), |p| format!("{p} parts"));
+        batchspec_bench::out!(
+            "# the streamed 3-channel de-interleave's reads, calibrated at first use in this process: 1 thread {}, 2 threads {}",
+            parts(one_parts),
+            parts(two_parts)
+        );
+    }
     let [one, two] = batchspec::kernel::panels_streaming_decided();
     if one.is_some() || two.is_some() {
         batchspec_bench::out!(

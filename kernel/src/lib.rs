@@ -62,7 +62,9 @@ pub use error::KernelError;
 pub use loops::MAX_RANK;
 pub use pages::{HUGE_PAGE, advise_huge_pages, prefetch_read};
 pub use rows::{gather_rows, gather_rows_into, gather_rows_tuned};
-pub use tuning::{Caches, Tuning, calibrating, panels_streaming_decided, staging_decided};
+pub use tuning::{
+    Caches, Tuning, calibrating, panels_streaming_decided, staging_decided, stream_parts_decided,
+};
 
 /// How many threads a conversion may use.
 ///
@@ -192,10 +194,11 @@ where
 
 /// The permuted copy with `tuning`; with `calibrate`, the choices calibrated at first use take
 /// the machine's calibrated value (see [`tuning::Choice`]): whether a transposition in panels
-/// writes an output the last-level cache could hold with non-temporal stores, and whether a
-/// streaming-store
-/// transposition of long rows goes through the staging buffer (unless `BATCHSPEC_STAGED` forces
-/// it). A call takes part in one calibration at most.
+/// writes an output the last-level cache could hold with non-temporal stores, whether a
+/// streaming-store transposition of long rows goes through the staging buffer (unless
+/// `BATCHSPEC_STAGED` forces it), and in how many parts a streamed 3-channel de-interleave reads
+/// its core (unless `BATCHSPEC_STREAM_PARTS` forces it). A call takes part in one calibration
+/// at most.
 fn permute_with<A, B, F>(
     src: ArrayView<'_, A, IxDyn>,
     perm: &[usize],
@@ -282,6 +285,25 @@ where
         opts.staged = staged;
         trial = timed.map(|timed| (tuning::Choice::Staging, staged, timed));
     }
+    // How many places at once a streamed 3-channel de-interleave reads its source at pays
+    // depends on the host too: 4 parts against 1 took case L (308 MB) from 0.87 to 1.04 x
+    // memcpy on a 260 MiB-L3 Xeon (2 parts 1.01), and ran 15.7-17.5 GB/s against 18.3-22.4 for
+    // 2 parts on a 32 MiB-L3 EPYC with 512 KiB of L2 per core: calibrated, the tuning's count
+    // against 2.
+    if calibrate
+        && trial.is_none()
+        && picked.in_parts
+        && opts.nt
+        && opts.parts > tuning::FEW_PARTS
+        && tuning::parts_calibrated()
+    {
+        let choice = tuning::Choice::Parts(parts > 1);
+        let (all, timed) = tuning::for_call(choice);
+        if !all {
+            opts.parts = tuning::FEW_PARTS;
+        }
+        trial = timed.map(|timed| (choice, all, timed));
+    }
     let start = trial.map(|_| std::time::Instant::now());
     let c = plan.core;
     let job = Job {
@@ -321,6 +343,9 @@ struct Picked<A, B, F> {
     may_stage: bool,
     /// It is the 4-byte transposition in panels (see [`tuning::Choice::Panels`]).
     panels: bool,
+    /// It is the 3-channel de-interleave that reads its core in parts when it streams (see
+    /// [`tuning::Choice::Parts`]).
+    in_parts: bool,
 }
 
 /// Picks the kernel for the plan's core.
@@ -334,6 +359,7 @@ where
         kernel,
         may_stage: false,
         panels: false,
+        in_parts: false,
     };
     let c = &plan.core;
     if plan.shape == Shape::RowCopy {
@@ -342,8 +368,18 @@ where
     #[cfg(target_arch = "x86_64")]
     if c.tp == 1 && c.rows == 3 && c.ts == 3 && tuning.small && tuning.simd && x86::has_avx2() {
         match (plain_size::<B>(), plain_size::<A>()) {
-            (4, 4) => return plain(x86::deinterleave3_b4::<true, A, B, F>),
-            (4, _) => return plain(x86::deinterleave3_b4::<false, A, B, F>),
+            (4, 4) => {
+                return Picked {
+                    in_parts: true,
+                    ..plain(x86::deinterleave3_b4::<true, A, B, F>)
+                };
+            }
+            (4, _) => {
+                return Picked {
+                    in_parts: true,
+                    ..plain(x86::deinterleave3_b4::<false, A, B, F>)
+                };
+            }
             _ => {}
         }
     }
@@ -377,6 +413,7 @@ where
                     kernel,
                     may_stage: c.cols >= x86::STAGE_MIN_COLS,
                     panels: x86::in_panels::<A>(c),
+                    in_parts: false,
                 };
             }
             8 if c.rows >= 4 && c.cols >= 8 && same => {

@@ -30,7 +30,9 @@ pub struct Tuning {
     pub staged: bool,
     /// Streaming-store de-interleaves read a core in this many parts at once, a step of each in
     /// turn (1: in order): beyond the last-level cache, reads from several pages at a time
-    /// keep more of the memory busy, as glibc's memcpy does for large copies.
+    /// keep more of the memory busy, as glibc's memcpy does for large copies. How many pays
+    /// depends on the host: [`permute_into`](crate::permute_into) calibrates this count against
+    /// 2 parts at first use (unless `BATCHSPEC_STREAM_PARTS` forces it).
     pub stream_parts: usize,
     /// Streaming-store transpositions of 4-byte values write this many lines of each
     /// destination row in turn (at least 1), reading as many blocks of source rows at once:
@@ -264,6 +266,17 @@ pub(crate) fn staging_calibrated() -> bool {
     !*FORCED.get_or_init(|| env_flag("BATCHSPEC_STAGED").is_some())
 }
 
+/// The parts a streamed de-interleave reads its core in when the calibration of
+/// [`Choice::Parts`] finds the tuning's `stream_parts` slower.
+pub(crate) const FEW_PARTS: usize = 2;
+
+/// Whether the streamed de-interleave's parts are calibrated at first use: unless
+/// `BATCHSPEC_STREAM_PARTS` forces them.
+pub(crate) fn parts_calibrated() -> bool {
+    static FORCED: OnceLock<bool> = OnceLock::new();
+    !*FORCED.get_or_init(|| env_count("BATCHSPEC_STREAM_PARTS").is_some())
+}
+
 /// A choice made at first use by timing both ways.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Choice {
@@ -273,6 +286,10 @@ pub(crate) enum Choice {
     /// columns, as `bchw -> chwb`) writes an output the last-level cache could hold with
     /// non-temporal stores, on one thread (`false`) or more (`true`).
     Panels(bool),
+    /// Whether the 3-channel de-interleave, its output streamed, reads its core in the
+    /// tuning's `stream_parts` parts (else in [`FEW_PARTS`]), on one thread (`false`) or more
+    /// (`true`).
+    Parts(bool),
 }
 
 /// The first-use calibration of a choice: calls in pairs, `true` twice, `false` twice, then both
@@ -333,10 +350,13 @@ static STAGING: Slot = Slot::new(Calibration::new());
 
 static PANELS: [Slot; 2] = [const { Slot::new(Calibration::new()) }; 2];
 
+static PARTS: [Slot; 2] = [const { Slot::new(Calibration::new()) }; 2];
+
 fn slot(choice: Choice) -> std::sync::MutexGuard<'static, Calibration> {
     let slot = match choice {
         Choice::Staging => &STAGING,
         Choice::Panels(many) => &PANELS[usize::from(many)],
+        Choice::Parts(many) => &PARTS[usize::from(many)],
     };
     slot.lock().unwrap_or_else(|e| e.into_inner())
 }
@@ -366,15 +386,33 @@ pub fn panels_streaming_decided() -> [Option<bool>; 2] {
     [false, true].map(|many| slot(Choice::Panels(many)).decided)
 }
 
+/// How many parts the streamed 3-channel de-interleave reads its core in, calibrated so far on
+/// one thread and on more (`None` until decided, or when `BATCHSPEC_STREAM_PARTS` forces it),
+/// for the benches to print.
+pub fn stream_parts_decided() -> [Option<usize>; 2] {
+    let parts = machine_tuning().stream_parts.max(1);
+    [false, true].map(|many| {
+        slot(Choice::Parts(many))
+            .decided
+            .map(|all| if all { parts } else { FEW_PARTS.min(parts) })
+    })
+}
+
 /// Whether a calibration has started and not decided: a benchmark makes the calls that decide
 /// before it times any.
 pub fn calibrating() -> bool {
-    [Choice::Staging, Choice::Panels(false), Choice::Panels(true)]
-        .into_iter()
-        .any(|choice| {
-            let c = slot(choice);
-            c.calls > 0 && c.decided.is_none()
-        })
+    [
+        Choice::Staging,
+        Choice::Panels(false),
+        Choice::Panels(true),
+        Choice::Parts(false),
+        Choice::Parts(true),
+    ]
+    .into_iter()
+    .any(|choice| {
+        let c = slot(choice);
+        c.calls > 0 && c.decided.is_none()
+    })
 }
 
 #[cfg(test)]

@@ -86,8 +86,8 @@ fn configs() -> Vec<(&'static str, Tuning, Threads)> {
             },
             Threads::One,
         ),
-        // The de-interleave's streamed source read in order, and in a count of parts that
-        // leaves steps over (the default is 4).
+        // The de-interleave's streamed source read in order, in two parts, and in a count of
+        // parts that leaves steps over (the default is 4).
         (
             "streaming stores, in one part",
             Tuning {
@@ -95,6 +95,14 @@ fn configs() -> Vec<(&'static str, Tuning, Threads)> {
                 ..forced
             },
             Threads::One,
+        ),
+        (
+            "streaming stores, in two parts (the calibration's other choice), split",
+            Tuning {
+                stream_parts: 2,
+                ..forced
+            },
+            Threads::Two,
         ),
         (
             "streaming stores, in three parts",
@@ -628,5 +636,67 @@ fn calibrated_calls_write_the_same_values() {
         }
     } else {
         assert_eq!(decided, [None, None]);
+    }
+}
+
+/// `bhwc -> bchw` of 3-channel images (the de-interleave), large enough to be streamed where
+/// the last-level cache is small (24 MB on a 32 MiB-L3 host; elsewhere 4 MB, written with
+/// plain stores): through `permute_into`, whose first calls on a streamed output try the
+/// tuning's parts and 2 parts; every call writes the same values, and the calibration decides.
+#[test]
+fn calibrated_parts_write_the_same_values() {
+    let tuning = Tuning::for_machine();
+    let target = if tuning.nt_min_bytes <= 32 << 20 {
+        tuning.nt_min_bytes
+    } else {
+        4 << 20
+    };
+    let (h, w) = (64, 64);
+    let b = target.div_ceil(4 * 3 * h * w);
+    let n = b * h * w * 3;
+    let src: Vec<f32> = (0..n).map(|i| (i % 65_521) as f32).collect();
+    let a = ArrayViewD::from_shape(IxDyn(&[b, h, w, 3]), &src).unwrap();
+    let mut want = vec![0.0f32; n];
+    for (i, v) in src.iter().enumerate() {
+        let (bi, p, c) = (i / (3 * h * w), (i / 3) % (h * w), i % 3);
+        want[(bi * 3 + c) * h * w + p] = *v;
+    }
+    let mut buf = vec![0.0f32; n + 16];
+    let off = (0..16)
+        .find(|&o| (buf.as_ptr() as usize + 4 * o).is_multiple_of(64))
+        .unwrap();
+    let dst = &mut buf[off..off + n];
+    for threads in [Threads::One, Threads::Two] {
+        for call in 0..10 {
+            dst.fill(f32::NAN);
+            permute_into(a.clone(), &[0, 3, 1, 2], dst, |x| x, threads).unwrap();
+            assert!(dst == &want[..], "{threads:?}, call {call}");
+        }
+    }
+    let bytes = n * 4;
+    let decided = batchspec_kernel::stream_parts_decided();
+    let forced = std::env::var_os("BATCHSPEC_STREAM_PARTS").is_some();
+    if bytes >= tuning.nt_min_bytes && tuning.stream_parts > 2 && !forced && has_avx2() {
+        assert!(decided[0].is_some(), "one thread: {decided:?}");
+        if bytes >= tuning.par_min_bytes {
+            assert!(decided[1].is_some(), "two threads: {decided:?}");
+        }
+        for parts in decided.into_iter().flatten() {
+            assert!(parts == 2 || parts == tuning.stream_parts, "{parts} parts");
+        }
+    } else {
+        assert_eq!(decided, [None, None]);
+    }
+}
+
+/// Whether the AVX2 kernels run here (the de-interleave that reads in parts is one).
+fn has_avx2() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::arch::is_x86_feature_detected!("avx2")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
     }
 }
