@@ -230,6 +230,41 @@ fn interior(
     Some((xa, xb, lo, hi))
 }
 
+/// Sets columns `cols` of an output row whose columns are `stride` values apart to `v`.
+#[inline(always)]
+fn fill_columns<E: Copy>(row: &mut [E], stride: usize, cols: Range<usize>, v: E) {
+    if stride == 1 {
+        row[cols].fill(v);
+    } else {
+        for x in cols {
+            row[x * stride] = v;
+        }
+    }
+}
+
+/// Writes the edge columns of an output row (those before `xa` and from `xb` on; its columns
+/// `stride` values apart): the pad value where the padding is constant, else each column's
+/// mirrored source, `edge(x)`.
+#[inline(always)]
+fn write_edges<E: Copy>(
+    row: &mut [E],
+    stride: usize,
+    (xa, xb): (usize, usize),
+    reflect: bool,
+    pad_value: E,
+    edge: impl Fn(usize) -> E,
+) {
+    let wo = (row.len() - 1) / stride + 1;
+    if reflect {
+        for x in (0..xa).chain(xb..wo) {
+            row[x * stride] = edge(x);
+        }
+    } else {
+        fill_columns(row, stride, 0..xa, pad_value);
+        fill_columns(row, stride, xb..wo, pad_value);
+    }
+}
+
 /// One sample of one slice each, without noise: each output row of each channel is a run of
 /// the source row read with a stride (backwards when flipped), its edges padded.
 #[allow(clippy::too_many_arguments)]
@@ -301,26 +336,18 @@ fn fast_sample<Ei: Element, Eo: Element, V: Values<Ei, Eo>>(
                 let value = values.channel(k);
                 let pad_value = value(Ei::ZERO);
                 let row = &mut dst[base + k * ds[2]..base + k * ds[2] + wo];
-                if !steps.reflect {
-                    // A constant padding: every column outside the interior is the pad value.
-                    row[..xa].fill(pad_value);
-                    row[xb..].fill(pad_value);
-                    continue;
-                }
-                for x in (0..xa).chain(xb..wo) {
-                    row[x] = match source_index(
-                        x,
-                        wo,
-                        ch.flip_h,
-                        ch.crop_x,
-                        steps.pad,
-                        w,
-                        steps.reflect,
-                    ) {
+                write_edges(
+                    row,
+                    1,
+                    (xa, xb),
+                    steps.reflect,
+                    pad_value,
+                    |x| match source_index(x, wo, ch.flip_h, ch.crop_x, steps.pad, w, steps.reflect)
+                    {
                         Some(sx) => value(src[s0 + sx * 3 + k]),
                         None => pad_value,
-                    };
-                }
+                    },
+                );
             }
             continue;
         }
@@ -330,11 +357,7 @@ fn fast_sample<Ei: Element, Eo: Element, V: Values<Ei, Eo>>(
             let base = y * ds[0] + k * ds[2];
             let row = &mut dst[base..base + (wo - 1) * ds[1] + 1];
             let Some(sy) = sy else {
-                if ds[1] == 1 {
-                    row.fill(pad_value);
-                } else {
-                    row.iter_mut().step_by(ds[1]).for_each(|o| *o = pad_value);
-                }
+                fill_columns(row, ds[1], 0..wo, pad_value);
                 continue;
             };
             let s0 = sy * ss[0] + k * ss[2];
@@ -351,14 +374,11 @@ fn fast_sample<Ei: Element, Eo: Element, V: Values<Ei, Eo>>(
                 None => pad_value,
             };
             let Some((xa, xb, lo, hi)) = inner else {
-                for x in 0..wo {
-                    row[x * ds[1]] = edge(x);
-                }
+                // No column reads inside the image: the whole row is its edges.
+                write_edges(row, ds[1], (0, 0), steps.reflect, pad_value, edge);
                 continue;
             };
-            for x in (0..xa).chain(xb..wo) {
-                row[x * ds[1]] = edge(x);
-            }
+            write_edges(row, ds[1], (xa, xb), steps.reflect, pad_value, edge);
             let run = &src[s0 + lo * ss[1]..=s0 + hi * ss[1]];
             let n = xb - xa;
             let (st, dt) = (ss[1], ds[1]);
