@@ -366,18 +366,23 @@ where
         return plain(generic::row_copy::<A, B, F>);
     }
     #[cfg(target_arch = "x86_64")]
-    if c.tp == 1 && c.rows == 3 && c.ts == 3 && tuning.small && tuning.simd && x86::has_avx2() {
-        if plain_size::<B>() == 4 {
-            let kernel: KernelFn<A, B, F> = if plain_size::<A>() == 4 {
-                x86::deinterleave3_b4::<true, A, B, F>
-            } else {
-                x86::deinterleave3_b4::<false, A, B, F>
-            };
-            return Picked {
-                in_parts: true,
-                ..plain(kernel)
-            };
-        }
+    if c.tp == 1
+        && c.rows == 3
+        && c.ts == 3
+        && tuning.small
+        && tuning.simd
+        && x86::has_avx2()
+        && plain_size::<B>() == 4
+    {
+        let kernel: KernelFn<A, B, F> = if plain_size::<A>() == 4 {
+            x86::deinterleave3_b4::<true, A, B, F>
+        } else {
+            x86::deinterleave3_b4::<false, A, B, F>
+        };
+        return Picked {
+            in_parts: true,
+            ..plain(kernel)
+        };
     }
     if c.tp == 1 && tuning.small {
         match c.rows {
