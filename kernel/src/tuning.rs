@@ -32,7 +32,7 @@ pub struct Tuning {
     /// turn (1: in order): beyond the last-level cache, reads from several pages at a time
     /// keep more of the memory busy, as glibc's memcpy does for large copies. How many pays
     /// depends on the host: [`permute_into`](crate::permute_into) calibrates this count against
-    /// 2 parts at first use (unless `BATCHSPEC_STREAM_PARTS` forces it).
+    /// 1 part (in order) at first use (unless `BATCHSPEC_STREAM_PARTS` forces it).
     pub stream_parts: usize,
     /// Streaming-store transpositions of 4-byte values write this many lines of each
     /// destination row in turn (at least 1), reading as many blocks of source rows at once:
@@ -267,8 +267,10 @@ pub(crate) fn staging_calibrated() -> bool {
 }
 
 /// The parts a streamed de-interleave reads its core in when the calibration of
-/// [`Choice::Parts`] finds the tuning's `stream_parts` slower.
-pub(crate) const FEW_PARTS: usize = 2;
+/// [`Choice::Parts`] finds the tuning's `stream_parts` slower: one, in order (2 parts were the
+/// other choice until 2026-11-28; on the 32 MiB-L3 EPYC one part ran case L at a median 0.84 ×
+/// memcpy against 0.80 for 2, case A 1.25 against 1.07, in alternated quick runs).
+pub(crate) const FEW_PARTS: usize = 1;
 
 /// Whether the streamed de-interleave's parts are calibrated at first use: unless
 /// `BATCHSPEC_STREAM_PARTS` forces them.
@@ -287,8 +289,8 @@ pub(crate) enum Choice {
     /// non-temporal stores, on one thread (`false`) or more (`true`).
     Panels(bool),
     /// Whether the 3-channel de-interleave, its output streamed, reads its core in the
-    /// tuning's `stream_parts` parts (else in [`FEW_PARTS`]), on one thread (`false`) or more
-    /// (`true`).
+    /// tuning's `stream_parts` parts (else in [`FEW_PARTS`], in order), on one thread (`false`)
+    /// or more (`true`).
     Parts(bool),
 }
 
