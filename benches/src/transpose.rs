@@ -659,10 +659,10 @@ fn measure(quick: bool, only: Option<&str>) {
                 }
                 // The kernel's first calls in a process calibrate its choices (whether an
                 // output the last-level cache could hold is streamed, whether long rows are
-                // staged; eight calls each): made here, before the timed rounds, so that they
+                // staged; sixteen calls each): made here, before the timed rounds, so that they
                 // time the choices. Until two calls in a row leave none pending.
                 let (mut calls, mut quiet) = (0, 0);
-                while v == Variant::Batchspec && quiet < 2 && calls < 16 {
+                while v == Variant::Batchspec && quiet < 2 && calls < 40 {
                     bench.run(v, t);
                     calls += 1;
                     quiet = if batchspec::kernel::calibrating() {

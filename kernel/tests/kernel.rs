@@ -620,7 +620,7 @@ fn calibrated_calls_write_the_same_values() {
         .unwrap();
     let dst = &mut buf[off..off + want.len()];
     for threads in [Threads::One, Threads::Two] {
-        for call in 0..12 {
+        for call in 0..18 {
             dst.fill(f32::NAN);
             permute_into(a.clone(), &[1, 2, 3, 0], dst, |x| x, threads).unwrap();
             assert!(dst == &want[..], "{threads:?}, call {call}");
@@ -668,7 +668,7 @@ fn calibrated_parts_write_the_same_values() {
         .unwrap();
     let dst = &mut buf[off..off + n];
     for threads in [Threads::One, Threads::Two] {
-        for call in 0..10 {
+        for call in 0..18 {
             dst.fill(f32::NAN);
             permute_into(a.clone(), &[0, 3, 1, 2], dst, |x| x, threads).unwrap();
             assert!(dst == &want[..], "{threads:?}, call {call}");
