@@ -97,6 +97,14 @@ fn configs() -> Vec<(&'static str, Tuning, Threads)> {
             Threads::One,
         ),
         (
+            "streaming stores, in one part, split",
+            Tuning {
+                stream_parts: 1,
+                ..forced
+            },
+            Threads::Two,
+        ),
+        (
             "streaming stores, in two parts, split",
             Tuning {
                 stream_parts: 2,
