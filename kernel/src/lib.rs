@@ -142,6 +142,31 @@ pub fn deinterleave3_affine<A: 'static, B: 'static>(
     std: [f32; 3],
     reverse: bool,
 ) -> usize {
+    deinterleave3_rows(src, rows, (mean, std), false, reverse)
+}
+
+/// [`deinterleave3_affine`] with channel `k` written as `v as f32 * mul[k] + add[k]`: a product,
+/// then a sum, each rounded to `f32` as Rust's `v * mul + add` rounds them (no fused
+/// multiply-add), so that the values equal those of the plain expression bit for bit. What an
+/// image stream's normalization does per row.
+#[doc(hidden)]
+pub fn deinterleave3_mul_add<A: 'static, B: 'static>(
+    src: &[A],
+    rows: [&mut [B]; 3],
+    mul: [f32; 3],
+    add: [f32; 3],
+    reverse: bool,
+) -> usize {
+    deinterleave3_rows(src, rows, (mul, add), true, reverse)
+}
+
+fn deinterleave3_rows<A: 'static, B: 'static>(
+    src: &[A],
+    rows: [&mut [B]; 3],
+    constants: ([f32; 3], [f32; 3]),
+    mul_add: bool,
+    reverse: bool,
+) -> usize {
     let n = rows[0].len();
     if rows.iter().any(|r| r.len() != n) || src.len() < 3 * n {
         return 0;
@@ -164,13 +189,13 @@ pub fn deinterleave3_affine<A: 'static, B: 'static>(
                     r1.as_mut_ptr().cast::<f32>(),
                     r2.as_mut_ptr().cast::<f32>(),
                 ],
-                mean,
-                std,
+                constants,
+                mul_add,
                 reverse,
             )
         };
     }
-    let _ = (rows, mean, std, reverse);
+    let _ = (rows, constants, mul_add, reverse);
     0
 }
 

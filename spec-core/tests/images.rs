@@ -212,6 +212,63 @@ fn layouts_and_types_hold_the_same_values() {
     }
 }
 
+#[derive(DataSpec)]
+struct SmallHwc {
+    #[spec(source = "image")]
+    image: Batch<image![16, 16, 3; BHWC, f32]>,
+}
+
+/// Scaled and normalized floats are the plain expression `v as f32 * mul + add` of the pixels
+/// the same crops and flips give a `u8` field, bit for bit (`mul = scale / std`, `add = (0 ·
+/// scale - mean) / std`, in `f32` as the steps compute them): in a `bchw` field, whose rows the
+/// kernel's SIMD rows write where AVX2 is (three channels from one read of a row), and in a
+/// `bhwc` one, written a value at a time from a table.
+#[test]
+fn normalized_floats_are_the_plain_expression_of_the_pixels_bit_for_bit() {
+    let n = folder().len();
+    let sched = || {
+        Schedule::builder(n)
+            .batch_size(5)
+            .shuffle(true)
+            .seed(9)
+            .build()
+            .unwrap()
+    };
+    let (scale, mean, std) = (
+        1.0f32 / 255.0,
+        [0.485f32, 0.456, 0.406],
+        [0.229f32, 0.224, 0.225],
+    );
+    for geometry in [
+        ImageSteps::stretch(),
+        ImageSteps::random_resized_crop((0.08, 1.0), (0.75, 1.33)).flip_h(0.5),
+    ] {
+        let normalized = geometry.clone().scale(scale).normalize(&mean, &std);
+        let pixels = all(&mut ImageStream::<Pixels>::new(folder(), geometry, sched()).unwrap());
+        let chw =
+            all(&mut ImageStream::<Small>::new(folder(), normalized.clone(), sched()).unwrap());
+        let hwc = all(&mut ImageStream::<SmallHwc>::new(folder(), normalized, sched()).unwrap());
+        assert_eq!(pixels.len(), chw.len());
+        for ((p, a), b) in pixels.iter().zip(&chw).zip(&hwc) {
+            let a = a.image.array().view().permuted_axes([0, 2, 3, 1]);
+            for ((i, &v), (&x, &y)) in p
+                .image
+                .array()
+                .indexed_iter()
+                .zip(a.iter().zip(b.image.array().iter()))
+            {
+                let c = i.3;
+                let want = f32::from(v) * (1.0 * scale / std[c]) + (0.0 * scale - mean[c]) / std[c];
+                assert_eq!(
+                    (x.to_bits(), y.to_bits()),
+                    (want.to_bits(), want.to_bits()),
+                    "{i:?}: {v}"
+                );
+            }
+        }
+    }
+}
+
 #[test]
 fn normalization_is_applied_per_channel() {
     let f = folder();

@@ -2,8 +2,8 @@
 //! pixels normalised into `f32` rows.
 
 use core::arch::x86_64::{
-    __m256, _mm_sfence, _mm256_blend_ps, _mm256_div_ps, _mm256_permutevar8x32_ps, _mm256_set1_ps,
-    _mm256_setr_epi32, _mm256_storeu_ps, _mm256_sub_ps,
+    __m256, _mm_sfence, _mm256_add_ps, _mm256_blend_ps, _mm256_div_ps, _mm256_mul_ps,
+    _mm256_permutevar8x32_ps, _mm256_set1_ps, _mm256_setr_epi32, _mm256_storeu_ps, _mm256_sub_ps,
 };
 
 use super::edges::column_blocks;
@@ -142,10 +142,11 @@ unsafe fn deinterleave3_step<const NT: bool, const AV: bool, A: Copy, B: Copy, F
 }
 
 /// Pixels of three interleaved `u8` channels into three `f32` rows, channel `k` as
-/// `(v - mean[k]) / std[k]`, in reverse pixel order when `reverse`: every pixel of a row of at
-/// least 8 (steps of 8, and one more over the last 8 when `n` is not a multiple: its first
-/// pixels are written twice, with the same values), none of a shorter one. Returns how many
-/// pixels it wrote (`n` or 0); the rest is the caller's.
+/// `(v - a[k]) / b[k]`, or as `v * a[k] + b[k]` when `mul_add` (a product then a sum, two
+/// roundings, as Rust's `v * a + b` on `f32`), in reverse pixel order when `reverse`: every pixel
+/// of a row of at least 8 (steps of 8, and one more over the last 8 when `n` is not a multiple:
+/// its first pixels are written twice, with the same values), none of a shorter one. Returns how
+/// many pixels it wrote (`n` or 0); the rest is the caller's.
 ///
 /// # Safety
 /// AVX2 is available; `src..src + 3n` is readable; each of `rows` has `n` writable `f32`.
@@ -154,22 +155,22 @@ pub(crate) unsafe fn deinterleave3_u8_affine(
     src: *const u8,
     n: usize,
     rows: [*mut f32; 3],
-    mean: [f32; 3],
-    std: [f32; 3],
+    (a, b): ([f32; 3], [f32; 3]),
+    mul_add: bool,
     reverse: bool,
 ) -> usize {
     if n < 8 {
         return 0;
     }
-    let m = [
-        _mm256_set1_ps(mean[0]),
-        _mm256_set1_ps(mean[1]),
-        _mm256_set1_ps(mean[2]),
+    let a = [
+        _mm256_set1_ps(a[0]),
+        _mm256_set1_ps(a[1]),
+        _mm256_set1_ps(a[2]),
     ];
-    let sd = [
-        _mm256_set1_ps(std[0]),
-        _mm256_set1_ps(std[1]),
-        _mm256_set1_ps(std[2]),
+    let b = [
+        _mm256_set1_ps(b[0]),
+        _mm256_set1_ps(b[1]),
+        _mm256_set1_ps(b[2]),
     ];
     let rev = _mm256_setr_epi32(7, 6, 5, 4, 3, 2, 1, 0);
     let mut j = 0;
@@ -184,7 +185,11 @@ pub(crate) unsafe fn deinterleave3_u8_affine(
                 load8_u8_f32(p.add(16)),
             );
             for k in 0..3 {
-                let v = _mm256_div_ps(_mm256_sub_ps(px[k], m[k]), sd[k]);
+                let v = if mul_add {
+                    _mm256_add_ps(_mm256_mul_ps(px[k], a[k]), b[k])
+                } else {
+                    _mm256_div_ps(_mm256_sub_ps(px[k], a[k]), b[k])
+                };
                 if reverse {
                     _mm256_storeu_ps(rows[k].add(n - j - 8), _mm256_permutevar8x32_ps(v, rev));
                 } else {

@@ -216,27 +216,47 @@ impl Worker {
         }
         // Each channel's 256 values, computed once per sample (the jitter is the sample's): the
         // pass below is a table lookup per value, written once where the field keeps it.
-        self.table.clear();
-        if steps.computes() {
-            for (mul, add) in steps.affine(&choice, ch) {
-                self.table
-                    .extend((0..256u16).map(|v| f64::from(f32::from(v) * mul + add)));
-            }
+        let affine = if steps.computes() {
+            steps.affine(&choice, ch)
         } else {
-            for _ in 0..ch {
-                self.table.extend((0..256u16).map(f64::from));
-            }
+            vec![(1.0, 0.0); ch]
+        };
+        self.table.clear();
+        for &(mul, add) in &affine {
+            self.table
+                .extend((0..256u16).map(|v| f64::from(f32::from(v) * mul + add)));
         }
         let table: Vec<E> = self.table.iter().map(|&v| E::cast_from_f64(v)).collect();
-        for c in 0..ch {
-            let t = &table[c * 256..(c + 1) * 256];
-            for y in 0..rows {
-                let at = c * sc + y * sy;
-                let src = (iy..iy + ih)
-                    .contains(&y)
-                    .then(|| &resized[(y - iy) * iw * ch..(y - iy + 1) * iw * ch]);
+        // Three channels into `f32` rows of adjacent columns, each channel's row apart from the
+        // others' (`bchw`, the usual case): a row the image covers whole is written by the
+        // kernel's SIMD rows, its three channels from one read of its pixels, with the values
+        // the table holds (`v * mul + add` in `f32`, rounded as here).
+        let simd = (ch == 3 && sx == 1 && sc >= cols && ix == 0 && iw == cols).then(|| {
+            (
+                [0, 1, 2].map(|c| affine[c].0),
+                [0, 1, 2].map(|c| affine[c].1),
+            )
+        });
+        for y in 0..rows {
+            let at = y * sy;
+            let src = (iy..iy + ih)
+                .contains(&y)
+                .then(|| &resized[(y - iy) * iw * ch..(y - iy + 1) * iw * ch]);
+            if let (Some(src), Some((mul, add))) = (src, simd)
+                && at + 2 * sc + cols <= out.len()
+            {
+                let (r0, rest) = out[at..].split_at_mut(sc);
+                let (r1, r2) = rest.split_at_mut(sc);
+                let rows = [&mut r0[..cols], &mut r1[..cols], &mut r2[..cols]];
+                if batchspec_kernel::deinterleave3_mul_add(src, rows, mul, add, flip) == cols {
+                    continue;
+                }
+            }
+            for c in 0..ch {
+                let t = &table[c * 256..(c + 1) * 256];
+                let at = at + c * sc;
                 match src {
-                    // The whole row from the image, the field's columns adjacent: the hot path.
+                    // The whole row from the image, the field's columns adjacent.
                     Some(src) if ix == 0 && iw == cols && sx == 1 => {
                         let row = &mut out[at..at + cols];
                         if flip {
