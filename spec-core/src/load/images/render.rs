@@ -122,7 +122,8 @@ impl Worker {
             }
         };
         let (_, _, iw, ih) = inner;
-        self.resized.clear();
+        // Every value is the resizer's: no fill of a buffer kept from the last sample.
+        self.resized.truncate(iw * ih * ch);
         self.resized.resize(iw * ih * ch, 0);
         if iw > 0 && ih > 0 {
             let kind = match ch {
