@@ -1,7 +1,8 @@
 //! The layout-conversion kernels against a plain index loop: every permutation of rank 2 to
 //! 5, odd and prime sizes, zero-size axes, non-contiguous sources (steps, negative strides,
 //! Fortran order, broadcasting), a rank-6 sample, `u8 -> f32` and `f64`, one and two
-//! threads, and each kernel family forced on small inputs through the hidden tuning knobs.
+//! threads, and each kernel family forced on small inputs through the hidden tuning knobs; the
+//! normalizing de-interleave of `u8` pixels against the plain expression.
 
 use batchspec_kernel::{
     KernelError, MAX_RANK, Threads, Tuning, gather_rows_into, gather_rows_tuned, permute_into,
@@ -707,5 +708,40 @@ fn has_avx2() -> bool {
     #[cfg(not(target_arch = "x86_64"))]
     {
         false
+    }
+}
+
+proptest! {
+    /// The normalizing de-interleave of `u8` pixels into three `f32` rows writes, for every
+    /// pixel it says it wrote, the plain expression bit for bit: `(v - a) / b`, or `v * a + b`
+    /// (a product, then a sum), at the mirrored place when reversed; with AVX2 every pixel of
+    /// a row of 8 or more, without it none (the caller writes them).
+    #[test]
+    fn normalizing_deinterleave_is_the_plain_expression(
+        px in proptest::collection::vec(any::<u8>(), 0..120),
+        a in proptest::array::uniform3(-300.0f32..300.0),
+        b in proptest::array::uniform3(0.001f32..300.0),
+        mul_add in any::<bool>(),
+        reverse in any::<bool>(),
+    ) {
+        let n = px.len() / 3;
+        let mut rows = [vec![f32::NAN; n], vec![f32::NAN; n], vec![f32::NAN; n]];
+        let [r0, r1, r2] = &mut rows;
+        let out = [&mut r0[..], &mut r1[..], &mut r2[..]];
+        let done = if mul_add {
+            batchspec_kernel::deinterleave3_mul_add(&px, out, a, b, reverse)
+        } else {
+            batchspec_kernel::deinterleave3_affine(&px, out, a, b, reverse)
+        };
+        let simd = has_avx2() && batchspec_kernel::simd_enabled();
+        prop_assert_eq!(done, if simd && n >= 8 { n } else { 0 });
+        for j in 0..done {
+            let at = if reverse { n - 1 - j } else { j };
+            for k in 0..3 {
+                let v = f32::from(px[3 * j + k]);
+                let want = if mul_add { v * a[k] + b[k] } else { (v - a[k]) / b[k] };
+                prop_assert_eq!(rows[k][at].to_bits(), want.to_bits(), "pixel {} channel {}", j, k);
+            }
+        }
     }
 }
