@@ -91,6 +91,7 @@ impl Drop for Server {
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
+        let _ = std::fs::remove_file(server_log(self.port));
     }
 }
 
@@ -101,32 +102,91 @@ impl Server {
     }
 }
 
+/// Where the server on `port` writes its output (removed when it is dropped): what a failed
+/// request to it prints, so that a server that died says why.
+fn server_log(port: u16) -> PathBuf {
+    std::env::temp_dir().join(format!(
+        "batchspec-server-{}-{port}.log",
+        std::process::id()
+    ))
+}
+
+/// The last lines of the output of the server on `port`, for a failure's message.
+fn server_output(port: u16) -> String {
+    let text = std::fs::read_to_string(server_log(port)).unwrap_or_default();
+    let lines: Vec<&str> = text.lines().collect();
+    lines[lines.len().saturating_sub(30)..].join("\n")
+}
+
+/// Whether the server on `port` answers a plain HTTP request with an HTTP status line.
+fn answers_http(port: u16) -> bool {
+    let Ok(mut stream) = TcpStream::connect(("127.0.0.1", port)) else {
+        return false;
+    };
+    let _ = stream.set_read_timeout(Some(Duration::from_secs(5)));
+    let request = format!("GET / HTTP/1.0\r\nHost: 127.0.0.1:{port}\r\n\r\n");
+    let mut head = [0u8; 5];
+    stream.write_all(request.as_bytes()).is_ok()
+        && stream.read_exact(&mut head).is_ok()
+        && &head == b"HTTP/"
+}
+
 /// `program` of the servers' venv run with `args` and the port (`{port}` in an argument), in
-/// `dir`, once it listens; or `None` (skipped).
-fn start(program: &str, args: &[&str], dir: &Path) -> Option<Server> {
+/// `dir`, once it listens (and, when `http`, once it answers an HTTP request); or `None`
+/// (skipped). A server that exits before it answers is started again on another port, twice at
+/// most, then the failure prints its output.
+fn start(program: &str, args: &[&str], dir: &Path, http: bool) -> Option<Server> {
     let bin = tools_or_skip()?;
-    let port = free_port();
-    let port_text = port.to_string();
-    let child = Command::new(bin.join(program))
-        .args(args.iter().map(|a| {
-            if *a == "{port}" {
-                port_text.as_str()
-            } else {
-                a
+    let mut attempt = 0;
+    loop {
+        attempt += 1;
+        let port = free_port();
+        let port_text = port.to_string();
+        let log = std::fs::File::create(server_log(port)).expect("the server's log file");
+        let child = Command::new(bin.join(program))
+            .args(args.iter().map(|a| {
+                if *a == "{port}" {
+                    port_text.as_str()
+                } else {
+                    a
+                }
+            }))
+            .current_dir(dir)
+            .stdout(log.try_clone().expect("the server's log file"))
+            .stderr(log)
+            .spawn()
+            .unwrap();
+        let mut server = Server { child, port };
+        wait_for(port);
+        let start = Instant::now();
+        while http && !answers_http(port) && start.elapsed() < Duration::from_secs(30) {
+            if server.child.try_wait().ok().flatten().is_some() {
+                break;
             }
-        }))
-        .current_dir(dir)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut server = Server { child, port };
-    wait_for(port);
-    // A server that could not bind its port has exited: what answered was something else.
-    if let Ok(Some(status)) = server.child.try_wait() {
-        panic!("{program} on port {port} exited ({status}) instead of listening");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        // A server that could not bind its port has exited: what answered was something else.
+        match server.child.try_wait() {
+            Ok(Some(status)) if attempt < 3 => {
+                eprintln!(
+                    "{program} on port {port} exited ({status}), started again: {}",
+                    server_output(port)
+                );
+            }
+            Ok(Some(status)) => panic!(
+                "{program} on port {port} exited ({status}) instead of listening: {}",
+                server_output(port)
+            ),
+            _ => {
+                assert!(
+                    !http || answers_http(port),
+                    "{program} on port {port} does not answer HTTP: {}",
+                    server_output(port)
+                );
+                return Some(server);
+            }
+        }
     }
-    Some(server)
 }
 
 /// moto's S3 server on a free port, or `None` (skipped).
@@ -135,6 +195,7 @@ pub fn s3() -> Option<Server> {
         "moto_server",
         &["-H", "127.0.0.1", "-p", "{port}"],
         &std::env::temp_dir(),
+        true,
     )
 }
 
@@ -144,6 +205,7 @@ pub fn http(dir: &Path) -> Option<Server> {
         "python",
         &["-m", "RangeHTTPServer", "{port}", "--bind", "127.0.0.1"],
         dir,
+        true,
     )
 }
 
@@ -178,7 +240,12 @@ server.socket = context.wrap_socket(server.socket, server_side=True)
 server.serve_forever()
 "#;
     let dir = dir.display().to_string();
-    start("python", &["-c", SERVER, "{port}", &dir], Path::new("."))
+    start(
+        "python",
+        &["-c", SERVER, "{port}", &dir],
+        Path::new("."),
+        false,
+    )
 }
 
 /// Runs boto3 (moto's own dependency, a real S3 client) against `endpoint`: `code` sees `s3`.
@@ -191,10 +258,16 @@ pub fn boto3(endpoint: &str, code: &str) {
         .args(["-c", &program])
         .output()
         .unwrap();
+    let port = endpoint
+        .rsplit(':')
+        .next()
+        .and_then(|p| p.parse().ok())
+        .unwrap_or(0);
     assert!(
         out.status.success(),
-        "boto3 failed: {}",
-        String::from_utf8_lossy(&out.stderr)
+        "boto3 failed: {}\nthe server's output:\n{}",
+        String::from_utf8_lossy(&out.stderr),
+        server_output(port)
     );
 }
 
