@@ -142,7 +142,7 @@ unsafe fn deinterleave3_step<const NT: bool, const AV: bool, A: Copy, B: Copy, F
 }
 
 /// Pixels of three interleaved `u8` channels into three `f32` rows, channel `k` as
-/// `(v - a[k]) / b[k]`, or as `v * a[k] + b[k]` when `mul_add` (a product then a sum, two
+/// `(v - a[k]) / b[k]`, or as `v * a[k] + b[k]` when `MUL_ADD` (a product then a sum, two
 /// roundings, as Rust's `v * a + b` on `f32`), in reverse pixel order when `reverse`: every pixel
 /// of a row of at least 8 (steps of 8, and one more over the last 8 when `n` is not a multiple:
 /// its first pixels are written twice, with the same values), none of a shorter one. Returns how
@@ -151,12 +151,11 @@ unsafe fn deinterleave3_step<const NT: bool, const AV: bool, A: Copy, B: Copy, F
 /// # Safety
 /// AVX2 is available; `src..src + 3n` is readable; each of `rows` has `n` writable `f32`.
 #[target_feature(enable = "avx2")]
-pub(crate) unsafe fn deinterleave3_u8_affine(
+pub(crate) unsafe fn deinterleave3_u8_affine<const MUL_ADD: bool>(
     src: *const u8,
     n: usize,
     rows: [*mut f32; 3],
     (a, b): ([f32; 3], [f32; 3]),
-    mul_add: bool,
     reverse: bool,
 ) -> usize {
     if n < 8 {
@@ -185,7 +184,7 @@ pub(crate) unsafe fn deinterleave3_u8_affine(
                 load8_u8_f32(p.add(16)),
             );
             for k in 0..3 {
-                let v = if mul_add {
+                let v = if MUL_ADD {
                     _mm256_add_ps(_mm256_mul_ps(px[k], a[k]), b[k])
                 } else {
                     _mm256_div_ps(_mm256_sub_ps(px[k], a[k]), b[k])
