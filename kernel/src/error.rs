@@ -34,6 +34,13 @@ pub enum KernelError {
         /// The rows the source has.
         rows: usize,
     },
+    /// A part of an [`Unfilled`](crate::Unfilled) vector was not written.
+    Unwritten {
+        /// The values its parts wrote.
+        written: usize,
+        /// The values of the vector.
+        len: usize,
+    },
 }
 
 impl fmt::Display for KernelError {
@@ -50,6 +57,9 @@ impl fmt::Display for KernelError {
             }
             KernelError::RowOutOfRange { row, rows } => {
                 write!(f, "row {row} is not in a source of {rows} rows")
+            }
+            KernelError::Unwritten { written, len } => {
+                write!(f, "{written} of the vector's {len} values were written")
             }
             KernelError::LengthMismatch { expected, actual } => write!(
                 f,

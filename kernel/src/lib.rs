@@ -47,6 +47,7 @@ mod loops;
 mod pages;
 mod rows;
 mod tuning;
+mod unfilled;
 #[cfg(target_arch = "x86_64")]
 mod x86;
 
@@ -65,6 +66,7 @@ pub use rows::{gather_rows, gather_rows_into, gather_rows_tuned};
 pub use tuning::{
     Caches, Tuning, calibrating, panels_streaming_decided, staging_decided, stream_parts_decided,
 };
+pub use unfilled::{Part, Unfilled};
 
 /// How many threads a conversion may use.
 ///

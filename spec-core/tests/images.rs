@@ -293,6 +293,72 @@ fn normalization_is_applied_per_channel() {
     }
 }
 
+/// A padded last batch: its samples as the same samples of a shorter last batch, bit for bit,
+/// and every value of its padding rows zero, in a `bchw f32` field (whose samples the workers
+/// write straight into the batch's unwritten memory) and a `bhwc u8` one, at 1 and 3 workers.
+#[test]
+fn a_padded_last_batch_holds_its_samples_and_zeros() {
+    use batchspec::iteration::LastBatch;
+    let n = folder().len();
+    let batch = n / 2 + 1;
+    assert!(!n.is_multiple_of(batch), "a last batch shorter than the others");
+    let sched = |last| {
+        Schedule::builder(n)
+            .batch_size(batch)
+            .shuffle(true)
+            .seed(3)
+            .last_batch(last)
+            .build()
+            .unwrap()
+    };
+    let steps = ImageSteps::random_resized_crop((0.08, 1.0), (0.75, 1.33))
+        .flip_h(0.5)
+        .scale(1.0 / 255.0)
+        .normalize(&[0.485, 0.456, 0.406], &[0.229, 0.224, 0.225]);
+    for workers in [1, 3] {
+        let stream = |last| {
+            ImageStream::<Small>::new(folder(), steps.clone(), sched(last))
+                .unwrap()
+                .workers(workers)
+        };
+        let short = all(&mut stream(LastBatch::Short));
+        let padded = all(&mut stream(LastBatch::Pad));
+        let (s, p) = (short.last().unwrap(), padded.last().unwrap());
+        let real = n % batch;
+        let (s, p) = (s.image.array(), p.image.array());
+        assert_eq!((s.shape()[0], p.shape()[0]), (real, batch));
+        let bits =
+            |v: ndarray::ArrayViewD<'_, f32>| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+        assert_eq!(
+            bits(p.slice(ndarray::s![..real, .., .., ..]).into_dyn()),
+            bits(s.view().into_dyn())
+        );
+        assert!(
+            p.slice(ndarray::s![real.., .., .., ..])
+                .iter()
+                .all(|&v| v.to_bits() == 0)
+        );
+        let pixels = |last| {
+            all(
+                &mut ImageStream::<Pixels>::new(folder(), ImageSteps::stretch(), sched(last))
+                    .unwrap()
+                    .workers(workers),
+            )
+        };
+        let (s, p) = (pixels(LastBatch::Short), pixels(LastBatch::Pad));
+        let (s, p) = (
+            s.last().unwrap().image.array(),
+            p.last().unwrap().image.array(),
+        );
+        assert_eq!(p.slice(ndarray::s![..real, .., .., ..]), s.view());
+        assert!(
+            p.slice(ndarray::s![real.., .., .., ..])
+                .iter()
+                .all(|&v| v == 0)
+        );
+    }
+}
+
 fn stream_of(workers: usize, batch: usize, seed: u64, part: (usize, usize)) -> ImageStream<Small> {
     let f = folder();
     let n = f.len();

@@ -60,6 +60,13 @@ impl Field {
     }
 }
 
+/// Where a sample's values go: memory already written (a vector the caller grew), or a part of
+/// a batch whose memory nothing has written yet, which the render writes whole.
+pub(crate) enum Out<'a, E> {
+    Written(&'a mut [E]),
+    Unwritten(batchspec_kernel::Part<'a, E>),
+}
+
 /// What a worker keeps between samples: the decoded image, the resized one, the resizer's
 /// buffers and the encoded bytes it read.
 #[derive(Default)]
@@ -168,7 +175,7 @@ impl Worker {
         field: &Field,
         draws: &Draws<'_>,
         sample: u64,
-        out: &mut [E],
+        out: Out<'_, E>,
     ) -> Result<(), String> {
         let budget = steps.budget(field.rows * field.cols);
         decode(&self.bytes, field.channels, budget, &mut self.pixels)?;
@@ -194,6 +201,35 @@ impl Worker {
         let flip = choice.flip;
         let resized = &self.resized;
         let (sy, sx, sc) = (field.stride_y, field.stride_x, field.stride_c);
+        let out = match out {
+            Out::Written(out) => out,
+            Out::Unwritten(part) => {
+                // Three channels into `f32` planes (`bchw`, the usual case), the image covering
+                // the field whole, no mean image: the kernel writes the sample whole, each
+                // value once, with the values of the pass below (`v * mul + add` in `f32`).
+                let planes = ch == 3
+                    && (sy, sx, sc) == (cols, 1, rows * cols)
+                    && (ix, iy, iw, ih) == (0, 0, cols, rows)
+                    && steps.mean_image_of().is_none();
+                let part = if planes {
+                    let affine = if steps.computes() {
+                        steps.affine(&choice, ch)
+                    } else {
+                        vec![(1.0, 0.0); ch]
+                    };
+                    let mul = [0, 1, 2].map(|c| affine[c].0);
+                    let add = [0, 1, 2].map(|c| affine[c].1);
+                    match part.planes3_mul_add(resized, cols, mul, add, flip) {
+                        Ok(_) => return Ok(()),
+                        Err(part) => part,
+                    }
+                } else {
+                    part
+                };
+                // Any other field, type or region: the pass below, over values written first.
+                part.fill(E::ZERO)
+            }
+        };
         if let Some((mean, std)) = steps.mean_image_of() {
             // A mean image: a value per pixel, computed as it is written.
             let affine = steps.affine(&choice, ch);
@@ -338,7 +374,7 @@ impl<'a> StepsImage<'a> {
             &self.field,
             &Draws::default(),
             0,
-            &mut out[before..],
+            Out::Written(&mut out[before..]),
         );
         if done.is_err() {
             out.truncate(before);

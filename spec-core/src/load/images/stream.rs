@@ -8,7 +8,7 @@ use crate::data::state::{SourceState, fingerprint};
 use crate::iteration::Schedule;
 use crate::load::convert::{batch_from_samples, convert_values};
 use crate::load::error::{LoadError, LoadReason, Place};
-use crate::load::images::render::{Field, Worker};
+use crate::load::images::render::{Field, Out, Worker};
 use crate::load::images::steps::ImageSteps;
 use crate::load::images::{EncodedImages, SourceKind, bad, error_at};
 use crate::load::source::{LeafSource, LoadRecord};
@@ -237,7 +237,8 @@ impl LeafSource for Reader<'_> {
         let values = match kind {
             SourceKind::Image => {
                 let field = self.field::<S>(leaf)?;
-                let mut out = vec![S::Elem::ZERO; self.size * field.values()];
+                // Written once, by the workers (`Unfilled`): no zero fill on this thread first.
+                let mut out = batchspec_kernel::Unfilled::new(self.size * field.values());
                 let budget = self.steps.budget(field.rows * field.cols);
                 let job = Job {
                     images: self.images,
@@ -250,7 +251,16 @@ impl LeafSource for Reader<'_> {
                     limit: budget.saturating_mul(8).saturating_add(1 << 20),
                 };
                 job.run(self.rows, &mut out, self.pool)?;
-                out
+                out.finish().map_err(|e| {
+                    error_at(
+                        (
+                            std::path::PathBuf::from(format!("field `{}`", leaf.field)),
+                            Place::File,
+                        ),
+                        source,
+                        bad(format!("the batch was not written whole: {e}")),
+                    )
+                })?
             }
             SourceKind::Labels => {
                 let per = S::FEATURES.unwrap_or(1);
@@ -319,15 +329,20 @@ struct Job<'a> {
 
 impl Job<'_> {
     /// Reads and renders the samples `rows` into their places of `out`, dealt to the workers of
-    /// `pool` (the calling thread is the first); the error of the earliest sample that failed.
+    /// `pool` (the calling thread is the first), each written whole by its worker, and the
+    /// places after them (a last batch's padding) as zeros; the error of the earliest sample
+    /// that failed.
     fn run<E: Element>(
         &self,
         rows: &[usize],
-        out: &mut [E],
+        out: &mut batchspec_kernel::Unfilled<E>,
         pool: &mut [Worker],
     ) -> Result<(), LoadError> {
-        let n = self.field.values();
-        let jobs = Mutex::new(out.chunks_mut(n).zip(rows.iter().copied()).enumerate());
+        let mut slots: Vec<_> = out.parts(self.field.values()).collect();
+        for padding in slots.split_off(rows.len().min(slots.len())) {
+            padding.fill(E::ZERO);
+        }
+        let jobs = Mutex::new(slots.into_iter().zip(rows.iter().copied()).enumerate());
         let failed: Mutex<Option<(usize, LoadError)>> = Mutex::new(None);
         let work = |worker: &mut Worker| {
             loop {
@@ -339,7 +354,13 @@ impl Job<'_> {
                     self.images
                         .read_image(index, self.source, self.limit, &mut worker.bytes)?;
                     worker
-                        .render(self.steps, &self.field, &self.draws, index as u64, slot)
+                        .render(
+                            self.steps,
+                            &self.field,
+                            &self.draws,
+                            index as u64,
+                            Out::Unwritten(slot),
+                        )
                         .map_err(|m| error_at(self.images.place(index), self.source, bad(m)))
                 };
                 let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(one))
