@@ -2,11 +2,12 @@
 //! 5, odd and prime sizes, zero-size axes, non-contiguous sources (steps, negative strides,
 //! Fortran order, broadcasting), a rank-6 sample, `u8 -> f32` and `f64`, one and two
 //! threads, and each kernel family forced on small inputs through the hidden tuning knobs; the
-//! normalizing de-interleave of `u8` pixels against the plain expression.
+//! normalizing de-interleave of `u8` pixels against the plain expression; the `Unfilled` vector
+//! written in parts.
 
 use batchspec_kernel::{
-    KernelError, MAX_RANK, Threads, Tuning, gather_rows_into, gather_rows_tuned, permute_into,
-    permute_into_tuned,
+    KernelError, MAX_RANK, Part, Threads, Tuning, Unfilled, gather_rows_into, gather_rows_tuned,
+    permute_into, permute_into_tuned,
 };
 use ndarray::{ArrayD, ArrayViewD, Axis, IxDyn, Slice};
 use proptest::prelude::*;
@@ -744,4 +745,162 @@ proptest! {
             }
         }
     }
+}
+
+// ---- the vector written in parts ----
+
+/// [`Part::planes3_mul_add`]'s values by the plain expression: plane `k`, row `y`, pixel `x`
+/// (mirrored when `reverse`) is `v as f32 * mul[k] + add[k]`.
+fn planes_plain(src: &[u8], cols: usize, mul: [f32; 3], add: [f32; 3], reverse: bool) -> Vec<f32> {
+    let n = src.len() / 3;
+    let mut out = vec![f32::NAN; src.len()];
+    for (i, px) in src.chunks_exact(3).enumerate() {
+        let (y, x) = (i / cols, i % cols);
+        let x = if reverse { cols - 1 - x } else { x };
+        for k in 0..3 {
+            out[k * n + y * cols + x] = f32::from(px[k]) * mul[k] + add[k];
+        }
+    }
+    out
+}
+
+proptest! {
+    /// Samples of three planes written by [`Part::planes3_mul_add`], one part a sample, on a
+    /// thread each, the plain expression bit for bit at every width (the SIMD rows from 8
+    /// pixels, the scalar loop below, and without SIMD in
+    /// `unfilled_planes_without_simd_are_the_same`), then a padding part filled.
+    #[test]
+    fn unfilled_planes_are_the_plain_expression(
+        samples in 1usize..4,
+        rows in 0usize..5,
+        cols in 1usize..40,
+        seed in any::<u64>(),
+        mul in proptest::array::uniform3(-300.0f32..300.0),
+        add in proptest::array::uniform3(-300.0f32..300.0),
+        reverse in any::<bool>(),
+    ) {
+        let len = rows * cols * 3;
+        let src: Vec<Vec<u8>> = (0..samples as u64)
+            .map(|s| (0..len as u64).map(|i| ((i ^ seed).wrapping_mul(s + 7) >> 3) as u8).collect())
+            .collect();
+        let mut batch = Unfilled::<f32>::new((samples + 1) * len);
+        if len > 0 {
+            let mut parts: Vec<Part<'_, f32>> = batch.parts(len).collect();
+            prop_assert_eq!(parts.len(), samples + 1);
+            parts.pop().unwrap().fill(-1.0);
+            std::thread::scope(|s| {
+                for (part, src) in parts.into_iter().zip(&src) {
+                    s.spawn(move || {
+                        assert!(part.planes3_mul_add(src, cols, mul, add, reverse).is_ok());
+                    });
+                }
+            });
+        }
+        let got = batch.finish().unwrap();
+        let mut want: Vec<f32> = src
+            .iter()
+            .flat_map(|s| planes_plain(s, cols, mul, add, reverse))
+            .collect();
+        want.resize((samples + 1) * len, -1.0);
+        prop_assert_eq!(
+            got.iter().map(|v| v.to_bits()).collect::<Vec<_>>(),
+            want.iter().map(|v| v.to_bits()).collect::<Vec<_>>()
+        );
+    }
+}
+
+/// The same samples with the SIMD rows disabled (`BATCHSPEC_DISABLE_SIMD=1`, read once per
+/// process): the property above in a child process, where every row is the scalar loop's.
+#[test]
+fn unfilled_planes_without_simd_are_the_same() {
+    if std::env::var_os("BATCHSPEC_DISABLE_SIMD").is_some() {
+        assert!(!batchspec_kernel::simd_enabled());
+        return;
+    }
+    let exe = std::env::current_exe().expect("the test binary");
+    let out = std::process::Command::new(exe)
+        .args([
+            "unfilled_planes_are",
+            "unfilled_planes_without",
+            "--test-threads=2",
+        ])
+        .env("BATCHSPEC_DISABLE_SIMD", "1")
+        .env("PROPTEST_CASES", "64")
+        .output()
+        .expect("the test binary runs again");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stdout}\n{stderr}");
+    // The property and the child's check of its variable ran, and passed.
+    assert!(stdout.contains("test result: ok. 2 passed"), "{stdout}");
+}
+
+/// The planes refuse other types, lengths that are not three planes of whole rows and a source
+/// of another length, and give the part back unwritten: the vector is then not given.
+#[test]
+fn unfilled_planes_refuse_what_they_cannot_write_whole() {
+    let mut v = Unfilled::<f32>::new(12);
+    let part = v.parts(12).next().unwrap();
+    let part = part
+        .planes3_mul_add(&[0u16; 12], 2, [1.0; 3], [0.0; 3], false)
+        .unwrap_err();
+    let part = part
+        .planes3_mul_add(&[0u8; 9], 3, [1.0; 3], [0.0; 3], false)
+        .unwrap_err();
+    let part = part
+        .planes3_mul_add(&[0u8; 12], 3, [1.0; 3], [0.0; 3], false)
+        .unwrap_err();
+    part.planes3_mul_add(&[0u8; 12], 0, [1.0; 3], [0.0; 3], false)
+        .unwrap_err();
+    assert_eq!(
+        v.finish(),
+        Err(KernelError::Unwritten {
+            written: 0,
+            len: 12
+        })
+    );
+    let mut w = Unfilled::<f64>::new(6);
+    let part = w.parts(6).next().unwrap();
+    assert!(
+        part.planes3_mul_add(&[0u8; 6], 2, [1.0; 3], [0.0; 3], false)
+            .is_err()
+    );
+    let mut seven = Unfilled::<f32>::new(7);
+    let part = seven.parts(7).next().unwrap();
+    assert!(
+        part.planes3_mul_add(&[0u8; 7], 1, [1.0; 3], [0.0; 3], false)
+            .is_err()
+    );
+}
+
+/// A part left unwritten is an error; the parts of a second call count from zero again (the
+/// two calls below write all ten values between them, the second only two); sizes that do not
+/// divide the length end in a shorter part; no parts of size 0.
+#[test]
+fn unfilled_counts_the_parts_of_its_last_call() {
+    let mut v = Unfilled::<u8>::new(10);
+    let parts: Vec<_> = v.parts(4).collect();
+    assert_eq!(parts.iter().map(Part::len).collect::<Vec<_>>(), [4, 4, 2]);
+    for p in parts.into_iter().take(2) {
+        p.fill(1);
+    }
+    v.parts(4).last().unwrap().fill(3);
+    assert_eq!(
+        v.finish(),
+        Err(KernelError::Unwritten {
+            written: 2,
+            len: 10
+        })
+    );
+    let mut w = Unfilled::<u8>::new(10);
+    for (i, p) in w.parts(4).enumerate() {
+        p.fill(i as u8);
+    }
+    assert_eq!(w.finish().unwrap(), [0, 0, 0, 0, 1, 1, 1, 1, 2, 2]);
+    let mut none = Unfilled::<u8>::new(0);
+    assert_eq!(none.parts(0).len(), 0);
+    assert_eq!(none.finish().unwrap(), Vec::<u8>::new());
+    let mut some = Unfilled::<u8>::new(3);
+    assert_eq!(some.parts(0).len(), 0);
+    assert!(some.finish().is_err());
 }

@@ -301,7 +301,10 @@ fn a_padded_last_batch_holds_its_samples_and_zeros() {
     use batchspec::iteration::LastBatch;
     let n = folder().len();
     let batch = n / 2 + 1;
-    assert!(!n.is_multiple_of(batch), "a last batch shorter than the others");
+    assert!(
+        !n.is_multiple_of(batch),
+        "a last batch shorter than the others"
+    );
     let sched = |last| {
         Schedule::builder(n)
             .batch_size(batch)
