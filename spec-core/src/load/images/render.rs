@@ -201,30 +201,36 @@ impl Worker {
         let flip = choice.flip;
         let resized = &self.resized;
         let (sy, sx, sc) = (field.stride_y, field.stride_x, field.stride_c);
+        // Each channel's `v * mul + add` (the jitter is the sample's), and, for three channels,
+        // the same constants as the kernel's rows take them.
+        let affine = if steps.computes() {
+            steps.affine(&choice, ch)
+        } else {
+            vec![(1.0, 0.0); ch]
+        };
+        let rgb = (ch == 3).then(|| {
+            (
+                [0, 1, 2].map(|c| affine[c].0),
+                [0, 1, 2].map(|c| affine[c].1),
+            )
+        });
         let out = match out {
             Out::Written(out) => out,
             Out::Unwritten(part) => {
                 // Three channels into `f32` planes (`bchw`, the usual case), the image covering
                 // the field whole, no mean image: the kernel writes the sample whole, each
                 // value once, with the values of the pass below (`v * mul + add` in `f32`).
-                let planes = ch == 3
-                    && (sy, sx, sc) == (cols, 1, rows * cols)
+                let planes = (sy, sx, sc) == (cols, 1, rows * cols)
                     && (ix, iy, iw, ih) == (0, 0, cols, rows)
                     && steps.mean_image_of().is_none();
-                let part = if planes {
-                    let affine = if steps.computes() {
-                        steps.affine(&choice, ch)
-                    } else {
-                        vec![(1.0, 0.0); ch]
-                    };
-                    let mul = [0, 1, 2].map(|c| affine[c].0);
-                    let add = [0, 1, 2].map(|c| affine[c].1);
-                    match part.planes3_mul_add(resized, cols, mul, add, flip) {
-                        Ok(_) => return Ok(()),
-                        Err(part) => part,
+                let part = match rgb {
+                    Some((mul, add)) if planes => {
+                        match part.planes3_mul_add(resized, cols, mul, add, flip) {
+                            Ok(_) => return Ok(()),
+                            Err(part) => part,
+                        }
                     }
-                } else {
-                    part
+                    _ => part,
                 };
                 // Any other field, type or region: the pass below, over values written first.
                 part.fill(E::ZERO)
@@ -251,13 +257,8 @@ impl Worker {
             }
             return Ok(());
         }
-        // Each channel's 256 values, computed once per sample (the jitter is the sample's): the
-        // pass below is a table lookup per value, written once where the field keeps it.
-        let affine = if steps.computes() {
-            steps.affine(&choice, ch)
-        } else {
-            vec![(1.0, 0.0); ch]
-        };
+        // Each channel's 256 values, computed once per sample: the pass below is a table lookup
+        // per value, written once where the field keeps it.
         self.table.clear();
         for &(mul, add) in &affine {
             self.table
@@ -268,12 +269,7 @@ impl Worker {
         // others' (`bchw`, the usual case): a row the image covers whole is written by the
         // kernel's SIMD rows, its three channels from one read of its pixels, with the values
         // the table holds (`v * mul + add` in `f32`, rounded as here).
-        let simd = (ch == 3 && sx == 1 && sc >= cols && ix == 0 && iw == cols).then(|| {
-            (
-                [0, 1, 2].map(|c| affine[c].0),
-                [0, 1, 2].map(|c| affine[c].1),
-            )
-        });
+        let simd = rgb.filter(|_| sx == 1 && sc >= cols && ix == 0 && iw == cols);
         for y in 0..rows {
             let at = y * sy;
             let src = (iy..iy + ih)

@@ -192,16 +192,7 @@ impl<'a> Reader<'a> {
 
     /// The image field of `S`, checked against the steps.
     fn field<S: Space>(&self, leaf: &Described) -> Result<Field, LoadError> {
-        let fail = |message: String| {
-            error_at(
-                (
-                    std::path::PathBuf::from(format!("field `{}`", leaf.field)),
-                    Place::File,
-                ),
-                leaf.source,
-                bad(message),
-            )
-        };
+        let fail = |message: String| field_error(leaf, bad(message));
         let field = Field::new(<S::Layout as Layout>::LETTERS, S::SHAPE)
             .filter(|_| S::TIME_AXIS.is_none())
             .ok_or_else(|| {
@@ -252,25 +243,14 @@ impl LeafSource for Reader<'_> {
                 };
                 job.run(self.rows, &mut out, self.pool)?;
                 out.finish().map_err(|e| {
-                    error_at(
-                        (
-                            std::path::PathBuf::from(format!("field `{}`", leaf.field)),
-                            Place::File,
-                        ),
-                        source,
-                        bad(format!("the batch was not written whole: {e}")),
-                    )
+                    field_error(leaf, bad(format!("the batch was not written whole: {e}")))
                 })?
             }
             SourceKind::Labels => {
                 let per = S::FEATURES.unwrap_or(1);
                 if S::TIME_AXIS.is_some() {
-                    return Err(error_at(
-                        (
-                            std::path::PathBuf::from(format!("field `{}`", leaf.field)),
-                            Place::File,
-                        ),
-                        source,
+                    return Err(field_error(
+                        leaf,
                         bad(format!(
                             "the source holds a few numbers a sample; the field is {}, a sequence",
                             S::describe()
@@ -304,16 +284,7 @@ impl LeafSource for Reader<'_> {
                 converted
             }
         };
-        batch_from_samples::<S>(self.size, values).map_err(|reason| {
-            error_at(
-                (
-                    std::path::PathBuf::from(format!("field `{}`", leaf.field)),
-                    Place::File,
-                ),
-                source,
-                reason,
-            )
-        })
+        batch_from_samples::<S>(self.size, values).map_err(|reason| field_error(leaf, reason))
     }
 }
 
@@ -399,6 +370,18 @@ impl Job<'_> {
             )),
         }
     }
+}
+
+/// An error at the field `leaf` of the record, for its source.
+fn field_error(leaf: &Described, reason: LoadReason) -> LoadError {
+    error_at(
+        (
+            std::path::PathBuf::from(format!("field `{}`", leaf.field)),
+            Place::File,
+        ),
+        leaf.source,
+        reason,
+    )
 }
 
 fn read_error(e: LoadError) -> DataError {
