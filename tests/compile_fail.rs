@@ -6,8 +6,12 @@
 //! programs that must compile are ordinary tests (`tests/programs.rs`): with no pass case here,
 //! trybuild checks every case in one `cargo check`, its crates built in parallel.
 
+#[path = "common/trybuild_flags.rs"]
+mod trybuild_flags;
+
 #[test]
 fn compile_errors_read_well() {
+    trybuild_flags::one_set_for_both_builds();
     let t = trybuild::TestCases::new();
     for dir in [
         "attr",
