@@ -8,6 +8,11 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
+// Its `TRYBUILD`, checked below; the test binaries of the suites use the rest.
+#[allow(dead_code)]
+#[path = "common/trybuild_flags.rs"]
+mod trybuild_flags;
+
 /// Words that belong to the library's insides, not to a user's program.
 const INTERNALS: &[&str] = &[
     "HNil",
@@ -395,5 +400,24 @@ fn the_checks_catch_what_they_look_for() {
         problems(name, "error: x\n")
             .iter()
             .any(|p| p.contains("remove it"))
+    );
+}
+
+/// Fails when the workspace's lock file holds another trybuild than the one whose flags
+/// `tests/common/trybuild_flags.rs` copies (trybuild's `src/rustflags.rs` and `src/cargo.rs`):
+/// the two are updated together.
+#[test]
+fn the_flags_are_those_of_the_locked_trybuild() {
+    let lock = fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("Cargo.lock"))
+        .expect("the workspace's Cargo.lock");
+    let locked = lock
+        .split("[[package]]")
+        .find(|p| p.contains("name = \"trybuild\""))
+        .and_then(|p| p.lines().find_map(|l| l.strip_prefix("version = ")))
+        .map(|v| v.trim_matches('"'));
+    assert_eq!(
+        locked,
+        Some(trybuild_flags::TRYBUILD),
+        "trybuild was updated: check its flags (src/rustflags.rs, src/cargo.rs) against FLAGS in tests/common/trybuild_flags.rs, then set its TRYBUILD"
     );
 }

@@ -11,7 +11,13 @@
 //! fresh for the next. The snapshots are unchanged: the cases are checked with the same flags
 //! as before.
 //!
-//! Used by each package's `tests/compile_fail.rs` through `#[path]`.
+//! Used by each package's `tests/compile_fail.rs` through `#[path]`; `tests/snapshots.rs` checks
+//! that the locked trybuild is the one these flags are copied from.
+
+/// The trybuild whose flags `FLAGS` are: a newer one may pass others, which these would drop.
+// Read by `tests/snapshots.rs` alone; the suites' binaries hold it unused.
+#[allow(dead_code)]
+pub const TRYBUILD: &str = "1.0.122";
 
 /// trybuild's flags for its check of the cases, fields apart by `\x1f` (cargo's encoding).
 const FLAGS: &str = "--cfg\x1ftrybuild\x1f--verbose\x1f-A\x1fdead_code\x1f--diagnostic-width=140";
