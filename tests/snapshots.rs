@@ -29,6 +29,10 @@ const INTERNALS: &[&str] = &[
     "__Spec",
     "__private",
     "the following other types implement trait",
+    // A path into the library's modules in a quoted library line (`S: crate::types::space::..`):
+    // the library's source names its bounds by the names it `use`s. (Not `$crate::`, which
+    // rustc's note about a macro's expansion prints.)
+    " crate::",
     // ndarray's storage types, which a `Batch` field's type spells out, and its traits on them.
     "OwnedArcRepr",
     "OwnedRepr",

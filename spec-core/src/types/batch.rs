@@ -6,7 +6,7 @@
 
 use crate::types::elem::{Arith, Element};
 use crate::types::error::{Shape, SpecError};
-use crate::types::space::Space;
+use crate::types::space::{FreeValues, Space};
 use core::fmt;
 use core::marker::PhantomData;
 use ndarray::{
@@ -225,7 +225,7 @@ impl<S: Space, R: ndarray::DataMut<Elem = S::Elem>> Batch<S, R> {
     /// [`FreeValues`]: crate::types::FreeValues
     pub fn array_mut(&mut self) -> &mut ArrayBase<R, S::Dim>
     where
-        S: crate::types::space::FreeValues,
+        S: FreeValues,
     {
         &mut self.data
     }

@@ -3,6 +3,7 @@
 
 use crate::data::dataset::Dataset;
 use crate::data::error::DataError;
+use crate::mapping::matching::{ProjectFrom, Reads};
 use crate::types::error::SpecError;
 use crate::types::spec::DataSpec;
 use std::ops::Range;
@@ -31,7 +32,7 @@ impl<'d, R: DataSpec, Q> Projection<'d, R, Q> {
     // is reported in the words of `ProjectFrom` at the call (see `Dataset::rows_mut`).
     pub fn view<V>(&self, range: Range<usize>) -> Result<V, DataError>
     where
-        Q: crate::mapping::matching::ProjectFrom<R, Views<'d> = V>,
+        Q: ProjectFrom<R, Views<'d> = V>,
     {
         self.dataset.check_range(&range)?;
         Ok(Q::project_rows(&self.dataset.record, range))
@@ -43,7 +44,7 @@ impl<'d, R: DataSpec, Q> Projection<'d, R, Q> {
     /// As [`Projection::view`].
     pub fn sample<V>(&self, i: usize) -> Result<V, DataError>
     where
-        Q: crate::mapping::matching::ProjectFrom<R, Views<'d> = V>,
+        Q: ProjectFrom<R, Views<'d> = V>,
     {
         self.view(i..i.saturating_add(1))
     }
@@ -131,7 +132,7 @@ impl<R: DataSpec> Dataset<R> {
     /// assert_eq!(targets.slice(0..2)?.y.array(), &ndarray::array![0i64, 1]);
     /// # Ok::<(), batchspec::Error>(())
     /// ```
-    pub fn project<Q: crate::mapping::matching::Reads<R>>(&self) -> Projection<'_, R, Q> {
+    pub fn project<Q: Reads<R>>(&self) -> Projection<'_, R, Q> {
         Projection {
             dataset: self,
             request: core::marker::PhantomData,

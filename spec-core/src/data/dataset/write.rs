@@ -12,7 +12,7 @@ use crate::types::elem::Arith;
 use crate::types::error::SpecError;
 use crate::types::hlist::{HNil, Pair};
 use crate::types::space::Space;
-use crate::types::spec::{DataSpec, Node};
+use crate::types::spec::{DataSpec, Node, NodeMut};
 use std::ops::Range;
 
 /// The fields of a dataset, writable (from [`Dataset::fields_mut`]). When it is dropped, the
@@ -206,7 +206,7 @@ impl<R: DataSpec> Dataset<R> {
     // not satisfied".
     pub fn rows_mut<'s, V>(&'s mut self, range: Range<usize>) -> Result<V, DataError>
     where
-        R: crate::types::spec::NodeMut<ViewsMut<'s> = V>,
+        R: NodeMut<ViewsMut<'s> = V>,
     {
         self.check_range(&range)?;
         Ok(self.record.node_views_mut(range))
@@ -236,7 +236,7 @@ impl<R: DataSpec> Dataset<R> {
     /// [`SpecError::Row`] for `i` not below [`Dataset::len`]; [`DataError::Invalidated`].
     pub fn sample_mut<'s, V>(&'s mut self, i: usize) -> Result<V, DataError>
     where
-        R: crate::types::spec::NodeMut<ViewsMut<'s> = V>,
+        R: NodeMut<ViewsMut<'s> = V>,
     {
         self.rows_mut(i..i.saturating_add(1))
     }

@@ -4,7 +4,7 @@
 use super::steps::{sample_view, sample_view_mut, step_len, step_shape};
 use crate::types::batch::{Batch, BatchView};
 use crate::types::error::SpecError;
-use crate::types::space::Space;
+use crate::types::space::{FreeValues, Space};
 use core::marker::PhantomData;
 use ndarray::{ArrayView, ArrayViewMut, IxDyn};
 
@@ -82,7 +82,7 @@ impl<S: Space> RaggedViewMut<'_, S> {
     /// [`SpecError::Row`] for `i` not below [`RaggedViewMut::len`].
     pub fn sample_mut(&mut self, i: usize) -> Result<ArrayViewMut<'_, S::Elem, S::Dim>, SpecError>
     where
-        S: crate::types::space::FreeValues,
+        S: FreeValues,
     {
         let range = self.sample_range(i)?;
         let t = self.offsets[i + 1] - self.offsets[i];
