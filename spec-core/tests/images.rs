@@ -269,6 +269,53 @@ fn normalized_floats_are_the_plain_expression_of_the_pixels_bit_for_bit() {
     }
 }
 
+/// A mean image (MXNet's `mean_img`): each value is the plain expression of its pixel with the
+/// mean image's value at its row, column and channel subtracted after the scale and divided by
+/// the channel's `std`, bit for bit, in `bchw` and `bhwc`, flipped samples included.
+#[test]
+fn a_mean_image_is_subtracted_value_by_value() {
+    let n = folder().len();
+    let sched = || {
+        Schedule::builder(n)
+            .batch_size(4)
+            .shuffle(true)
+            .seed(5)
+            .build()
+            .unwrap()
+    };
+    let (scale, std) = (1.0f32 / 255.0, [0.229f32, 0.224, 0.225]);
+    // A different value at every row, column and channel (16 × 16 × 3, channels interleaved).
+    let mean: Vec<f32> = (0..16 * 16 * 3).map(|i| (i % 97) as f32 / 200.0).collect();
+    let geometry = ImageSteps::random_resized_crop((0.08, 1.0), (0.75, 1.33)).flip_h(0.5);
+    let steps = geometry
+        .clone()
+        .scale(scale)
+        .normalize(&[0.0; 3], &std)
+        .mean_image(mean.clone());
+    let pixels = all(&mut ImageStream::<Pixels>::new(folder(), geometry, sched()).unwrap());
+    let chw = all(&mut ImageStream::<Small>::new(folder(), steps.clone(), sched()).unwrap());
+    let hwc = all(&mut ImageStream::<SmallHwc>::new(folder(), steps, sched()).unwrap());
+    assert_eq!(pixels.len(), chw.len());
+    for ((p, a), b) in pixels.iter().zip(&chw).zip(&hwc) {
+        let a = a.image.array().view().permuted_axes([0, 2, 3, 1]);
+        for ((i, &v), (&x, &y)) in p
+            .image
+            .array()
+            .indexed_iter()
+            .zip(a.iter().zip(b.image.array().iter()))
+        {
+            let (row, col, c) = (i.1, i.2, i.3);
+            let want = f32::from(v) * (1.0 * scale / std[c]) + (0.0 * scale - 0.0) / std[c]
+                - mean[(row * 16 + col) * 3 + c] / std[c];
+            assert_eq!(
+                (x.to_bits(), y.to_bits()),
+                (want.to_bits(), want.to_bits()),
+                "{i:?}: {v}"
+            );
+        }
+    }
+}
+
 #[test]
 fn normalization_is_applied_per_channel() {
     let f = folder();
