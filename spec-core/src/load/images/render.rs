@@ -237,8 +237,8 @@ impl Worker {
             }
         };
         if let Some((mean, std)) = steps.mean_image_of() {
-            // A mean image: a value per pixel, computed as it is written.
-            let affine = steps.affine(&choice, ch);
+            // A mean image: a value per pixel, computed as it is written (with the constants
+            // above: a mean image makes the steps compute).
             for y in 0..rows {
                 for x in 0..cols {
                     let xs = if flip { cols - 1 - x } else { x };
