@@ -34,6 +34,9 @@ pub mod __private {
         mix_labels,
     };
     pub use crate::data::dataset::AllocFlat;
+    pub use crate::data::dataset::{
+        BorrowedBatch, LeafSource, LoadField, LoadRecord, LoadableBatch, SharedBatch,
+    };
     pub use crate::data::error::DataError;
     pub use crate::data::gather::{
         Collate, GatherField, GatherFrom, GatherInto, GatherSame, GatherSteps, LeafConvert,
@@ -41,9 +44,6 @@ pub mod __private {
     };
     pub use crate::data::provider::ProvidedBy;
     pub use crate::format::FormatAs;
-    pub use crate::load::source::{
-        BorrowedBatch, LeafSource, LoadField, LoadRecord, LoadableBatch, SharedBatch,
-    };
     pub use crate::mapping::matching::{
         FamilyOf, HasSource, HasSourceAs, LeafField, LendsAs, ProjectAs, ProjectFrom, ReadField,
         Reads,

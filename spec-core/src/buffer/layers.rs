@@ -4,6 +4,7 @@
 //! a [`BufferLayout`](super::BufferLayout); every error then names the layer and leaf at fault.
 
 use super::template::ShapeTemplate;
+use super::typed::Template;
 
 /// The memory needs of a set of named layers: what each produces (outputs), keeps (parameters,
 /// internals) and reads (inputs, each a concatenation of outputs along the feature axis).
@@ -114,5 +115,13 @@ impl LayerSpec {
     pub fn internal(&mut self, name: impl Into<String>, template: ShapeTemplate) -> &mut Self {
         self.internals.push((name.into(), template));
         self
+    }
+}
+
+// Outputs typed by a space (`Template`, in `typed.rs`).
+impl LayerSpec {
+    /// An output whose template is that of the space `S`.
+    pub fn output_of<S: Template>(&mut self, name: impl Into<String>) -> &mut Self {
+        self.output(name, S::template())
     }
 }

@@ -11,6 +11,10 @@ use super::error::BufferError;
 use super::hubs::{BufferLayout, ViewKey};
 use super::sequences::Minibatch;
 use super::template::BufferKind;
+use super::typed::Template;
+use crate::types::batch::{Batch, BatchView};
+use crate::types::elem::Element;
+use ndarray::ViewRepr;
 
 /// Owns the memory of a [`BufferLayout`]: every hub, forward and backward, in one `Vec<E>`
 /// sized for the current time steps T and batch size B.
@@ -411,4 +415,31 @@ fn grow<E: Copy + Default>(
         data.resize(len, E::default());
     }
     Ok(())
+}
+
+// Leaves as typed batches (`Template`, in `typed.rs`).
+impl<E: Element> BufferManager<E> {
+    /// The leaf at `key` as a batch of `S`.
+    ///
+    /// # Errors
+    /// A [`BufferError`] for an unknown key, or the shape error of a leaf
+    /// whose template is not that of `S`.
+    pub fn batch_view<S: Template<Elem = E>>(
+        &self,
+        key: impl ViewKey,
+    ) -> Result<BatchView<'_, S>, BufferError> {
+        Ok(BatchView::<S>::from_dyn(self.view(key)?)?)
+    }
+
+    /// The leaf at `key` as a batch of `S` that borrows the arena mutably: gather a provider's
+    /// batch into it and the arena is filled without an allocation.
+    ///
+    /// # Errors
+    /// As [`BufferManager::batch_view`].
+    pub fn batch_view_mut<S: Template<Elem = E>>(
+        &mut self,
+        key: impl ViewKey,
+    ) -> Result<Batch<S, ViewRepr<&mut E>>, BufferError> {
+        Ok(Batch::<S, ViewRepr<&mut E>>::from_dyn(self.view_mut(key)?)?)
+    }
 }

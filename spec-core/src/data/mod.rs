@@ -17,8 +17,8 @@
 //! - `stream`: [`Stream`], batches from an iterator without a length;
 //! - `mixture`: [`Mix`], weighted mixtures of sources of one request (`cursor`: a source read a
 //!   sample at a time);
-//! - `stages`: [`SampleStages`], per-sample filters and maps on any source (`workers`: the
-//!   same stages on a pool of threads, [`ParallelStage`]);
+//! - `stages`: [`SampleStages`], per-sample filters and maps on any source (`stages/workers`:
+//!   the same stages on a pool of threads, [`ParallelStage`]);
 //! - `training`: [`Trainer`], a training loop's data side: a model, its costs and channels
 //!   served from each batch's unique leaves;
 //! - `hooks`: what a trainer runs on a timescale: monitoring sources ([`MonitorReport`]) and
@@ -43,7 +43,6 @@ pub(crate) mod stages;
 pub(crate) mod state;
 pub(crate) mod stream;
 pub(crate) mod training;
-pub(crate) mod workers;
 
 pub use batch_source::*;
 pub use cursor::{OwnedBatches, SourceOf};
@@ -60,4 +59,3 @@ pub use stages::*;
 pub use state::*;
 pub use stream::*;
 pub use training::*;
-pub use workers::*;

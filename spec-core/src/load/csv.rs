@@ -4,7 +4,7 @@
 use super::convert::{ForScalar, Num, Scalar, batch_from_samples, run_for, sample_dims};
 use super::error::LoadError;
 use super::{LoadReason, NonFinite, Place, load_error};
-use crate::load::source::LeafSource;
+use crate::data::dataset::LeafSource;
 use crate::types::batch::Batch;
 use crate::types::space::Space;
 use crate::types::spec::Described;

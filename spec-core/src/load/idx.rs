@@ -8,7 +8,7 @@ use super::convert::{
 };
 use super::error::LoadError;
 use super::{LoadReason, NonFinite, Place, hex, load_error, path_for, set_path};
-use crate::load::source::LeafSource;
+use crate::data::dataset::LeafSource;
 use crate::types::batch::Batch;
 use crate::types::error::Shape;
 use crate::types::space::Space;

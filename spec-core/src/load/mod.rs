@@ -52,7 +52,6 @@ mod parquet;
 mod read_at;
 #[cfg(feature = "remote")]
 mod remote;
-pub(crate) mod source;
 
 pub use self::csv::{Column, CsvFile};
 pub use self::error::{LoadError, LoadReason, Place, TensorMismatch};
@@ -70,7 +69,7 @@ pub use self::parquet::{
 };
 #[cfg(feature = "remote")]
 pub use self::remote::{RemoteOptions, RemoteStats};
-pub use self::source::{
+pub use crate::data::dataset::{
     BorrowedBatch, LeafSource, LoadField, LoadRecord, LoadableBatch, SharedBatch,
 };
 

@@ -3,7 +3,7 @@
 
 use crate::data::dataset::Dataset;
 use crate::data::error::DataError;
-use crate::mapping::matching::{ProjectFrom, Reads};
+use crate::mapping::matching::ProjectFrom;
 use crate::types::error::SpecError;
 use crate::types::spec::DataSpec;
 use std::ops::Range;
@@ -16,8 +16,8 @@ use std::ops::Range;
 /// and [`Projection::slice`] gather only `Q`'s sources, each (source, space) once, converted in
 /// the same pass, so that `d.project::<Q>().get(i)` is `d[i]` seen as `Q`.
 pub struct Projection<'d, R, Q> {
-    dataset: &'d Dataset<R>,
-    request: core::marker::PhantomData<fn() -> Q>,
+    pub(super) dataset: &'d Dataset<R>,
+    pub(super) request: core::marker::PhantomData<fn() -> Q>,
 }
 
 impl<'d, R: DataSpec, Q> Projection<'d, R, Q> {
@@ -94,48 +94,5 @@ impl<R: DataSpec, Q: crate::mapping::serve::ServeFrom<R>> Projection<'_, R, Q> {
         }
         let rows: Vec<usize> = range.collect();
         self.select(&rows)
-    }
-}
-
-impl<R: DataSpec> Dataset<R> {
-    /// The dataset seen through the sub-spec `Q` of its fields (the proposal's
-    /// `d[:, something]`), without a copy: [`Projection::view`] lends the record's leaves of
-    /// `Q`'s sources by `Q`'s field names; [`Projection::get`] and [`Projection::select`] gather
-    /// `Q`'s sources only, converted. `Q` is checked against the record at compile time.
-    ///
-    /// ```
-    /// use batchspec::prelude::*;
-    /// use batchspec::data::Dataset;
-    ///
-    /// #[derive(DataSpec)]
-    /// struct Record {
-    ///     #[spec(source = "features")]
-    ///     x: Batch<Vector<2>>,
-    ///     #[spec(source = "targets")]
-    ///     y: Batch<Labels<3>>,
-    /// }
-    /// #[derive(DataSpec)]
-    /// struct Targets {
-    ///     #[spec(source = "targets")]
-    ///     y: Batch<Labels<3>>,
-    /// }
-    /// let ds = Dataset::new(Record {
-    ///     x: Batch::new(ndarray::array![[0., 1.], [2., 3.], [4., 5.]])?,
-    ///     y: Batch::new(ndarray::array![0i64, 1, 2])?,
-    /// })?;
-    /// let targets = ds.project::<Targets>();
-    /// // Lent: the record's own memory, by the request's field names.
-    /// let lent = targets.view(1..3)?;
-    /// assert_eq!(lent.y.array(), &ndarray::array![1i64, 2]);
-    /// assert_eq!(lent.y.array().as_ptr(), &ds.fields().y.array()[1] as *const i64);
-    /// assert_eq!(targets.get(2)?.y.array(), ds.get(2)?.y.array()); // d[i, something] == d[i][something]
-    /// assert_eq!(targets.slice(0..2)?.y.array(), &ndarray::array![0i64, 1]);
-    /// # Ok::<(), batchspec::Error>(())
-    /// ```
-    pub fn project<Q: Reads<R>>(&self) -> Projection<'_, R, Q> {
-        Projection {
-            dataset: self,
-            request: core::marker::PhantomData,
-        }
     }
 }

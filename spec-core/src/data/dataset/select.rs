@@ -1,7 +1,7 @@
 //! Selections: a dataset's samples by index list or range gathered into a new record
-//! ([`Dataset::select`], [`Dataset::slice`], [`Dataset::permuted`]), consecutive
-//! [`Minibatches`], and the rows of a [`SpecView`](crate::view::SpecView) (dp's `index` and
-//! `sub`), which gather the same way.
+//! ([`Dataset::select`], [`Dataset::slice`], [`Dataset::permuted`], methods of the dataset's
+//! module), consecutive [`Minibatches`], and the rows of a [`SpecView`](crate::view::SpecView)
+//! (dp's `index` and `sub`), which gather the same way.
 
 use crate::data::dataset::Dataset;
 use crate::data::dataset::alloc::AllocFlat;
@@ -10,17 +10,16 @@ use crate::data::gather::GatherSame;
 use crate::types::elem::Element;
 use crate::types::error::SpecError;
 use crate::types::spec::{DataSpec, FlatOf};
-use std::ops::Range;
 
 /// A dataset's minibatches (the proposal's `d._minibatches(batch_size=5)`): consecutive
 /// samples, the last minibatch shorter; an iterator, and indexable (`mb.get(0)` is
 /// `d.slice(0..5)`).
 pub struct Minibatches<'d, R> {
-    dataset: &'d Dataset<R>,
-    size: usize,
-    next: usize,
+    pub(super) dataset: &'d Dataset<R>,
+    pub(super) size: usize,
+    pub(super) next: usize,
     /// A size of 0 is reported once by the iterator.
-    refused: bool,
+    pub(super) refused: bool,
 }
 
 impl<R: DataSpec + GatherSame> Minibatches<'_, R>
@@ -79,101 +78,6 @@ where
         }
         self.next += 1;
         Some(self.get(self.next - 1))
-    }
-}
-
-impl<R: DataSpec> Dataset<R> {
-    /// The samples `rows` (any order, repeats allowed: fancy indexing) as a new record.
-    ///
-    /// # Errors
-    /// [`SpecError::Row`] for a row not below [`Dataset::len`].
-    pub fn select(&self, rows: &[usize]) -> Result<R, DataError>
-    where
-        FlatOf<R>: AllocFlat,
-        R: GatherSame,
-    {
-        self.check_rows(rows)?;
-        let mut out = R::nest(FlatOf::<R>::alloc(rows.len(), 0));
-        R::gather_same(&mut out, &self.record, rows, 0);
-        Ok(out)
-    }
-
-    /// The samples in `range` as a new record.
-    ///
-    /// # Errors
-    /// [`SpecError::Row`] for a range past the end.
-    pub fn slice(&self, range: Range<usize>) -> Result<R, DataError>
-    where
-        FlatOf<R>: AllocFlat,
-        R: GatherSame,
-    {
-        self.check_range(&range)?;
-        let rows: Vec<usize> = range.collect();
-        self.select(&rows)
-    }
-
-    /// Sample `i` as a record of one sample (a copy; [`Dataset::sample`] borrows instead).
-    ///
-    /// # Errors
-    /// [`SpecError::Row`] for `i` not below [`Dataset::len`].
-    pub fn get(&self, i: usize) -> Result<R, DataError>
-    where
-        FlatOf<R>: AllocFlat,
-        R: GatherSame,
-    {
-        self.select(&[i])
-    }
-
-    /// The dataset with its samples reordered: sample `j` of the result is sample
-    /// `permutation[j]` (shuffling by an index permutation).
-    ///
-    /// # Errors
-    /// [`DataError::NotAPermutation`] when `permutation` is not a permutation of `0..len`.
-    pub fn permuted(&self, permutation: &[usize]) -> Result<Dataset<R>, DataError>
-    where
-        FlatOf<R>: AllocFlat,
-        R: GatherSame,
-    {
-        self.check()?;
-        let mut seen = vec![false; self.len];
-        let ok = permutation.len() == self.len
-            && permutation
-                .iter()
-                .all(|&p| p < self.len && !std::mem::replace(&mut seen[p], true));
-        if !ok {
-            return Err(DataError::NotAPermutation {
-                len: self.len,
-                given: permutation.len(),
-            });
-        }
-        Dataset::new(self.select(permutation)?)
-    }
-
-    /// The samples one by one, each as a record of one sample (a copy: a sample of a
-    /// struct-of-arrays record is a row of every leaf).
-    pub fn samples<'r>(&'r self) -> impl Iterator<Item = Result<R, DataError>> + 'r
-    where
-        FlatOf<R>: AllocFlat,
-        R: GatherSame,
-    {
-        (0..self.len).map(move |i| self.get(i))
-    }
-
-    /// Consecutive minibatches of `size` samples (the last one shorter), as new records: an
-    /// iterator, and indexable ([`Minibatches::get`]; the proposal's
-    /// `mb_dataset[0]() == d[0:5]()`). A size of 0 yields one error
-    /// ([`DataError::MinibatchSize`]) and nothing else.
-    pub fn minibatches(&self, size: usize) -> Minibatches<'_, R>
-    where
-        FlatOf<R>: AllocFlat,
-        R: GatherSame,
-    {
-        Minibatches {
-            dataset: self,
-            size,
-            next: 0,
-            refused: false,
-        }
     }
 }
 

@@ -6,6 +6,7 @@
 use crate::augment::Draws;
 use crate::augment::draw::below;
 use crate::data::batch_source::{BatchInfo, BatchSource};
+use crate::data::dataset::LoadRecord;
 use crate::data::error::{DataError, SourceError};
 use crate::data::state::{SourceState, fingerprint};
 use crate::iteration::{Shard, permutation};
@@ -15,7 +16,6 @@ use crate::load::images::steps::ImageSteps;
 use crate::load::images::stream::Reader;
 use crate::load::images::wds::{WebDataset, expand_pattern, member_kind};
 use crate::load::images::{EncodedImages, SourceKind, bad, error_at};
-use crate::load::source::LoadRecord;
 use crate::types::spec::Described;
 use std::collections::VecDeque;
 use std::path::PathBuf;

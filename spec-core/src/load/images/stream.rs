@@ -2,6 +2,7 @@
 
 use crate::augment::Draws;
 use crate::data::batch_source::{BatchInfo, BatchSource};
+use crate::data::dataset::{LeafSource, LoadRecord};
 use crate::data::elastic::{EpochCursor, Step};
 use crate::data::error::{DataError, SourceError};
 use crate::data::state::{SourceState, fingerprint};
@@ -11,7 +12,6 @@ use crate::load::error::{LoadError, LoadReason, Place};
 use crate::load::images::render::{Field, Out, Worker};
 use crate::load::images::steps::ImageSteps;
 use crate::load::images::{EncodedImages, SourceKind, bad, error_at};
-use crate::load::source::{LeafSource, LoadRecord};
 use crate::types::axis::Layout;
 use crate::types::batch::Batch;
 use crate::types::elem::Element;

@@ -1,6 +1,7 @@
 //! The Parquet reader: [`ParquetFiles`], one file or a directory of part files as Spark writes
 //! them, read into a record spec one column per source, whole or by the row groups selected.
 
+use crate::data::dataset::LeafSource;
 use crate::data::dataset::SpareBuffers;
 use crate::load::convert::{batch_from_samples, sample_dims};
 use crate::load::error::{LoadError, LoadReason, Place};
@@ -11,7 +12,6 @@ use crate::load::parquet::listing::{ParquetOpenOptions, Skipped};
 use crate::load::parquet::part::{Origin, Part};
 use crate::load::parquet::ragged::read_ragged_column;
 use crate::load::parquet::row_group::RowGroup;
-use crate::load::source::LeafSource;
 use crate::load::{NonFinite, load_error, set_path};
 use crate::types::batch::Batch;
 use crate::types::ragged::{Ragged, SequenceSpace};

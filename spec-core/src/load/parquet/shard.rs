@@ -2,13 +2,13 @@
 //! reads only its row groups, every row group that holds rows is dealt to exactly one rank per
 //! epoch, and the order is a pure function of `(seed, epoch)`, the same on every machine.
 
+use crate::data::dataset::LoadRecord;
 use crate::data::dataset::{AllocFlat, Dataset};
 use crate::data::gather::GatherSame;
 use crate::iteration::permutation;
 use crate::load::error::{LoadError, LoadReason, Place};
 use crate::load::parquet::files::ParquetFiles;
 use crate::load::parquet::row_group::RowGroup;
-use crate::load::source::LoadRecord;
 use crate::types::spec::FlatOf;
 use std::path::PathBuf;
 

@@ -3,6 +3,7 @@
 //! or the memory it will be read into) plus less than a batch, whatever the size of the share.
 
 use crate::data::batch_source::{BatchInfo, BatchSource};
+use crate::data::dataset::LoadRecord;
 use crate::data::dataset::{AllocFlat, Dataset, SpareBuffers};
 use crate::data::error::{DataError, SourceError};
 use crate::data::gather::{GatherFrom, GatherSame};
@@ -14,7 +15,6 @@ use crate::load::parquet::elastic::{Batching, Chunk, part_of_rest};
 use crate::load::parquet::files::ParquetFiles;
 use crate::load::parquet::row_group::RowGroup;
 use crate::load::parquet::shard::ShardPlan;
-use crate::load::source::LoadRecord;
 use crate::types::spec::{DataSpec, FlatOf};
 use std::sync::{Arc, Mutex};
 

@@ -1,12 +1,12 @@
-//! The loading traits, beside the loaders that implement them: a [`LeafSource`] is a place
-//! leaves are read from (a file, a set of files), a [`LoadRecord`] a record that reads itself
-//! from one, field by field ([`LoadField`]), and [`Dataset::load`] reads a dataset from a
-//! source and checks that its leaves agree on the number of samples.
+//! The loading traits: a [`LeafSource`] is a place leaves are read from (a file, a set of
+//! files), a [`LoadRecord`] a record that reads itself from one, field by field
+//! ([`LoadField`]), and [`Dataset::load`](crate::data::Dataset::load) reads a dataset from a
+//! source and checks that its leaves agree on the number of samples. The loaders that
+//! implement [`LeafSource`] are the `load` part's (which names these traits too); the traits
+//! are the dataset's, below them, since `load` is a method of the dataset.
 
-use crate::data::dataset::Dataset;
 use crate::data::error::DataError;
 use crate::types::batch::Batch;
-use crate::types::error::SpecError;
 use crate::types::for_tuples;
 use crate::types::ragged::{Ragged, SequenceSpace};
 use crate::types::space::{Null, Space};
@@ -178,45 +178,3 @@ macro_rules! load_tuples {
     };
 }
 for_tuples!(load_tuples);
-
-impl<R: DataSpec> Dataset<R> {
-    /// Reads a dataset from `source`, leaf by leaf, and checks that the leaves agree on the
-    /// number of samples. Every leaf of `R` must be an owned [`Batch`].
-    ///
-    /// # Errors
-    /// The first error of the source, or [`SpecError::BatchSize`] naming two fields that differ.
-    pub fn load<L: LeafSource>(source: &mut L) -> Result<Self, L::Error>
-    where
-        R: LoadRecord,
-    {
-        let leaves = R::describe(0);
-        source.prepare(&leaves)?;
-        let record = R::load_record(source, &mut leaves.iter())?;
-        match Dataset::new(record) {
-            Err(DataError::Spec(SpecError::BatchSize {
-                first_field,
-                first,
-                field,
-                actual,
-            })) => {
-                // Two leaves disagree: name where each was read from, when the source knows.
-                let at = |name: &str| leaves.iter().find(|d| d.field == name);
-                let words = |name: &str| match at(name) {
-                    Some(d) => match source.origin(d) {
-                        Some(origin) => format!("field `{name}` (source `{}`, {origin})", d.source),
-                        None => format!("field `{name}` (source `{}`)", d.source),
-                    },
-                    None => format!("field `{name}`"),
-                };
-                Err(DataError::SourcesDisagree {
-                    first: words(&first_field),
-                    first_samples: first,
-                    other: words(&field),
-                    other_samples: actual,
-                }
-                .into())
-            }
-            other => Ok(other?),
-        }
-    }
-}

@@ -1,16 +1,17 @@
-//! A per-sample stage on a pool of worker threads ([`SampleStage::workers`]): the samples are
-//! read in the source's order, handed to `n` threads, and their results put back in that order
-//! before they are batched, so the batches do not depend on the number of workers or on which
-//! finishes first. At most `2 × n` samples are in the workers' hands or waiting for an earlier
-//! one; an error or a panic of the function reaches the consumer at its sample's batch; dropping
-//! the stage stops and joins the threads.
+//! A per-sample stage on a pool of worker threads
+//! ([`SampleStage::workers`](crate::data::SampleStage::workers)): the samples are read in the
+//! source's order, handed to `n` threads, and their results put back in that order before they
+//! are batched, so the batches do not depend on the number of workers or on which finishes
+//! first. At most `2 × n` samples are in the workers' hands or waiting for an earlier one; an
+//! error or a panic of the function reaches the consumer at its sample's batch; dropping the
+//! stage stops and joins the threads.
 
 use crate::data::batch_source::{BatchInfo, BatchSource};
 use crate::data::cursor::{Cursor, Next};
 use crate::data::dataset::AllocFlat;
 use crate::data::error::DataError;
 use crate::data::gather::GatherSame;
-use crate::data::stages::{Batcher, SampleFn, SampleOut, SampleStage};
+use crate::data::stages::{Batcher, SampleFn, SampleOut};
 use crate::data::state::SourceState;
 use crate::types::spec::{DataSpec, FlatOf};
 use std::collections::{BTreeMap, VecDeque};
@@ -31,9 +32,9 @@ struct Mark {
 }
 
 /// A per-sample stage whose function runs on worker threads (made by
-/// [`SampleStage::workers`]). It serves exactly the batches the same stage serves on one thread,
-/// and its state is the same stage's: a state of either resumes the other, with any number of
-/// workers.
+/// [`SampleStage::workers`](crate::data::SampleStage::workers)). It serves exactly the batches
+/// the same stage serves on one thread, and its state is the same stage's: a state of either
+/// resumes the other, with any number of workers.
 pub struct ParallelStage<'a, Q, P> {
     cursor: Cursor<'a, Q>,
     jobs: Option<SyncSender<(u64, Q)>>,
@@ -67,23 +68,20 @@ impl<Q: Send + 'static, P: Send + 'static, F: SampleFn<Q, P> + Clone + Send + 's
 {
 }
 
-impl<'a, Q, P, F> SampleStage<'a, Q, P, F>
+impl<'a, Q, P> ParallelStage<'a, Q, P>
 where
-    Q: DataSpec + GatherSame,
-    P: SampleOut,
+    Q: DataSpec + GatherSame + Send + 'static,
+    P: SampleOut + Send + 'static,
     FlatOf<Q>: AllocFlat,
 {
-    /// The stage's function on `workers` threads (0: as many as the machine's available
-    /// parallelism; each has its own clone of the function, which must be a function of its
-    /// sample for the batches to be the same at any number of workers). The samples are read
-    /// from the source on the thread that asks for batches (behind `prefetched`, the prefetch
-    /// thread).
-    pub fn workers(self, workers: usize) -> ParallelStage<'a, Q, P>
-    where
-        F: WorkerFn<Q, P>,
-        Q: Send + 'static,
-        P: Send + 'static,
-    {
+    /// The workers of [`SampleStage::workers`](crate::data::SampleStage::workers), started on
+    /// the stage's source, function and output.
+    pub(crate) fn start<F: WorkerFn<Q, P>>(
+        cursor: Cursor<'a, Q>,
+        f: F,
+        out: Batcher<P>,
+        workers: usize,
+    ) -> Self {
         let workers = match workers {
             0 => std::thread::available_parallelism().map_or(1, usize::from),
             n => n,
@@ -94,15 +92,15 @@ where
         let (done, results) = channel();
         let threads = (0..workers)
             .map(|_| {
-                let (queue, done, f) = (queue.clone(), done.clone(), self.f.clone());
+                let (queue, done, f) = (queue.clone(), done.clone(), f.clone());
                 std::thread::spawn(move || work(&queue, &done, f))
             })
             .collect();
         // A stage already part-way through a batch of its source: that batch's first samples
         // were taken before.
         let mut marks = VecDeque::new();
-        let (before, used) = self.cursor.state();
-        if let (true, Some(samples)) = (used > 0, self.cursor.batch_samples()) {
+        let (before, used) = cursor.state();
+        if let (true, Some(samples)) = (used > 0, cursor.batch_samples()) {
             marks.push_back(Mark {
                 first: 0,
                 skipped: used,
@@ -111,7 +109,7 @@ where
             });
         }
         ParallelStage {
-            cursor: self.cursor,
+            cursor,
             jobs: Some(jobs),
             results,
             threads,
@@ -122,7 +120,7 @@ where
             limit,
             marks,
             ended: false,
-            out: self.out,
+            out,
         }
     }
 }

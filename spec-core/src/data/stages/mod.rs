@@ -2,7 +2,12 @@
 //! predicate on each sample, typed), [`SampleStages::map_samples`] (each sample made into one of
 //! another spec, checked at compile time) and [`SampleStages::filter_map_samples`], each serving
 //! batches of the source's batch size from the samples that pass, in the source's order,
-//! resumable.
+//! resumable. [`SampleStage::workers`] runs a stage's function on a pool of threads
+//! ([`ParallelStage`], in `workers.rs`).
+
+mod workers;
+
+pub use workers::{ParallelStage, WorkerFn};
 
 use crate::data::batch_source::{BatchInfo, BatchSource};
 use crate::data::cursor::{Cursor, Next};
@@ -366,5 +371,27 @@ where
     fn resume(&mut self, state: &SourceState) -> Result<(), DataError> {
         let (inner, used) = self.out.resume(state, self.state())?;
         self.cursor.resume(inner, used)
+    }
+}
+
+// Worker threads (the pool in `workers.rs`).
+impl<'a, Q, P, F> SampleStage<'a, Q, P, F>
+where
+    Q: DataSpec + GatherSame,
+    P: SampleOut,
+    FlatOf<Q>: AllocFlat,
+{
+    /// The stage's function on `workers` threads (0: as many as the machine's available
+    /// parallelism; each has its own clone of the function, which must be a function of its
+    /// sample for the batches to be the same at any number of workers). The samples are read
+    /// from the source on the thread that asks for batches (behind `prefetched`, the prefetch
+    /// thread).
+    pub fn workers(self, workers: usize) -> ParallelStage<'a, Q, P>
+    where
+        F: WorkerFn<Q, P>,
+        Q: Send + 'static,
+        P: Send + 'static,
+    {
+        ParallelStage::start(self.cursor, self.f, self.out, workers)
     }
 }
