@@ -200,7 +200,7 @@ impl<R: DataSpec> Dataset<R> {
     }
 }
 
-// Selections: the samples gathered into a new record (the gathers in `select.rs`).
+// Selections: the samples gathered into a new record (the minibatches in `select.rs`).
 impl<R: DataSpec> Dataset<R> {
     /// The samples `rows` (any order, repeats allowed: fancy indexing) as a new record.
     ///
