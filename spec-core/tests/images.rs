@@ -244,27 +244,40 @@ fn normalized_floats_are_the_plain_expression_of_the_pixels_bit_for_bit() {
         ImageSteps::random_resized_crop((0.08, 1.0), (0.75, 1.33)).flip_h(0.5),
     ] {
         let normalized = geometry.clone().scale(scale).normalize(&mean, &std);
-        let pixels = all(&mut ImageStream::<Pixels>::new(folder(), geometry, sched()).unwrap());
-        let chw =
-            all(&mut ImageStream::<Small>::new(folder(), normalized.clone(), sched()).unwrap());
-        let hwc = all(&mut ImageStream::<SmallHwc>::new(folder(), normalized, sched()).unwrap());
-        assert_eq!(pixels.len(), chw.len());
-        for ((p, a), b) in pixels.iter().zip(&chw).zip(&hwc) {
-            let a = a.image.array().view().permuted_axes([0, 2, 3, 1]);
-            for ((i, &v), (&x, &y)) in p
-                .image
-                .array()
-                .indexed_iter()
-                .zip(a.iter().zip(b.image.array().iter()))
-            {
-                let c = i.3;
-                let want = f32::from(v) * (1.0 * scale / std[c]) + (0.0 * scale - mean[c]) / std[c];
-                assert_eq!(
-                    (x.to_bits(), y.to_bits()),
-                    (want.to_bits(), want.to_bits()),
-                    "{i:?}: {v}"
-                );
-            }
+        each_value_is(geometry, normalized, sched, |_, _, c, v| {
+            f32::from(v) * (1.0 * scale / std[c]) + (0.0 * scale - mean[c]) / std[c]
+        });
+    }
+}
+
+/// Streams the same folder three times with one schedule: as `u8` pixels through `geometry`
+/// alone, and as `bchw` and `bhwc` floats through `steps` (the same geometry with value steps);
+/// every float of both is `want(row, column, channel, pixel)` of its pixel, bit for bit.
+fn each_value_is(
+    geometry: ImageSteps,
+    steps: ImageSteps,
+    sched: impl Fn() -> Schedule,
+    want: impl Fn(usize, usize, usize, u8) -> f32,
+) {
+    let pixels = all(&mut ImageStream::<Pixels>::new(folder(), geometry, sched()).unwrap());
+    let chw = all(&mut ImageStream::<Small>::new(folder(), steps.clone(), sched()).unwrap());
+    let hwc = all(&mut ImageStream::<SmallHwc>::new(folder(), steps, sched()).unwrap());
+    assert_eq!(pixels.len(), chw.len());
+    assert_eq!(pixels.len(), hwc.len());
+    for ((p, a), b) in pixels.iter().zip(&chw).zip(&hwc) {
+        let a = a.image.array().view().permuted_axes([0, 2, 3, 1]);
+        for ((i, &v), (&x, &y)) in p
+            .image
+            .array()
+            .indexed_iter()
+            .zip(a.iter().zip(b.image.array().iter()))
+        {
+            let want = want(i.1, i.2, i.3, v);
+            assert_eq!(
+                (x.to_bits(), y.to_bits()),
+                (want.to_bits(), want.to_bits()),
+                "{i:?}: {v}"
+            );
         }
     }
 }
@@ -292,28 +305,10 @@ fn a_mean_image_is_subtracted_value_by_value() {
         .scale(scale)
         .normalize(&[0.0; 3], &std)
         .mean_image(mean.clone());
-    let pixels = all(&mut ImageStream::<Pixels>::new(folder(), geometry, sched()).unwrap());
-    let chw = all(&mut ImageStream::<Small>::new(folder(), steps.clone(), sched()).unwrap());
-    let hwc = all(&mut ImageStream::<SmallHwc>::new(folder(), steps, sched()).unwrap());
-    assert_eq!(pixels.len(), chw.len());
-    for ((p, a), b) in pixels.iter().zip(&chw).zip(&hwc) {
-        let a = a.image.array().view().permuted_axes([0, 2, 3, 1]);
-        for ((i, &v), (&x, &y)) in p
-            .image
-            .array()
-            .indexed_iter()
-            .zip(a.iter().zip(b.image.array().iter()))
-        {
-            let (row, col, c) = (i.1, i.2, i.3);
-            let want = f32::from(v) * (1.0 * scale / std[c]) + (0.0 * scale - 0.0) / std[c]
-                - mean[(row * 16 + col) * 3 + c] / std[c];
-            assert_eq!(
-                (x.to_bits(), y.to_bits()),
-                (want.to_bits(), want.to_bits()),
-                "{i:?}: {v}"
-            );
-        }
-    }
+    each_value_is(geometry, steps, sched, |row, col, c, v| {
+        f32::from(v) * (1.0 * scale / std[c]) + (0.0 * scale - 0.0) / std[c]
+            - mean[(row * 16 + col) * 3 + c] / std[c]
+    });
 }
 
 #[test]
