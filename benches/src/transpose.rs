@@ -437,7 +437,7 @@ fn main() {
     #[cfg(not(target_arch = "x86_64"))]
     let wide = false;
     batchspec_bench::out!(
-        "# kernel tuning of this machine: streaming stores from {} MB (calibrated at first use for panels from {}), staged {}, streamed de-interleaves read in {} parts, streamed transpositions write {} lines of a row in turn, strips of {} rows, threads from {} MB, AVX-512 blocks {}",
+        "# kernel tuning of this machine: streaming stores from {} MB (calibrated at first use for panels from {}), staged {}, streamed de-interleaves read in {} parts (in one part, rows written in runs of {} pixels), streamed transpositions write {} lines of a row in turn, strips of {} rows, threads from {} MB, AVX-512 blocks {}",
         tuning.nt_min_bytes >> 20,
         if tuning.nt_trial_min_bytes == usize::MAX {
             "never".to_string()
@@ -446,6 +446,7 @@ fn main() {
         },
         tuning.staged,
         tuning.stream_parts,
+        tuning.stream_runs,
         tuning.stream_lines,
         tuning.strip_rows,
         tuning.par_min_bytes >> 20,

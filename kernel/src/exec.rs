@@ -19,6 +19,10 @@ pub(crate) struct Opts {
     pub staged: bool,
     /// Streaming de-interleaves read this many parts of a core in turn (at least 1).
     pub parts: usize,
+    /// Streaming de-interleaves in one part write runs of this many pixels of one channel's
+    /// row in turn, the source of the next run prefetched meanwhile (below 16: a line of each
+    /// channel's row per step).
+    pub runs: usize,
     /// Streaming-store transpositions write this many lines of each destination row in turn
     /// (at least 1).
     pub lines: usize,
@@ -34,6 +38,7 @@ impl Opts {
         strip: 1024,
         staged: false,
         parts: 1,
+        runs: 0,
         lines: 1,
         ahead: 0,
     };

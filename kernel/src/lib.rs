@@ -280,6 +280,7 @@ where
         strip: tuning.strip_rows,
         staged: tuning.staged,
         parts: tuning.stream_parts.max(1),
+        runs: tuning.stream_runs,
         lines: tuning.stream_lines.max(1),
         ahead: 0,
     };
@@ -318,7 +319,8 @@ where
     // depends on the host too: 4 parts against 1 took case L (308 MB) from 0.87 to 1.04 x
     // memcpy on a 260 MiB-L3 Xeon (2 parts 1.01), and ran 15.7-17.5 GB/s against 18.3-22.4 for
     // 2 parts on a 32 MiB-L3 EPYC with 512 KiB of L2 per core, where 1 part ran L at a median
-    // 0.84 x memcpy against 0.80 for 2 and 0.64 for 4: calibrated, the tuning's count against 1.
+    // 0.84 x memcpy against 0.80 for 2 and 0.64 for 4: calibrated, the tuning's count against 1
+    // (in order, its rows written a run at a time: `Tuning::stream_runs`).
     if calibrate
         && trial.is_none()
         && picked.in_parts

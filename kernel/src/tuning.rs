@@ -34,6 +34,13 @@ pub struct Tuning {
     /// depends on the host: [`permute_into`](crate::permute_into) calibrates this count against
     /// 1 part (in order) at first use (unless `BATCHSPEC_STREAM_PARTS` forces it).
     pub stream_parts: usize,
+    /// Streaming-store de-interleaves read in one part (in order) write runs of this many
+    /// pixels of one channel's row at a time, the next run's source prefetched meanwhile (0, or
+    /// fewer than 16: a line of each of the three rows per step, three streams of streaming
+    /// stores open at once). On a 32 MiB-L3 EPYC, runs of 1024 took case L (308 MB) from a
+    /// median 0.78 to 0.87 × memcpy and case A (38 MB) from 1.09 to 1.29 (9 and 3 processes of
+    /// alternated rounds, `permute_into_tuned`); runs of 512 to 4096 alike.
+    pub stream_runs: usize,
     /// Streaming-store transpositions of 4-byte values write this many lines of each
     /// destination row in turn (at least 1), reading as many blocks of source rows at once:
     /// the memory takes longer runs of each row.
@@ -57,6 +64,7 @@ impl Default for Tuning {
             strip_rows: 1024,
             staged: true,
             stream_parts: 4,
+            stream_runs: 1024,
             stream_lines: 2,
             prefetch_rows: 2,
             prefetch_min_bytes: 4 << 20,
@@ -72,7 +80,7 @@ impl Tuning {
     /// calibration off), `BATCHSPEC_NT_TRIAL_MIN_BYTES` (`never`: no calibration),
     /// `BATCHSPEC_PAR_MIN_BYTES`,
     /// `BATCHSPEC_STRIP_ROWS`, `BATCHSPEC_STAGED` (`0`/`1`), `BATCHSPEC_STREAM_PARTS`,
-    /// `BATCHSPEC_STREAM_LINES`,
+    /// `BATCHSPEC_STREAM_RUNS` (`0`: a line of each row per step), `BATCHSPEC_STREAM_LINES`,
     /// `BATCHSPEC_AVX512` (`0`: the AVX2 blocks even where the CPU has AVX-512),
     /// `BATCHSPEC_PREFETCH_ROWS` (`0`: no prefetch), `BATCHSPEC_PREFETCH_MIN_BYTES`. What
     /// [`permute_into`](crate::permute_into) and [`gather_rows`](crate::gather_rows) use.
@@ -214,6 +222,9 @@ pub(crate) fn tuning_for(c: Caches) -> Tuning {
     if let Some(n) = env_count("BATCHSPEC_STREAM_PARTS").filter(|&n| n > 0) {
         t.stream_parts = n;
     }
+    if let Some(n) = env_count("BATCHSPEC_STREAM_RUNS") {
+        t.stream_runs = n;
+    }
     if let Some(n) = env_count("BATCHSPEC_STREAM_LINES").filter(|&n| n > 0) {
         t.stream_lines = n;
     }
@@ -269,7 +280,8 @@ pub(crate) fn staging_calibrated() -> bool {
 /// The parts a streamed de-interleave reads its core in when the calibration of
 /// [`Choice::Parts`] finds the tuning's `stream_parts` slower: one, in order (2 parts were the
 /// other choice until 2026-11-28; on the 32 MiB-L3 EPYC one part ran case L at a median 0.84 ×
-/// memcpy against 0.80 for 2, case A 1.25 against 1.07, in alternated quick runs).
+/// memcpy against 0.80 for 2, case A 1.25 against 1.07, in alternated quick runs), written in
+/// the tuning's `stream_runs` since 2026-11-29.
 pub(crate) const FEW_PARTS: usize = 1;
 
 /// Whether the streamed de-interleave's parts are calibrated at first use: unless

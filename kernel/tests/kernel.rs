@@ -106,6 +106,37 @@ fn configs() -> Vec<(&'static str, Tuning, Threads)> {
             },
             Threads::Two,
         ),
+        // Read in one part, the three rows are written a run at a time (`stream_runs`, 1024
+        // pixels by default: one run per core here): runs of one step (every run's prefetch
+        // reaching the next, the last one the next core), of five steps (39 steps a row leave a
+        // short run at the end), and none (a line of each row per step).
+        (
+            "streaming stores, in one part, runs of one step",
+            Tuning {
+                stream_parts: 1,
+                stream_runs: 16,
+                ..forced
+            },
+            Threads::One,
+        ),
+        (
+            "streaming stores, in one part, runs of five steps, split",
+            Tuning {
+                stream_parts: 1,
+                stream_runs: 80,
+                ..forced
+            },
+            Threads::Two,
+        ),
+        (
+            "streaming stores, in one part, a line of each row per step",
+            Tuning {
+                stream_parts: 1,
+                stream_runs: 0,
+                ..forced
+            },
+            Threads::One,
+        ),
         (
             "streaming stores, in two parts, split",
             Tuning {
