@@ -457,6 +457,54 @@ fn every_destination_alignment() {
     }
 }
 
+/// Narrow destination rows stored back to back (`bchw -> chwb`: 16, 48 and 64 columns), streamed,
+/// from every start of the source's lines and into every start of the destination's: the panels
+/// written through an aligned tile (where the lines do not start at the rows) and those written
+/// directly, one and two threads, 4-byte and 1-byte sources.
+#[test]
+fn narrow_rows_from_and_into_every_alignment() {
+    let tuning = Tuning {
+        nt_min_bytes: 0,
+        ..Tuning::default()
+    };
+    for (shape, offsets) in [
+        (&[64usize, 3, 10, 10][..], 0..16),
+        (&[48, 3, 12, 12][..], 0..4),
+        (&[16, 5, 30, 31][..], 0..4),
+    ] {
+        let perm = [1, 2, 3, 0];
+        let n: usize = shape.iter().product();
+        let base = f64_array(&[n + 16], 3).mapv(|x| x as f32);
+        let base = base.as_slice().unwrap();
+        let bytes = u8_array(&[n + 16], 4);
+        let bytes = bytes.as_slice().unwrap();
+        let mut buf = vec![0.0f32; n + 16];
+        for so in offsets.clone() {
+            let src = ArrayViewD::from_shape(IxDyn(shape), &base[so..so + n]).unwrap();
+            let want = reference(&src, &perm, |x| x);
+            let src_u8 = ArrayViewD::from_shape(IxDyn(shape), &bytes[so..so + n]).unwrap();
+            let want_u8 = reference(&src_u8, &perm, f32::from);
+            for d in 0..16 {
+                for threads in [Threads::One, Threads::Two] {
+                    let dst = &mut buf[d..d + n];
+                    dst.fill(f32::NAN);
+                    permute_into_tuned(src.view(), &perm, dst, |x| x, threads, &tuning).unwrap();
+                    assert!(
+                        dst == &want[..],
+                        "{shape:?}, source +{so}, destination +{d}, {threads:?}"
+                    );
+                    permute_into_tuned(src_u8.view(), &perm, dst, f32::from, threads, &tuning)
+                        .unwrap();
+                    assert!(
+                        dst == &want_u8[..],
+                        "u8 {shape:?}, source +{so}, destination +{d}"
+                    );
+                }
+            }
+        }
+    }
+}
+
 #[test]
 fn broadcast_source() {
     let row = f64_array(&[7], 1);

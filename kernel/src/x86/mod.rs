@@ -17,14 +17,16 @@
 //!
 //! Here the run-time detection and the entry points of the transpositions, which pick the
 //! write-out; beside them the register primitives (`regs`), the tiled blocks (`blocks`), the
-//! bands of small cores (`bands`), the staged write-out of long rows (`staged`), the edges left
-//! to the portable kernel (`edges`), the 3-channel de-interleave (`deinterleave`) and the
+//! bands of small cores (`bands`), the staged write-out of long rows (`staged`), the panels of
+//! narrow rows written through an aligned tile where the buffers' lines do not start at the rows
+//! (`panels`), the edges left to the portable kernel (`edges`), the 3-channel de-interleave (`deinterleave`) and the
 //! AVX-512 blocks (`wide`).
 
 mod bands;
 mod blocks;
 mod deinterleave;
 mod edges;
+mod panels;
 mod regs;
 mod staged;
 mod wide;
@@ -36,6 +38,7 @@ use core::arch::x86_64::_mm_sfence;
 use bands::{SMALL_CORE_BYTES, bands_b4};
 use blocks::{blocks_b4, blocks_b8};
 use edges::{column_blocks, edges};
+use panels::panels_b4_tiled;
 pub(crate) use staged::STAGE_MIN_COLS;
 use staged::staged_b4;
 use wide::blocks_b4_wide;
@@ -84,6 +87,12 @@ pub(crate) unsafe fn tile_b4<const AV: bool, const WIDE: bool, A: Copy, B: Copy,
     // rows stay streams the prefetchers follow, and the destination is one stream. Wider rows
     // go in strips of `o.strip` rows, a column of lines at a time, each source row read along.
     let w = if je - jb <= PANEL_COLS { 16 } else { o.strip };
+    if o.nt && aligned && panels::wants_tile(src, dst, c) {
+        // SAFETY: caller contract, and the tiled panels want the core.
+        unsafe { panels_b4_tiled::<AV, A, B, F>(src, dst, c, f) };
+        _mm_sfence();
+        return;
+    }
     // SAFETY: blocks stay inside rows < r <= rows and columns jb..je <= cols; the
     // streaming stores are 32-byte aligned because rows are line aligned from `jb` on.
     unsafe {
