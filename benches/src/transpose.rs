@@ -14,7 +14,10 @@
 //! the ratios over the passes and, at one thread, whether the bars held in every pass.
 //! Each case line says whether its source and destination fit the last-level cache
 //! (`working_set=in_llc`) or not (`beyond_llc`); case L (case A with 512 images, 308 MB per side)
-//! is beyond it on every host seen.
+//! is beyond it on every host seen. Each case also times the kernel from and into buffers 16
+//! bytes past a 64-byte line (`offset16_ratio_memcpy`), where glibc's `malloc` places large
+//! allocations, ndarray's arrays among them: the bars are read on line-aligned buffers (the
+//! `batchspec` figure), the offset one is what arrays allocated the usual way get.
 //!
 //! `BATCHSPEC_BENCH_QUICK=1` is the same as `--quick`. Every figure of a case is measured in
 //! the same process on the same buffers: the variants that write into the preallocated
@@ -123,6 +126,9 @@ fn bar(case: char) -> f64 {
 enum Variant {
     Memcpy,
     Batchspec,
+    /// The kernel from and into buffers 16 bytes past a line, as glibc's `malloc` places large
+    /// allocations (ndarray's arrays among them); `Batchspec`'s buffers start at a line.
+    BatchspecOffset16,
     NdarrayAssign,
     Transpose,
     StridedCopyInto,
@@ -135,9 +141,10 @@ enum Variant {
     Pattern,
 }
 
-const VARIANTS: [Variant; 8] = [
+const VARIANTS: [Variant; 9] = [
     Variant::Memcpy,
     Variant::Batchspec,
+    Variant::BatchspecOffset16,
     Variant::NdarrayAssign,
     Variant::Transpose,
     Variant::StridedCopyInto,
@@ -171,6 +178,7 @@ impl Variant {
         match self {
             Variant::Memcpy => "memcpy",
             Variant::Batchspec => "batchspec",
+            Variant::BatchspecOffset16 => "batchspec_offset16",
             Variant::NdarrayAssign => "ndarray_assign",
             Variant::Transpose => "transpose",
             Variant::StridedCopyInto => "strided_rs_copy_into",
@@ -188,6 +196,12 @@ impl Variant {
             Variant::Memcpy => "memcpy(copy_from_slice)".into(),
             Variant::Batchspec if two => "batchspec(permute_into, Threads::Two)".into(),
             Variant::Batchspec => "batchspec(permute_into, Threads::One)".into(),
+            Variant::BatchspecOffset16 if two => {
+                "batchspec(permute_into, Threads::Two), buffers 16 bytes past a line".into()
+            }
+            Variant::BatchspecOffset16 => {
+                "batchspec(permute_into, Threads::One), buffers 16 bytes past a line".into()
+            }
             Variant::NdarrayAssign if two => "ndarray(Zip::par_for_each assign)".into(),
             Variant::NdarrayAssign => "ndarray(assign)".into(),
             Variant::Transpose if two && case.items > 1 => {
@@ -218,7 +232,7 @@ fn huge_pages() -> bool {
     std::env::var("BATCHSPEC_BENCH_PAGES").is_ok_and(|v| v == "2M")
 }
 
-/// A 64-byte aligned f32 buffer.
+/// An f32 buffer starting at a 64-byte line, or `shift` values past one.
 struct Aligned {
     buf: Vec<f32>,
     off: usize,
@@ -227,14 +241,18 @@ struct Aligned {
 
 impl Aligned {
     fn new(len: usize) -> Self {
-        let buf = vec![0.0f32; len + 16];
+        Aligned::shifted(len, 0)
+    }
+    fn shifted(len: usize, shift: usize) -> Self {
+        let buf = vec![0.0f32; len + 16 + shift];
         if huge_pages() {
             // Before anything is written: the pages are 2 MB from the first write on.
             batchspec::kernel::advise_huge_pages(&buf, false);
         }
         let off = (0..16)
             .find(|&o| (buf.as_ptr() as usize + 4 * o).is_multiple_of(64))
-            .expect("an f32 buffer has a 64-byte aligned element among its first 16");
+            .expect("an f32 buffer has a 64-byte aligned element among its first 16")
+            + shift;
         Aligned { buf, off, len }
     }
     fn as_slice(&self) -> &[f32] {
@@ -249,6 +267,9 @@ struct Bench<'a> {
     case: &'a Case,
     src: Aligned,
     out: Aligned,
+    /// The same source 16 bytes past a line, and an output as far past one.
+    src16: Aligned,
+    out16: Aligned,
     out_shape: Vec<usize>,
     pool: rayon::ThreadPool,
 }
@@ -281,6 +302,18 @@ impl Bench<'_> {
                 let src = ArrayView::from_shape(IxDyn(case.shape), self.src.as_slice())
                     .expect("the source buffer has the case's length");
                 let out = self.out.as_mut_slice();
+                let r = if two {
+                    self.pool
+                        .install(|| permute_into(src, case.perm, out, |x| x, Threads::Two))
+                } else {
+                    permute_into(src, case.perm, out, |x| x, Threads::One)
+                };
+                r.expect("the case is a valid permutation");
+            }
+            Variant::BatchspecOffset16 => {
+                let src = ArrayView::from_shape(IxDyn(case.shape), self.src16.as_slice())
+                    .expect("the source buffer has the case's length");
+                let out = self.out16.as_mut_slice();
                 let r = if two {
                     self.pool
                         .install(|| permute_into(src, case.perm, out, |x| x, Threads::Two))
@@ -550,6 +583,7 @@ fn summarize(lines: &[(usize, String)], processes: usize, numpy: &[String]) {
             )
         };
         let memcpy = of("ratio_memcpy");
+        let offset16 = of("offset16_ratio_memcpy");
         // The best peer of each process: the best of the `peer` lines and ndarray's `assign`.
         let peer: Vec<f64> = of("ratio_best_peer")
             .into_iter()
@@ -582,11 +616,12 @@ fn summarize(lines: &[(usize, String)], processes: usize, numpy: &[String]) {
             String::new()
         };
         batchspec_bench::out!(
-            "summary case={c} threads={t} working_set={w} processes={} ratio_memcpy={} ratio_best_peer={}{}{verdict}",
+            "summary case={c} threads={t} working_set={w} processes={} ratio_memcpy={} ratio_best_peer={}{}{verdict} offset16_ratio_memcpy={}",
             memcpy.len().min(processes),
             range(&memcpy),
             range(&peer),
             vs_numpy.map_or(String::new(), |r| format!(" ratio_numpy_copyto={r:.2}")),
+            range(&offset16),
         );
     }
 }
@@ -619,6 +654,10 @@ fn measure(quick: bool, only: Option<&str>) {
         }
         let mut out = Aligned::new(n);
         out.as_mut_slice().fill(1.0);
+        let mut src16 = Aligned::shifted(n, 4);
+        src16.as_mut_slice().copy_from_slice(src.as_slice());
+        let mut out16 = Aligned::shifted(n, 4);
+        out16.as_mut_slice().fill(1.0);
         let out_shape = case.perm.iter().map(|&p| case.shape[p]).collect();
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
@@ -628,6 +667,8 @@ fn measure(quick: bool, only: Option<&str>) {
             case,
             src,
             out,
+            src16,
+            out16,
             out_shape,
             pool,
         };
@@ -703,18 +744,20 @@ fn measure(quick: bool, only: Option<&str>) {
             let at = |v: Variant| gbps[VARIANTS.iter().position(|&w| w == v).unwrap_or(0)];
             let ours = at(Variant::Batchspec);
             let memcpy = at(Variant::Memcpy);
+            let offset16 = at(Variant::BatchspecOffset16);
             let best_peer = VARIANTS
                 .iter()
                 .filter(|v| v.is_peer())
                 .map(|&v| at(v))
                 .fold(0.0f64, f64::max);
             batchspec_bench::out!(
-                "case={} threads={t} working_set={} gbps={ours:.2} ratio_memcpy={:.2} ratio_ndarray_assign={:.2} ratio_best_peer={:.2}",
+                "case={} threads={t} working_set={} gbps={ours:.2} ratio_memcpy={:.2} ratio_ndarray_assign={:.2} ratio_best_peer={:.2} offset16_ratio_memcpy={:.2}",
                 case.name,
                 working_set(n * 8),
                 ours / memcpy,
                 ours / at(Variant::NdarrayAssign),
-                ours / best_peer
+                ours / best_peer,
+                offset16 / memcpy
             );
             for &v in VARIANTS.iter().filter(|v| v.runs(case, t)) {
                 let ok = if matches!(
@@ -722,6 +765,14 @@ fn measure(quick: bool, only: Option<&str>) {
                     Variant::Memcpy | Variant::NdarrayStandardLayout | Variant::Pattern
                 ) {
                     "n/a"
+                } else if v == Variant::BatchspecOffset16 {
+                    bench.out16.as_mut_slice().fill(f32::NAN);
+                    bench.run(v, t);
+                    if bench.out16.as_slice() == want.as_slice() {
+                        "ok"
+                    } else {
+                        "WRONG"
+                    }
                 } else {
                     bench.out.as_mut_slice().fill(f32::NAN);
                     bench.run(v, t);
