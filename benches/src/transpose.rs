@@ -14,10 +14,11 @@
 //! the ratios over the passes and, at one thread, whether the bars held in every pass.
 //! Each case line says whether its source and destination fit the last-level cache
 //! (`working_set=in_llc`) or not (`beyond_llc`); case L (case A with 512 images, 308 MB per side)
-//! is beyond it on every host seen. Each case also times the kernel from and into buffers 16
-//! bytes past a 64-byte line (`offset16_ratio_memcpy`), where glibc's `malloc` places large
-//! allocations, ndarray's arrays among them: the bars are read on line-aligned buffers (the
-//! `batchspec` figure), the offset one is what arrays allocated the usual way get.
+//! is beyond it on every host seen. Each case also times the kernel from and into the same
+//! buffers 16 bytes further on, 16 bytes past a 64-byte line (`offset16_ratio_memcpy`), where
+//! glibc's `malloc` places large allocations, ndarray's arrays among them: the bars are read on
+//! line-aligned buffers (the `batchspec` figure), the offset one is what arrays allocated the
+//! usual way get.
 //!
 //! `BATCHSPEC_BENCH_QUICK=1` is the same as `--quick`. Every figure of a case is measured in
 //! the same process on the same buffers: the variants that write into the preallocated
@@ -126,8 +127,9 @@ fn bar(case: char) -> f64 {
 enum Variant {
     Memcpy,
     Batchspec,
-    /// The kernel from and into buffers 16 bytes past a line, as glibc's `malloc` places large
-    /// allocations (ndarray's arrays among them); `Batchspec`'s buffers start at a line.
+    /// The kernel from and into the same buffers 16 bytes further on (16 bytes past a line, as
+    /// glibc's `malloc` places large allocations, ndarray's arrays among them); `Batchspec`'s
+    /// views of them start at a line.
     BatchspecOffset16,
     NdarrayAssign,
     Transpose,
@@ -232,7 +234,10 @@ fn huge_pages() -> bool {
     std::env::var("BATCHSPEC_BENCH_PAGES").is_ok_and(|v| v == "2M")
 }
 
-/// An f32 buffer starting at a 64-byte line, or `shift` values past one.
+/// Values past a line where the offset views start ([`Variant::BatchspecOffset16`]).
+const SHIFT: usize = 4;
+
+/// An f32 buffer starting at a 64-byte line, with room for a view `SHIFT` values further on.
 struct Aligned {
     buf: Vec<f32>,
     off: usize,
@@ -241,18 +246,14 @@ struct Aligned {
 
 impl Aligned {
     fn new(len: usize) -> Self {
-        Aligned::shifted(len, 0)
-    }
-    fn shifted(len: usize, shift: usize) -> Self {
-        let buf = vec![0.0f32; len + 16 + shift];
+        let buf = vec![0.0f32; len + 16 + SHIFT];
         if huge_pages() {
             // Before anything is written: the pages are 2 MB from the first write on.
             batchspec::kernel::advise_huge_pages(&buf, false);
         }
         let off = (0..16)
             .find(|&o| (buf.as_ptr() as usize + 4 * o).is_multiple_of(64))
-            .expect("an f32 buffer has a 64-byte aligned element among its first 16")
-            + shift;
+            .expect("an f32 buffer has a 64-byte aligned element among its first 16");
         Aligned { buf, off, len }
     }
     fn as_slice(&self) -> &[f32] {
@@ -261,15 +262,19 @@ impl Aligned {
     fn as_mut_slice(&mut self) -> &mut [f32] {
         &mut self.buf[self.off..self.off + self.len]
     }
+    /// The view `SHIFT` values further on.
+    fn shifted(&self) -> &[f32] {
+        &self.buf[self.off + SHIFT..self.off + SHIFT + self.len]
+    }
+    fn shifted_mut(&mut self) -> &mut [f32] {
+        &mut self.buf[self.off + SHIFT..self.off + SHIFT + self.len]
+    }
 }
 
 struct Bench<'a> {
     case: &'a Case,
     src: Aligned,
     out: Aligned,
-    /// The same source 16 bytes past a line, and an output as far past one.
-    src16: Aligned,
-    out16: Aligned,
     out_shape: Vec<usize>,
     pool: rayon::ThreadPool,
 }
@@ -311,9 +316,9 @@ impl Bench<'_> {
                 r.expect("the case is a valid permutation");
             }
             Variant::BatchspecOffset16 => {
-                let src = ArrayView::from_shape(IxDyn(case.shape), self.src16.as_slice())
+                let src = ArrayView::from_shape(IxDyn(case.shape), self.src.shifted())
                     .expect("the source buffer has the case's length");
-                let out = self.out16.as_mut_slice();
+                let out = self.out.shifted_mut();
                 let r = if two {
                     self.pool
                         .install(|| permute_into(src, case.perm, out, |x| x, Threads::Two))
@@ -654,10 +659,6 @@ fn measure(quick: bool, only: Option<&str>) {
         }
         let mut out = Aligned::new(n);
         out.as_mut_slice().fill(1.0);
-        let mut src16 = Aligned::shifted(n, 4);
-        src16.as_mut_slice().copy_from_slice(src.as_slice());
-        let mut out16 = Aligned::shifted(n, 4);
-        out16.as_mut_slice().fill(1.0);
         let out_shape = case.perm.iter().map(|&p| case.shape[p]).collect();
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
@@ -667,8 +668,6 @@ fn measure(quick: bool, only: Option<&str>) {
             case,
             src,
             out,
-            src16,
-            out16,
             out_shape,
             pool,
         };
@@ -681,6 +680,20 @@ fn measure(quick: bool, only: Option<&str>) {
         // The reference result, then every variant checked against it.
         bench.run(Variant::NdarrayAssign, 1);
         let want = bench.out.as_slice().to_vec();
+        // The same for the views 16 bytes further on (another source, the values shifted).
+        let want16 = {
+            let src = ArrayView::from_shape(IxDyn(case.shape), bench.src.shifted())
+                .expect("the source buffer has the case's length");
+            let mut out = vec![0.0f32; n];
+            let view = ArrayViewMut::from_shape(IxDyn(&bench.out_shape), &mut out[..])
+                .expect("the output has the case's length");
+            match case.shape.len() {
+                2 => nd_assign::<Ix2>(src, case.perm, view, None),
+                3 => nd_assign::<Ix3>(src, case.perm, view, None),
+                _ => nd_assign::<Ix4>(src, case.perm, view, None),
+            }
+            out
+        };
         for t in [1, threads] {
             // Variants writing into the preallocated buffer run in rounds; the one that
             // allocates its result runs after them, on its own: fresh pages cost so much
@@ -766,9 +779,9 @@ fn measure(quick: bool, only: Option<&str>) {
                 ) {
                     "n/a"
                 } else if v == Variant::BatchspecOffset16 {
-                    bench.out16.as_mut_slice().fill(f32::NAN);
+                    bench.out.shifted_mut().fill(f32::NAN);
                     bench.run(v, t);
-                    if bench.out16.as_slice() == want.as_slice() {
+                    if bench.out.shifted() == want16.as_slice() {
                         "ok"
                     } else {
                         "WRONG"
