@@ -18,9 +18,9 @@
 //! Here the run-time detection and the entry points of the transpositions, which pick the
 //! write-out; beside them the register primitives (`regs`), the tiled blocks (`blocks`), the
 //! bands of small cores (`bands`), the staged write-out of long rows (`staged`), the panels of
-//! narrow rows written through an aligned tile where the buffers' lines do not start at the rows
-//! (`panels`), the edges left to the portable kernel (`edges`), the 3-channel de-interleave (`deinterleave`) and the
-//! AVX-512 blocks (`wide`).
+//! narrow rows written through an aligned tile where the buffers' lines do not start at the
+//! rows (`panels`), the edges left to the portable kernel (`edges`), the 3-channel
+//! de-interleave (`deinterleave`) and the AVX-512 blocks (`wide`).
 
 mod bands;
 mod blocks;

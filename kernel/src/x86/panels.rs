@@ -50,7 +50,10 @@ fn source_skip<A>(src: *const A, c: &Core) -> usize {
 /// whole source lines and write whole destination lines wherever the buffers start; written
 /// otherwise (line-aligned columns only, the rest by the portable kernel), a 16-byte offset of the
 /// source or of the destination ran `bchw -> chwb` (64 columns) at 0.51-0.54 × memcpy, and both
-/// at 0.42, against 1.09 with both aligned, on a 32 MiB-L3 EPYC.
+/// at 0.42, against 1.09 with both aligned, on a 32 MiB-L3 EPYC; through the tile, both off,
+/// 0.50-0.67. (Aligned, the tile ran 20 % slower than the direct panels, which keep them; the
+/// small cores of 128 columns of `bwc -> bcw` ran 0.48-0.70 through it against 0.85-0.96 in
+/// their bands.)
 ///
 /// # Safety
 /// As [`tile_b4`](super::tile_b4), and [`wants_tile`] holds.
