@@ -38,7 +38,7 @@ use core::arch::x86_64::_mm_sfence;
 use bands::{SMALL_CORE_BYTES, bands_b4};
 use blocks::{blocks_b4, blocks_b8};
 use edges::{column_blocks, edges};
-use panels::panels_b4_tiled;
+use panels::{PANEL_COLS, panels_b4_tiled};
 pub(crate) use staged::STAGE_MIN_COLS;
 use staged::staged_b4;
 use wide::blocks_b4_wide;
@@ -52,12 +52,6 @@ use crate::loops::Core;
 pub(crate) fn has_avx2() -> bool {
     super::cpu::simd_enabled() && std::is_x86_feature_detected!("avx2")
 }
-
-/// The widest destination rows, in columns, written in panels (see [`tile_b4`]): 64 source
-/// rows read at once, one line of each per block, on the measurements of `bchw -> chwb`
-/// (64 columns: 0.70 -> 0.85 x memcpy with AVX-512 on a 300 MiB-L3 Xeon) and `bwc -> bcw`
-/// (128 columns: 0.77 -> 0.72, so not).
-const PANEL_COLS: usize = 64;
 
 /// Whether [`tile_b4`] writes a core in panels (rows of at most `PANEL_COLS` columns, not a
 /// small core), for the calibration of its non-temporal stores.
