@@ -262,12 +262,14 @@ impl Aligned {
     fn as_mut_slice(&mut self) -> &mut [f32] {
         &mut self.buf[self.off..self.off + self.len]
     }
-    /// The view `SHIFT` values further on.
-    fn shifted(&self) -> &[f32] {
-        &self.buf[self.off + SHIFT..self.off + SHIFT + self.len]
+    /// The view at the line, or `SHIFT` values further on.
+    fn view(&self, shifted: bool) -> &[f32] {
+        let at = self.off + if shifted { SHIFT } else { 0 };
+        &self.buf[at..at + self.len]
     }
-    fn shifted_mut(&mut self) -> &mut [f32] {
-        &mut self.buf[self.off + SHIFT..self.off + SHIFT + self.len]
+    fn view_mut(&mut self, shifted: bool) -> &mut [f32] {
+        let at = self.off + if shifted { SHIFT } else { 0 };
+        &mut self.buf[at..at + self.len]
     }
 }
 
@@ -303,22 +305,11 @@ impl Bench<'_> {
                     out.copy_from_slice(src);
                 }
             }
-            Variant::Batchspec => {
-                let src = ArrayView::from_shape(IxDyn(case.shape), self.src.as_slice())
+            Variant::Batchspec | Variant::BatchspecOffset16 => {
+                let shifted = v == Variant::BatchspecOffset16;
+                let out = self.out.view_mut(shifted);
+                let src = ArrayView::from_shape(IxDyn(case.shape), self.src.view(shifted))
                     .expect("the source buffer has the case's length");
-                let out = self.out.as_mut_slice();
-                let r = if two {
-                    self.pool
-                        .install(|| permute_into(src, case.perm, out, |x| x, Threads::Two))
-                } else {
-                    permute_into(src, case.perm, out, |x| x, Threads::One)
-                };
-                r.expect("the case is a valid permutation");
-            }
-            Variant::BatchspecOffset16 => {
-                let src = ArrayView::from_shape(IxDyn(case.shape), self.src.shifted())
-                    .expect("the source buffer has the case's length");
-                let out = self.out.shifted_mut();
                 let r = if two {
                     self.pool
                         .install(|| permute_into(src, case.perm, out, |x| x, Threads::Two))
@@ -682,7 +673,7 @@ fn measure(quick: bool, only: Option<&str>) {
         let want = bench.out.as_slice().to_vec();
         // The same for the views 16 bytes further on (another source, the values shifted).
         let want16 = {
-            let src = ArrayView::from_shape(IxDyn(case.shape), bench.src.shifted())
+            let src = ArrayView::from_shape(IxDyn(case.shape), bench.src.view(true))
                 .expect("the source buffer has the case's length");
             let mut out = vec![0.0f32; n];
             let view = ArrayViewMut::from_shape(IxDyn(&bench.out_shape), &mut out[..])
@@ -778,18 +769,12 @@ fn measure(quick: bool, only: Option<&str>) {
                     Variant::Memcpy | Variant::NdarrayStandardLayout | Variant::Pattern
                 ) {
                     "n/a"
-                } else if v == Variant::BatchspecOffset16 {
-                    bench.out.shifted_mut().fill(f32::NAN);
-                    bench.run(v, t);
-                    if bench.out.shifted() == want16.as_slice() {
-                        "ok"
-                    } else {
-                        "WRONG"
-                    }
                 } else {
-                    bench.out.as_mut_slice().fill(f32::NAN);
+                    let shifted = v == Variant::BatchspecOffset16;
+                    bench.out.view_mut(shifted).fill(f32::NAN);
                     bench.run(v, t);
-                    if bench.out.as_slice() == want.as_slice() {
+                    let expected = if shifted { &want16 } else { &want };
+                    if bench.out.view(shifted) == expected.as_slice() {
                         "ok"
                     } else {
                         "WRONG"
