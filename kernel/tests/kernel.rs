@@ -467,20 +467,25 @@ fn narrow_rows_from_and_into_every_alignment() {
         nt_min_bytes: 0,
         ..Tuning::default()
     };
+    // Source offsets: none, and 3, 12 and 15 values past a line (skips of 13, 4 and 1 rows).
     for (shape, offsets) in [
-        (&[64usize, 3, 10, 10][..], 0..16),
-        (&[48, 3, 12, 12][..], 0..4),
-        (&[16, 5, 30, 31][..], 0..4),
+        (&[64usize, 3, 10, 10][..], &[0usize, 3, 12, 15][..]),
+        (&[48, 3, 12, 12][..], &[0, 3]),
+        (&[16, 5, 20, 21][..], &[0, 15]),
     ] {
         let perm = [1, 2, 3, 0];
         let n: usize = shape.iter().product();
-        let base = f64_array(&[n + 16], 3).mapv(|x| x as f32);
+        let base = f64_array(&[n + 32], 3).mapv(|x| x as f32);
         let base = base.as_slice().unwrap();
+        let line = (0..16)
+            .find(|&o| (base.as_ptr() as usize + 4 * o).is_multiple_of(64))
+            .unwrap();
         let bytes = u8_array(&[n + 16], 4);
         let bytes = bytes.as_slice().unwrap();
         let mut buf = vec![0.0f32; n + 16];
-        for so in offsets.clone() {
-            let src = ArrayViewD::from_shape(IxDyn(shape), &base[so..so + n]).unwrap();
+        for &so in offsets {
+            let at = line + so;
+            let src = ArrayViewD::from_shape(IxDyn(shape), &base[at..at + n]).unwrap();
             let want = reference(&src, &perm, |x| x);
             let src_u8 = ArrayViewD::from_shape(IxDyn(shape), &bytes[so..so + n]).unwrap();
             let want_u8 = reference(&src_u8, &perm, f32::from);
