@@ -71,7 +71,7 @@ pub(crate) unsafe fn deinterleave3_b4<const AV: bool, A: Copy, B: Copy, F: Fn(A)
         if o.nt && aligned && o.parts <= 1 && o.runs >= 16 {
             // The next core's source, where the plan knows it: the last run prefetches it.
             let next = (o.ahead != 0).then(|| src.wrapping_offset(o.ahead));
-            deinterleave3_runs::<AV, A, B, F>(src, dst, c.ds, f, jb, je, o.runs / 16, next);
+            deinterleave3_runs::<AV, A, B, F>(src, dst, c.ds, f, jb, je, o.runs / 16 * 16, next);
             _mm_sfence();
         } else if o.nt && aligned {
             deinterleave3_run::<true, AV, A, B, F>(src, dst, c.ds, f, jb, je, o.parts);
@@ -129,15 +129,15 @@ unsafe fn deinterleave3_run<const NT: bool, const AV: bool, A: Copy, B: Copy, F:
 }
 
 /// The 16-pixel steps of [`deinterleave3_b4`] over pixels `jb..je`, streamed one channel's row
-/// at a time: in runs of `steps` steps, each run's three rows written one after the other
-/// (the run's source, read three times, stays in the caches), while the next run's source
-/// (after the last run, the next core's first, at `next`, when known) is prefetched, spread
-/// over the run's steps. Three rows written a line each per step keep three streams of
+/// at a time: in runs of `run` pixels, each run's three rows written one after the other (the
+/// run's source, read three times, stays in the caches), while the next run's source (after
+/// the last run, the next core's first, at `next`, when known) is prefetched, spread over the
+/// run's steps. Three rows written a line each per step keep three streams of
 /// streaming stores open at once: beyond the last-level cache of a 32 MiB-L3 EPYC they ran
 /// 0.70-0.75 × memcpy in a C program of case L, one row at a time fed so 0.85-0.92.
 ///
 /// # Safety
-/// As [`deinterleave3_b4`]; `je - jb` a multiple of 16.
+/// As [`deinterleave3_b4`]; `je - jb` and `run` (at least 16) multiples of 16.
 #[target_feature(enable = "avx2")]
 #[allow(clippy::too_many_arguments)]
 unsafe fn deinterleave3_runs<const AV: bool, A: Copy, B: Copy, F: Fn(A) -> B>(
@@ -147,19 +147,20 @@ unsafe fn deinterleave3_runs<const AV: bool, A: Copy, B: Copy, F: Fn(A) -> B>(
     f: &F,
     jb: usize,
     je: usize,
-    steps: usize,
+    run: usize,
     next: Option<*const A>,
 ) {
-    let run = 16 * steps.max(1);
     let mut p0 = jb;
     while p0 < je {
         let p1 = (p0 + run).min(je);
         // The next run's source (a hint only, never read: its address is computed without
         // claiming it is inside anything).
-        let (at, pixels) = match next {
-            _ if p1 < je => (src.wrapping_add(3 * p1), (je - p1).min(run)),
-            Some(n) => (n.wrapping_add(3 * jb), (je - jb).min(run)),
-            None => (src, 0),
+        let (at, pixels) = if p1 < je {
+            (src.wrapping_add(3 * p1), (je - p1).min(run))
+        } else if let Some(n) = next {
+            (n.wrapping_add(3 * jb), (je - jb).min(run))
+        } else {
+            (src, 0)
         };
         let mut ahead = Ahead {
             at: at.cast(),
