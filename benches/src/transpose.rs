@@ -800,6 +800,11 @@ fn measure(quick: bool, only: Option<&str>) {
             None => "not decided (no call streamed long rows, or BATCHSPEC_STAGED forced it)",
         }
     );
+    if let Some(lines) = batchspec::kernel::stream_lines_decided() {
+        batchspec_bench::out!(
+            "# the streamed direct blocks of long rows, calibrated at first use in this process: {lines} lines of each destination row in turn"
+        );
+    }
     let word = |nt: Option<bool>| match nt {
         Some(true) => "streamed",
         Some(false) => "plain stores",

@@ -64,7 +64,8 @@ pub use loops::MAX_RANK;
 pub use pages::{HUGE_PAGE, advise_huge_pages, prefetch_read};
 pub use rows::{gather_rows, gather_rows_into, gather_rows_tuned};
 pub use tuning::{
-    Caches, Tuning, calibrating, panels_streaming_decided, staging_decided, stream_parts_decided,
+    Caches, Tuning, calibrating, panels_streaming_decided, staging_decided, stream_lines_decided,
+    stream_parts_decided,
 };
 pub use unfilled::{Part, Unfilled};
 
@@ -306,6 +307,19 @@ where
         let (nt, timed) = tuning::for_call(choice);
         opts.nt = nt;
         trial = timed.map(|timed| (choice, nt, timed));
+    }
+    // How many lines of each destination row the direct blocks write in turn depends on the
+    // host too: calibrated first, on direct calls, then the staging against the direct blocks
+    // with the lines chosen.
+    if calibrate && trial.is_none() && picked.may_stage && opts.nt && tuning::lines_calibrated() {
+        let (more, timed) = tuning::for_call(tuning::Choice::Lines);
+        if more {
+            opts.lines *= 2;
+        }
+        if let Some(timed) = timed {
+            opts.staged = false;
+            trial = Some((tuning::Choice::Lines, more, timed));
+        }
     }
     // Whether streaming long rows through the staging buffer pays depends on the host (it won
     // on a 32 MiB-L3 host, lost on a 300 MiB one): calibrated on calls in no other trial (a

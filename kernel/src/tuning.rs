@@ -277,6 +277,16 @@ pub(crate) fn staging_calibrated() -> bool {
     !*FORCED.get_or_init(|| env_flag("BATCHSPEC_STAGED").is_some())
 }
 
+/// Whether the lines the direct streamed blocks write of each destination row are calibrated at
+/// first use: unless `BATCHSPEC_STREAM_LINES` forces them, or `BATCHSPEC_STAGED=1` sends every
+/// such call through the staging buffer.
+pub(crate) fn lines_calibrated() -> bool {
+    static CALIBRATED: OnceLock<bool> = OnceLock::new();
+    *CALIBRATED.get_or_init(|| {
+        env_count("BATCHSPEC_STREAM_LINES").is_none() && env_flag("BATCHSPEC_STAGED") != Some(true)
+    })
+}
+
 /// The parts a streamed de-interleave reads its core in when the calibration of
 /// [`Choice::Parts`] finds the tuning's `stream_parts` slower: one, in order (2 parts were the
 /// other choice until 2026-11-28; on the 32 MiB-L3 EPYC one part ran case L at a median 0.84 ×
@@ -296,6 +306,13 @@ pub(crate) fn parts_calibrated() -> bool {
 pub(crate) enum Choice {
     /// Whether a streaming-store transposition of long rows goes through the staging buffer.
     Staging,
+    /// Whether the direct streamed blocks of long rows write twice the tuning's `stream_lines` of
+    /// each destination row in turn (else `stream_lines`). Decided before [`Choice::Staging`],
+    /// whose direct calls then write the lines chosen: on a 260 MiB-L3 Xeon 2 lines ran the
+    /// 8192 x 8192 transpose at 0.81-0.87 x memcpy against 0.73-0.78 for 4; on a 32 MiB-L3 EPYC
+    /// with 1 MiB of L2, 4 lines ran it at 0.98-1.03 against 0.84-0.88 for 2 (and 0.85-0.89
+    /// staged).
+    Lines,
     /// Whether the transposition written in panels (4-byte destination rows of at most 64
     /// columns, as `bchw -> chwb`) writes an output the last-level cache could hold with
     /// non-temporal stores, on one thread (`false`) or more (`true`).
@@ -365,6 +382,8 @@ type Slot = std::sync::Mutex<Calibration>;
 
 static STAGING: Slot = Slot::new(Calibration::new());
 
+static LINES: Slot = Slot::new(Calibration::new());
+
 static PANELS: [Slot; 2] = [const { Slot::new(Calibration::new()) }; 2];
 
 static PARTS: [Slot; 2] = [const { Slot::new(Calibration::new()) }; 2];
@@ -372,6 +391,7 @@ static PARTS: [Slot; 2] = [const { Slot::new(Calibration::new()) }; 2];
 fn slot(choice: Choice) -> std::sync::MutexGuard<'static, Calibration> {
     let slot = match choice {
         Choice::Staging => &STAGING,
+        Choice::Lines => &LINES,
         Choice::Panels(many) => &PANELS[usize::from(many)],
         Choice::Parts(many) => &PARTS[usize::from(many)],
     };
@@ -394,6 +414,16 @@ pub(crate) fn timed(choice: Choice, value: bool, bytes: usize, elapsed: std::tim
 /// have run (or when `BATCHSPEC_STAGED` forces it), for the benches to print.
 pub fn staging_decided() -> Option<bool> {
     slot(Choice::Staging).decided
+}
+
+/// The lines of each destination row the direct streamed blocks of long rows write in turn,
+/// calibrated on this machine so far: `None` until decided (or when `BATCHSPEC_STREAM_LINES`
+/// or `BATCHSPEC_STAGED=1` forces them), for the benches to print.
+pub fn stream_lines_decided() -> Option<usize> {
+    let lines = machine_tuning().stream_lines.max(1);
+    slot(Choice::Lines)
+        .decided
+        .map(|more| if more { 2 * lines } else { lines })
 }
 
 /// The non-temporal store choice of the transposition in panels for outputs the last-level
@@ -420,6 +450,7 @@ pub fn stream_parts_decided() -> [Option<usize>; 2] {
 pub fn calibrating() -> bool {
     [
         Choice::Staging,
+        Choice::Lines,
         Choice::Panels(false),
         Choice::Panels(true),
         Choice::Parts(false),

@@ -510,6 +510,61 @@ fn narrow_rows_from_and_into_every_alignment() {
     }
 }
 
+/// Rows wider than a panel from a source whose lines do not start at the first destination row:
+/// the rows before its first whole line by the portable kernel, the blocks from there, streamed
+/// (direct with 1, 2 and 4 lines of a row in turn, or staged) or not, AVX-512 or AVX2 blocks,
+/// one and two threads, the destination at a line or not.
+#[test]
+fn wide_rows_from_every_source_alignment() {
+    for (shape, perm) in [
+        (&[300usize, 80][..], &[1usize, 0][..]),
+        (&[2, 288, 64][..], &[0, 2, 1][..]),
+    ] {
+        let n: usize = shape.iter().product();
+        let base = f64_array(&[n + 32], 5).mapv(|x| x as f32);
+        let base = base.as_slice().unwrap();
+        let line = (0..16)
+            .find(|&o| (base.as_ptr() as usize + 4 * o).is_multiple_of(64))
+            .unwrap();
+        let mut buf = vec![0.0f32; n + 32];
+        let dline = (0..16)
+            .find(|&o| (buf.as_ptr() as usize + 4 * o).is_multiple_of(64))
+            .unwrap();
+        let mut tunings = vec![];
+        for nt_min_bytes in [0, usize::MAX] {
+            for (staged, stream_lines) in [(true, 2), (false, 1), (false, 2), (false, 4)] {
+                for wide in [true, false] {
+                    tunings.push(Tuning {
+                        nt_min_bytes,
+                        staged,
+                        stream_lines,
+                        wide,
+                        ..Tuning::default()
+                    });
+                }
+            }
+        }
+        for so in [0usize, 1, 4, 12, 15] {
+            let at = line + so;
+            let src = ArrayViewD::from_shape(IxDyn(shape), &base[at..at + n]).unwrap();
+            let want = reference(&src, perm, |x| x);
+            for d in [0, 4] {
+                for tuning in &tunings {
+                    for threads in [Threads::One, Threads::Two] {
+                        let dst = &mut buf[dline + d..dline + d + n];
+                        dst.fill(f32::NAN);
+                        permute_into_tuned(src.view(), perm, dst, |x| x, threads, tuning).unwrap();
+                        assert!(
+                            dst == &want[..],
+                            "{shape:?}, source +{so}, destination +{d}, {threads:?}, {tuning:?}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
 #[test]
 fn broadcast_source() {
     let row = f64_array(&[7], 1);
@@ -730,6 +785,57 @@ fn calibrated_calls_write_the_same_values() {
         }
     } else {
         assert_eq!(decided, [None, None]);
+    }
+}
+
+/// A square transpose large enough to be streamed where the last-level cache is small (24 MB on
+/// a 32 MiB-L3 host; elsewhere 4 MB, written with plain stores): through `permute_into`, whose
+/// first calls on a streamed output try the direct blocks with the tuning's lines of each
+/// destination row and twice as many, then the staging buffer against the lines chosen; every
+/// call writes the same values, from a source at a line and 16 bytes past one, and both
+/// calibrations decide.
+#[test]
+fn calibrated_lines_and_staging_write_the_same_values() {
+    let tuning = Tuning::for_machine();
+    let target = if tuning.nt_min_bytes <= 32 << 20 {
+        tuning.nt_min_bytes
+    } else {
+        4 << 20
+    };
+    let side = ((target / 4) as f64).sqrt().ceil() as usize / 16 * 16 + 16;
+    let n = side * side;
+    let src: Vec<f32> = (0..n + 16).map(|i| (i % 65_521) as f32).collect();
+    let line = (0..16)
+        .find(|&o| (src.as_ptr() as usize + 4 * o).is_multiple_of(64))
+        .unwrap();
+    let mut buf = vec![0.0f32; n + 16];
+    let off = (0..16)
+        .find(|&o| (buf.as_ptr() as usize + 4 * o).is_multiple_of(64))
+        .unwrap();
+    let dst = &mut buf[off..off + n];
+    for call in 0..34 {
+        let at = line + if call % 3 == 2 { 4 } else { 0 };
+        let a = ArrayViewD::from_shape(IxDyn(&[side, side]), &src[at..at + n]).unwrap();
+        dst.fill(f32::NAN);
+        permute_into(a, &[1, 0], dst, |x| x, Threads::One).unwrap();
+        let wrong = (0..n).find(|&k| dst[k] != src[at + (k % side) * side + k / side]);
+        assert_eq!(wrong, None, "call {call}, source +{}", at - line);
+    }
+    let forced = |name| std::env::var_os(name).is_some();
+    let lines = batchspec_kernel::stream_lines_decided();
+    let staged = batchspec_kernel::staging_decided();
+    if n * 4 >= tuning.nt_min_bytes && has_avx2() {
+        if forced("BATCHSPEC_STREAM_LINES")
+            || std::env::var("BATCHSPEC_STAGED").as_deref() == Ok("1")
+        {
+            assert_eq!(lines, None);
+        } else {
+            let l = tuning.stream_lines.max(1);
+            assert!(lines == Some(l) || lines == Some(2 * l), "{lines:?}");
+        }
+        assert_eq!(staged.is_some(), !forced("BATCHSPEC_STAGED"), "{staged:?}");
+    } else {
+        assert_eq!((lines, staged), (None, None));
     }
 }
 

@@ -38,7 +38,7 @@ pub(super) fn wants_tile<A, B>(src: *const A, dst: *mut B, c: &Core) -> bool {
 
 /// The rows before the first whose source starts a line in every source row (0 when the
 /// source rows do not share an alignment, or 4-byte source lanes cannot reach one).
-fn source_skip<A>(src: *const A, c: &Core) -> usize {
+pub(super) fn source_skip<A>(src: *const A, c: &Core) -> usize {
     let size = core::mem::size_of::<A>();
     let off = src as usize % 64;
     if size != 4 || !(c.ts.unsigned_abs() * size).is_multiple_of(64) || !off.is_multiple_of(4) {
