@@ -513,12 +513,17 @@ fn narrow_rows_from_and_into_every_alignment() {
 /// Rows wider than a panel from a source whose lines do not start at the first destination row:
 /// the rows before its first whole line by the portable kernel, the blocks from there, streamed
 /// (direct with 1, 2 and 4 lines of a row in turn, or staged) or not, AVX-512 or AVX2 blocks,
-/// one and two threads, the destination at a line or not.
+/// one and two threads, the destination at a line or not. And small cores written in bands
+/// (`bwc -> bcw`, rows back to back), whose destination lines straddle two rows when the
+/// destination is not at a line.
 #[test]
 fn wide_rows_from_every_source_alignment() {
     for (shape, perm) in [
         (&[300usize, 80][..], &[1usize, 0][..]),
         (&[2, 288, 64][..], &[0, 2, 1][..]),
+        (&[3, 128, 64][..], &[0, 2, 1][..]),
+        (&[4, 48, 16][..], &[0, 2, 1][..]),
+        (&[2, 32, 12][..], &[0, 2, 1][..]),
     ] {
         let n: usize = shape.iter().product();
         let base = f64_array(&[n + 32], 5).mapv(|x| x as f32);
@@ -548,7 +553,7 @@ fn wide_rows_from_every_source_alignment() {
             let at = line + so;
             let src = ArrayViewD::from_shape(IxDyn(shape), &base[at..at + n]).unwrap();
             let want = reference(&src, perm, |x| x);
-            for d in [0, 4] {
+            for d in [0, 1, 4, 15] {
                 for tuning in &tunings {
                     for threads in [Threads::One, Threads::Two] {
                         let dst = &mut buf[dline + d..dline + d + n];
