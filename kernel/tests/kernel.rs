@@ -515,7 +515,7 @@ fn narrow_rows_from_and_into_every_alignment() {
 /// (direct with 1, 2 and 4 lines of a row in turn, or staged) or not, AVX-512 or AVX2 blocks,
 /// one and two threads, the destination at a line or not. And small cores written in bands
 /// (`bwc -> bcw`, rows back to back), whose destination lines straddle two rows when the
-/// destination is not at a line.
+/// destination is not at a line; these from bytes mapped to floats as well.
 #[test]
 fn wide_rows_from_every_source_alignment() {
     for (shape, perm) in [
@@ -531,6 +531,8 @@ fn wide_rows_from_every_source_alignment() {
         let line = (0..16)
             .find(|&o| (base.as_ptr() as usize + 4 * o).is_multiple_of(64))
             .unwrap();
+        let bytes = u8_array(&[n + 16], 6);
+        let bytes = bytes.as_slice().unwrap();
         let mut buf = vec![0.0f32; n + 32];
         let dline = (0..16)
             .find(|&o| (buf.as_ptr() as usize + 4 * o).is_multiple_of(64))
@@ -565,6 +567,17 @@ fn wide_rows_from_every_source_alignment() {
                         );
                     }
                 }
+                // Bytes mapped to floats (the blocks that map each value), streamed.
+                let src_u8 = ArrayViewD::from_shape(IxDyn(shape), &bytes[so..so + n]).unwrap();
+                let want_u8 = reference(&src_u8, perm, f32::from);
+                let dst = &mut buf[dline + d..dline + d + n];
+                dst.fill(f32::NAN);
+                permute_into_tuned(src_u8, perm, dst, f32::from, Threads::One, &tunings[0])
+                    .unwrap();
+                assert!(
+                    dst == &want_u8[..],
+                    "u8 {shape:?}, source +{so}, destination +{d}"
+                );
             }
         }
     }

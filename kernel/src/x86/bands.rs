@@ -2,7 +2,7 @@
 //! caches hold) written left to right in 8 sequential streams, with the next core's source
 //! prefetched meanwhile.
 
-use core::arch::x86_64::{_MM_HINT_T1, _mm_prefetch, _mm256_loadu_ps};
+use core::arch::x86_64::{_MM_HINT_T1, _mm_prefetch, _mm256_loadu_ps, _mm256_storeu_ps};
 
 use super::regs::{block8, store_ps};
 use crate::exec::Opts;
@@ -99,14 +99,17 @@ pub(super) fn straddles<B>(c: &Core, jb: usize, je: usize) -> bool {
 }
 
 /// The lines of a core for which [`straddles`] holds that the bands leave: each row's last
-/// `cols - je` values and the next row's first `jb` values are one destination line, gathered
-/// into a line on the stack and streamed out whole. Left to the portable kernel (as
-/// [`edges`](super::edges::edges) did with every row's ends), each such line was written in two
-/// parts at two times with plain stores around the streamed ones, so the memory read it back
-/// first: `bwc -> bcw` (rows of 128 columns) from and into an array 16 bytes past a line ran at
-/// 0.65-0.82 x memcpy against 0.91-0.95 aligned on a 32 MiB-L3 EPYC with 1 MiB of L2. The first
-/// row's head and the last row's tail, lines shared with the cores before and after, keep the
-/// portable kernel's plain stores.
+/// `cols - je` values and the next row's first `jb` values are one destination line, streamed
+/// out whole. A band of 8 rows transposes the last 8 columns of its rows (16 when the tail is
+/// longer than 8) and the first 16 of the next 8 rows as 8 x 8 blocks, lays them side by side
+/// on the stack and streams each row's line from there (the last band, whose next row is past the core, a value at a time). Left to
+/// the portable kernel (as [`edges`](super::edges::edges) did with every row's ends), each
+/// such line was written in two parts at two times with plain stores around the streamed ones,
+/// so the memory read it back first: `bwc -> bcw` (rows of 128 columns) from and into arrays
+/// 16 bytes past a line ran at 0.61-0.67 x memcpy against 0.89-0.95 aligned on a 32 MiB-L3 EPYC
+/// with 1 MiB of L2; through these blocks 0.86-0.91 (0.82-0.90 gathering each line a value at a
+/// time). The first row's head and the last row's tail, lines shared with the cores before and
+/// after, keep the portable kernel's plain stores.
 ///
 /// # Safety
 /// As [`bands_b4`] with `NT`, and [`straddles`] holds for `jb`, `je`.
@@ -120,27 +123,58 @@ pub(super) unsafe fn straddles_b4<const AV: bool, A: Copy, B: Copy, F: Fn(A) -> 
     je: usize,
 ) {
     #[repr(C, align(64))]
-    struct Line([f32; 16]);
-    let mut line = Line([0.0; 16]);
+    struct Lines([f32; 32]);
+    let mut row = Lines([0.0; 32]);
     let tail = c.cols - je;
-    // SAFETY: every address is inside the core; `B` is a plain 4-byte type (the module's
-    // contract), so its bits travel as an `f32`'s; each line streamed starts at row `i`'s column
-    // `je`, a line boundary (rows line aligned from `jb` on, `je - jb` whole lines).
+    let ts = c.ts;
+    // SAFETY: every address read is inside the core (the blocks of rows `i + 1..i + 9` only for
+    // bands before the last); `B` is a plain 4-byte type (the module's contract), so its bits
+    // travel as an `f32`'s; each line streamed starts at row `i`'s column `je`, a line boundary
+    // (rows line aligned from `jb` on, `je - jb` whole lines).
     unsafe {
-        let put = |line: &mut Line, k: usize, i: usize, j: usize| {
-            let v = f(*src.add(i).offset(j as isize * c.ts));
-            line.0[k] = core::mem::transmute_copy::<B, f32>(&v);
+        let stream = |i: usize, line: *const f32| {
+            let p = dst.offset(i as isize * c.ds).add(je).cast::<f32>();
+            store_ps::<true>(p, _mm256_loadu_ps(line));
+            store_ps::<true>(p.add(8), _mm256_loadu_ps(line.add(8)));
         };
-        for i in 0..c.rows - 1 {
+        let last_band = c.rows - 8;
+        let mut i = 0;
+        while i < last_band {
+            let end = src.add(i).offset((c.cols as isize - 8) * ts);
+            let ends = block8::<AV, A, B, F>(end, ts, f);
+            // A tail of more than 8 values (the destination more than 32 bytes past a line)
+            // takes the 8 columns before as well.
+            let ends_lo = if tail > 8 {
+                Some(block8::<AV, A, B, F>(end.offset(-8 * ts), ts, f))
+            } else {
+                None
+            };
+            let heads = block8::<AV, A, B, F>(src.add(i + 1), ts, f);
+            let heads2 = block8::<AV, A, B, F>(src.add(i + 1).offset(8 * ts), ts, f);
+            for m in 0..8 {
+                let at = row.0.as_mut_ptr();
+                if let Some(lo) = &ends_lo {
+                    _mm256_storeu_ps(at, lo[m]);
+                }
+                _mm256_storeu_ps(at.add(8), ends[m]);
+                _mm256_storeu_ps(at.add(16), heads[m]);
+                _mm256_storeu_ps(at.add(24), heads2[m]);
+                stream(i + m, at.add(16 - tail));
+            }
+            i += 8;
+        }
+        for i in last_band..c.rows - 1 {
+            let put = |line: &mut Lines, k: usize, i: usize, j: usize| {
+                let v = f(*src.add(i).offset(j as isize * ts));
+                line.0[k] = core::mem::transmute_copy::<B, f32>(&v);
+            };
             for k in 0..tail {
-                put(&mut line, k, i, je + k);
+                put(&mut row, k, i, je + k);
             }
             for k in 0..jb {
-                put(&mut line, tail + k, i + 1, k);
+                put(&mut row, tail + k, i + 1, k);
             }
-            let p = dst.offset(i as isize * c.ds).add(je).cast::<f32>();
-            store_ps::<true>(p, _mm256_loadu_ps(line.0.as_ptr()));
-            store_ps::<true>(p.add(8), _mm256_loadu_ps(line.0.as_ptr().add(8)));
+            stream(i, row.0.as_ptr());
         }
         let head = Core {
             rows: 1,
@@ -155,7 +189,7 @@ pub(super) unsafe fn straddles_b4<const AV: bool, A: Copy, B: Copy, F: Fn(A) -> 
             ..*c
         };
         generic::tile(
-            src.add(last).offset(je as isize * c.ts),
+            src.add(last).offset(je as isize * ts),
             dst.offset(last as isize * c.ds).add(je),
             &end,
             f,
