@@ -465,6 +465,8 @@ fn every_destination_alignment() {
 fn narrow_rows_from_and_into_every_alignment() {
     let tuning = Tuning {
         nt_min_bytes: 0,
+        // Two threads split these small outputs too (below 4 MB they ran on one).
+        par_min_bytes: 0,
         ..Tuning::default()
     };
     // Source offsets: none, and 3, 12 and 15 values past a line (skips of 13, 4 and 1 rows).
@@ -546,6 +548,8 @@ fn wide_rows_from_every_source_alignment() {
                         staged,
                         stream_lines,
                         wide,
+                        // Two threads split these small outputs too.
+                        par_min_bytes: 0,
                         ..Tuning::default()
                     });
                 }

@@ -102,10 +102,11 @@ pub(super) fn straddles<B>(c: &Core, jb: usize, je: usize) -> bool {
 /// `cols - je` values and the next row's first `jb` values are one destination line, streamed
 /// out whole. A band of 8 rows transposes the last 8 columns of its rows (16 when the tail is
 /// longer than 8) and the first 16 of the next 8 rows as 8 x 8 blocks, lays them side by side
-/// on the stack and streams each row's line from there (the last band, whose next row is past the core, a value at a time). Left to
-/// the portable kernel (as [`edges`](super::edges::edges) did with every row's ends), each
-/// such line was written in two parts at two times with plain stores around the streamed ones,
-/// so the memory read it back first: `bwc -> bcw` (rows of 128 columns) from and into arrays
+/// on the stack and streams each row's line from there (the last band, whose next row is past
+/// the core, a value at a time). Left to the portable kernel (as
+/// [`edges`](super::edges::edges) did with every row's ends), each such line was written in two
+/// parts at two times with plain stores around the streamed ones, so the memory read it back
+/// first: `bwc -> bcw` (rows of 128 columns) from and into arrays
 /// 16 bytes past a line ran at 0.61-0.67 x memcpy against 0.89-0.95 aligned on a 32 MiB-L3 EPYC
 /// with 1 MiB of L2; through these blocks 0.86-0.91 (0.82-0.90 gathering each line a value at a
 /// time). The first row's head and the last row's tail, lines shared with the cores before and

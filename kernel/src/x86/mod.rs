@@ -106,8 +106,8 @@ pub(crate) unsafe fn tile_b4<const AV: bool, const WIDE: bool, A: Copy, B: Copy,
             rows: c.rows - skip,
             ..*c
         };
-        // SAFETY: rows `..skip` and `skip..` split the core; the destination's rows keep their
-        // alignment (`aligned`: `ds` a whole number of lines), the source's are now at a line.
+        // SAFETY: rows `..skip` and `skip..` split the core (the rest's blocks are found again
+        // from its own first row); the source's rows now start at a line.
         unsafe {
             edges(src, dst, &head, f, 0, jb, je);
             tile_b4::<AV, WIDE, A, B, F>(
