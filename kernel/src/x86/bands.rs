@@ -19,15 +19,25 @@ pub(super) const SMALL_CORE_BYTES: usize = 64 << 10;
 /// down a column of lines, the same copy ran about 1.2 × slower on the `bwc -> bcw` items of
 /// the benchmark (32 KB each), whose source the caches hold anyway.
 ///
+/// With `SHARED` (and `NT`), each band but the last then streams the lines its rows share with
+/// the next rows ([`shared_lines_band`]).
+///
 /// # Safety
 /// As [`tile_b4`] (with `NT`, rows line aligned from `jb` on); `rows8 <= rows` is a multiple of
-/// 8, `jb..je` whole lines inside `cols`.
+/// 8, `jb..je` whole lines inside `cols`; with `SHARED`, [`straddles`] holds for `jb`, `je`.
 ///
 /// [`tile_b4`]: super::tile_b4
 /// [`blocks_b4`]: super::blocks::blocks_b4
 #[target_feature(enable = "avx2")]
 #[allow(clippy::too_many_arguments)]
-pub(super) unsafe fn bands_b4<const NT: bool, const AV: bool, A: Copy, B: Copy, F: Fn(A) -> B>(
+pub(super) unsafe fn bands_b4<
+    const NT: bool,
+    const SHARED: bool,
+    const AV: bool,
+    A: Copy,
+    B: Copy,
+    F: Fn(A) -> B,
+>(
     src: *const A,
     dst: *mut B,
     c: &Core,
@@ -80,6 +90,11 @@ pub(super) unsafe fn bands_b4<const NT: bool, const AV: bool, A: Copy, B: Copy, 
             }
             j += 16;
         }
+        if SHARED && i + 8 < c.rows {
+            // SAFETY: [`straddles`] holds (caller contract with `SHARED`), and the band is not
+            // the last.
+            unsafe { shared_lines_band::<AV, A, B, F>(src, dst, c, f, i, je) };
+        }
         i += 8;
     }
 }
@@ -87,7 +102,8 @@ pub(super) unsafe fn bands_b4<const NT: bool, const AV: bool, A: Copy, B: Copy, 
 /// Whether a small core written in bands with streaming stores has its rows back to back with
 /// lines that straddle them (the destination not at a line, as an array 16 bytes past one):
 /// rows of a whole number of lines, `jb` (the first line's column) past the first column, whole
-/// bands. Then [`straddles_b4`] writes the lines the blocks leave.
+/// bands. Then [`bands_b4`] with `SHARED` and [`shared_lines_rest`] write the lines the blocks
+/// leave.
 pub(super) fn straddles<B>(c: &Core, jb: usize, je: usize) -> bool {
     core::mem::size_of::<B>() == 4
         && c.ds == c.cols as isize
@@ -98,24 +114,16 @@ pub(super) fn straddles<B>(c: &Core, jb: usize, je: usize) -> bool {
         && c.rows.is_multiple_of(8)
 }
 
-/// The lines of a core for which [`straddles`] holds that the bands leave: each row's last
-/// `cols - je` values and the next row's first `jb` values are one destination line, streamed
-/// out whole. A band of 8 rows transposes the last 8 columns of its rows (16 when the tail is
-/// longer than 8) and the first 16 of the next 8 rows as 8 x 8 blocks, lays them side by side
-/// on the stack and streams each row's line from there (the last band, whose next row is past
-/// the core, a value at a time). Left to the portable kernel (as
-/// [`edges`](super::edges::edges) did with every row's ends), each such line was written in two
-/// parts at two times with plain stores around the streamed ones, so the memory read it back
-/// first: `bwc -> bcw` (rows of 128 columns) from and into arrays
-/// 16 bytes past a line ran at 0.61-0.67 x memcpy against 0.89-0.95 aligned on a 32 MiB-L3 EPYC
-/// with 1 MiB of L2; through these blocks 0.86-0.91 (0.82-0.90 gathering each line a value at a
-/// time). The first row's head and the last row's tail, lines shared with the cores before and
-/// after, keep the portable kernel's plain stores.
+/// The rest of the lines a core for which [`straddles`] holds shares between its rows, after
+/// [`bands_b4`] with `SHARED` wrote those of every band but the last ([`shared_lines_band`]):
+/// the last band's, whose next row is past the core, gathered a value at a time, and the first
+/// row's head and the last row's tail, lines shared with the cores before and after, by the
+/// portable kernel's plain stores.
 ///
 /// # Safety
 /// As [`bands_b4`] with `NT`, and [`straddles`] holds for `jb`, `je`.
 #[target_feature(enable = "avx2")]
-pub(super) unsafe fn straddles_b4<const AV: bool, A: Copy, B: Copy, F: Fn(A) -> B>(
+pub(super) unsafe fn shared_lines_rest<const AV: bool, A: Copy, B: Copy, F: Fn(A) -> B>(
     src: *const A,
     dst: *mut B,
     c: &Core,
@@ -128,10 +136,9 @@ pub(super) unsafe fn straddles_b4<const AV: bool, A: Copy, B: Copy, F: Fn(A) -> 
     let mut row = Lines([0.0; 32]);
     let tail = c.cols - je;
     let ts = c.ts;
-    // SAFETY: every address read is inside the core (the blocks of rows `i + 1..i + 9` only for
-    // bands before the last); `B` is a plain 4-byte type (the module's contract), so its bits
-    // travel as an `f32`'s; each line streamed starts at row `i`'s column `je`, a line boundary
-    // (rows line aligned from `jb` on, `je - jb` whole lines).
+    // SAFETY: every address is inside the core; `B` is a plain 4-byte type (the module's
+    // contract), so its bits travel as an `f32`'s; each line streamed starts at row `i`'s column
+    // `je`, a line boundary (rows line aligned from `jb` on, `je - jb` whole lines).
     unsafe {
         let stream = |i: usize, line: *const f32| {
             let p = dst.offset(i as isize * c.ds).add(je).cast::<f32>();
@@ -139,31 +146,6 @@ pub(super) unsafe fn straddles_b4<const AV: bool, A: Copy, B: Copy, F: Fn(A) -> 
             store_ps::<true>(p.add(8), _mm256_loadu_ps(line.add(8)));
         };
         let last_band = c.rows - 8;
-        let mut i = 0;
-        while i < last_band {
-            let end = src.add(i).offset((c.cols as isize - 8) * ts);
-            let ends = block8::<AV, A, B, F>(end, ts, f);
-            // A tail of more than 8 values (the destination more than 32 bytes past a line)
-            // takes the 8 columns before as well.
-            let ends_lo = if tail > 8 {
-                Some(block8::<AV, A, B, F>(end.offset(-8 * ts), ts, f))
-            } else {
-                None
-            };
-            let heads = block8::<AV, A, B, F>(src.add(i + 1), ts, f);
-            let heads2 = block8::<AV, A, B, F>(src.add(i + 1).offset(8 * ts), ts, f);
-            for m in 0..8 {
-                let at = row.0.as_mut_ptr();
-                if let Some(lo) = &ends_lo {
-                    _mm256_storeu_ps(at, lo[m]);
-                }
-                _mm256_storeu_ps(at.add(8), ends[m]);
-                _mm256_storeu_ps(at.add(16), heads[m]);
-                _mm256_storeu_ps(at.add(24), heads2[m]);
-                stream(i + m, at.add(16 - tail));
-            }
-            i += 8;
-        }
         for i in last_band..c.rows - 1 {
             let put = |line: &mut Lines, k: usize, i: usize, j: usize| {
                 let v = f(*src.add(i).offset(j as isize * ts));
@@ -196,5 +178,63 @@ pub(super) unsafe fn straddles_b4<const AV: bool, A: Copy, B: Copy, F: Fn(A) -> 
             f,
             &Opts::PLAIN,
         );
+    }
+}
+
+/// The lines band `i` (not the last) of a core for which [`straddles`] holds shares between its
+/// rows and the next: each row's last `cols - je` values and the next row's first `jb` are one
+/// destination line. The last 8 columns of the band's rows (16 when the tail is longer than 8)
+/// and the first 16 of the next 8 rows are transposed as 8 x 8 blocks, laid side by side on the
+/// stack, and each row's line is streamed out whole from there, right after the band's blocks
+/// (each row's line where its stream of lines ends). Left to the portable kernel (as
+/// [`edges`](super::edges::edges) did with every row's ends), each such line was written in two
+/// parts at two times with plain stores around the streamed ones, so the memory read it back
+/// first: `bwc -> bcw` (rows of 128 columns) from and into arrays 16 bytes past a line ran at
+/// 0.61-0.67 x memcpy against 0.89-0.95 aligned on a 32 MiB-L3 EPYC with 1 MiB of L2; gathered a
+/// value at a time after the bands, 0.82-0.90; as these blocks after the bands, 0.86-0.91; right
+/// after each band, with the destination off, 0.78-0.83 against 0.69-0.74 after the bands in an
+/// hour when the aligned case ran 0.74-0.83 (five alternated pairs of processes).
+///
+/// # Safety
+/// As [`shared_lines_rest`], and `i + 8 < c.rows`.
+#[target_feature(enable = "avx2")]
+#[inline]
+unsafe fn shared_lines_band<const AV: bool, A: Copy, B: Copy, F: Fn(A) -> B>(
+    src: *const A,
+    dst: *mut B,
+    c: &Core,
+    f: &F,
+    i: usize,
+    je: usize,
+) {
+    #[repr(C, align(64))]
+    struct Lines([f32; 32]);
+    let mut row = Lines([0.0; 32]);
+    let tail = c.cols - je;
+    let ts = c.ts;
+    // SAFETY: rows `i..i + 9` and their columns are inside the core (`i + 8 < rows`); `B` is a
+    // plain 4-byte type, its bits moved as an `f32`'s; row `i + m`'s column `je` starts a line.
+    unsafe {
+        let end = src.add(i).offset((c.cols as isize - 8) * ts);
+        let ends = block8::<AV, A, B, F>(end, ts, f);
+        let ends_lo = if tail > 8 {
+            Some(block8::<AV, A, B, F>(end.offset(-8 * ts), ts, f))
+        } else {
+            None
+        };
+        let heads = block8::<AV, A, B, F>(src.add(i + 1), ts, f);
+        let heads2 = block8::<AV, A, B, F>(src.add(i + 1).offset(8 * ts), ts, f);
+        for m in 0..8 {
+            let at = row.0.as_mut_ptr();
+            if let Some(lo) = &ends_lo {
+                _mm256_storeu_ps(at, lo[m]);
+            }
+            _mm256_storeu_ps(at.add(8), ends[m]);
+            _mm256_storeu_ps(at.add(16), heads[m]);
+            _mm256_storeu_ps(at.add(24), heads2[m]);
+            let p = dst.offset((i + m) as isize * c.ds).add(je).cast::<f32>();
+            store_ps::<true>(p, _mm256_loadu_ps(at.add(16 - tail)));
+            store_ps::<true>(p.add(8), _mm256_loadu_ps(at.add(24 - tail)));
+        }
     }
 }

@@ -123,7 +123,7 @@ pub(super) unsafe fn walk_b4<const NT: bool, const AV: bool, A: Copy, B: Copy, F
         // SAFETY: rows `rows16..rows8` of the core, as a core of their own; AVX2 is available
         // (caller contract of the kernels that walk).
         unsafe {
-            bands_b4::<NT, AV, A, B, F>(
+            bands_b4::<NT, false, AV, A, B, F>(
                 src.add(rows16),
                 dst.offset(rows16 as isize * ds),
                 &sub,

@@ -35,7 +35,7 @@ pub(crate) use deinterleave::{deinterleave3_b4, deinterleave3_u8_affine};
 
 use core::arch::x86_64::_mm_sfence;
 
-use bands::{SMALL_CORE_BYTES, bands_b4, straddles, straddles_b4};
+use bands::{SMALL_CORE_BYTES, bands_b4, shared_lines_rest, straddles};
 use blocks::{blocks_b4, blocks_b8};
 use edges::{column_blocks, edges};
 use panels::{PANEL_COLS, panels_b4_tiled, source_skip};
@@ -143,12 +143,13 @@ pub(crate) unsafe fn tile_b4<const AV: bool, const WIDE: bool, A: Copy, B: Copy,
             if js == jb && c.rows * c.cols * core::mem::size_of::<A>() <= SMALL_CORE_BYTES {
                 // A small core (one batch item of `bwc -> bcw`, say): its source stays in the
                 // caches, so the order of the writes is what counts.
-                bands_b4::<true, AV, A, B, F>(src, dst, c, f, r, jb, je, o.ahead);
                 if straddles::<B>(c, jb, je) {
-                    straddles_b4::<AV, A, B, F>(src, dst, c, f, jb, je);
+                    bands_b4::<true, true, AV, A, B, F>(src, dst, c, f, r, jb, je, o.ahead);
+                    shared_lines_rest::<AV, A, B, F>(src, dst, c, f, jb, je);
                     _mm_sfence();
                     return;
                 }
+                bands_b4::<true, false, AV, A, B, F>(src, dst, c, f, r, jb, je, o.ahead);
             } else if WIDE {
                 blocks_b4_wide::<true, AV, A, B, F>(src, dst, c, f, w, o.lines, r, js, je);
             } else {
