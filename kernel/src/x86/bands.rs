@@ -131,8 +131,6 @@ pub(super) unsafe fn shared_lines_rest<const AV: bool, A: Copy, B: Copy, F: Fn(A
     jb: usize,
     je: usize,
 ) {
-    #[repr(C, align(64))]
-    struct Lines([f32; 32]);
     let mut row = Lines([0.0; 32]);
     let tail = c.cols - je;
     let ts = c.ts;
@@ -140,11 +138,6 @@ pub(super) unsafe fn shared_lines_rest<const AV: bool, A: Copy, B: Copy, F: Fn(A
     // contract), so its bits travel as an `f32`'s; each line streamed starts at row `i`'s column
     // `je`, a line boundary (rows line aligned from `jb` on, `je - jb` whole lines).
     unsafe {
-        let stream = |i: usize, line: *const f32| {
-            let p = dst.offset(i as isize * c.ds).add(je).cast::<f32>();
-            store_ps::<true>(p, _mm256_loadu_ps(line));
-            store_ps::<true>(p.add(8), _mm256_loadu_ps(line.add(8)));
-        };
         let last_band = c.rows - 8;
         for i in last_band..c.rows - 1 {
             let put = |line: &mut Lines, k: usize, i: usize, j: usize| {
@@ -157,7 +150,7 @@ pub(super) unsafe fn shared_lines_rest<const AV: bool, A: Copy, B: Copy, F: Fn(A
             for k in 0..jb {
                 put(&mut row, tail + k, i + 1, k);
             }
-            stream(i, row.0.as_ptr());
+            stream_line(dst, c, i, je, row.0.as_ptr());
         }
         let head = Core {
             rows: 1,
@@ -207,8 +200,6 @@ unsafe fn shared_lines_band<const AV: bool, A: Copy, B: Copy, F: Fn(A) -> B>(
     i: usize,
     je: usize,
 ) {
-    #[repr(C, align(64))]
-    struct Lines([f32; 32]);
     let mut row = Lines([0.0; 32]);
     let tail = c.cols - je;
     let ts = c.ts;
@@ -232,9 +223,27 @@ unsafe fn shared_lines_band<const AV: bool, A: Copy, B: Copy, F: Fn(A) -> B>(
             _mm256_storeu_ps(at.add(8), ends[m]);
             _mm256_storeu_ps(at.add(16), heads[m]);
             _mm256_storeu_ps(at.add(24), heads2[m]);
-            let p = dst.offset((i + m) as isize * c.ds).add(je).cast::<f32>();
-            store_ps::<true>(p, _mm256_loadu_ps(at.add(16 - tail)));
-            store_ps::<true>(p.add(8), _mm256_loadu_ps(at.add(24 - tail)));
+            stream_line(dst, c, i + m, je, at.add(16 - tail));
         }
+    }
+}
+
+/// A destination line gathered on the stack, with room for the 8 x 8 blocks around it.
+#[repr(C, align(64))]
+struct Lines([f32; 32]);
+
+/// Streams the 16 values at `line` out as row `i`'s line that starts at column `je`.
+///
+/// # Safety
+/// Row `i`'s columns `je..je + 16` (into the next row where rows are back to back) are inside
+/// the destination and start a line; `line..line + 16` is readable.
+#[target_feature(enable = "avx2")]
+#[inline]
+unsafe fn stream_line<B>(dst: *mut B, c: &Core, i: usize, je: usize, line: *const f32) {
+    // SAFETY: caller contract; streaming stores of 32 bytes at a line and 32 bytes past it.
+    unsafe {
+        let p = dst.offset(i as isize * c.ds).add(je).cast::<f32>();
+        store_ps::<true>(p, _mm256_loadu_ps(line));
+        store_ps::<true>(p.add(8), _mm256_loadu_ps(line.add(8)));
     }
 }
