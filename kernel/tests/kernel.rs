@@ -479,9 +479,7 @@ fn narrow_rows_from_and_into_every_alignment() {
         let n: usize = shape.iter().product();
         let base = f64_array(&[n + 32], 3).mapv(|x| x as f32);
         let base = base.as_slice().unwrap();
-        let line = (0..16)
-            .find(|&o| (base.as_ptr() as usize + 4 * o).is_multiple_of(64))
-            .unwrap();
+        let line = line_start(base);
         let bytes = u8_array(&[n + 16], 4);
         let bytes = bytes.as_slice().unwrap();
         let mut buf = vec![0.0f32; n + 16];
@@ -532,15 +530,11 @@ fn wide_rows_from_every_source_alignment() {
         let n: usize = shape.iter().product();
         let base = f64_array(&[n + 32], 5).mapv(|x| x as f32);
         let base = base.as_slice().unwrap();
-        let line = (0..16)
-            .find(|&o| (base.as_ptr() as usize + 4 * o).is_multiple_of(64))
-            .unwrap();
+        let line = line_start(base);
         let bytes = u8_array(&[n + 16], 6);
         let bytes = bytes.as_slice().unwrap();
         let mut buf = vec![0.0f32; n + 32];
-        let dline = (0..16)
-            .find(|&o| (buf.as_ptr() as usize + 4 * o).is_multiple_of(64))
-            .unwrap();
+        let dline = line_start(&buf);
         let mut tunings = vec![];
         for nt_min_bytes in [0, usize::MAX] {
             let ways: &[(bool, usize)] = if long {
@@ -796,9 +790,7 @@ fn calibrated_calls_write_the_same_values() {
     // Line aligned, as the streaming stores need: a buffer 16 values longer, from its first
     // 64-byte boundary on.
     let mut buf = vec![0.0f32; want.len() + 16];
-    let off = (0..16)
-        .find(|&o| (buf.as_ptr() as usize + 4 * o).is_multiple_of(64))
-        .unwrap();
+    let off = line_start(&buf);
     let dst = &mut buf[off..off + want.len()];
     for threads in [Threads::One, Threads::Two] {
         for call in 0..18 {
@@ -837,13 +829,9 @@ fn calibrated_lines_and_staging_write_the_same_values() {
     let side = ((target / 4) as f64).sqrt().ceil() as usize / 16 * 16 + 16;
     let n = side * side;
     let src: Vec<f32> = (0..n + 16).map(|i| (i % 65_521) as f32).collect();
-    let line = (0..16)
-        .find(|&o| (src.as_ptr() as usize + 4 * o).is_multiple_of(64))
-        .unwrap();
+    let line = line_start(&src);
     let mut buf = vec![0.0f32; n + 16];
-    let off = (0..16)
-        .find(|&o| (buf.as_ptr() as usize + 4 * o).is_multiple_of(64))
-        .unwrap();
+    let off = line_start(&buf);
     let dst = &mut buf[off..off + n];
     for call in 0..34 {
         let at = line + if call % 3 == 2 { 4 } else { 0 };
@@ -895,9 +883,7 @@ fn calibrated_parts_write_the_same_values() {
         want[(bi * 3 + c) * h * w + p] = *v;
     }
     let mut buf = vec![0.0f32; n + 16];
-    let off = (0..16)
-        .find(|&o| (buf.as_ptr() as usize + 4 * o).is_multiple_of(64))
-        .unwrap();
+    let off = line_start(&buf);
     let dst = &mut buf[off..off + n];
     for threads in [Threads::One, Threads::Two] {
         for call in 0..18 {
@@ -920,6 +906,13 @@ fn calibrated_parts_write_the_same_values() {
     } else {
         assert_eq!(decided, [None, None]);
     }
+}
+
+/// The first index of `values` that starts a 64-byte line.
+fn line_start(values: &[f32]) -> usize {
+    (0..16)
+        .find(|&o| (values.as_ptr() as usize + 4 * o).is_multiple_of(64))
+        .expect("16 floats span a line")
 }
 
 /// Whether the AVX2 kernels run here (the de-interleave that reads in parts is one).
