@@ -48,6 +48,53 @@ pub(super) unsafe fn bands_b4<
     ahead: isize,
 ) {
     let (ts, ds) = (c.ts, c.ds);
+    let step = |s: *const A, d: *mut f32| {
+        // SAFETY: the band's rows `i..i + 8` and columns `j..j + 16` (source at `s`, destination
+        // at `d`) are inside the core; streaming stores are 32-byte aligned because rows are line
+        // aligned from `jb` on.
+        unsafe {
+            let lo = block8::<AV, A, B, F>(s, ts, f);
+            let hi = block8::<AV, A, B, F>(s.offset(8 * ts), ts, f);
+            for m in 0..8 {
+                let p = d.offset(m as isize * ds);
+                store_ps::<NT>(p, lo[m]);
+                store_ps::<NT>(p.add(8), hi[m]);
+            }
+        }
+    };
+    // SAFETY: caller contract; `step` writes the 8 x 16 block it is given.
+    unsafe { walk_bands::<SHARED, AV, A, B, F>(src, dst, c, f, rows8, jb, je, ahead, step) }
+}
+
+/// The walk of [`bands_b4`] and [`bands_b4_wide`]: each band of 8 rows left to right, `step(s,
+/// d)` for the 8 x 16 block whose source starts at `s` (its 16 rows `ts` apart) and whose
+/// destination starts at `d` (its 8 rows `ds` apart), the next core's source prefetched
+/// meanwhile; with `SHARED`, each band's shared lines after it ([`shared_lines_band`]).
+///
+/// # Safety
+/// As [`bands_b4`]; `step` writes the block it is given and nothing else.
+///
+/// [`bands_b4_wide`]: super::wide::bands_b4_wide
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+pub(super) unsafe fn walk_bands<
+    const SHARED: bool,
+    const AV: bool,
+    A: Copy,
+    B: Copy,
+    F: Fn(A) -> B,
+>(
+    src: *const A,
+    dst: *mut B,
+    c: &Core,
+    f: &F,
+    rows8: usize,
+    jb: usize,
+    je: usize,
+    ahead: isize,
+    mut step: impl FnMut(*const A, *mut f32),
+) {
+    let (ts, ds) = (c.ts, c.ds);
     // The next core's source, when it is a range no longer than a small core's (`ahead`
     // elements on): read into the level-2 cache a few lines per block while this core is
     // written, so that its loads find it there.
@@ -70,24 +117,17 @@ pub(super) unsafe fn bands_b4<
         while j < je {
             for _ in 0..per_block {
                 if next < next_end {
-                    // A hint: it never faults and reads nothing into the program.
-                    _mm_prefetch::<_MM_HINT_T1>(next);
+                    // SAFETY: SSE is part of x86-64; a hint, it never faults and reads
+                    // nothing into the program.
+                    unsafe { _mm_prefetch::<_MM_HINT_T1>(next) };
                     next = next.wrapping_add(64);
                 }
             }
-            // SAFETY: rows `i..i + 8` and columns `j..j + 16` are inside the core; streaming
-            // stores are 32-byte aligned because rows are line aligned from `jb` on.
-            unsafe {
-                let s = src.offset(j as isize * ts).add(i);
-                let lo = block8::<AV, A, B, F>(s, ts, f);
-                let hi = block8::<AV, A, B, F>(s.offset(8 * ts), ts, f);
-                let di = dst.offset(i as isize * ds).add(j).cast::<f32>();
-                for m in 0..8 {
-                    let p = di.offset(m as isize * ds);
-                    store_ps::<NT>(p, lo[m]);
-                    store_ps::<NT>(p.add(8), hi[m]);
-                }
-            }
+            // In bounds: rows `i..i + 8` and columns `j..j + 16` are inside the core; the
+            // pointers are only offset here, and read or written by `step`.
+            let s = src.wrapping_offset(j as isize * ts).wrapping_add(i);
+            let d = dst.wrapping_offset(i as isize * ds).wrapping_add(j);
+            step(s, d.cast::<f32>());
             j += 16;
         }
         if SHARED && i + 8 < c.rows {

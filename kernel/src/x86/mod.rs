@@ -41,8 +41,8 @@ use edges::{column_blocks, edges};
 use panels::{PANEL_COLS, panels_b4_tiled, source_skip};
 pub(crate) use staged::STAGE_MIN_COLS;
 use staged::staged_b4;
-use wide::blocks_b4_wide;
 pub(crate) use wide::has_avx512;
+use wide::{bands_b4_wide, blocks_b4_wide};
 
 use crate::exec::Opts;
 use crate::loops::Core;
@@ -144,12 +144,22 @@ pub(crate) unsafe fn tile_b4<const AV: bool, const WIDE: bool, A: Copy, B: Copy,
                 // A small core (one batch item of `bwc -> bcw`, say): its source stays in the
                 // caches, so the order of the writes is what counts.
                 if straddles::<B>(c, jb, je) {
-                    bands_b4::<true, true, AV, A, B, F>(src, dst, c, f, r, jb, je, o.ahead);
+                    if WIDE {
+                        bands_b4_wide::<true, true, AV, A, B, F>(
+                            src, dst, c, f, r, jb, je, o.ahead,
+                        );
+                    } else {
+                        bands_b4::<true, true, AV, A, B, F>(src, dst, c, f, r, jb, je, o.ahead);
+                    }
                     shared_lines_rest::<AV, A, B, F>(src, dst, c, f, jb, je);
                     _mm_sfence();
                     return;
                 }
-                bands_b4::<true, false, AV, A, B, F>(src, dst, c, f, r, jb, je, o.ahead);
+                if WIDE {
+                    bands_b4_wide::<true, false, AV, A, B, F>(src, dst, c, f, r, jb, je, o.ahead);
+                } else {
+                    bands_b4::<true, false, AV, A, B, F>(src, dst, c, f, r, jb, je, o.ahead);
+                }
             } else if WIDE {
                 blocks_b4_wide::<true, AV, A, B, F>(src, dst, c, f, w, o.lines, r, js, je);
             } else {
