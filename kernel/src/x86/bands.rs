@@ -1,10 +1,10 @@
-//! Bands of 8 destination rows for the 4-byte AVX2 transposition: small cores (whose source the
-//! caches hold) written left to right in 8 sequential streams, with the next core's source
+//! Bands of 16 destination rows for the 4-byte transposition: small cores (whose source the
+//! caches hold) written left to right in 16 sequential streams, with the next core's source
 //! prefetched meanwhile.
 
 use core::arch::x86_64::{_MM_HINT_T1, _mm_prefetch, _mm256_loadu_ps, _mm256_storeu_ps};
 
-use super::regs::{block8, store_ps};
+use super::regs::{block8, block16, store_ps};
 use crate::exec::Opts;
 use crate::generic;
 use crate::loops::Core;
@@ -12,15 +12,19 @@ use crate::loops::Core;
 /// Cores whose source is at most this many bytes go through [`bands_b4`] when they stream.
 pub(super) const SMALL_CORE_BYTES: usize = 64 << 10;
 
-/// Transposition of a core in bands of 8 destination rows (streaming stores with `NT`; for small
-/// cores, and for the last 8 rows of [`blocks_b4`]'s tiles): each band written
-/// left to right, a whole 64-byte line of each of its 8 rows per step (two 8 x 8 blocks), so
-/// the writes form 8 sequential streams. With the 16 x 16 tiles of [`blocks_b4`], which walk
-/// down a column of lines, the same copy ran about 1.2 × slower on the `bwc -> bcw` items of
-/// the benchmark (32 KB each), whose source the caches hold anyway.
+/// Transposition of a core in bands of 16 destination rows (a last band of 8; streaming stores
+/// with `NT`; for small cores, and for the last 8 rows of [`blocks_b4`]'s tiles): each band
+/// written left to right, a whole 64-byte line of each of its rows per step (a 16 x 16 block,
+/// [`block16`]; two 8 x 8 blocks in a band of 8), so the writes form 16 sequential streams and
+/// each step reads whole source lines. With the 16 x 16 tiles of [`blocks_b4`], which walk down
+/// a column of lines, the same copy ran about 1.2 × slower on the `bwc -> bcw` items of the
+/// benchmark (32 KB each), whose source the caches hold anyway. Bands of 8 rows (8 streams,
+/// each source line read in two halves by two bands) ran the 1024 items at 0.93-1.00 x memcpy
+/// where bands of 16 ran 1.11-1.21 (32 rows: 1.03-1.13; 64: 0.78-0.85) on a 32 MiB-L3 EPYC
+/// with 1 MiB of L2 (alternated processes of a `permute_into_tuned` loop).
 ///
 /// With `SHARED` (and `NT`), each band but the last then streams the lines its rows share with
-/// the next rows ([`shared_lines_band`]).
+/// the next rows ([`shared_lines_band`], 8 rows at a time).
 ///
 /// # Safety
 /// As [`tile_b4`] (with `NT`, rows line aligned from `jb` on); `rows8 <= rows` is a multiple of
@@ -48,10 +52,13 @@ pub(super) unsafe fn bands_b4<
     ahead: isize,
 ) {
     let (ts, ds) = (c.ts, c.ds);
-    let step = |s: *const A, d: *mut f32| {
-        // SAFETY: the band's rows `i..i + 8` and columns `j..j + 16` (source at `s`, destination
-        // at `d`) are inside the core; streaming stores are 32-byte aligned because rows are line
-        // aligned from `jb` on.
+    let step16 = |s: *const A, d: *mut f32| {
+        // SAFETY: the block's 16 rows and columns (source at `s`, destination at `d`) are inside
+        // the core; streaming stores are 32-byte aligned (rows line aligned from `jb` on).
+        unsafe { block16::<NT, AV, A, B, F>(s, d, ts, ds, f) }
+    };
+    let step8 = |s: *const A, d: *mut f32| {
+        // SAFETY: as in `step16`, for the block's 8 rows.
         unsafe {
             let lo = block8::<AV, A, B, F>(s, ts, f);
             let hi = block8::<AV, A, B, F>(s.offset(8 * ts), ts, f);
@@ -62,17 +69,20 @@ pub(super) unsafe fn bands_b4<
             }
         }
     };
-    // SAFETY: caller contract; `step` writes the 8 x 16 block it is given.
-    unsafe { walk_bands::<SHARED, AV, A, B, F>(src, dst, c, f, rows8, jb, je, ahead, step) }
+    // SAFETY: caller contract; each step writes the block it is given.
+    unsafe {
+        walk_bands::<SHARED, AV, A, B, F>(src, dst, c, f, rows8, jb, je, ahead, step16, step8);
+    }
 }
 
-/// The walk of [`bands_b4`] and [`bands_b4_wide`]: each band of 8 rows left to right, `step(s,
-/// d)` for the 8 x 16 block whose source starts at `s` (its 16 rows `ts` apart) and whose
-/// destination starts at `d` (its 8 rows `ds` apart), the next core's source prefetched
-/// meanwhile; with `SHARED`, each band's shared lines after it ([`shared_lines_band`]).
+/// The walk of [`bands_b4`] and [`bands_b4_wide`]: bands of 16 rows (a last one of 8), each
+/// left to right, `step16(s, d)` (`step8` in the band of 8) for the block of 16 (8) rows and 16
+/// columns whose source starts at `s` (its 16 rows `ts` apart) and whose destination starts at
+/// `d` (its rows `ds` apart), the next core's source prefetched meanwhile; with `SHARED`, each
+/// band's shared lines after it ([`shared_lines_band`]).
 ///
 /// # Safety
-/// As [`bands_b4`]; `step` writes the block it is given and nothing else.
+/// As [`bands_b4`]; each step writes the block it is given and nothing else.
 ///
 /// [`bands_b4_wide`]: super::wide::bands_b4_wide
 #[inline(always)]
@@ -92,7 +102,8 @@ pub(super) unsafe fn walk_bands<
     jb: usize,
     je: usize,
     ahead: isize,
-    mut step: impl FnMut(*const A, *mut f32),
+    mut step16: impl FnMut(*const A, *mut f32),
+    mut step8: impl FnMut(*const A, *mut f32),
 ) {
     let (ts, ds) = (c.ts, c.ds);
     // The next core's source, when it is a range no longer than a small core's (`ahead`
@@ -108,11 +119,12 @@ pub(super) unsafe fn walk_bands<
     if span <= SMALL_CORE_BYTES {
         next = src.wrapping_offset(ahead).cast::<i8>();
         next_end = next.wrapping_add(span);
-        let blocks = (rows8 / 8) * (je.saturating_sub(jb) / 16);
+        let blocks = rows8.div_ceil(16) * (je.saturating_sub(jb) / 16);
         per_block = (span / 64).div_ceil(blocks.max(1));
     }
     let mut i = 0;
     while i < rows8 {
+        let band = if i + 16 <= rows8 { 16 } else { 8 };
         let mut j = jb;
         while j < je {
             for _ in 0..per_block {
@@ -123,19 +135,30 @@ pub(super) unsafe fn walk_bands<
                     next = next.wrapping_add(64);
                 }
             }
-            // In bounds: rows `i..i + 8` and columns `j..j + 16` are inside the core; the
-            // pointers are only offset here, and read or written by `step`.
+            // In bounds: rows `i..i + band` and columns `j..j + 16` are inside the core; the
+            // pointers are only offset here, and read or written by the step.
             let s = src.wrapping_offset(j as isize * ts).wrapping_add(i);
-            let d = dst.wrapping_offset(i as isize * ds).wrapping_add(j);
-            step(s, d.cast::<f32>());
+            let d = dst
+                .wrapping_offset(i as isize * ds)
+                .wrapping_add(j)
+                .cast::<f32>();
+            if band == 16 {
+                step16(s, d);
+            } else {
+                step8(s, d);
+            }
             j += 16;
         }
-        if SHARED && i + 8 < c.rows {
-            // SAFETY: [`straddles`] holds (caller contract with `SHARED`), and the band is not
-            // the last.
-            unsafe { shared_lines_band::<AV, A, B, F>(src, dst, c, f, i, je) };
+        if SHARED {
+            for h in (i..i + band).step_by(8) {
+                if h + 8 < c.rows {
+                    // SAFETY: [`straddles`] holds (caller contract with `SHARED`), and rows
+                    // `h..h + 8` are not the last 8.
+                    unsafe { shared_lines_band::<AV, A, B, F>(src, dst, c, f, h, je) };
+                }
+            }
         }
-        i += 8;
+        i += band;
     }
 }
 

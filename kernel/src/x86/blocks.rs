@@ -1,15 +1,9 @@
 //! The tiled blocks of the AVX2 transpositions: 16 x 16 blocks of 4-byte lanes collected in a
 //! stack tile, and 8 x 4 blocks of 8-byte lanes, each destination row's line stored whole.
 
-use core::arch::x86_64::{__m256, _mm256_setzero_ps};
-
 use super::bands::bands_b4;
-use super::regs::{block8, load4, store_pd, store_ps, tr4x4};
+use super::regs::{block16, load4, store_pd, tr4x4};
 use crate::loops::Core;
-
-/// A 16 x 16 tile of 4-byte lanes on the stack, one 64-byte line per row.
-#[repr(C, align(64))]
-struct Tile16([[__m256; 2]; 16]);
 
 /// The 16 x 16 blocks of [`tile_b4`] (and 16 x 8 blocks for a last group of 8 rows).
 ///
@@ -36,25 +30,9 @@ pub(super) unsafe fn blocks_b4<const NT: bool, const AV: bool, A: Copy, B: Copy,
     je: usize,
 ) {
     let (ts, ds) = (c.ts, c.ds);
-    let mut tile = Tile16([[_mm256_setzero_ps(); 2]; 16]);
     let block = |s: *const A, d: *mut f32| {
-        // SAFETY: every `(m, k)` with `m < 16`, `k < 16` of the block is inside the core.
-        unsafe {
-            for x in 0..2 {
-                let sh = s.offset(8 * x as isize * ts);
-                let top = block8::<AV, A, B, F>(sh, ts, f);
-                let bottom = block8::<AV, A, B, F>(sh.add(8), ts, f);
-                for m in 0..8 {
-                    tile.0[m][x] = top[m];
-                    tile.0[8 + m][x] = bottom[m];
-                }
-            }
-            for (m, line) in tile.0.iter().enumerate() {
-                let p = d.offset(m as isize * ds);
-                store_ps::<NT>(p, line[0]);
-                store_ps::<NT>(p.add(8), line[1]);
-            }
-        }
+        // SAFETY: every block the walk hands over is inside the core (caller contract).
+        unsafe { block16::<NT, AV, A, B, F>(s, d, ts, ds, f) }
     };
     // SAFETY: the walk hands over blocks inside the core (caller contract).
     unsafe { walk_b4::<NT, AV, A, B, F>(src, dst, c, f, strip, lines, rows8, jb, je, block) }

@@ -1,12 +1,12 @@
 //! Register primitives of the AVX2 kernels: loads of 8 (4) mapped elements into a vector, the
 //! in-register 8 x 8 (4 x 4) transposes, plain or streaming stores, and the load-and-transpose
-//! of one 8 x 8 block of 4-byte lanes.
+//! of one 8 x 8 block of 4-byte lanes, and of a 16 x 16 block through a tile on the stack.
 
 use core::arch::x86_64::{
     __m256, __m256d, _mm_loadl_epi64, _mm256_cvtepi32_ps, _mm256_cvtepu8_epi32, _mm256_loadu_pd,
-    _mm256_loadu_ps, _mm256_permute2f128_pd, _mm256_permute2f128_ps, _mm256_shuffle_ps,
-    _mm256_storeu_pd, _mm256_storeu_ps, _mm256_stream_pd, _mm256_stream_ps, _mm256_unpackhi_pd,
-    _mm256_unpackhi_ps, _mm256_unpacklo_pd, _mm256_unpacklo_ps,
+    _mm256_loadu_ps, _mm256_permute2f128_pd, _mm256_permute2f128_ps, _mm256_setzero_ps,
+    _mm256_shuffle_ps, _mm256_storeu_pd, _mm256_storeu_ps, _mm256_stream_pd, _mm256_stream_ps,
+    _mm256_unpackhi_pd, _mm256_unpackhi_ps, _mm256_unpacklo_pd, _mm256_unpacklo_ps,
 };
 
 /// Loads 8 consecutive `A` from `p`, maps them and returns the bits as a vector.
@@ -204,4 +204,43 @@ pub(super) unsafe fn block8<const AV: bool, A: Copy, B: Copy, F: Fn(A) -> B>(
 pub(super) unsafe fn load8_u8_f32(p: *const u8) -> __m256 {
     // SAFETY: 8 readable bytes (caller contract); `_mm_loadl_epi64` reads 8 bytes unaligned.
     unsafe { _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(_mm_loadl_epi64(p.cast()))) }
+}
+
+/// A 16 x 16 tile of 4-byte lanes on the stack, one 64-byte line per row.
+#[repr(C, align(64))]
+struct Tile16([[__m256; 2]; 16]);
+
+/// One 16 x 16 block of [`blocks_b4`](super::blocks::blocks_b4) and [`bands_b4`](super::bands::bands_b4): source rows `s + k * ts` (`k < 16`, 16 elements each)
+/// into destination rows `d + m * ds` (`m < 16`, one 64-byte line each).
+///
+/// # Safety
+/// Every `(m, k)` with `m < 16`, `k < 16` of the block is inside the core; as
+/// [`store_ps`] for each line (32-byte aligned with `NT`); as [`load8`] for each source row.
+#[target_feature(enable = "avx2")]
+#[inline]
+pub(super) unsafe fn block16<const NT: bool, const AV: bool, A: Copy, B: Copy, F: Fn(A) -> B>(
+    s: *const A,
+    d: *mut f32,
+    ts: isize,
+    ds: isize,
+    f: &F,
+) {
+    let mut tile = Tile16([[_mm256_setzero_ps(); 2]; 16]);
+    // SAFETY: caller contract.
+    unsafe {
+        for x in 0..2 {
+            let sh = s.offset(8 * x as isize * ts);
+            let top = block8::<AV, A, B, F>(sh, ts, f);
+            let bottom = block8::<AV, A, B, F>(sh.add(8), ts, f);
+            for m in 0..8 {
+                tile.0[m][x] = top[m];
+                tile.0[8 + m][x] = bottom[m];
+            }
+        }
+        for (m, line) in tile.0.iter().enumerate() {
+            let p = d.offset(m as isize * ds);
+            store_ps::<NT>(p, line[0]);
+            store_ps::<NT>(p.add(8), line[1]);
+        }
+    }
 }

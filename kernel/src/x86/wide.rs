@@ -22,7 +22,7 @@ pub(crate) fn has_avx512() -> bool {
 }
 
 /// Loads 16 consecutive `A` from `p`, maps them and returns the bits as a vector; as
-/// [`load8`](super::regs::load8) for 16 lanes.
+/// [`load8`] for 16 lanes.
 ///
 /// # Safety
 /// `p..p+16` is readable; `B` is a plain 4-byte type, and so is `A` when `AV`; AVX-512F is
@@ -94,6 +94,39 @@ fn tr16x16(r: &[__m512; 16]) -> [__m512; 16] {
     v
 }
 
+/// One 16 x 16 block with AVX-512: source rows `s + k * ts` (`k < 16`, 16 elements each) loaded
+/// into 16 registers, transposed there ([`tr16x16`]), each destination row's line (`d + m *
+/// ds`, `m < 16`) stored with one instruction.
+///
+/// # Safety
+/// Every `(m, k)` with `m < 16`, `k < 16` of the block is inside the core; each line 64-byte
+/// aligned with `NT`; as [`load16`] for each source row.
+#[target_feature(enable = "avx512f,avx2")]
+#[inline]
+unsafe fn block16<const NT: bool, const AV: bool, A: Copy, B: Copy, F: Fn(A) -> B>(
+    s: *const A,
+    d: *mut f32,
+    ts: isize,
+    ds: isize,
+    f: &F,
+) {
+    let mut r = [_mm512_setzero_ps(); 16];
+    // SAFETY: caller contract.
+    unsafe {
+        for (k, row) in r.iter_mut().enumerate() {
+            *row = load16::<AV, A, B, F>(s.offset(k as isize * ts), f);
+        }
+        for (m, line) in tr16x16(&r).iter().enumerate() {
+            let p = d.offset(m as isize * ds);
+            if NT {
+                _mm512_stream_ps(p, *line);
+            } else {
+                _mm512_storeu_ps(p, *line);
+            }
+        }
+    }
+}
+
 /// The 16 x 16 blocks of [`tile_b4`](super::tile_b4) with AVX-512, walked as
 /// [`blocks_b4`](super::blocks::blocks_b4) walks its own ([`walk_b4`]: strips of `strip`
 /// destination rows, each `lines` columns of lines at a time), the last group of 8 rows as one
@@ -124,22 +157,9 @@ pub(super) unsafe fn blocks_b4_wide<
 ) {
     let (ts, ds) = (c.ts, c.ds);
     let block = |s: *const A, d: *mut f32| {
-        // SAFETY: every `(m, k)` with `m < 16`, `k < 16` of the block is inside the core;
-        // the streaming stores are 64-byte aligned (caller contract).
-        unsafe {
-            let mut r = [_mm512_setzero_ps(); 16];
-            for (k, row) in r.iter_mut().enumerate() {
-                *row = load16::<AV, A, B, F>(s.offset(k as isize * ts), f);
-            }
-            for (m, line) in tr16x16(&r).iter().enumerate() {
-                let p = d.offset(m as isize * ds);
-                if NT {
-                    _mm512_stream_ps(p, *line);
-                } else {
-                    _mm512_storeu_ps(p, *line);
-                }
-            }
-        }
+        // SAFETY: every block the walk hands over is inside the core; the streaming stores are
+        // 64-byte aligned (caller contract).
+        unsafe { block16::<NT, AV, A, B, F>(s, d, ts, ds, f) }
     };
     // SAFETY: the walk hands over blocks inside the core (caller contract).
     unsafe { walk_b4::<NT, AV, A, B, F>(src, dst, c, f, strip, lines, rows8, jb, je, block) }
@@ -206,8 +226,8 @@ unsafe fn block8x16<const AV: bool, A: Copy, B: Copy, F: Fn(A) -> B>(
 }
 
 /// The bands of small cores ([`bands_b4`](super::bands::bands_b4)) with AVX-512: each step's
-/// 8 x 16 block transposed by [`block8x16`] and each destination row's line stored with one
-/// instruction.
+/// 16 x 16 block transposed in registers ([`block16`]; the band of 8 rows, [`block8x16`]) and
+/// each destination row's line stored with one instruction.
 ///
 /// # Safety
 /// As [`bands_b4`](super::bands::bands_b4); AVX-512F is available.
@@ -231,9 +251,13 @@ pub(super) unsafe fn bands_b4_wide<
     ahead: isize,
 ) {
     let (ts, ds) = (c.ts, c.ds);
-    let step = |s: *const A, d: *mut f32| {
-        // SAFETY: the block's 16 source rows of 8 and 8 destination rows of 16 are inside the
-        // core; the streaming stores are 64-byte aligned (rows line aligned from `jb` on).
+    let step16 = |s: *const A, d: *mut f32| {
+        // SAFETY: the block's 16 source rows and 16 destination rows are inside the core; the
+        // streaming stores are 64-byte aligned (rows line aligned from `jb` on).
+        unsafe { block16::<NT, AV, A, B, F>(s, d, ts, ds, f) }
+    };
+    let step8 = |s: *const A, d: *mut f32| {
+        // SAFETY: as in `step16`, for the block's 8 destination rows.
         unsafe {
             for (m, line) in block8x16::<AV, A, B, F>(s, ts, f).iter().enumerate() {
                 let p = d.offset(m as isize * ds);
@@ -245,6 +269,8 @@ pub(super) unsafe fn bands_b4_wide<
             }
         }
     };
-    // SAFETY: caller contract; `step` writes the 8 x 16 block it is given.
-    unsafe { walk_bands::<SHARED, AV, A, B, F>(src, dst, c, f, rows8, jb, je, ahead, step) }
+    // SAFETY: caller contract; each step writes the block it is given.
+    unsafe {
+        walk_bands::<SHARED, AV, A, B, F>(src, dst, c, f, rows8, jb, je, ahead, step16, step8);
+    }
 }
