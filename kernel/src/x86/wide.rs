@@ -1,7 +1,8 @@
-//! The 16 x 16 blocks of the 4-byte transposition with AVX-512: a block's 16 source lines are
-//! loaded into 16 of the 32 vector registers, transposed there (four stages of shuffles, 64 for
-//! 256 elements, where two 8 x 8 AVX2 blocks take 96 and a pass through a stack tile), and each
-//! destination row's 64-byte line is stored with one instruction.
+//! The 16 x 16 blocks of the 4-byte transposition with AVX-512, for the tiles of larger cores and
+//! the bands of small ones: a block's 16 source lines are loaded into 16 of the 32 vector
+//! registers, transposed there (four stages of shuffles, 64 for 256 elements, where two 8 x 8
+//! AVX2 blocks take 96 and a pass through a stack tile), and each destination row's 64-byte line
+//! is stored with one instruction; a band's last 8 rows as an 8 x 16 block.
 
 use core::arch::x86_64::{
     __m512, _mm256_castps_pd, _mm512_castpd_ps, _mm512_castps_pd, _mm512_castps256_ps512,
