@@ -20,8 +20,8 @@ pub(super) const SMALL_CORE_BYTES: usize = 64 << 10;
 /// a column of lines, the same copy ran about 1.2 × slower on the `bwc -> bcw` items of the
 /// benchmark (32 KB each), whose source the caches hold anyway. Bands of 8 rows (8 streams,
 /// each source line read in two halves by two bands) ran the 1024 items at 0.93-1.00 x memcpy
-/// where bands of 16 ran 1.11-1.21 (32 rows: 1.03-1.13; 64: 0.78-0.85) on a 32 MiB-L3 EPYC
-/// with 1 MiB of L2 (alternated processes of a `permute_into_tuned` loop).
+/// where bands of 16 ran 1.11-1.21 (32 rows: 1.03-1.13; 64: 0.78-0.85), AVX2 blocks, on a
+/// 32 MiB-L3 EPYC with 1 MiB of L2 (alternated processes of a `permute_into_tuned` loop).
 ///
 /// With `SHARED` (and `NT`), each band but the last then streams the lines its rows share with
 /// the next rows ([`shared_lines_band`], 8 rows at a time).

@@ -210,8 +210,10 @@ pub(super) unsafe fn load8_u8_f32(p: *const u8) -> __m256 {
 #[repr(C, align(64))]
 struct Tile16([[__m256; 2]; 16]);
 
-/// One 16 x 16 block of [`blocks_b4`](super::blocks::blocks_b4) and [`bands_b4`](super::bands::bands_b4): source rows `s + k * ts` (`k < 16`, 16 elements each)
-/// into destination rows `d + m * ds` (`m < 16`, one 64-byte line each).
+/// One 16 x 16 block of [`blocks_b4`](super::blocks::blocks_b4) and
+/// [`bands_b4`](super::bands::bands_b4): source rows `s + k * ts` (`k < 16`, 16 elements each)
+/// into destination rows `d + m * ds` (`m < 16`, one 64-byte line each), as four 8 x 8 blocks
+/// collected in a tile on the stack (each source line's two halves read back to back).
 ///
 /// # Safety
 /// Every `(m, k)` with `m < 16`, `k < 16` of the block is inside the core; as
