@@ -16,6 +16,8 @@
 //! Each line: `case=parquet codec=C threads=T how=stream|stream_read_ahead|stream_window_1|stream_window_1_2_at_once|stream_2_ranks|stream_window_1_kept|stream_window_1_2_at_once_kept
 //! samples_per_s=.. decoder_samples_per_s=.. ratio_decoder=.. ratio_pyarrow_numpy=..` (and
 //! `case=parquet_load`: `Dataset::load` of the whole file, no batching); at the end
+//! `case=copy_scaling`: what two threads copying an epoch's features at once get against one
+//! (the memory's share for a second thread, the ceiling of a stream that moves as much); and
 //! `case=memory`: the peak resident memory (`VmHWM`) of a fresh process that streams a file of
 //! small row groups, beside one that loads it whole and one that does nothing.
 
@@ -318,6 +320,45 @@ fn main() {
             );
         }
     }
+    copy_scaling(reps);
     memory(&dir);
     std::fs::remove_dir_all(&dir).ok();
+}
+
+/// What a second thread gets out of this host's memory, beside the streams' two-thread figures:
+/// in each of `reps` rounds, one thread copies a buffer of an epoch's features (N x D f32) into
+/// another, then two threads each copy their own pair at once; the ratio is the two copies'
+/// bytes per second over the one's. A stream whose window decodes and gathers move that much
+/// memory scales no further from one thread to two than this.
+fn copy_scaling(reps: usize) {
+    let bytes = N * D * 4;
+    let pair = || (vec![1u8; bytes], vec![0u8; bytes]);
+    let (mut a, mut b) = (pair(), pair());
+    let copy = |(src, dst): &mut (Vec<u8>, Vec<u8>)| {
+        dst.copy_from_slice(src);
+        black_box(&dst[..]);
+    };
+    // Every page mapped before the first timed copy.
+    copy(&mut a);
+    copy(&mut b);
+    let mut ratios = Vec::with_capacity(reps);
+    for _ in 0..reps {
+        let t = Instant::now();
+        copy(&mut a);
+        let one = t.elapsed().as_secs_f64();
+        let t = Instant::now();
+        std::thread::scope(|s| {
+            s.spawn(|| copy(&mut a));
+            copy(&mut b);
+        });
+        let two = t.elapsed().as_secs_f64();
+        ratios.push(2.0 * one / two);
+    }
+    let (lo, hi) = ratios
+        .iter()
+        .fold((f64::MAX, 0f64), |(l, h), &v| (l.min(v), h.max(v)));
+    batchspec_bench::out!(
+        "case=copy_scaling bytes={bytes} ratio_two_threads={:.2} [{lo:.2}-{hi:.2}] (two threads each copying an epoch's features at once, over one thread copying them: the host's memory for a second thread)",
+        median(ratios)
+    );
 }
