@@ -57,37 +57,25 @@ pub(super) unsafe fn bands_b4<
         // the core; streaming stores are 32-byte aligned (rows line aligned from `jb` on).
         unsafe { block16::<NT, AV, A, B, F>(s, d, ts, ds, f) }
     };
-    let step8 = |s: *const A, d: *mut f32| {
-        // SAFETY: as in `step16`, for the block's 8 rows.
-        unsafe {
-            let lo = block8::<AV, A, B, F>(s, ts, f);
-            let hi = block8::<AV, A, B, F>(s.offset(8 * ts), ts, f);
-            for m in 0..8 {
-                let p = d.offset(m as isize * ds);
-                store_ps::<NT>(p, lo[m]);
-                store_ps::<NT>(p.add(8), hi[m]);
-            }
-        }
-    };
-    // SAFETY: caller contract; each step writes the block it is given.
-    unsafe {
-        walk_bands::<SHARED, AV, A, B, F>(src, dst, c, f, rows8, jb, je, ahead, step16, step8);
-    }
+    // SAFETY: caller contract; the step writes the block it is given.
+    unsafe { walk_bands::<NT, SHARED, AV, A, B, F>(src, dst, c, f, rows8, jb, je, ahead, step16) }
 }
 
 /// The walk of [`bands_b4`] and [`bands_b4_wide`]: bands of 16 rows (a last one of 8), each
-/// left to right, `step16(s, d)` (`step8` in the band of 8) for the block of 16 (8) rows and 16
-/// columns whose source starts at `s` (its 16 rows `ts` apart) and whose destination starts at
-/// `d` (its rows `ds` apart), the next core's source prefetched meanwhile; with `SHARED`, each
-/// band's shared lines after it ([`shared_lines_band`]).
+/// left to right, `step16(s, d)` for the block of 16 rows and 16 columns whose source starts at
+/// `s` (its 16 rows `ts` apart) and whose destination starts at `d` (its rows `ds` apart), two
+/// AVX2 8 x 8 blocks a step in the band of 8, the next core's source prefetched meanwhile; with
+/// `SHARED`, each band's shared lines after it ([`shared_lines_band`]).
 ///
 /// # Safety
-/// As [`bands_b4`]; each step writes the block it is given and nothing else.
+/// As [`bands_b4`]; `step16` writes the block it is given and nothing else; the caller enables
+/// AVX2.
 ///
 /// [`bands_b4_wide`]: super::wide::bands_b4_wide
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
 pub(super) unsafe fn walk_bands<
+    const NT: bool,
     const SHARED: bool,
     const AV: bool,
     A: Copy,
@@ -103,7 +91,6 @@ pub(super) unsafe fn walk_bands<
     je: usize,
     ahead: isize,
     mut step16: impl FnMut(*const A, *mut f32),
-    mut step8: impl FnMut(*const A, *mut f32),
 ) {
     let (ts, ds) = (c.ts, c.ds);
     // The next core's source, when it is a range no longer than a small core's (`ahead`
@@ -145,7 +132,17 @@ pub(super) unsafe fn walk_bands<
             if band == 16 {
                 step16(s, d);
             } else {
-                step8(s, d);
+                // SAFETY: the band's 8 rows and 16 columns are inside the core; streaming stores
+                // are 32-byte aligned (rows line aligned from `jb` on); AVX2 is enabled.
+                unsafe {
+                    let lo = block8::<AV, A, B, F>(s, ts, f);
+                    let hi = block8::<AV, A, B, F>(s.offset(8 * ts), ts, f);
+                    for m in 0..8 {
+                        let p = d.offset(m as isize * ds);
+                        store_ps::<NT>(p, lo[m]);
+                        store_ps::<NT>(p.add(8), hi[m]);
+                    }
+                }
             }
             j += 16;
         }

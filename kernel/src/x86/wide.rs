@@ -2,18 +2,16 @@
 //! the bands of small ones: a block's 16 source lines are loaded into 16 of the 32 vector
 //! registers, transposed there (four stages of shuffles, 64 for 256 elements, where two 8 x 8
 //! AVX2 blocks take 96 and a pass through a stack tile), and each destination row's 64-byte line
-//! is stored with one instruction; a band's last 8 rows as an 8 x 16 block.
+//! is stored with one instruction.
 
 use core::arch::x86_64::{
-    __m512, _mm256_castps_pd, _mm512_castpd_ps, _mm512_castps_pd, _mm512_castps256_ps512,
-    _mm512_insertf64x4, _mm512_loadu_ps, _mm512_permutex2var_ps, _mm512_setr_epi32,
-    _mm512_setzero_ps, _mm512_shuffle_f32x4, _mm512_shuffle_ps, _mm512_storeu_ps, _mm512_stream_ps,
-    _mm512_unpackhi_pd, _mm512_unpackhi_ps, _mm512_unpacklo_pd, _mm512_unpacklo_ps,
+    __m512, _mm512_castpd_ps, _mm512_castps_pd, _mm512_loadu_ps, _mm512_setzero_ps,
+    _mm512_shuffle_f32x4, _mm512_storeu_ps, _mm512_stream_ps, _mm512_unpackhi_pd,
+    _mm512_unpackhi_ps, _mm512_unpacklo_pd, _mm512_unpacklo_ps,
 };
 
 use super::bands::walk_bands;
 use super::blocks::walk_b4;
-use super::regs::load8;
 use crate::loops::Core;
 
 /// Whether the CPU has AVX-512 (foundation), cached by std after the first call. The caller also
@@ -23,7 +21,7 @@ pub(crate) fn has_avx512() -> bool {
 }
 
 /// Loads 16 consecutive `A` from `p`, maps them and returns the bits as a vector; as
-/// [`load8`] for 16 lanes.
+/// [`load8`](super::regs::load8) for 16 lanes.
 ///
 /// # Safety
 /// `p..p+16` is readable; `B` is a plain 4-byte type, and so is `A` when `AV`; AVX-512F is
@@ -166,69 +164,9 @@ pub(super) unsafe fn blocks_b4_wide<
     unsafe { walk_b4::<NT, AV, A, B, F>(src, dst, c, f, strip, lines, rows8, jb, je, block) }
 }
 
-/// 8 x 16 block of 32-bit lanes: the 16 source rows `s + k * ts`, `k < 16`, of 8 elements each,
-/// transposed into `out[m]` = destination row `m` (16 elements, one 64-byte line). Rows `k` and
-/// `k + 8` share a register (the low and the high 256 bits), so that the 8 x 8 transpose of
-/// the AVX2 blocks runs on both halves at once (24 shuffles for 128 elements, where two AVX2
-/// blocks take 48) and each output register is a whole line.
-///
-/// # Safety
-/// As [`load8`] for each of the 16 rows; AVX-512F is available.
-#[target_feature(enable = "avx512f,avx2")]
-#[inline]
-unsafe fn block8x16<const AV: bool, A: Copy, B: Copy, F: Fn(A) -> B>(
-    s: *const A,
-    ts: isize,
-    f: &F,
-) -> [__m512; 8] {
-    let mut r = [_mm512_setzero_ps(); 8];
-    for (k, row) in r.iter_mut().enumerate() {
-        // SAFETY: caller contract (rows `k` and `k + 8` are readable).
-        let (lo, hi) = unsafe {
-            (
-                load8::<AV, A, B, F>(s.offset(k as isize * ts), f),
-                load8::<AV, A, B, F>(s.offset((k + 8) as isize * ts), f),
-            )
-        };
-        let lo = _mm512_castps_pd(_mm512_castps256_ps512(lo));
-        *row = _mm512_castpd_ps(_mm512_insertf64x4::<1>(lo, _mm256_castps_pd(hi)));
-    }
-    let t0 = _mm512_unpacklo_ps(r[0], r[1]);
-    let t1 = _mm512_unpackhi_ps(r[0], r[1]);
-    let t2 = _mm512_unpacklo_ps(r[2], r[3]);
-    let t3 = _mm512_unpackhi_ps(r[2], r[3]);
-    let t4 = _mm512_unpacklo_ps(r[4], r[5]);
-    let t5 = _mm512_unpackhi_ps(r[4], r[5]);
-    let t6 = _mm512_unpacklo_ps(r[6], r[7]);
-    let t7 = _mm512_unpackhi_ps(r[6], r[7]);
-    let s0 = _mm512_shuffle_ps::<0x44>(t0, t2);
-    let s1 = _mm512_shuffle_ps::<0xEE>(t0, t2);
-    let s2 = _mm512_shuffle_ps::<0x44>(t1, t3);
-    let s3 = _mm512_shuffle_ps::<0xEE>(t1, t3);
-    let s4 = _mm512_shuffle_ps::<0x44>(t4, t6);
-    let s5 = _mm512_shuffle_ps::<0xEE>(t4, t6);
-    let s6 = _mm512_shuffle_ps::<0x44>(t5, t7);
-    let s7 = _mm512_shuffle_ps::<0xEE>(t5, t7);
-    // Each 128-bit lane `l` of `s0` (`s4`) now holds 4 values of one destination row: `l = 0`
-    // row 0's columns 0-3 (4-7), `l = 1` row 4's, `l = 2` row 0's columns 8-11 (12-15), `l = 3`
-    // row 4's. A line is lanes 0, 2 (1, 3) of each, interleaved.
-    let even = _mm512_setr_epi32(0, 1, 2, 3, 16, 17, 18, 19, 8, 9, 10, 11, 24, 25, 26, 27);
-    let odd = _mm512_setr_epi32(4, 5, 6, 7, 20, 21, 22, 23, 12, 13, 14, 15, 28, 29, 30, 31);
-    [
-        _mm512_permutex2var_ps(s0, even, s4),
-        _mm512_permutex2var_ps(s1, even, s5),
-        _mm512_permutex2var_ps(s2, even, s6),
-        _mm512_permutex2var_ps(s3, even, s7),
-        _mm512_permutex2var_ps(s0, odd, s4),
-        _mm512_permutex2var_ps(s1, odd, s5),
-        _mm512_permutex2var_ps(s2, odd, s6),
-        _mm512_permutex2var_ps(s3, odd, s7),
-    ]
-}
-
 /// The bands of small cores ([`bands_b4`](super::bands::bands_b4)) with AVX-512: each step's
-/// 16 x 16 block transposed in registers ([`block16`]; the band of 8 rows, [`block8x16`]) and
-/// each destination row's line stored with one instruction.
+/// 16 x 16 block transposed in registers ([`block16`]) and each destination row's line stored
+/// with one instruction (a last band of 8 rows as the AVX2 bands write it).
 ///
 /// # Safety
 /// As [`bands_b4`](super::bands::bands_b4); AVX-512F is available.
@@ -257,21 +195,6 @@ pub(super) unsafe fn bands_b4_wide<
         // streaming stores are 64-byte aligned (rows line aligned from `jb` on).
         unsafe { block16::<NT, AV, A, B, F>(s, d, ts, ds, f) }
     };
-    let step8 = |s: *const A, d: *mut f32| {
-        // SAFETY: as in `step16`, for the block's 8 destination rows.
-        unsafe {
-            for (m, line) in block8x16::<AV, A, B, F>(s, ts, f).iter().enumerate() {
-                let p = d.offset(m as isize * ds);
-                if NT {
-                    _mm512_stream_ps(p, *line);
-                } else {
-                    _mm512_storeu_ps(p, *line);
-                }
-            }
-        }
-    };
-    // SAFETY: caller contract; each step writes the block it is given.
-    unsafe {
-        walk_bands::<SHARED, AV, A, B, F>(src, dst, c, f, rows8, jb, je, ahead, step16, step8);
-    }
+    // SAFETY: caller contract; the step writes the block it is given.
+    unsafe { walk_bands::<NT, SHARED, AV, A, B, F>(src, dst, c, f, rows8, jb, je, ahead, step16) }
 }
