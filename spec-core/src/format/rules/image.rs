@@ -23,7 +23,7 @@ pub trait SameImage<
 >
 {
 }
-impl<const H: usize, const W: usize, const C: usize> SameImage<H, W, C, H, W, C> for () {}
+impl<T: ?Sized, const H: usize, const W: usize, const C: usize> SameImage<H, W, C, H, W, C> for T {}
 
 /// A vector of `D` holding an image of `H × W × C = N`; holds when `D == N`.
 #[diagnostic::on_unimplemented(
@@ -39,6 +39,8 @@ pub trait VectorHoldsImage<
 >
 {
 }
+// For `()` alone: implemented for every type, it left rustc nothing to say of
+// `format_through`'s chains but the list of their impls.
 impl<const D: usize, const H: usize, const W: usize, const C: usize> VectorHoldsImage<D, H, W, C, D>
     for ()
 {
@@ -58,8 +60,8 @@ pub trait ImageFromVector<
 >
 {
 }
-impl<const D: usize, const H: usize, const W: usize, const C: usize> ImageFromVector<D, H, W, C, D>
-    for ()
+impl<T: ?Sized, const D: usize, const H: usize, const W: usize, const C: usize>
+    ImageFromVector<D, H, W, C, D> for T
 {
 }
 

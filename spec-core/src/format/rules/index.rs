@@ -15,7 +15,7 @@ use ndarray::{ArrayView, ArrayViewMut};
     label = "the number of labels must be equal"
 )]
 pub trait SameLabels<const M1: usize, const M2: usize> {}
-impl<const M: usize> SameLabels<M, M> for () {}
+impl<T: ?Sized, const M: usize> SameLabels<M, M> for T {}
 
 /// Labels per sample of two index spaces; holds when equal.
 #[diagnostic::on_unimplemented(
@@ -23,7 +23,7 @@ impl<const M: usize> SameLabels<M, M> for () {}
     label = "the number of labels per sample must be equal"
 )]
 pub trait SameIndexDim<const D1: usize, const D2: usize> {}
-impl<const D: usize> SameIndexDim<D, D> for () {}
+impl<T: ?Sized, const D: usize> SameIndexDim<D, D> for T {}
 
 /// The width of a merged one-hot vector; holds when it is the number of labels.
 #[diagnostic::on_unimplemented(
@@ -32,7 +32,7 @@ impl<const D: usize> SameIndexDim<D, D> for () {}
     note = "for one block of {M} columns per label (Pylearn2's concatenate mode), ask for `OneHot<{M}, {DIM}>`"
 )]
 pub trait OneHotWidth<const M: usize, const DIM: usize, const W: usize> {}
-impl<const M: usize, const DIM: usize> OneHotWidth<M, DIM, M> for () {}
+impl<T: ?Sized, const M: usize, const DIM: usize> OneHotWidth<M, DIM, M> for T {}
 
 /// Labels (one per sample) asked for as an index of `DIM` labels per sample; holds when
 /// `DIM == 1`.
@@ -42,7 +42,7 @@ impl<const M: usize, const DIM: usize> OneHotWidth<M, DIM, M> for () {}
     note = "ask for `Index<M>` (or `Labels<M>`); a record of {DIM} labels per sample holds them as `Index<M, {DIM}>`"
 )]
 pub trait OneLabel<const DIM: usize> {}
-impl OneLabel<1> for () {}
+impl<T: ?Sized> OneLabel<1> for T {}
 
 impl<const M1: usize, const D1: usize, const M2: usize, const D2: usize, E1, E2>
     Convert<Index<M2, D2, E2>> for Index<M1, D1, E1>

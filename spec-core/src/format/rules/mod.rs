@@ -1,6 +1,12 @@
 //! The legal conversions, as `Convert` impls, one file per kind of source space; each file also
 //! holds the check traits whose messages say, in numbers, why a pair of its spaces does not
 //! convert. A new kind of space brings a file here and its line below.
+//!
+//! Each check trait is implemented for every type (the bounds name `()`), not for `()` alone:
+//! with an impl for `()` only, rustc followed each message with "but trait `VectorWidth<3072,
+//! 3072>` is implemented for it" and quoted the library's impl line. `VectorHoldsImage` keeps
+//! its impl for `()`: for every type, a `format_through` chain that fails at that step got
+//! rustc's list of the chain impls instead of the step's message.
 
 /// The two methods of a `Convert` impl whose plan is `Permute`, for the target `$target`.
 macro_rules! permute_methods {

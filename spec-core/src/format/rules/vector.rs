@@ -13,7 +13,7 @@ use ndarray::{ArrayView, ArrayViewMut};
     label = "the data has {FROM} features, the request {TO}"
 )]
 pub trait VectorWidth<const FROM: usize, const TO: usize> {}
-impl<const N: usize> VectorWidth<N, N> for () {}
+impl<T: ?Sized, const N: usize> VectorWidth<N, N> for T {}
 
 impl<const D1: usize, const D2: usize, E1: LosslessCast<E2>, E2: Element> Convert<Vector<D2, E2>>
     for Vector<D1, E1>

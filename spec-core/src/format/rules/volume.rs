@@ -26,8 +26,8 @@ pub trait SameVolume<
 >
 {
 }
-impl<const D: usize, const H: usize, const W: usize, const C: usize>
-    SameVolume<D, H, W, C, D, H, W, C> for ()
+impl<T: ?Sized, const D: usize, const H: usize, const W: usize, const C: usize>
+    SameVolume<D, H, W, C, D, H, W, C> for T
 {
 }
 
@@ -37,7 +37,7 @@ impl<const D: usize, const H: usize, const W: usize, const C: usize>
     label = "the vector must have exactly {N} features"
 )]
 pub trait VectorHoldsVolume<const V: usize, const N: usize> {}
-impl<const N: usize> VectorHoldsVolume<N, N> for () {}
+impl<T: ?Sized, const N: usize> VectorHoldsVolume<N, N> for T {}
 
 impl<
     const D1: usize,

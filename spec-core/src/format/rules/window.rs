@@ -18,7 +18,7 @@ use ndarray::{ArrayView, ArrayViewMut};
     label = "steps and channels must be equal; only the layout and element type can change"
 )]
 pub trait SameWindow<const W1: usize, const C1: usize, const W2: usize, const C2: usize> {}
-impl<const W: usize, const C: usize> SameWindow<W, C, W, C> for () {}
+impl<T: ?Sized, const W: usize, const C: usize> SameWindow<W, C, W, C> for T {}
 
 /// A vector of `D` holding a window of `W × C = N`; holds when `D == N`.
 #[diagnostic::on_unimplemented(
@@ -26,7 +26,10 @@ impl<const W: usize, const C: usize> SameWindow<W, C, W, C> for () {}
     label = "the vector must have exactly {N} features"
 )]
 pub trait VectorHoldsWindow<const D: usize, const W: usize, const C: usize, const N: usize> {}
-impl<const D: usize, const W: usize, const C: usize> VectorHoldsWindow<D, W, C, D> for () {}
+impl<T: ?Sized, const D: usize, const W: usize, const C: usize> VectorHoldsWindow<D, W, C, D>
+    for T
+{
+}
 
 /// A window of `W × C = N` filled from a vector of `D`; holds when `D == N`.
 #[diagnostic::on_unimplemented(
@@ -34,7 +37,7 @@ impl<const D: usize, const W: usize, const C: usize> VectorHoldsWindow<D, W, C, 
     label = "the vector must have exactly {N} features"
 )]
 pub trait WindowFromVector<const D: usize, const W: usize, const C: usize, const N: usize> {}
-impl<const D: usize, const W: usize, const C: usize> WindowFromVector<D, W, C, D> for () {}
+impl<T: ?Sized, const D: usize, const W: usize, const C: usize> WindowFromVector<D, W, C, D> for T {}
 
 /// A vector of `D` features as one value per sample; holds when `D == 1`.
 #[diagnostic::on_unimplemented(
@@ -42,7 +45,7 @@ impl<const D: usize, const W: usize, const C: usize> WindowFromVector<D, W, C, D
     label = "only a vector of 1 feature formats as a `Scalar` and back"
 )]
 pub trait OneFeature<const D: usize> {}
-impl OneFeature<1> for () {}
+impl<T: ?Sized> OneFeature<1> for T {}
 
 impl<
     const W1: usize,
