@@ -9,7 +9,7 @@ use crate::load::parquet::columns::{ColumnOptions, Steps, read_column};
 use crate::load::parquet::decode::{Budget, Fail, check_chunks, decode_error, guarded};
 use crate::load::parquet::footer::check_footer;
 use crate::load::parquet::listing::{ParquetOpenOptions, Skipped};
-use crate::load::parquet::part::{Origin, Part};
+use crate::load::parquet::part::{Origin, PagePool, Part};
 use crate::load::parquet::ragged::read_ragged_column;
 use crate::load::parquet::row_group::RowGroup;
 use crate::load::{NonFinite, load_error, set_path};
@@ -92,6 +92,8 @@ pub struct ParquetFiles {
     selection: Option<Vec<RowGroup>>,
     // Memory to read leaves into, given back by a stream as it finishes with a window.
     spare: Option<Arc<Mutex<SpareBuffers>>>,
+    // Memory that local files' pages are read into (shared by the copies).
+    pages: Arc<PagePool>,
     // Each file's footer, decoded once and shared by the copies (a stream reads every column of
     // every window through one).
     pub(super) footers: Arc<[OnceLock<ArrowReaderMetadata>]>,
@@ -164,6 +166,7 @@ impl ParquetFiles {
             columns: Vec::new(),
             selection: None,
             spare: None,
+            pages: PagePool::new(),
             footers: files.iter().map(|_| OnceLock::new()).collect(),
             files,
             non_finite: NonFinite::Keep,
@@ -304,7 +307,7 @@ impl ParquetFiles {
         f: usize,
     ) -> Result<(ParquetRecordBatchReaderBuilder<Part>, Part), LoadReason> {
         #[allow(unused_mut)]
-        let mut handle = self.origins[f].open()?;
+        let mut handle = self.origins[f].open(&self.pages)?;
         #[cfg(feature = "remote")]
         if let Some(held) = self.held.get(&f) {
             handle = handle.holding(Arc::clone(held));

@@ -31,9 +31,11 @@ use std::sync::{Arc, Mutex};
 ///
 /// Memory: the window served, plus the memory of the window before, which the next window is
 /// read into (so that reading touches memory already mapped), plus less than a batch of rows
-/// left from the window before; with [`read_ahead`](Self::read_ahead) the next window is read
-/// into that memory on another thread while this one is served. [`fill_next`](Self::fill_next)
-/// allocates nothing per batch (the decoder allocates its own pages);
+/// left from the window before, plus the pages the reader keeps to read the next ones into (at
+/// most 8 buffers of at most 8 MiB); with [`read_ahead`](Self::read_ahead) the next window is
+/// read into that memory on another thread while this one is served. [`fill_next`](Self::fill_next)
+/// allocates nothing per batch (reading a window allocates in the decoder: a compressed page's
+/// decompressed bytes, the levels);
 /// [`next_batch`](Self::next_batch) allocates the batch it returns.
 ///
 /// ```
