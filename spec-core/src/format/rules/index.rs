@@ -2,7 +2,8 @@
 
 use crate::format::Convert;
 use crate::format::exec::{
-    first_label, gather_permute, gather_permute_new, label_column, one_hot, permute_cast,
+    first_label, gather_one_hot, gather_permute, gather_permute_new, label_column, one_hot,
+    permute_cast,
 };
 use crate::format::plan::Plan;
 use crate::types::elem::{Element, IndexElement, LosslessCast};
@@ -68,12 +69,7 @@ where
 {
     const PLAN: Plan = Plan::OneHot { concat: false };
 
-    fn format_view_into(
-        src: ArrayView<'_, Self::Elem, Self::Dim>,
-        dst: ArrayViewMut<'_, <Vector<W, F> as Space>::Elem, <Vector<W, F> as Space>::Dim>,
-    ) {
-        one_hot::<Self, Vector<W, F>>(src, dst, <Self as Convert<Vector<W, F>>>::PLAN)
-    }
+    one_hot_methods!(Vector<W, F>);
 }
 
 impl<
@@ -89,16 +85,7 @@ where
 {
     const PLAN: Plan = Plan::OneHot { concat: true };
 
-    fn format_view_into(
-        src: ArrayView<'_, Self::Elem, Self::Dim>,
-        dst: ArrayViewMut<
-            '_,
-            <OneHot<M2, D2, F> as Space>::Elem,
-            <OneHot<M2, D2, F> as Space>::Dim,
-        >,
-    ) {
-        one_hot::<Self, OneHot<M2, D2, F>>(src, dst, <Self as Convert<OneHot<M2, D2, F>>>::PLAN)
-    }
+    one_hot_methods!(OneHot<M2, D2, F>);
 }
 
 impl<const M1: usize, const DIM: usize, const M2: usize, E1, E2> Convert<Labels<M2, E2>>
@@ -162,12 +149,7 @@ where
 {
     const PLAN: Plan = Plan::OneHot { concat: false };
 
-    fn format_view_into(
-        src: ArrayView<'_, Self::Elem, Self::Dim>,
-        dst: ArrayViewMut<'_, <Vector<W, F> as Space>::Elem, <Vector<W, F> as Space>::Dim>,
-    ) {
-        one_hot::<Self, Vector<W, F>>(src, dst, <Self as Convert<Vector<W, F>>>::PLAN)
-    }
+    one_hot_methods!(Vector<W, F>);
 }
 
 /// Labels as their one-hot rows, the concatenated form of one label per sample
@@ -179,14 +161,5 @@ where
 {
     const PLAN: Plan = Plan::OneHot { concat: false };
 
-    fn format_view_into(
-        src: ArrayView<'_, Self::Elem, Self::Dim>,
-        dst: ArrayViewMut<
-            '_,
-            <OneHot<M2, D2, F> as Space>::Elem,
-            <OneHot<M2, D2, F> as Space>::Dim,
-        >,
-    ) {
-        one_hot::<Self, OneHot<M2, D2, F>>(src, dst, <Self as Convert<OneHot<M2, D2, F>>>::PLAN)
-    }
+    one_hot_methods!(OneHot<M2, D2, F>);
 }

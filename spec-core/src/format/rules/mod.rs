@@ -56,6 +56,27 @@ macro_rules! permute_methods {
     };
 }
 
+/// The methods of a one-hot conversion to `$target`: a batch through `one_hot`, a gather
+/// through `gather_one_hot`.
+macro_rules! one_hot_methods {
+    ($target:ty) => {
+        fn format_view_into(
+            src: ArrayView<'_, Self::Elem, Self::Dim>,
+            dst: ArrayViewMut<'_, <$target as Space>::Elem, <$target as Space>::Dim>,
+        ) {
+            one_hot::<Self, $target>(src, dst, <Self as Convert<$target>>::PLAN)
+        }
+
+        fn gather_view_into(
+            src: ArrayView<'_, Self::Elem, Self::Dim>,
+            rows: &[usize],
+            dst: ArrayViewMut<'_, <$target as Space>::Elem, <$target as Space>::Dim>,
+        ) {
+            gather_one_hot::<Self, $target>(src, rows, dst, <Self as Convert<$target>>::PLAN)
+        }
+    };
+}
+
 pub(crate) const fn perm_of(from: &[char], to: &[char]) -> [usize; 6] {
     match crate::types::axis::permutation(from, to) {
         Some(p) => p,
