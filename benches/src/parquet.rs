@@ -12,7 +12,8 @@
 //! are medians over the rounds, and each ratio between two of them is taken within a round and
 //! printed as its median and range (`1.52 [1.44-1.61]`). Each stream is made afresh for the
 //! epoch it serves (its first), but for the `_kept` ones: a stream kept from epoch to epoch, as
-//! a training loop keeps it, serving its next 6 epochs in each round (its figures per epoch).
+//! a training loop keeps it, serving its next 6 epochs in each round and timing the last 5 (its
+//! figures per epoch; see [`kept`]).
 //! Each line: `case=parquet codec=C threads=T how=stream|stream_read_ahead|stream_window_1|stream_window_1_2_at_once|stream_2_ranks|stream_window_1_kept|stream_window_1_2_at_once_kept
 //! samples_per_s=.. decoder_samples_per_s=.. ratio_decoder=.. ratio_pyarrow_numpy=..` (and
 //! `case=parquet_load`: `Dataset::load` of the whole file, no batching); at the end
@@ -57,15 +58,22 @@ fn stream(path: &Path, rank: Rank, window: usize, ahead: usize) -> usize {
     batchspec_bench::stream_epoch(&files, rank, 0, BATCH, window, ahead)
 }
 
-/// Epochs a kept stream serves in one call.
-const KEPT_EPOCHS: u64 = 6;
+/// Epochs a kept stream times in one call, after one it serves untimed.
+const KEPT_TIMED: u64 = 5;
+
+/// The seconds per epoch of each call of a kept stream, as it timed them.
+type Timed = std::rc::Rc<std::cell::RefCell<Vec<f64>>>;
 
 /// A stream kept from epoch to epoch, as a training loop keeps it, windows of one row group,
-/// `ahead` of them read at once: each call serves its next `KEPT_EPOCHS` epochs in turn (each
-/// after the first finds its first windows read while the epoch before ended), then starts
-/// the last one again, which waits for the windows read ahead for the epoch after it: that work
-/// is timed in the call (and wasted), not left running into the next variant's time.
-fn kept(path: &Path, ahead: usize) -> impl FnMut() -> usize {
+/// `ahead` of them read at once: each call serves its next `1 + KEPT_TIMED` epochs in turn and
+/// times the last `KEPT_TIMED` of them (pushing their seconds per epoch to `Timed`): each of
+/// those finds its first windows read while the epoch before ended, and ends while the first
+/// windows of the epoch after it are read, as every epoch but the first of a training loop
+/// does. The call's first epoch (which waits for its first window, as a loop's first does) is
+/// not timed, nor the end of the call: it starts the last epoch again, which waits for the
+/// windows read ahead for the epoch after it (read, then dropped: no training loop reads them
+/// for nothing, and the next variant's time does not get them).
+fn kept(path: &Path, ahead: usize) -> (impl FnMut() -> usize, Timed) {
     use batchspec::load::{ParquetStream, ShardPlan};
     use batchspec::prelude::Batch;
     let files = ParquetFiles::open(path).unwrap();
@@ -79,19 +87,29 @@ fn kept(path: &Path, ahead: usize) -> impl FnMut() -> usize {
         y: Batch::zeros(BATCH, 0),
     };
     let mut next = 0;
-    move || {
+    let timed = Timed::default();
+    let times = timed.clone();
+    let call = move || {
         let mut rows = 0;
-        for epoch in next..next + KEPT_EPOCHS {
+        let mut started = Instant::now();
+        for epoch in next..=next + KEPT_TIMED {
+            if epoch == next + 1 {
+                started = Instant::now();
+            }
             stream.start_epoch(epoch);
             while let Some(n) = stream.fill_next(&mut out) {
                 rows += n.unwrap();
                 black_box(&out);
             }
         }
-        next += KEPT_EPOCHS;
+        times
+            .borrow_mut()
+            .push(started.elapsed().as_secs_f64() / KEPT_TIMED as f64);
+        next += KEPT_TIMED + 1;
         stream.start_epoch(next - 1);
-        rows / KEPT_EPOCHS as usize
-    }
+        rows / (KEPT_TIMED + 1) as usize
+    };
+    (call, timed)
 }
 
 /// Seconds of each variant in `rounds` interleaved rounds (each round times every variant once,
@@ -232,7 +250,8 @@ fn main() {
         // ahead; windows of one row group, alone and two read at once; two ranks in two threads;
         // windows of one row group, alone and two at once, of streams kept from epoch to epoch
         // (the fresh streams above each serve their first epoch).
-        let (mut kept_one, mut kept_two) = (kept(&path, 0), kept(&path, 2));
+        let ((mut kept_one, timed_one), (mut kept_two, timed_two)) =
+            (kept(&path, 0), kept(&path, 2));
         let secs = rounds(
             reps,
             &mut [
@@ -272,10 +291,13 @@ fn main() {
         else {
             unreachable!("nine variants")
         };
-        // Seconds per epoch of the kept streams.
-        let per_epoch =
-            |t: &[f64]| -> Vec<f64> { t.iter().map(|s| s / KEPT_EPOCHS as f64).collect() };
-        let (kept1, kept2) = (&per_epoch(kept1), &per_epoch(kept2));
+        // Seconds per timed epoch of the kept streams, in the rounds (their first call checked
+        // the samples served, untimed).
+        let timed = |t: &Timed, calls: &[f64]| -> Vec<f64> {
+            let t = t.borrow();
+            t[t.len() - calls.len()..].to_vec()
+        };
+        let (kept1, kept2) = (&timed(&timed_one, kept1), &timed(&timed_two, kept2));
         batchspec_bench::out!(
             "case=parquet_load codec={name} samples_per_s={:.0} ratio_decoder={} (whole columns into memory, no batching)",
             N as f64 / median(load.clone()),
