@@ -1,5 +1,6 @@
-//! Every benchmark run as a record: the CPU and its caches printed first, then each line the
-//! bench prints also appended, under a header naming the date, the commit and the command, to
+//! Every benchmark run as a record: the CPU and its caches printed first (and the library's
+//! `BATCHSPEC_*` overrides in force, if any), then each line the bench prints also appended,
+//! under a header naming the date, the commit and the command, to
 //! `benches/results/raw/<date>-<host>-<bench>.txt` (one file per day, host and bench; runs of the
 //! same day follow each other in it). A short run (`BENCH_QUICK`, `--quick`) is not recorded
 //! unless `BATCHSPEC_BENCH_RECORD=1`; `BATCHSPEC_BENCH_RECORD=0` records nothing.
@@ -49,6 +50,16 @@ pub fn start(bench: &str, quick: bool) {
         }
     }
     line(&format!("# cpu: {cpu}"));
+    // The library's tuning overrides in force (`BATCHSPEC_AVX512=0`...): a run with one is not
+    // a run of the kernel as it chooses.
+    let mut overrides: Vec<String> = std::env::vars()
+        .filter(|(k, _)| k.starts_with("BATCHSPEC_") && !k.starts_with("BATCHSPEC_BENCH_"))
+        .map(|(k, v)| format!("{k}={v}"))
+        .collect();
+    overrides.sort();
+    if !overrides.is_empty() {
+        line(&format!("# overrides: {}", overrides.join(" ")));
+    }
 }
 
 /// Prints `text` and appends it to the run's record.
