@@ -247,17 +247,22 @@ proptest! {
     }
 }
 
-#[test]
-fn a_list_of_another_length_is_refused_at_its_row() {
-    // Rows of 3 values but row 4, of 2: a `List` column the direct path reads until its
-    // repetition levels show the short row, then the Arrow path names it.
+/// Rows of 64 values, whose levels the writer encodes in runs (most of a row's 63 repetition
+/// levels of 1 are one run), where rows of 3 are bit-packed.
+#[derive(DataSpec)]
+struct Wide {
+    #[spec(source = "x")]
+    x: Batch<Vector<64>>,
+}
+
+/// A `List` column of rows of `lengths` values, written in pages of `page_rows` rows.
+fn list_file(lengths: &[usize], page_rows: usize) -> (tempfile::TempDir, PathBuf) {
     let item = Arc::new(Field::new("item", DataType::Float32, false));
-    let lengths = [3, 3, 3, 3, 2, 3];
     let total: usize = lengths.iter().sum();
     let flat = PrimitiveArray::<Float32Type>::from_iter_values((0..total).map(|i| i as f32));
     let list = ListArray::try_new(
         item.clone(),
-        OffsetBuffer::from_lengths(lengths),
+        OffsetBuffer::from_lengths(lengths.iter().copied()),
         Arc::new(flat),
         None,
     )
@@ -267,34 +272,73 @@ fn a_list_of_another_length_is_refused_at_its_row() {
         DataType::List(item),
         false,
     )]));
-    let (_dir, path) = temp("short.parquet");
-    let mut writer =
-        ArrowWriter::try_new(std::fs::File::create(&path).unwrap(), schema.clone(), None).unwrap();
+    let (dir, path) = temp("lengths.parquet");
+    let props = WriterProperties::builder()
+        .set_data_page_row_count_limit(page_rows)
+        .set_write_batch_size(1)
+        .build();
+    let mut writer = ArrowWriter::try_new(
+        std::fs::File::create(&path).unwrap(),
+        schema.clone(),
+        Some(props),
+    )
+    .unwrap();
     writer
         .write(&RecordBatch::try_new(schema, vec![Arc::new(list) as ArrayRef]).unwrap())
         .unwrap();
     writer.close().unwrap();
-    let (place, reason) = refusal::<F32>(&path);
-    assert_eq!(
-        place,
-        Place::Column {
-            name: "x".into(),
-            row: Some(4)
+    (dir, path)
+}
+
+#[test]
+fn a_list_of_another_length_is_refused_at_its_row() {
+    // Rows of 3 (or 64) values but one: a `List` column the direct path reads until its
+    // repetition levels show the row, then the Arrow path names it. A short row alone leaves the
+    // column short of values; a long row and a short one (of 4 and 2, of 1 and 5...) leave it as
+    // many values as rows of the sample's length would, so only the levels tell (nine rows of
+    // one value make a run of nine levels 0); in pages of any size (one row a page, or all of
+    // them in one).
+    let rows_of_3: [(&[usize], u64, usize); 4] = [
+        (&[3, 3, 3, 3, 2, 3], 4, 2),
+        (&[3, 4, 2, 3], 1, 4),
+        (&[3, 3, 3, 3, 3, 3, 3, 3, 3, 1, 5, 3], 9, 1),
+        (&[1, 1, 1, 1, 1, 1, 1, 1, 1, 21], 0, 1),
+    ];
+    let rows_of_64: [(&[usize], u64, usize); 3] = [
+        (&[64, 64, 70, 58, 64], 2, 70),
+        (&[64, 63, 65], 1, 63),
+        (&[64, 64, 64, 1, 127, 64], 3, 1),
+    ];
+    for page_rows in [1, 2, 1000] {
+        for (per, (lengths, row, found)) in rows_of_3
+            .iter()
+            .map(|c| (3, c))
+            .chain(rows_of_64.iter().map(|c| (64, c)))
+        {
+            let (_dir, path) = list_file(lengths, page_rows);
+            let (place, reason) = if per == 3 {
+                refusal::<F32>(&path)
+            } else {
+                refusal::<Wide>(&path)
+            };
+            let case = format!("rows of {lengths:?}, pages of {page_rows} rows");
+            assert_eq!(
+                place,
+                Place::Column {
+                    name: "x".into(),
+                    row: Some(*row)
+                },
+                "{case}"
+            );
+            assert!(
+                matches!(
+                    reason,
+                    LoadReason::RowLength { found: f, expected: e, .. } if f == *found && e == per
+                ),
+                "{case}: {reason:?}"
+            );
         }
-    );
-    assert!(
-        matches!(
-            reason,
-            LoadReason::RowLength {
-                found: 2,
-                expected: 3,
-                ..
-            }
-        ),
-        "{reason:?}"
-    );
-    assert_eq!(total, 17);
-    std::fs::remove_dir_all(path.parent().unwrap()).ok();
+    }
 }
 
 fn file_error(err: LoadError) -> (Place, LoadReason) {

@@ -4,13 +4,17 @@
 //! (a FixedSizeList's Arrow reader alone took a quarter of a window's read, and the copy out of
 //! its array another sixth).
 //!
-//! The levels are checked as they come (every value defined, every row of the sample's length);
-//! anything else, a decoder's error included, sends the column back to the Arrow path, which
-//! reads it again from its first row and says what is wrong, with the row, as it always has.
+//! The levels are checked as they come (every value defined, every row of the sample's length):
+//! first in each page as they are encoded, the page then decoded as a column without levels
+//! (`unleveled.rs`); a chunk whose pages' levels are anything else is read again with the
+//! levels the decoder gives and checked there; anything else, a decoder's error included, sends
+//! the column back to the Arrow path, which reads it again from its first row and says what is
+//! wrong, with the row, as it always has.
 
 use crate::load::NonFinite;
 use crate::load::parquet::part::Part;
 use crate::load::parquet::row_group::RowGroup;
+use crate::load::parquet::unleveled::Unleveled;
 use crate::types::space::Space;
 use arrow_schema::DataType;
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
@@ -18,7 +22,7 @@ use parquet::basic::{LogicalType, Type as Physical};
 use parquet::column::reader::{ColumnReaderImpl, get_column_reader, get_typed_column_reader};
 use parquet::data_type::{DataType as ParquetType, DoubleType, FloatType, Int32Type, Int64Type};
 use parquet::file::serialized_reader::SerializedPageReader;
-use parquet::schema::types::ColumnDescPtr;
+use parquet::schema::types::{ColumnDescPtr, ColumnDescriptor};
 use std::any::Any;
 use std::sync::Arc;
 
@@ -132,11 +136,29 @@ fn typed<T: ParquetType>(
     };
     let part = Arc::new(part.clone());
     let (mut def, mut rep) = (Vec::new(), Vec::new());
+    let per = match how.shape {
+        Shape::Scalar => 1,
+        Shape::List => how.per,
+    };
+    // The column read as required (no levels), its pages' levels checked by `Unleveled`.
+    let required = Arc::new(ColumnDescriptor::new(
+        descr.self_type_ptr(),
+        0,
+        0,
+        descr.path().clone(),
+    ));
     let mut rows = 0usize;
     for g in groups {
         let group = meta.row_groups().get(g)?;
         let chunk = group.columns().get(leaf)?;
         let expected = usize::try_from(group.num_rows()).ok()?;
+        let before = values.len();
+        if unleveled::<T>(&part, chunk, &descr, &required, expected, per, how, values).is_some() {
+            rows += expected;
+            continue;
+        }
+        // Read again with the levels, as the decoder gives them.
+        values.truncate(before);
         let pages = SerializedPageReader::new(Arc::clone(&part), chunk, expected, None).ok()?;
         let mut reader: ColumnReaderImpl<T> =
             get_typed_column_reader(get_column_reader(descr.clone(), Box::new(pages)));
@@ -151,10 +173,6 @@ fn typed<T: ParquetType>(
             if records == 0 || records > want {
                 return None;
             }
-            let per = match how.shape {
-                Shape::Scalar => 1,
-                Shape::List => how.per,
-            };
             // Every level a value (no null, no empty list), every row `per` of them.
             if got != levels || records.checked_mul(per)? != levels {
                 return None;
@@ -171,6 +189,46 @@ fn typed<T: ParquetType>(
         rows += read;
     }
     Some(rows)
+}
+
+/// Reads the `expected` rows of `per` values of `chunk` into `values` with the levels of its
+/// pages checked where they lie (`Unleveled`) and the values decoded as those of the column
+/// `required` (no levels): `None` when a page's levels are not of whole defined rows, or the
+/// decoder fails (the caller reads the chunk again with its levels).
+#[allow(clippy::too_many_arguments)]
+fn unleveled<T: ParquetType>(
+    part: &Arc<Part>,
+    chunk: &parquet::file::metadata::ColumnChunkMetaData,
+    descr: &ColumnDescPtr,
+    required: &ColumnDescPtr,
+    expected: usize,
+    per: usize,
+    how: &Direct<'_>,
+    values: &mut Vec<T::T>,
+) -> Option<()> {
+    let pages = SerializedPageReader::new(Arc::clone(part), chunk, expected, None).ok()?;
+    let pages = Unleveled {
+        pages: Box::new(pages),
+        per,
+        max_def: descr.max_def_level(),
+        max_rep: descr.max_rep_level(),
+        at: 0,
+    };
+    let mut reader: ColumnReaderImpl<T> =
+        get_typed_column_reader(get_column_reader(Arc::clone(required), Box::new(pages)));
+    let want = expected.checked_mul(per)?;
+    let at_once = how.rows_at_once.max(1).saturating_mul(per);
+    let mut read = 0usize;
+    while read < want {
+        let n = at_once.min(want - read);
+        // Without levels, each value is a record of its own.
+        let (records, got, levels) = reader.read_records(n, None, None, values).ok()?;
+        if records == 0 || records > n || got != records || levels != records {
+            return None;
+        }
+        read += got;
+    }
+    Some(())
 }
 
 /// Whether repetition levels `rep` are rows of exactly `per` values: a 0 at the start of each

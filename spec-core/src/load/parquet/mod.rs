@@ -7,8 +7,9 @@
 //! the ranks of a job, and [`ParquetStream`] streams a rank's share with bounded memory.
 //!
 //! One concept per file: the reader (`files.rs`), its unit of work (`row_group.rs`), the
-//! decoder's use (`decode.rs`), a column read into a leaf (`columns.rs`) with its tensor
-//! metadata (`tensor.rs`), ragged leaves from list columns (`ragged.rs`), text columns (`text.rs`), encoded images
+//! decoder's use (`decode.rs`), a column read into a leaf (`columns.rs`; straight into its
+//! memory where its values are the leaf's, `direct.rs`, the levels of its pages checked as they
+//! are encoded, `unleveled.rs`) with its tensor metadata (`tensor.rs`), ragged leaves from list columns (`ragged.rs`), text columns (`text.rs`), encoded images
 //! (`image.rs`, feature `parquet-image`), sharding (`shard.rs`), streaming (`stream.rs`) and a stream's elastic resume (`elastic.rs`);
 //! the bytes of a file wherever they are (`part.rs`), and the files of a store (`objects.rs`,
 //! feature `remote`).
@@ -39,6 +40,7 @@ mod tensor;
 mod text;
 #[doc(hidden)]
 pub mod thrift;
+mod unleveled;
 
 pub use files::ParquetFiles;
 pub use listing::{ParquetOpenOptions, SkipReason, Skipped};
