@@ -87,9 +87,10 @@ pub(super) fn read_column<S: Space>(
     // allocator keeps, where record batches of a whole row group were mapped (and page-faulted)
     // afresh each time (a third slower, measured).
     let decode_rows = ((1 << 20) / (per.max(1) * 4)).clamp(1, 8192);
-    // The direct path, 64 KiB of values at a time: the levels it decodes beside them (two per
-    // value) and the values stay in the core's L2 until they are checked and written (a
-    // one-thread stream 5 % faster than a megabyte at a time, measured).
+    // The direct path, 64 KiB of values at a time: the values (and, when a chunk is read with
+    // its levels, the two levels a value decoded beside them) stay in the core's L2 until they
+    // are checked and written (a one-thread stream 5 % faster than a megabyte at a time, when
+    // every chunk was read with its levels, measured).
     let direct_rows = ((64 << 10) / (per.max(1) * 4)).clamp(1, 8192);
     // One allocation for the rows to come (the footer says how many): growing the vector batch
     // by batch copied and page-faulted the data again at every doubling. The first row group of
