@@ -230,43 +230,18 @@ fn check_values(
 }
 
 /// The bits a level up to `max` takes.
-pub(super) fn bit_width(max: i16) -> usize {
+fn bit_width(max: i16) -> usize {
     (16 - (max as u16).leading_zeros()) as usize
 }
 
-/// Counts the levels equal to `max` among the first `levels` of `width` bits in `data` (see
-/// [`walk_runs`], whose errors are its own).
-fn run_lengths(data: &[u8], width: usize, levels: usize, max: i16) -> Result<usize, String> {
-    let mut count = 0usize;
-    walk_runs(data, width, levels, |run| {
-        count += match run {
-            Run::Same { value, n } => usize::from(value == max as u64) * n,
-            Run::Packed { bytes, n } => count_packed_lsb(bytes, width, n, max),
-        }
-    })?;
-    Ok(count)
-}
-
-/// A run of levels in the run-length / bit-packed hybrid encoding: `n` levels of one `value`,
-/// or `n` levels packed in `bytes` (least significant bit first, the run's width each).
-pub(super) enum Run<'a> {
-    Same { value: u64, n: usize },
-    Packed { bytes: &'a [u8], n: usize },
-}
-
 /// Walks the run-length / bit-packed hybrid runs that hold the first `levels` levels of
-/// `width` bits, each run's bytes within `data`, calling `each` with each run (a packed run with
-/// the bytes of its levels used alone). A run that needs more bytes than are left, a header that
-/// does not end, or runs that end before `levels` levels are an error (the decoder would index
-/// past the bytes, or stop short).
-pub(super) fn walk_runs(
-    data: &[u8],
-    width: usize,
-    levels: usize,
-    mut each: impl FnMut(Run<'_>),
-) -> Result<(), String> {
+/// `width` bits, each run's bytes within `data`, and counts the levels equal to `max`. A run
+/// that needs more bytes than are left, a header that does not end, or runs that end before
+/// `levels` levels are an error (the decoder would index past the bytes, or stop short).
+fn run_lengths(data: &[u8], width: usize, levels: usize, max: i16) -> Result<usize, String> {
     let mut at = 0usize;
     let mut seen = 0usize;
+    let mut count = 0usize;
     let value_bytes = width.div_ceil(8);
     while seen < levels {
         let header_at = at;
@@ -303,10 +278,7 @@ pub(super) fn walk_runs(
                     "have a bit-packed run at byte {header_at} of {run} levels whose {take} used need {need} bytes; {left} are left"
                 ));
             }
-            each(Run::Packed {
-                bytes: &data[at..at + need],
-                n: take,
-            });
+            count += count_packed_lsb(&data[at..at + need], width, take, max);
             at = at.saturating_add(
                 usize::try_from(groups)
                     .unwrap_or(usize::MAX)
@@ -327,30 +299,28 @@ pub(super) fn walk_runs(
                 .rev()
                 .fold(0u64, |v, &b| (v << 8) | u64::from(b));
             let take = run.min(wanted);
-            each(Run::Same { value, n: take });
+            if value == max as u64 {
+                count += take;
+            }
             seen += take;
         }
     }
-    Ok(())
-}
-
-/// The `k`th level of `width` bits (at most 16) packed in `data`, least significant bit first.
-pub(super) fn packed_level(data: &[u8], k: usize, width: usize) -> u64 {
-    let bit = k * width;
-    let word = data[bit / 8..]
-        .iter()
-        .take(3)
-        .enumerate()
-        .fold(0u64, |w, (i, &b)| w | u64::from(b) << (8 * i));
-    (word >> (bit % 8)) & ((1u64 << width) - 1)
+    Ok(count)
 }
 
 /// The levels equal to `max` among the first `n` of `width` bits packed least significant bit
 /// first (the hybrid encoding's bit-packed runs).
 fn count_packed_lsb(data: &[u8], width: usize, n: usize, max: i16) -> usize {
-    (0..n)
-        .filter(|&k| packed_level(data, k, width) == max as u64)
-        .count()
+    let mut count = 0;
+    for i in 0..n {
+        let mut v = 0u64;
+        for b in 0..width {
+            let bit = i * width + b;
+            v |= u64::from((data[bit / 8] >> (bit % 8)) & 1) << b;
+        }
+        count += usize::from(v == max as u64);
+    }
+    count
 }
 
 /// As [`count_packed_lsb`] for the deprecated `BIT_PACKED` encoding, packed most significant

@@ -6,9 +6,7 @@
 //! checked those buffers: a third of a window's decode, for levels that say nothing when every
 //! value is there. A page whose levels are anything else is an error here, and the direct path
 //! reads the column again with its levels (and the Arrow path after it names what is wrong).
-//! The runs are walked by the hostile-file checks' walker (`levels.rs`).
 
-use crate::load::parquet::levels::{Run, bit_width, packed_level, walk_runs};
 use bytes::Bytes;
 use parquet::basic::Encoding;
 use parquet::column::page::{Page, PageMetadata, PageReader};
@@ -25,6 +23,11 @@ pub(super) struct Unleveled {
     pub at: usize,
 }
 
+/// Bits per level of levels up to `max` (as Parquet encodes them).
+fn bit_width(max: i16) -> u32 {
+    u16::BITS - (max.max(0) as u16).leading_zeros()
+}
+
 fn refused(what: &str) -> ParquetError {
     ParquetError::General(format!("levels not of whole defined rows ({what})"))
 }
@@ -33,49 +36,44 @@ impl Unleveled {
     /// Checks one page's levels (`rep` and `def`, RLE-encoded, for `n` values) and moves `at`.
     fn check(&mut self, rep: &[u8], def: &[u8], n: usize) -> Result<()> {
         if self.max_def > 0 {
-            let (max, width) = (self.max_def as u64, bit_width(self.max_def));
-            let mut defined = true;
-            walk_runs(def, width, n, |run| {
-                defined &= match run {
-                    Run::Same { value, .. } => value == max,
-                    Run::Packed { bytes, n } => packed_all(bytes, n, width, max),
-                }
+            let max = self.max_def as u16;
+            runs(def, bit_width(self.max_def), n, |run| match run {
+                Run::Same { value, .. } => value == max,
+                Run::Packed { bytes, n, width } => packed_all(bytes, n, width, max),
             })
-            .map_err(|_| refused("definition levels cut short"))?;
-            if !defined {
-                return Err(refused("a value not defined"));
-            }
+            .then_some(())
+            .ok_or_else(|| refused("a value not defined"))?;
         }
         if self.max_rep > 0 {
-            let (per, width) = (self.per, bit_width(self.max_rep));
+            let per = self.per;
             let mut at = self.at;
-            let mut whole = true;
-            walk_runs(rep, width, n, |run| match run {
+            let ok = runs(rep, bit_width(self.max_rep), n, |run| match run {
                 // A row starts at each level 0, and at no other.
                 Run::Same { value: 0, n } => {
-                    whole &= per == 1 || (n == 1 && at == 0);
+                    let fits = per == 1 || (n == 1 && at == 0);
                     at = (at + n) % per;
+                    fits
                 }
                 Run::Same { value: 1, n } => {
-                    whole &= at >= 1 && at + n <= per;
+                    let fits = at >= 1 && at + n <= per;
                     at = (at + n) % per;
+                    fits
                 }
-                Run::Same { n, .. } => {
-                    whole = false;
-                    at = (at + n) % per;
-                }
-                Run::Packed { bytes, n } => {
+                Run::Same { .. } => false,
+                Run::Packed { bytes, n, width } => {
+                    let mut fits = true;
                     for k in 0..n {
-                        whole &= packed_level(bytes, k, width) == u64::from(at != 0);
+                        let want = u16::from(at != 0);
+                        fits &= value_at(bytes, k, width) == want;
                         at += 1;
                         if at == per {
                             at = 0;
                         }
                     }
+                    fits
                 }
-            })
-            .map_err(|_| refused("repetition levels cut short"))?;
-            if !whole {
+            });
+            if !ok {
                 return Err(refused("a row not of its length"));
             }
             self.at = at;
@@ -163,15 +161,106 @@ impl Unleveled {
     }
 }
 
-/// Whether the first `n` levels packed in `bytes` (`width` bits each) are all `value`.
-fn packed_all(bytes: &[u8], n: usize, width: usize, value: u64) -> bool {
+/// A run of a level stream in Parquet's RLE / bit-packed hybrid: `n` times one value, or `n`
+/// values packed `width` bits each, least significant bit first.
+enum Run<'a> {
+    Same {
+        value: u16,
+        n: usize,
+    },
+    Packed {
+        bytes: &'a [u8],
+        n: usize,
+        width: u32,
+    },
+}
+
+/// Calls `each` with the runs of `bytes` (levels of `width` bits, at most 16) that hold the
+/// first `count` values, while it returns `true`: `false` when one did not, or the runs end
+/// before `count` values.
+fn runs(bytes: &[u8], width: u32, count: usize, mut each: impl FnMut(Run<'_>) -> bool) -> bool {
+    if width == 0 || width > 16 {
+        return false;
+    }
+    let value_bytes = width.div_ceil(8) as usize;
+    let (mut at, mut seen) = (0usize, 0usize);
+    while seen < count {
+        let Some((header, used)) = uleb(&bytes[at..]) else {
+            return false;
+        };
+        at += used;
+        let left = count - seen;
+        let run = if header & 1 == 1 {
+            let groups = usize::try_from(header >> 1).unwrap_or(usize::MAX);
+            let len = groups.saturating_mul(width as usize);
+            if groups == 0 || bytes.len() - at < len {
+                return false;
+            }
+            let n = groups.saturating_mul(8).min(left);
+            let run = Run::Packed {
+                bytes: &bytes[at..at + len],
+                n,
+                width,
+            };
+            at += len;
+            seen += n;
+            run
+        } else {
+            let n = usize::try_from(header >> 1).unwrap_or(usize::MAX);
+            if n == 0 || bytes.len() - at < value_bytes {
+                return false;
+            }
+            let value = bytes[at..at + value_bytes]
+                .iter()
+                .rev()
+                .fold(0u32, |v, &b| v << 8 | u32::from(b));
+            at += value_bytes;
+            let Ok(value) = u16::try_from(value) else {
+                return false;
+            };
+            let n = n.min(left);
+            seen += n;
+            Run::Same { value, n }
+        };
+        if !each(run) {
+            return false;
+        }
+    }
+    true
+}
+
+/// An unsigned LEB128 number at the start of `bytes`, and the bytes it took.
+fn uleb(bytes: &[u8]) -> Option<(u64, usize)> {
+    let mut value = 0u64;
+    for (i, &b) in bytes.iter().enumerate().take(10) {
+        value |= u64::from(b & 0x7f) << (7 * i);
+        if b & 0x80 == 0 {
+            return Some((value, i + 1));
+        }
+    }
+    None
+}
+
+/// The `k`th value of `width` bits packed in `bytes`, least significant bit first.
+fn value_at(bytes: &[u8], k: usize, width: u32) -> u16 {
+    let bit = k * width as usize;
+    let (byte, shift) = (bit / 8, bit % 8);
+    let mut word = 0u32;
+    for (i, &b) in bytes[byte..].iter().take(3).enumerate() {
+        word |= u32::from(b) << (8 * i);
+    }
+    ((word >> shift) & ((1u32 << width) - 1)) as u16
+}
+
+/// Whether the first `n` values packed in `bytes` are all `value`.
+fn packed_all(bytes: &[u8], n: usize, width: u32, value: u16) -> bool {
     if width == 1 && value == 1 {
         // All ones: whole bytes of 0xff, then the low bits of the last.
         let (full, bits) = (n / 8, n % 8);
         return bytes[..full].iter().all(|&b| b == 0xff)
             && (bits == 0 || bytes[full] & ((1u8 << bits) - 1) == (1u8 << bits) - 1);
     }
-    (0..n).all(|k| packed_level(bytes, k, width) == value)
+    (0..n).all(|k| value_at(bytes, k, width) == value)
 }
 
 impl Iterator for Unleveled {
@@ -251,6 +340,41 @@ mod tests {
     // 10 ones (header 10 << 1), `0x03, b` a group of 8 one-bit values packed in `b` (header
     // 1 << 1 | 1), least significant bit first.
     const ALL_DEFINED_10: &[u8] = &[0x14, 0x01];
+
+    #[test]
+    fn runs_are_read_as_written() {
+        let bytes = [0x14, 0x01, 0x03, 0b1010_1010];
+        let mut seen = Vec::new();
+        assert!(runs(&bytes, 1, 18, |run| {
+            seen.push(match run {
+                Run::Same { value, n } => format!("same {value} x{n}"),
+                Run::Packed { bytes, n, width } => {
+                    let v: Vec<u16> = (0..n).map(|k| value_at(bytes, k, width)).collect();
+                    format!("packed {v:?}")
+                }
+            });
+            true
+        }));
+        assert_eq!(seen, ["same 1 x10", "packed [0, 1, 0, 1, 0, 1, 0, 1]"]);
+        // Fewer values asked for: the packed group's first two only.
+        assert!(runs(&bytes, 1, 12, |run| match run {
+            Run::Packed { n, .. } => n == 2,
+            Run::Same { n, .. } => n == 10,
+        }));
+        // Runs that end before the values do, a run of no values, a group past the bytes.
+        assert!(!runs(&bytes, 1, 19, |_| true));
+        assert!(!runs(&[0x00, 0x01], 1, 1, |_| true));
+        assert!(!runs(&[0x05, 0xff], 1, 16, |_| true));
+        // Levels of 2 and 9 bits: a run's value takes one byte, then two.
+        assert!(runs(&[0x04, 0x02], 2, 2, |r| matches!(
+            r,
+            Run::Same { value: 2, n: 2 }
+        )));
+        assert!(runs(&[0x04, 0x01, 0x01], 9, 2, |r| matches!(
+            r,
+            Run::Same { value: 257, n: 2 }
+        )));
+    }
 
     #[test]
     fn rows_of_their_length_pass_and_others_do_not() {
