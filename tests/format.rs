@@ -382,6 +382,17 @@ fn a_gather_from_a_large_source_copies_the_rows_asked_for() {
     assert_eq!(out.array(), &want);
 }
 
+/// The samples `rows` of `src` gathered into a new batch of `T`.
+fn gathered<S, T>(src: &Batch<S>, rows: &[usize]) -> Array2<f32>
+where
+    S: Space + batchspec::format::FormatAs<T>,
+    T: Space<Elem = f32, Dim = ndarray::Ix2>,
+{
+    let mut out = Batch::<T>::zeros(rows.len(), 0);
+    src.gather_into(rows, &mut out).unwrap();
+    out.array().clone()
+}
+
 /// One-hot rows gathered from labels: each row of the gather is the one-hot form of the labels of
 /// the row asked for (repeats and the last row included), from one label per sample (`Labels<M>`
 /// and `Index<M>`, into `Vector<M>` and `OneHot<M>`) and from two (`Index<M, 2>`, merged into
@@ -396,33 +407,21 @@ fn one_hot_rows_gathered_from_labels() {
     let one = Batch::<Labels<5>>::new(ndarray::Array1::from(labels.to_vec())).unwrap();
     let column =
         Batch::<Index<5>>::new(Array2::from_shape_vec((7, 1), labels.to_vec()).unwrap()).unwrap();
-    let mut vector = Batch::<Vector<5>>::zeros(rows.len(), 0);
-    let mut hot = Batch::<OneHot<5>>::zeros(rows.len(), 0);
-    one.gather_into(&rows, &mut vector).unwrap();
-    one.gather_into(&rows, &mut hot).unwrap();
-    assert_eq!(vector.array(), &want);
-    assert_eq!(hot.array(), &want);
-    let mut vector = Batch::<Vector<5>>::zeros(rows.len(), 0);
-    let mut hot = Batch::<OneHot<5>>::zeros(rows.len(), 0);
-    column.gather_into(&rows, &mut vector).unwrap();
-    column.gather_into(&rows, &mut hot).unwrap();
-    assert_eq!(vector.array(), &want);
-    assert_eq!(hot.array(), &want);
+    assert_eq!(gathered::<_, Vector<5>>(&one, &rows), want);
+    assert_eq!(gathered::<_, OneHot<5>>(&one, &rows), want);
+    assert_eq!(gathered::<_, Vector<5>>(&column, &rows), want);
+    assert_eq!(gathered::<_, OneHot<5>>(&column, &rows), want);
 
     let pairs = [[1i64, 4], [0, 0], [3, 2]];
     let rows = [2, 0, 2, 1];
     let two =
         Batch::<Index<5, 2>>::new(Array2::from_shape_fn((3, 2), |(i, k)| pairs[i][k])).unwrap();
-    let mut merged = Batch::<Vector<5>>::zeros(rows.len(), 0);
-    two.gather_into(&rows, &mut merged).unwrap();
     let want = Array2::from_shape_fn((rows.len(), 5), |(j, k)| {
         f32::from(u8::from(pairs[rows[j]].contains(&(k as i64))))
     });
-    assert_eq!(merged.array(), &want);
-    let mut blocks = Batch::<OneHot<5, 2>>::zeros(rows.len(), 0);
-    two.gather_into(&rows, &mut blocks).unwrap();
+    assert_eq!(gathered::<_, Vector<5>>(&two, &rows), want);
     let want = Array2::from_shape_fn((rows.len(), 10), |(j, k)| {
         f32::from(u8::from(pairs[rows[j]][k / 5] == (k % 5) as i64))
     });
-    assert_eq!(blocks.array(), &want);
+    assert_eq!(gathered::<_, OneHot<5, 2>>(&two, &rows), want);
 }
