@@ -2,10 +2,12 @@
 //! lists, decoded straight into the leaf) against the values written, as a property over files
 //! the `parquet` crate writes in every way it can: the four types it takes (f32, f64, i32, i64),
 //! a scalar column, a `FixedSizeList` and a `List` column, nullable or required items, plain or
-//! dictionary encoding, data pages v1 and v2 of a few rows each (rows across pages), no codec or
-//! snappy, row groups of any size, read whole (`Dataset::load`) and row group by row group (a
-//! `ParquetStream`). And what must still be refused is, naming the row as the Arrow path does: a
-//! null, a list of another length, a NaN under `NonFinite::Refuse`.
+//! dictionary encoding (dictionaries of one to several hundred values, their indices bit-packed
+//! or in runs, a dictionary outgrown and its chunk gone on in plain pages), data pages v1 and v2
+//! of a few rows each (rows across pages), no codec or snappy, row groups of any size, read
+//! whole (`Dataset::load`) and row group by row group (a `ParquetStream`). And what must still
+//! be refused is, naming the row as the Arrow path does: a null, a list of another length, a
+//! NaN under `NonFinite::Refuse`.
 #![cfg(feature = "parquet")]
 
 use arrow_array::types::{Float32Type, Float64Type, Int32Type, Int64Type};
@@ -61,6 +63,9 @@ struct Writing {
     list: u8, // 0: FixedSizeList, 1: List, 2: one value per row
     nullable: bool,
     dictionary: bool,
+    /// The dictionary page's limit in bytes: a chunk whose dictionary outgrows it goes on in
+    /// plain pages (`None`: the writer's default, a megabyte).
+    dictionary_bytes: Option<usize>,
     v2: bool,
     snappy: bool,
     page_rows: usize,
@@ -72,20 +77,24 @@ fn writing() -> impl Strategy<Value = Writing> {
         0u8..3,
         any::<bool>(),
         any::<bool>(),
+        proptest::option::of(1usize..200),
         any::<bool>(),
         any::<bool>(),
         1usize..20,
         1usize..50,
     )
         .prop_map(
-            |(list, nullable, dictionary, v2, snappy, page_rows, group_rows)| Writing {
-                list,
-                nullable,
-                dictionary,
-                v2,
-                snappy,
-                page_rows,
-                group_rows,
+            |(list, nullable, dictionary, dictionary_bytes, v2, snappy, page_rows, group_rows)| {
+                Writing {
+                    list,
+                    nullable,
+                    dictionary,
+                    dictionary_bytes,
+                    v2,
+                    snappy,
+                    page_rows,
+                    group_rows,
+                }
             },
         )
 }
@@ -132,7 +141,11 @@ fn write<T: ArrowPrimitiveType>(
         ),
     };
     let schema = Arc::new(Schema::new(vec![field]));
-    let props = WriterProperties::builder()
+    let mut props = WriterProperties::builder();
+    if let Some(bytes) = w.dictionary_bytes {
+        props = props.set_dictionary_page_size_limit(bytes);
+    }
+    let props = props
         .set_dictionary_enabled(w.dictionary)
         .set_writer_version(if w.v2 {
             WriterVersion::PARQUET_2_0
@@ -189,10 +202,17 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
 
     #[test]
-    fn every_way_of_writing_reads_back_the_values(w in writing(), rows in 0usize..120, seed: u32) {
+    fn every_way_of_writing_reads_back_the_values(
+        w in writing(),
+        rows in 0usize..120,
+        seed: u32,
+        run in prop_oneof![Just(1usize), 1usize..40],
+    ) {
         let per = if w.list == 2 { 1 } else { PER };
         let n = rows * per;
-        let v = |i: usize| (seed as usize).wrapping_mul(31).wrapping_add(i * 7919) % 1000;
+        // Values in runs of `run` (repeated dictionary indices, which the writer encodes as
+        // runs of one value where it bit-packs others).
+        let v = |i: usize| (seed as usize).wrapping_mul(31).wrapping_add(i / run * 7919) % 1000;
         let (_dir, path) = temp("x.parquet");
         if w.list == 2 {
             let want: Vec<f32> = (0..n).map(|i| v(i) as f32 * 0.5 - 100.0).collect();
@@ -368,6 +388,7 @@ fn a_dictionary_page_of_nulls_only_is_read_as_the_nulls_it_holds() {
             list: 2,
             nullable: true,
             dictionary: true,
+            dictionary_bytes: None,
             v2,
             snappy: false,
             page_rows: 1,

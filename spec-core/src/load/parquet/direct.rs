@@ -1,20 +1,22 @@
 //! The column reader's direct path: a column of plain numbers, or of fixed-length lists of them,
-//! whose values are already the leaf's element type, decoded by the `parquet` crate's column
-//! reader straight into the leaf's values: no Arrow array in between, and no copy out of one
-//! (a FixedSizeList's Arrow reader alone took a quarter of a window's read, and the copy out of
-//! its array another sixth).
+//! whose values are already the leaf's element type, decoded straight into the leaf's values: no
+//! Arrow array in between, and no copy out of one (a FixedSizeList's Arrow reader alone took a
+//! quarter of a window's read, and the copy out of its array another sixth).
 //!
 //! The levels are checked as they come (every value defined, every row of the sample's length):
-//! first in each page as they are encoded, the page then decoded as a column without levels
-//! (`unleveled.rs`); a chunk whose pages' levels are anything else is read again with the
-//! levels the decoder gives and checked there; anything else, a decoder's error included, sends
-//! the column back to the Arrow path, which reads it again from its first row and says what is
-//! wrong, with the row, as it always has.
+//! first in each page as they are encoded (`unleveled.rs`), the page's values then decoded here
+//! when they are plain or indices into a dictionary (`values.rs`), by the `parquet` crate's
+//! reader of the column without levels when they are encoded otherwise; a chunk whose pages'
+//! levels are anything else is read again with the levels the crate's decoder gives and checked
+//! there; anything else, a decoder's error included, sends the column back to the Arrow path,
+//! which reads it again from its first row and says what is wrong, with the row, as it always
+//! has.
 
 use crate::load::NonFinite;
 use crate::load::parquet::part::Part;
 use crate::load::parquet::row_group::RowGroup;
 use crate::load::parquet::unleveled::Unleveled;
+use crate::load::parquet::values::{self, Fixed};
 use crate::types::space::Space;
 use arrow_schema::DataType;
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
@@ -119,7 +121,10 @@ fn typed<T: ParquetType>(
     part: &Part,
     how: &Direct<'_>,
     values: &mut Vec<T::T>,
-) -> Option<usize> {
+) -> Option<usize>
+where
+    T::T: Fixed,
+{
     let leaf = leaf_of(builder, how.column)?;
     let descr = builder.parquet_schema().column(leaf);
     let max_rep = match how.shape {
@@ -205,18 +210,32 @@ fn unleveled<T: ParquetType>(
     per: usize,
     how: &Direct<'_>,
     values: &mut Vec<T::T>,
-) -> Option<()> {
-    let pages = SerializedPageReader::new(Arc::clone(part), chunk, expected, None).ok()?;
-    let pages = Unleveled {
-        pages: Box::new(pages),
-        per,
-        max_def: descr.max_def_level(),
-        max_rep: descr.max_rep_level(),
-        at: 0,
+) -> Option<()>
+where
+    T::T: Fixed,
+{
+    let unleveled = || -> Option<Unleveled> {
+        let pages = SerializedPageReader::new(Arc::clone(part), chunk, expected, None).ok()?;
+        Some(Unleveled {
+            pages: Box::new(pages),
+            per,
+            max_def: descr.max_def_level(),
+            max_rep: descr.max_rep_level(),
+            at: 0,
+        })
     };
-    let mut reader: ColumnReaderImpl<T> =
-        get_typed_column_reader(get_column_reader(Arc::clone(required), Box::new(pages)));
     let want = expected.checked_mul(per)?;
+    // Plain and dictionary-encoded pages decoded here, each value written once; any other, by
+    // the crate's reader of the column without levels.
+    let before = values.len();
+    if values::decode(&mut unleveled()?, want, values).is_some() {
+        return Some(());
+    }
+    values.truncate(before);
+    let mut reader: ColumnReaderImpl<T> = get_typed_column_reader(get_column_reader(
+        Arc::clone(required),
+        Box::new(unleveled()?),
+    ));
     let at_once = how.rows_at_once.max(1).saturating_mul(per);
     let mut read = 0usize;
     while read < want {

@@ -9,7 +9,7 @@
 //! One concept per file: the reader (`files.rs`), its unit of work (`row_group.rs`), the
 //! decoder's use (`decode.rs`), a column read into a leaf (`columns.rs`; straight into its
 //! memory where its values are the leaf's, `direct.rs`, the levels of its pages checked as they
-//! are encoded, `unleveled.rs`) with its tensor metadata (`tensor.rs`), ragged leaves from list columns (`ragged.rs`), text columns (`text.rs`), encoded images
+//! are encoded, `unleveled.rs`, its values decoded, `values.rs`) with its tensor metadata (`tensor.rs`), ragged leaves from list columns (`ragged.rs`), text columns (`text.rs`), encoded images
 //! (`image.rs`, feature `parquet-image`), sharding (`shard.rs`), streaming (`stream.rs`) and a stream's elastic resume (`elastic.rs`);
 //! the bytes of a file wherever they are (`part.rs`), and the files of a store (`objects.rs`,
 //! feature `remote`).
@@ -41,6 +41,7 @@ mod text;
 #[doc(hidden)]
 pub mod thrift;
 mod unleveled;
+mod values;
 
 pub use files::ParquetFiles;
 pub use listing::{ParquetOpenOptions, SkipReason, Skipped};

@@ -163,7 +163,7 @@ impl Unleveled {
 
 /// A run of a level stream in Parquet's RLE / bit-packed hybrid: `n` times one value, or `n`
 /// values packed `width` bits each, least significant bit first.
-enum Run<'a> {
+pub(super) enum Run<'a> {
     Same {
         value: u16,
         n: usize,
@@ -178,7 +178,12 @@ enum Run<'a> {
 /// Calls `each` with the runs of `bytes` (levels of `width` bits, at most 16) that hold the
 /// first `count` values, while it returns `true`: `false` when one did not, or the runs end
 /// before `count` values.
-fn runs(bytes: &[u8], width: u32, count: usize, mut each: impl FnMut(Run<'_>) -> bool) -> bool {
+pub(super) fn runs(
+    bytes: &[u8],
+    width: u32,
+    count: usize,
+    mut each: impl FnMut(Run<'_>) -> bool,
+) -> bool {
     if width == 0 || width > 16 {
         return false;
     }
@@ -242,7 +247,7 @@ fn uleb(bytes: &[u8]) -> Option<(u64, usize)> {
 }
 
 /// The `k`th value of `width` bits packed in `bytes`, least significant bit first.
-fn value_at(bytes: &[u8], k: usize, width: u32) -> u16 {
+pub(super) fn value_at(bytes: &[u8], k: usize, width: u32) -> u16 {
     let bit = k * width as usize;
     let (byte, shift) = (bit / 8, bit % 8);
     let mut word = 0u32;
