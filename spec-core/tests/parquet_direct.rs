@@ -10,7 +10,10 @@
 //! NaN under `NonFinite::Refuse`.
 #![cfg(feature = "parquet")]
 
-use arrow_array::types::{Float32Type, Float64Type, Int32Type, Int64Type};
+use arrow_array::types::{
+    Float32Type, Float64Type, Int8Type, Int16Type, Int32Type, Int64Type, UInt8Type, UInt16Type,
+    UInt32Type, UInt64Type,
+};
 use arrow_array::{
     ArrayRef, ArrowPrimitiveType, FixedSizeListArray, ListArray, PrimitiveArray, RecordBatch,
 };
@@ -39,7 +42,7 @@ macro_rules! records {
         }
     )*};
 }
-records!(F32: f32, F64: f64, I32: i32, I64: i64);
+records!(F32: f32, F64: f64, I32: i32, I64: i64, U8: u8);
 
 #[derive(DataSpec)]
 struct One {
@@ -198,8 +201,101 @@ where
     Ok(())
 }
 
+/// Writes `values` as a column of Arrow type `T` (rows of `PER`) and reads it into `R`, whose
+/// leaf must hold `want`, the same numbers.
+fn converts<T: ArrowPrimitiveType, R, E>(
+    path: &Path,
+    values: &[T::Native],
+    want: impl Fn(T::Native) -> E,
+    w: &Writing,
+    get: impl Fn(&R) -> Vec<E>,
+) -> Result<(), TestCaseError>
+where
+    R: batchspec::load::LoadRecord + batchspec::data::GatherSame + DataSpec + Send + 'static,
+    batchspec::types::FlatOf<R>: batchspec::data::AllocFlat,
+    E: PartialEq + core::fmt::Debug + Copy,
+{
+    write::<T>(path, values, PER, &[], w);
+    let want: Vec<E> = values.iter().map(|&v| want(v)).collect();
+    read_both::<R, E>(path, &want, get)
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn numbers_of_other_types_are_converted_exactly(
+        w in writing(),
+        rows in 1usize..80,
+        seed: u32,
+        run in prop_oneof![Just(1usize), 1usize..40],
+    ) {
+        // Lists of `PER` (`FixedSizeList` or `List`); every value of the column's own type,
+        // in runs of `run`, held exactly by the leaf's.
+        let w = Writing { list: w.list % 2, ..w };
+        let k = |i: usize| (seed as usize).wrapping_mul(31).wrapping_add(i / run * 7919) % 1000;
+        let n = rows * PER;
+        let (_dir, path) = temp("x.parquet");
+        let x = |r: &F32| r.x.array().iter().copied().collect::<Vec<f32>>();
+        let u8s: Vec<u8> = (0..n).map(|i| k(i) as u8).collect();
+        converts::<UInt8Type, F32, f32>(&path, &u8s, f32::from, &w, x)?;
+        converts::<UInt8Type, U8, u8>(&path, &u8s, |v| v, &w, |r| r.x.array().iter().copied().collect())?;
+        let i8s: Vec<i8> = (0..n).map(|i| k(i) as i8).collect();
+        converts::<Int8Type, F64, f64>(&path, &i8s, f64::from, &w, |r| r.x.array().iter().copied().collect())?;
+        let u16s: Vec<u16> = (0..n).map(|i| k(i) as u16 * 60).collect();
+        converts::<UInt16Type, I64, i64>(&path, &u16s, i64::from, &w, |r| r.x.array().iter().copied().collect())?;
+        let i16s: Vec<i16> = (0..n).map(|i| (k(i) as i16 - 500) * 30).collect();
+        converts::<Int16Type, F32, f32>(&path, &i16s, f32::from, &w, x)?;
+        // Beyond `i32::MAX`: stored in the bits of a negative `i32`.
+        let u32s: Vec<u32> = (0..n).map(|i| k(i) as u32 * 4_000_000 + 7).collect();
+        converts::<UInt32Type, I64, i64>(&path, &u32s, i64::from, &w, |r| r.x.array().iter().copied().collect())?;
+        let i32s: Vec<i32> = (0..n).map(|i| (k(i) as i32 - 500) * 16_000).collect();
+        converts::<Int32Type, F32, f32>(&path, &i32s, |v| v as f32, &w, x)?;
+        let i64s: Vec<i64> = (0..n).map(|i| (k(i) as i64 - 500) << 40).collect();
+        converts::<Int64Type, F64, f64>(&path, &i64s, |v| v as f64, &w, |r| r.x.array().iter().copied().collect())?;
+        let u64s: Vec<u64> = (0..n).map(|i| k(i) as u64 * 9_000_000_000_000_000).collect();
+        converts::<UInt64Type, I64, i64>(&path, &u64s, |v| v as i64, &w, |r| r.x.array().iter().copied().collect())?;
+        let f32s: Vec<f32> = (0..n).map(|i| k(i) as f32 * 0.125).collect();
+        converts::<Float32Type, F64, f64>(&path, &f32s, f64::from, &w, |r| r.x.array().iter().copied().collect())?;
+        converts::<Float32Type, I32, i32>(&path, &f32s.iter().map(|v| v.floor()).collect::<Vec<_>>(), |v| v as i32, &w, |r| r.x.array().iter().copied().collect())?;
+        let f64s: Vec<f64> = (0..n).map(|i| k(i) as f64 * 0.25 - 100.0).collect();
+        converts::<Float64Type, F32, f32>(&path, &f64s, |v| v as f32, &w, x)?;
+        std::fs::remove_dir_all(path.parent().unwrap()).ok();
+    }
+
+    #[test]
+    fn a_number_the_leaf_does_not_hold_is_refused_at_its_row(
+        w in writing(),
+        rows in 1usize..60,
+        at: prop::sample::Index,
+    ) {
+        let w = Writing { list: w.list % 2, ..w };
+        let n = rows * PER;
+        let bad = at.index(n);
+        let inexact = |place: Place, reason: LoadReason| -> Result<(), TestCaseError> {
+            prop_assert_eq!(place, Place::Column { name: "x".into(), row: Some((bad / PER) as u64) });
+            prop_assert!(matches!(reason, LoadReason::Inexact { .. }), "{:?}", reason);
+            Ok(())
+        };
+        let (_dir, path) = temp("inexact.parquet");
+        // 2^24 + 1 is not an `f32`; 2^31 is not an `i32`; 0.1 is not an `f32`.
+        let mut i64s: Vec<i64> = (0..n as i64).collect();
+        i64s[bad] = (1 << 24) + 1;
+        write::<Int64Type>(&path, &i64s, PER, &[], &w);
+        let (place, reason) = refusal::<F32>(&path);
+        inexact(place, reason)?;
+        let mut u32s: Vec<u32> = (0..n as u32).collect();
+        u32s[bad] = 1 << 31;
+        write::<UInt32Type>(&path, &u32s, PER, &[], &w);
+        let (place, reason) = refusal::<I32>(&path);
+        inexact(place, reason)?;
+        let mut f64s: Vec<f64> = (0..n).map(|i| i as f64).collect();
+        f64s[bad] = 0.1;
+        write::<Float64Type>(&path, &f64s, PER, &[], &w);
+        let (place, reason) = refusal::<F32>(&path);
+        inexact(place, reason)?;
+        std::fs::remove_dir_all(path.parent().unwrap()).ok();
+    }
 
     #[test]
     fn every_way_of_writing_reads_back_the_values(
@@ -407,5 +503,86 @@ fn a_dictionary_page_of_nulls_only_is_read_as_the_nulls_it_holds() {
         );
         assert_eq!(reason, LoadReason::Null);
         std::fs::remove_dir_all(path.parent().unwrap()).ok();
+    }
+}
+
+#[test]
+fn a_value_outside_its_annotated_width_is_refused_at_its_row() {
+    // An `int32` column annotated as `u8` holding 300 (the crate's own writer does not check):
+    // not read as 44, nor as anything else.
+    use parquet::data_type::Int32Type as Physical;
+    use parquet::file::writer::SerializedFileWriter;
+    let (_dir, path) = temp("wide.parquet");
+    let message = "message m { required int32 x (INTEGER(8,false)); }";
+    let schema = Arc::new(parquet::schema::parser::parse_message_type(message).unwrap());
+    let file = std::fs::File::create(&path).unwrap();
+    let mut writer = SerializedFileWriter::new(file, schema, Default::default()).unwrap();
+    let mut group = writer.next_row_group().unwrap();
+    let mut column = group.next_column().unwrap().unwrap();
+    column
+        .typed::<Physical>()
+        .write_batch(&[1, 2, 300, 4], None, None)
+        .unwrap();
+    column.close().unwrap();
+    group.close().unwrap();
+    writer.close().unwrap();
+    let got = Dataset::<One>::load(&mut ParquetFiles::open(&path).unwrap());
+    if let Ok(d) = &got {
+        panic!("read {:?}", d.fields().x.array());
+    }
+    let (place, reason) = refusal::<One>(&path);
+    assert_eq!(
+        place,
+        Place::Column {
+            name: "x".into(),
+            row: Some(2)
+        },
+        "{reason:?}"
+    );
+}
+
+#[test]
+fn of_a_nan_and_an_inexact_value_the_first_row_is_named() {
+    // Into `f32`s under `NonFinite::Refuse`: a NaN in row 1 and 0.1 in row 3, and the other
+    // way around.
+    for (nan, tenth, first) in [(4, 10, 1), (10, 4, 1)] {
+        let mut values: Vec<f64> = (0..6 * PER).map(|i| i as f64).collect();
+        values[nan] = f64::NAN;
+        values[tenth] = 0.1;
+        let (_dir, path) = temp("both.parquet");
+        let w = Writing {
+            list: 0,
+            nullable: false,
+            dictionary: true,
+            dictionary_bytes: None,
+            v2: false,
+            snappy: false,
+            page_rows: 2,
+            group_rows: 6,
+        };
+        write::<Float64Type>(&path, &values, PER, &[], &w);
+        let files = ParquetFiles::open(&path)
+            .unwrap()
+            .non_finite(NonFinite::Refuse);
+        let err = Dataset::<F32>::load(&mut { files }).map(drop).unwrap_err();
+        let (place, reason) = file_error(err);
+        assert_eq!(
+            place,
+            Place::Column {
+                name: "x".into(),
+                row: Some(first)
+            }
+        );
+        let nan_first = nan < tenth;
+        assert_eq!(
+            matches!(reason, LoadReason::NonFinite { .. }),
+            nan_first,
+            "{reason:?}"
+        );
+        assert_eq!(
+            matches!(reason, LoadReason::Inexact { .. }),
+            !nan_first,
+            "{reason:?}"
+        );
     }
 }

@@ -279,6 +279,22 @@ pub(crate) fn lossless<T: Scalar, U: Scalar>() -> bool {
     }
 }
 
+/// `v` as a `U`, exactly, by the rule of [`convert_values`]: `as` where every `T` is a `U`
+/// ([`lossless`]), otherwise `None` for a value that `U` does not hold.
+#[cfg_attr(not(feature = "parquet"), allow(dead_code))]
+#[inline(always)]
+pub(crate) fn exact<T: Scalar, U: Scalar>(v: T) -> Option<U> {
+    if lossless::<T, U>() {
+        Some(if T::INT_RANGE.is_some() {
+            U::from_i64_as(v.as_i64())
+        } else {
+            U::from_f64_as(v.as_f64())
+        })
+    } else {
+        U::from_num(v.to_num())
+    }
+}
+
 /// A computation generic over the element type, run for the type a space holds.
 pub(crate) trait ForScalar {
     /// The error of the computation.

@@ -119,28 +119,27 @@ pub(super) fn read_column<S: Space>(
         Layout::List(t) => Some((Rows::List, t)),
         _ => None,
     };
-    if let Some((shape, t)) = direct
-        && steps.is_none()
-        && let Some(rows) = direct::read::<S>(
-            &builder,
-            &budget.part,
-            &Direct {
-                column,
-                shape,
-                values: t,
-                per,
-                group,
-                rows_at_once: direct_rows,
-                non_finite,
-            },
-            values,
-        )
-    {
-        return Ok(rows);
-    }
-    let reader = column_reader(builder, index, group, decode_rows)?;
     // Rows are counted from the start of the file, as errors name them.
     let first = group.map_or(0, |g| g.first_row);
+    if let Some((shape, t)) = direct
+        && steps.is_none()
+    {
+        let how = Direct {
+            column,
+            shape,
+            values: t,
+            per,
+            group,
+            rows_at_once: direct_rows,
+            non_finite,
+        };
+        match direct::read::<S>(&builder, &budget.part, &how, values) {
+            Ok(Some(rows)) => return Ok(rows),
+            Ok(None) => {}
+            Err((row, reason)) => return Err((at(Some((first + row) as u64)), reason)),
+        }
+    }
+    let reader = column_reader(builder, index, group, decode_rows)?;
     let mut rows = 0usize;
     for batch in reader {
         let batch = batch.map_err(|e| (at(Some((first + rows) as u64)), decode_error(e)))?;

@@ -1,22 +1,28 @@
-//! The column reader's direct path: a column of plain numbers, or of fixed-length lists of them,
-//! whose values are already the leaf's element type, decoded straight into the leaf's values: no
-//! Arrow array in between, and no copy out of one (a FixedSizeList's Arrow reader alone took a
-//! quarter of a window's read, and the copy out of its array another sixth).
+//! The column reader's direct path: a column of numbers, one per row or in fixed-length lists,
+//! decoded straight into the leaf's values: no Arrow array in between, and no copy out of one (a
+//! FixedSizeList's Arrow reader alone took a quarter of a window's read, and the copy out of its
+//! array another sixth).
 //!
 //! The levels are checked as they come (every value defined, every row of the sample's length):
 //! first in each page as they are encoded (`unleveled.rs`), the page's values then decoded here
-//! when they are plain or indices into a dictionary (`values.rs`), by the `parquet` crate's
-//! reader of the column without levels when they are encoded otherwise; a chunk whose pages'
-//! levels are anything else is read again with the levels the crate's decoder gives and checked
-//! there; anything else, a decoder's error included, sends the column back to the Arrow path,
-//! which reads it again from its first row and says what is wrong, with the row, as it always
-//! has.
+//! when they are plain or indices into a dictionary (`values.rs`). Values already of the leaf's
+//! type that are encoded otherwise are decoded by the `parquet` crate's reader of the column
+//! without levels, and a chunk whose pages' levels are anything else is read again with the
+//! levels the crate's decoder gives and checked there. Values of another numeric type (`u8`
+//! pixels into `f32`, `i64` into `f64`: through the Arrow path, 7 and 29 times slower) are
+//! converted as they are written, exactly, by the Arrow path's rule, and a value the leaf does
+//! not hold, or one outside the column's own type (300 in a column of `u8`, which the Arrow
+//! reader reads as 44), is refused here with its row. Anything else, a decoder's error
+//! included, sends the column back to the Arrow path, which reads it again from its first row
+//! and says what is wrong, with the row, as it always has.
 
 use crate::load::NonFinite;
+use crate::load::convert::{Scalar, exact};
+use crate::load::error::LoadReason;
 use crate::load::parquet::part::Part;
 use crate::load::parquet::row_group::RowGroup;
 use crate::load::parquet::unleveled::Unleveled;
-use crate::load::parquet::values::{self, Fixed};
+use crate::load::parquet::values::{self, Fixed, Stop};
 use crate::types::space::Space;
 use arrow_schema::DataType;
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
@@ -50,36 +56,199 @@ pub(super) struct Direct<'a> {
     pub non_finite: NonFinite,
 }
 
-/// Reads the column into `values` by the direct path: `Some(rows)` when it did, `None` when the
-/// column is not one it reads (another type, nested lists, a logical type, labels, whose values
-/// are checked one by one) or did not read cleanly, with `values` as it was (the Arrow path then
-/// reads the column).
+/// Reads the column into `values` by the direct path: `Ok(Some(rows))` when it did, `Ok(None)`
+/// when the column is not one it reads (another type, nested lists, a logical type, labels,
+/// whose values are checked one by one) or did not read cleanly, with `values` as it was (the
+/// Arrow path then reads the column); `Err` with the row (counted from the first row read) and
+/// the reason for a value of another type than the leaf's that it does not hold exactly, or
+/// that is outside the column's own type (the Arrow path would read it truncated).
 pub(super) fn read<S: Space>(
     builder: &ParquetRecordBatchReaderBuilder<Part>,
     part: &Part,
     how: &Direct<'_>,
     values: &mut Vec<S::Elem>,
-) -> Option<usize> {
+) -> Result<Option<usize>, (usize, LoadReason)> {
     // Labels are checked value by value as they are converted: the Arrow path's.
     if S::MAX_LABELS.is_some() {
-        return None;
+        return Ok(None);
     }
     let before = values.len();
     let any: &mut dyn Any = values;
-    let rows = match how.values {
-        DataType::Float32 => typed::<FloatType>(builder, part, how, any.downcast_mut()?),
-        DataType::Float64 => typed::<DoubleType>(builder, part, how, any.downcast_mut()?),
-        DataType::Int32 => typed::<Int32Type>(builder, part, how, any.downcast_mut()?),
-        DataType::Int64 => typed::<Int64Type>(builder, part, how, any.downcast_mut()?),
+    // Numbers of the leaf's own type: the crate's readers can take over a chunk; any other,
+    // converted.
+    let (b, p, h) = (builder, part, how);
+    let same = match how.values {
+        DataType::Float32 => any.downcast_mut().map(|v| typed::<FloatType>(b, p, h, v)),
+        DataType::Float64 => any.downcast_mut().map(|v| typed::<DoubleType>(b, p, h, v)),
+        DataType::Int32 => any.downcast_mut().map(|v| typed::<Int32Type>(b, p, h, v)),
+        DataType::Int64 => any.downcast_mut().map(|v| typed::<Int64Type>(b, p, h, v)),
         _ => None,
     };
-    let refused = rows.is_some() && how.non_finite.first_refused(&values[before..]).is_some();
-    if rows.is_none() || refused {
+    let rows = match same {
+        Some(rows) => Ok(rows),
+        None => converted(builder, part, how, any),
+    };
+    // A value refused non-finite before the one refused here comes first, as the Arrow path
+    // would find it.
+    let non_finite = how.non_finite.first_refused(&values[before..]);
+    let per = how.per.max(1);
+    match (rows, non_finite) {
+        (Ok(Some(rows)), None) => Ok(Some(rows)),
+        (Err(_), Some((i, reason))) => {
+            values.truncate(before);
+            Err((i / per, reason))
+        }
+        (Err(refused), None) => {
+            values.truncate(before);
+            Err(refused)
+        }
         // The Arrow path reads it again, and names what is wrong.
-        values.truncate(before);
-        return None;
+        (Ok(_), _) => {
+            values.truncate(before);
+            Ok(None)
+        }
     }
-    rows
+}
+
+/// Reads a column of numbers of another type than the leaf's (`u8` pixels into `f32`, `i64`
+/// into `f64`...), each value converted exactly as it is written, by the rule of the Arrow
+/// path: `Err` at the first value that is not in the range of the column's own type or that
+/// the leaf's type does not hold; `Ok(None)` for a column whose pages are not decoded by
+/// `values.rs` (the crate's readers decode into the column's own type; the Arrow path reads
+/// it).
+fn converted(
+    builder: &ParquetRecordBatchReaderBuilder<Part>,
+    part: &Part,
+    how: &Direct<'_>,
+    values: &mut dyn Any,
+) -> Result<Option<usize>, (usize, LoadReason)> {
+    macro_rules! into {
+        ($($e:ty),*) => {$(
+            if let Some(values) = values.downcast_mut::<Vec<$e>>() {
+                return converted_into::<$e>(builder, part, how, values);
+            }
+        )*};
+    }
+    into!(u8, i8, u16, i16, u32, i32, u64, i64, f32, f64);
+    Ok(None)
+}
+
+/// [`converted`] into a leaf of `E`, from the column's type as the Arrow path reads it (its
+/// physical type, and its logical type's width and sign).
+fn converted_into<E: Scalar + Default>(
+    builder: &ParquetRecordBatchReaderBuilder<Part>,
+    part: &Part,
+    how: &Direct<'_>,
+    values: &mut Vec<E>,
+) -> Result<Option<usize>, (usize, LoadReason)> {
+    let (b, p, h, v) = (builder, part, how, values);
+    match how.values {
+        DataType::Int8 => via::<Int32Type, i8, E>(b, p, h, v, |v| i8::try_from(v).ok()),
+        DataType::Int16 => via::<Int32Type, i16, E>(b, p, h, v, |v| i16::try_from(v).ok()),
+        DataType::Int32 => via::<Int32Type, i32, E>(b, p, h, v, Some),
+        DataType::UInt8 => via::<Int32Type, u8, E>(b, p, h, v, |v| u8::try_from(v).ok()),
+        DataType::UInt16 => via::<Int32Type, u16, E>(b, p, h, v, |v| u16::try_from(v).ok()),
+        // Unsigned 32- and 64-bit values are stored in the bits of the signed ones.
+        DataType::UInt32 => via::<Int32Type, u32, E>(b, p, h, v, |v| Some(v as u32)),
+        DataType::Int64 => via::<Int64Type, i64, E>(b, p, h, v, Some),
+        DataType::UInt64 => via::<Int64Type, u64, E>(b, p, h, v, |v| Some(v as u64)),
+        DataType::Float32 => via::<FloatType, f32, E>(b, p, h, v, Some),
+        DataType::Float64 => via::<DoubleType, f64, E>(b, p, h, v, Some),
+        _ => Ok(None),
+    }
+}
+
+/// [`pages`] of the physical type `P`, whose values are those of the column's own type `L`
+/// (`logical`: `None` for a value outside it), converted to `E`.
+fn via<P: ParquetType, L: Scalar, E: Scalar + Default>(
+    builder: &ParquetRecordBatchReaderBuilder<Part>,
+    part: &Part,
+    how: &Direct<'_>,
+    values: &mut Vec<E>,
+    logical: impl Fn(P::T) -> Option<L> + Copy,
+) -> Result<Option<usize>, (usize, LoadReason)>
+where
+    P::T: Fixed + core::fmt::Display,
+{
+    let convert = move |v: P::T| exact::<L, E>(logical(v)?);
+    let why = move |v: P::T| match logical(v) {
+        None => LoadReason::Parquet {
+            message: format!("the value {v} is stored in a column of {} values", L::NAME),
+        },
+        Some(l) => LoadReason::Inexact {
+            value: l.to_string(),
+            elem: E::NAME,
+        },
+    };
+    pages::<P, E>(builder, part, how, values, convert, why)
+}
+
+/// Reads the column's row groups, of physical type `P`, into `values` through `convert`, every
+/// page decoded by `values.rs` with its levels checked by `Unleveled`: `Ok(None)` when one is
+/// not, `Err` with the row and `why` for the first value `convert` refuses.
+fn pages<P: ParquetType, E: Copy + Default>(
+    builder: &ParquetRecordBatchReaderBuilder<Part>,
+    part: &Part,
+    how: &Direct<'_>,
+    values: &mut Vec<E>,
+    convert: impl Fn(P::T) -> Option<E> + Copy,
+    why: impl Fn(P::T) -> LoadReason,
+) -> Result<Option<usize>, (usize, LoadReason)>
+where
+    P::T: Fixed,
+{
+    let Some(leaf) = leaf_of(builder, how.column) else {
+        return Ok(None);
+    };
+    let descr = builder.parquet_schema().column(leaf);
+    let max_rep = match how.shape {
+        Shape::Scalar => 0,
+        Shape::List => 1,
+    };
+    if descr.physical_type() != P::get_physical_type()
+        || descr.max_rep_level() != max_rep
+        || how.per == 0
+    {
+        return Ok(None);
+    }
+    let per = match how.shape {
+        Shape::Scalar => 1,
+        Shape::List => how.per,
+    };
+    let meta = builder.metadata();
+    let groups: Vec<usize> = match how.group {
+        Some(g) => vec![g.index],
+        None => (0..meta.num_row_groups()).collect(),
+    };
+    let part = Arc::new(part.clone());
+    let mut rows = 0usize;
+    for g in groups {
+        let Some((chunk, expected)) = meta.row_groups().get(g).and_then(|group| {
+            let rows = usize::try_from(group.num_rows()).ok()?;
+            Some((group.columns().get(leaf)?, rows))
+        }) else {
+            return Ok(None);
+        };
+        let Ok(pages) = SerializedPageReader::new(Arc::clone(&part), chunk, expected, None) else {
+            return Ok(None);
+        };
+        let mut pages = Unleveled {
+            pages: Box::new(pages),
+            per,
+            max_def: descr.max_def_level(),
+            max_rep: descr.max_rep_level(),
+            at: 0,
+        };
+        let Some(want) = expected.checked_mul(per) else {
+            return Ok(None);
+        };
+        match values::decode(&mut pages, want, values, convert) {
+            Ok(()) => rows += expected,
+            Err(Stop::Refused { at, raw }) => return Err((rows + at / per, why(raw))),
+            Err(Stop::Unread) => return Ok(None),
+        }
+    }
+    Ok(Some(rows))
 }
 
 /// The leaf column of `column` (a root field with exactly one leaf).
@@ -228,7 +397,7 @@ where
     // Plain and dictionary-encoded pages decoded here, each value written once; any other, by
     // the crate's reader of the column without levels.
     let before = values.len();
-    if values::decode(&mut unleveled()?, want, values).is_some() {
+    if values::decode(&mut unleveled()?, want, values, Some).is_ok() {
         return Some(());
     }
     values.truncate(before);
@@ -268,6 +437,147 @@ fn all_equal(levels: &[i16], level: i16) -> bool {
 #[cfg(test)]
 mod tests {
     use super::rows_of;
+    use crate::load::error::LoadReason;
+
+    /// A file of rows of 3 values of Arrow type `T`, dictionary-encoded or plain, and its
+    /// column read by the direct path into `f32`s (as a `Vector<3>` leaf): `None` when the
+    /// direct path left it to the Arrow path.
+    fn direct_f32<T: arrow_array::ArrowPrimitiveType>(
+        values: &[T::Native],
+        dictionary: bool,
+    ) -> Result<Option<Vec<f32>>, (usize, LoadReason)> {
+        use crate::load::parquet::files::ParquetFiles;
+        use arrow_array::{FixedSizeListArray, PrimitiveArray, RecordBatch};
+        use arrow_schema::{DataType, Field, Schema};
+        use std::sync::Arc;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("x.parquet");
+        let item = Arc::new(Field::new("item", T::DATA_TYPE, false));
+        let flat = PrimitiveArray::<T>::from_iter_values(values.iter().copied());
+        let list = FixedSizeListArray::try_new(item.clone(), 3, Arc::new(flat), None).unwrap();
+        let schema = Arc::new(Schema::new(vec![Field::new(
+            "x",
+            DataType::FixedSizeList(item, 3),
+            false,
+        )]));
+        let props = parquet::file::properties::WriterProperties::builder()
+            .set_dictionary_enabled(dictionary)
+            .build();
+        let file = std::fs::File::create(&path).unwrap();
+        let mut writer =
+            parquet::arrow::ArrowWriter::try_new(file, schema.clone(), Some(props)).unwrap();
+        let batch = RecordBatch::try_new(schema, vec![Arc::new(list)]).unwrap();
+        writer.write(&batch).unwrap();
+        writer.close().unwrap();
+        let files = ParquetFiles::open(&path).unwrap();
+        let (builder, part) = files.builder(0).unwrap();
+        let how = super::Direct {
+            column: "x",
+            shape: super::Shape::List,
+            values: &T::DATA_TYPE,
+            per: 3,
+            group: None,
+            rows_at_once: 1024,
+            non_finite: crate::load::NonFinite::Keep,
+        };
+        let mut out = Vec::new();
+        let read = super::read::<crate::types::space::Vector<3>>(&builder, &part, &how, &mut out)?;
+        Ok(read.map(|rows| {
+            assert_eq!(rows * 3, out.len());
+            out
+        }))
+    }
+
+    /// A column `x` of one `int32` per row annotated as `logical` (`INTEGER(8,false)`...),
+    /// written by the crate's own writer with values it does not check, read by the direct path
+    /// into `f32`s as the Arrow type `arrow` the Arrow path reads it as.
+    fn annotated(
+        logical: &str,
+        arrow: arrow_schema::DataType,
+        values: &[i32],
+    ) -> Result<Option<Vec<f32>>, (usize, LoadReason)> {
+        use crate::load::parquet::files::ParquetFiles;
+        use parquet::data_type::Int32Type;
+        use parquet::file::writer::SerializedFileWriter;
+        use std::sync::Arc;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("x.parquet");
+        let message = format!("message m {{ required int32 x ({logical}); }}");
+        let schema = Arc::new(parquet::schema::parser::parse_message_type(&message).unwrap());
+        let file = std::fs::File::create(&path).unwrap();
+        let mut writer = SerializedFileWriter::new(file, schema, Default::default()).unwrap();
+        let mut group = writer.next_row_group().unwrap();
+        let mut column = group.next_column().unwrap().unwrap();
+        column
+            .typed::<Int32Type>()
+            .write_batch(values, None, None)
+            .unwrap();
+        column.close().unwrap();
+        group.close().unwrap();
+        writer.close().unwrap();
+        let files = ParquetFiles::open(&path).unwrap();
+        let (builder, part) = files.builder(0).unwrap();
+        let how = super::Direct {
+            column: "x",
+            shape: super::Shape::Scalar,
+            values: &arrow,
+            per: 1,
+            group: None,
+            rows_at_once: 1024,
+            non_finite: crate::load::NonFinite::Keep,
+        };
+        let mut out = Vec::new();
+        let read = super::read::<crate::types::space::Vector<1>>(&builder, &part, &how, &mut out)?;
+        Ok(read.map(|_| out))
+    }
+
+    /// The refusal of a value outside its column's own type, at its row.
+    fn outside(row: usize, value: i32, ty: &str) -> Result<Option<Vec<f32>>, (usize, LoadReason)> {
+        let message = format!("the value {value} is stored in a column of {ty} values");
+        Err((row, LoadReason::Parquet { message }))
+    }
+
+    #[test]
+    fn a_value_outside_its_annotated_width_is_refused_at_its_row() {
+        // The Arrow reader would read 300 in a column of `u8` as 44.
+        use arrow_schema::DataType;
+        let u8s = |values: &[i32]| annotated("INTEGER(8,false)", DataType::UInt8, values);
+        assert_eq!(u8s(&[0, 255, 7]), Ok(Some(vec![0.0, 255.0, 7.0])));
+        assert_eq!(u8s(&[1, 300, 2]), outside(1, 300, "u8"));
+        assert_eq!(u8s(&[1, 2, -1]), outside(2, -1, "u8"));
+        let i16s = |values: &[i32]| annotated("INTEGER(16,true)", DataType::Int16, values);
+        assert_eq!(i16s(&[-32768, 32767]), Ok(Some(vec![-32768.0, 32767.0])));
+        assert_eq!(i16s(&[40000]), outside(0, 40000, "i16"));
+    }
+
+    #[test]
+    fn numbers_of_another_type_are_converted_by_the_direct_path() {
+        use arrow_array::types::{Int64Type, UInt8Type, UInt32Type};
+        for dictionary in [true, false] {
+            let u8s: Vec<u8> = (0..300u32).map(|i| (i * 7 % 256) as u8).collect();
+            let want: Vec<f32> = u8s.iter().map(|&v| f32::from(v)).collect();
+            assert_eq!(direct_f32::<UInt8Type>(&u8s, dictionary), Ok(Some(want)));
+            // Beyond `i32::MAX` (stored as negative `i32`s), 24 significant bits: `f32`s.
+            let u32s: Vec<u32> = (0..30).map(|i| 0xffff_ff00 - (i << 8)).collect();
+            let want: Vec<f32> = u32s.iter().map(|&v| v as f32).collect();
+            assert_eq!(direct_f32::<UInt32Type>(&u32s, dictionary), Ok(Some(want)));
+            // A value an `f32` does not hold, named at its row (the 18th value, row 5).
+            let mut i64s: Vec<i64> = (0..30).collect();
+            assert!(matches!(
+                direct_f32::<Int64Type>(&i64s, dictionary),
+                Ok(Some(_))
+            ));
+            i64s[17] = (1 << 24) + 1;
+            let inexact = LoadReason::Inexact {
+                value: "16777217".into(),
+                elem: "f32",
+            };
+            assert_eq!(
+                direct_f32::<Int64Type>(&i64s, dictionary),
+                Err((5, inexact))
+            );
+        }
+    }
 
     #[test]
     fn repetition_levels_of_whole_rows() {

@@ -3,10 +3,12 @@
 //! bit-packed hybrid) looked up in the dictionary as they are unpacked, each value written
 //! once into the leaf's memory. The `parquet` crate's column reader unpacked the indices into a
 //! buffer of its own, then looked each up with a bounds check into a value buffer it had first
-//! filled with zeros: over half of a one-thread stream's time. Any other encoding, an index past
-//! the dictionary or a page that holds fewer values than it says, and the direct path reads the
-//! chunk with the crate's reader instead (whose errors, and the Arrow path's after it, are the
-//! ones the user sees).
+//! filled with zeros: over half of a one-thread stream's time. Values of another type than the
+//! leaf's are converted as they are written (a dictionary's entries once each), exactly or not
+//! at all. Any other encoding, a value the leaf's type does not hold, an index past the
+//! dictionary or a page that holds fewer values than it says, and the direct path leaves the
+//! chunk to the crate's readers (whose errors, and the Arrow path's after them, are the ones
+//! the user sees).
 
 use crate::load::parquet::unleveled::{Run, runs, value_at};
 use parquet::basic::Encoding;
@@ -34,35 +36,73 @@ macro_rules! fixed {
 }
 fixed!(f32, f64, i32, i64);
 
-/// A chunk's dictionary: its values, and a table of 256 of them (zeros past its end) that an
-/// index of one byte reads without a bounds check once the run's largest index is checked.
-struct Dictionary<T> {
-    values: Vec<T>,
-    table: Box<[T; 256]>,
+/// Why [`decode`] stopped.
+#[derive(Debug, PartialEq)]
+pub(super) enum Stop<T> {
+    /// A page it does not decode, or one that is not what it claims: the crate's readers
+    /// read the chunk instead.
+    Unread,
+    /// The value stored `raw`, the `at`th of the chunk, is one `convert` refused.
+    Refused { at: usize, raw: T },
 }
 
-impl<T: Fixed> Dictionary<T> {
-    fn new(values: Vec<T>) -> Self {
-        let mut table = Box::new([T::default(); 256]);
+/// A chunk's dictionary, converted: its values, and a table of 256 of them (zeros past its
+/// end) that an index of one byte reads without a bounds check once the run's largest index is
+/// checked; the entries `convert` refused, when it refused any (as stored, and a zero in their
+/// place among the values), for an index that reads one to be named.
+struct Dictionary<T, E> {
+    values: Vec<E>,
+    table: Box<[E; 256]>,
+    refused: Option<(Vec<T>, Vec<bool>)>,
+}
+
+impl<T: Fixed, E: Copy + Default> Dictionary<T, E> {
+    fn new(raw: Vec<T>, convert: impl Fn(T) -> Option<E>) -> Self {
+        let converted: Vec<Option<E>> = raw.iter().map(|&v| convert(v)).collect();
+        let refused = converted
+            .iter()
+            .any(Option::is_none)
+            .then(|| (raw, converted.iter().map(Option::is_none).collect()));
+        let values: Vec<E> = converted.iter().map(|v| v.unwrap_or_default()).collect();
+        let mut table = Box::new([E::default(); 256]);
         let n = values.len().min(256);
         table[..n].copy_from_slice(&values[..n]);
-        Dictionary { values, table }
+        Dictionary {
+            values,
+            table,
+            refused,
+        }
     }
 }
 
-/// Appends the `want` values of the pages of `pages` to `values`: `None` when a page is not one
-/// decoded here (an encoding other than plain or dictionary, indices wider than 16 bits, a
-/// dictionary page that is not the first) or is not what it claims (an index past the
-/// dictionary, fewer values or bytes than its header says, more values than the chunk), with
-/// whatever was appended before then left for the caller to take back.
-pub(super) fn decode<T: Fixed>(
+impl<T: Copy, E> Dictionary<T, E> {
+    /// The first of `indices` that reads an entry `convert` refused: its place among them and
+    /// the entry as stored.
+    fn first_refused(&self, indices: impl Iterator<Item = usize>) -> Option<(usize, T)> {
+        let (raw, refused) = self.refused.as_ref()?;
+        indices
+            .enumerate()
+            .find(|&(_, i)| refused[i])
+            .map(|(k, i)| (k, raw[i]))
+    }
+}
+
+/// Appends the `want` values of the pages of `pages`, each passed through `convert`, to
+/// `values`: [`Stop::Unread`] when a page is not one decoded here (an encoding other than
+/// plain or dictionary, indices wider than 16 bits, a dictionary page that is not the first)
+/// or is not what it claims (an index past the dictionary, fewer values or bytes than its
+/// header says, more values than the chunk); [`Stop::Refused`] at the first value `convert`
+/// refuses (of a dictionary, an entry an index reads). Whatever was appended before then is
+/// left for the caller to take back.
+pub(super) fn decode<T: Fixed, E: Copy + Default>(
     pages: &mut dyn PageReader,
     want: usize,
-    values: &mut Vec<T>,
-) -> Option<()> {
+    values: &mut Vec<E>,
+    convert: impl Fn(T) -> Option<E>,
+) -> Result<(), Stop<T>> {
     let start = values.len();
-    let mut dictionary: Option<Dictionary<T>> = None;
-    while let Some(page) = pages.get_next_page().ok()? {
+    let mut dictionary: Option<Dictionary<T, E>> = None;
+    while let Some(page) = pages.get_next_page().map_err(|_| Stop::Unread)? {
         let (buf, n, encoding) = match page {
             Page::DictionaryPage {
                 buf,
@@ -72,12 +112,13 @@ pub(super) fn decode<T: Fixed>(
             } => {
                 let plain = matches!(encoding, Encoding::PLAIN | Encoding::PLAIN_DICTIONARY);
                 if !plain || dictionary.is_some() || values.len() != start {
-                    return None;
+                    return Err(Stop::Unread);
                 }
                 // The values the page claims, checked against its bytes before any is kept.
-                let bytes = buf.get(..(num_values as usize).checked_mul(T::SIZE)?)?;
-                let entries = bytes.chunks_exact(T::SIZE).map(T::from_le).collect();
-                dictionary = Some(Dictionary::new(entries));
+                let size = (num_values as usize).checked_mul(T::SIZE);
+                let bytes = size.and_then(|size| buf.get(..size)).ok_or(Stop::Unread)?;
+                let raw = bytes.chunks_exact(T::SIZE).map(T::from_le).collect();
+                dictionary = Some(Dictionary::new(raw, &convert));
                 continue;
             }
             Page::DataPage {
@@ -94,41 +135,83 @@ pub(super) fn decode<T: Fixed>(
             } => (buf, num_values as usize, encoding),
         };
         if n > want - (values.len() - start) {
-            return None;
+            return Err(Stop::Unread);
         }
         match encoding {
             Encoding::PLAIN => {
-                let bytes = buf.get(..n.checked_mul(T::SIZE)?)?;
-                values.extend(bytes.chunks_exact(T::SIZE).map(T::from_le));
+                let size = n.checked_mul(T::SIZE);
+                let bytes = size.and_then(|size| buf.get(..size)).ok_or(Stop::Unread)?;
+                let before = values.len();
+                values.extend(
+                    bytes
+                        .chunks_exact(T::SIZE)
+                        .map_while(|b| convert(T::from_le(b))),
+                );
+                let done = values.len() - before;
+                if done != n {
+                    let raw = T::from_le(&bytes[done * T::SIZE..]);
+                    let at = values.len() - start;
+                    return Err(Stop::Refused { at, raw });
+                }
             }
             Encoding::RLE_DICTIONARY | Encoding::PLAIN_DICTIONARY => {
-                let (&width, indices) = buf.split_first()?;
-                look_up(dictionary.as_ref()?, indices, u32::from(width), n, values)?;
+                let dictionary = dictionary.as_ref().ok_or(Stop::Unread)?;
+                let (&width, indices) = buf.split_first().ok_or(Stop::Unread)?;
+                look_up(dictionary, indices, u32::from(width), n, values).map_err(
+                    |stop| match stop {
+                        Stop::Refused { at, raw } => Stop::Refused {
+                            at: at - start,
+                            raw,
+                        },
+                        Stop::Unread => Stop::Unread,
+                    },
+                )?;
             }
-            _ => return None,
+            _ => return Err(Stop::Unread),
         }
     }
-    (values.len() - start == want).then_some(())
+    if values.len() - start == want {
+        Ok(())
+    } else {
+        Err(Stop::Unread)
+    }
 }
 
-/// Appends the values of the `n` dictionary indices of `width` bits encoded in `bytes`.
-fn look_up<T: Fixed>(
-    dictionary: &Dictionary<T>,
+/// Appends the values of the `n` dictionary indices of `width` bits encoded in `bytes`
+/// ([`Stop::Refused`] at the place in `values` of the first that reads a refused entry).
+fn look_up<T: Fixed, E: Copy>(
+    dictionary: &Dictionary<T, E>,
     bytes: &[u8],
     width: u32,
     n: usize,
-    values: &mut Vec<T>,
-) -> Option<()> {
+    values: &mut Vec<E>,
+) -> Result<(), Stop<T>> {
     let entries = &dictionary.values[..];
     let table = &*dictionary.table;
+    let mut refused = None;
     if width == 0 {
         // Indices of no bits: every one is 0 (a dictionary of one value).
-        values.extend(core::iter::repeat_n(*entries.first()?, n));
-        return Some(());
+        let first = *entries.first().ok_or(Stop::Unread)?;
+        if let Some((_, raw)) = dictionary
+            .first_refused(core::iter::once(0))
+            .filter(|_| n > 0)
+        {
+            return Err(Stop::Refused {
+                at: values.len(),
+                raw,
+            });
+        }
+        values.extend(core::iter::repeat_n(first, n));
+        return Ok(());
     }
     let ok = runs(bytes, width, n, |run| match run {
         Run::Same { value, n } => match entries.get(usize::from(value)) {
             Some(&v) => {
+                let index = core::iter::once(usize::from(value));
+                if let Some((_, raw)) = dictionary.first_refused(index) {
+                    refused = Some((values.len(), raw));
+                    return false;
+                }
                 values.extend(core::iter::repeat_n(v, n));
                 true
             }
@@ -139,6 +222,11 @@ fn look_up<T: Fixed>(
             let indices = &bytes[..n];
             let largest = indices.iter().fold(0u8, |m, &i| m.max(i));
             if usize::from(largest) >= entries.len() {
+                return false;
+            }
+            let each = indices.iter().map(|&i| usize::from(i));
+            if let Some((k, raw)) = dictionary.first_refused(each) {
+                refused = Some((values.len() + k, raw));
                 return false;
             }
             values.extend(indices.iter().map(|&i| table[usize::from(i)]));
@@ -157,13 +245,22 @@ fn look_up<T: Fixed>(
                 if usize::from(largest) >= entries.len() {
                     return false;
                 }
+                let each = unpacked[..m].iter().map(|&i| usize::from(i));
+                if let Some((j, raw)) = dictionary.first_refused(each) {
+                    refused = Some((values.len() + j, raw));
+                    return false;
+                }
                 values.extend(unpacked[..m].iter().map(|&i| entries[usize::from(i)]));
                 k += m;
             }
             true
         }
     });
-    ok.then_some(())
+    match (ok, refused) {
+        (true, _) => Ok(()),
+        (false, Some((at, raw))) => Err(Stop::Refused { at, raw }),
+        (false, None) => Err(Stop::Unread),
+    }
 }
 
 #[cfg(test)]
@@ -246,7 +343,14 @@ mod tests {
 
     fn decoded(pages: Vec<Page>, want: usize) -> Option<Vec<f32>> {
         let mut values = Vec::new();
-        decode(&mut Pages(pages.into_iter()), want, &mut values).map(|()| values)
+        decode(
+            &mut Pages(pages.into_iter()),
+            want,
+            &mut values,
+            Some::<f32>,
+        )
+        .ok()
+        .map(|()| values)
     }
 
     #[test]
@@ -311,6 +415,48 @@ mod tests {
     }
 
     #[test]
+    fn values_are_converted_as_they_are_written_or_refused_where_they_lie() {
+        // Into integers: a dictionary's entries converted once, a plain page's values each.
+        let whole = |v: f32| (v.fract() == 0.0).then_some(v as i64);
+        let run = |pages: Vec<Page>, want: usize| {
+            let mut values = Vec::new();
+            decode(&mut Pages(pages.into_iter()), want, &mut values, whole).map(|()| values)
+        };
+        let pages = vec![
+            dictionary(&[3.0, -4.0], 2),
+            indexed(1, &[&packed(&[1, 0, 0, 1, 1, 1, 0, 0], 1)], 8),
+            data(Encoding::PLAIN, le(&[5.0, 6.0]), 2),
+        ];
+        assert_eq!(run(pages, 10), Ok(vec![-4, 3, 3, -4, -4, -4, 3, 3, 5, 6]));
+        // An entry that is not whole: refused where an index first reads it, in a run, packed
+        // in bits or in bytes, in a page after another; an entry no index reads is no matter.
+        let dict = || dictionary(&[3.0, 0.5, 7.0], 3);
+        let half = |at| Err(Stop::Refused { at, raw: 0.5 });
+        let bits = packed(&[0, 2, 1, 0, 0, 0, 0, 0], 2);
+        assert_eq!(
+            run(vec![dict(), indexed(2, &[&[0x08, 0x00], &bits], 12)], 12),
+            half(6)
+        );
+        let same = indexed(2, &[&[0x04, 0x00], &[0x06, 0x01]], 5);
+        assert_eq!(run(vec![dict(), same], 5), half(2));
+        let bytes = packed(&[2, 2, 2, 1, 0, 0, 0, 0], 8);
+        assert_eq!(run(vec![dict(), indexed(8, &[&bytes], 8)], 8), half(3));
+        let second = indexed(2, &[&[0x04, 0x01]], 2);
+        let pages = vec![dict(), indexed(2, &[&[0x06, 0x00]], 3), second];
+        assert_eq!(run(pages, 5), half(3));
+        let unread = packed(&[0, 2, 0, 2, 0, 2, 0, 2], 2);
+        let pages = vec![dict(), indexed(2, &[&unread], 8)];
+        assert_eq!(run(pages, 8), Ok(vec![3, 7, 3, 7, 3, 7, 3, 7]));
+        // A plain value, after a page of indices.
+        let pages = vec![
+            dict(),
+            indexed(2, &[&[0x06, 0x00]], 3),
+            data(Encoding::PLAIN, le(&[5.0, 6.5, 7.0]), 3),
+        ];
+        assert_eq!(run(pages, 6), Err(Stop::Refused { at: 4, raw: 6.5 }));
+    }
+
+    #[test]
     fn pages_not_as_they_claim_are_left_to_the_crate() {
         let three = [10.0, 20.0, 30.0];
         let dict = || dictionary(&three, 3);
@@ -343,7 +489,10 @@ mod tests {
         let mut values: Vec<f32> = Vec::new();
         let million = indexed(2, &[&[0x80, 0x80, 0x80, 0x01, 0x00]], 1 << 20);
         let mut pages = Pages(vec![dict(), million].into_iter());
-        assert_eq!(decode(&mut pages, 1, &mut values), None);
+        assert_eq!(
+            decode(&mut pages, 1, &mut values, Some::<f32>),
+            Err(Stop::Unread)
+        );
         assert!(values.capacity() < 1 << 10);
         // Another encoding; indices wider than 16 bits.
         let delta = data(Encoding::DELTA_BINARY_PACKED, vec![0; 16], 1);
