@@ -506,38 +506,81 @@ fn a_dictionary_page_of_nulls_only_is_read_as_the_nulls_it_holds() {
     }
 }
 
-#[test]
-fn a_value_outside_its_annotated_width_is_refused_at_its_row() {
-    // An `int32` column annotated as `u8` holding 300 (the crate's own writer does not check):
-    // not read as 44, nor as anything else.
+/// A file of the `int32` column `x` annotated as `declared` (`INTEGER(8,false)`), holding
+/// `values` (the crate's own writer does not check them), in row groups of 3 rows, with the
+/// writer's `props`.
+fn annotated(
+    declared: &str,
+    values: &[i32],
+    props: WriterProperties,
+) -> (tempfile::TempDir, PathBuf) {
     use parquet::data_type::Int32Type as Physical;
     use parquet::file::writer::SerializedFileWriter;
-    let (_dir, path) = temp("wide.parquet");
-    let message = "message m { required int32 x (INTEGER(8,false)); }";
-    let schema = Arc::new(parquet::schema::parser::parse_message_type(message).unwrap());
+    let (dir, path) = temp("annotated.parquet");
+    let message = format!("message m {{ required int32 x ({declared}); }}");
+    let schema = Arc::new(parquet::schema::parser::parse_message_type(&message).unwrap());
     let file = std::fs::File::create(&path).unwrap();
-    let mut writer = SerializedFileWriter::new(file, schema, Default::default()).unwrap();
-    let mut group = writer.next_row_group().unwrap();
-    let mut column = group.next_column().unwrap().unwrap();
-    column
-        .typed::<Physical>()
-        .write_batch(&[1, 2, 300, 4], None, None)
-        .unwrap();
-    column.close().unwrap();
-    group.close().unwrap();
-    writer.close().unwrap();
-    let got = Dataset::<One>::load(&mut ParquetFiles::open(&path).unwrap());
-    if let Ok(d) = &got {
-        panic!("read {:?}", d.fields().x.array());
+    let mut writer = SerializedFileWriter::new(file, schema, Arc::new(props)).unwrap();
+    for rows in values.chunks(3) {
+        let mut group = writer.next_row_group().unwrap();
+        let mut column = group.next_column().unwrap().unwrap();
+        column
+            .typed::<Physical>()
+            .write_batch(rows, None, None)
+            .unwrap();
+        column.close().unwrap();
+        group.close().unwrap();
     }
-    let (place, reason) = refusal::<One>(&path);
-    assert_eq!(
-        place,
-        Place::Column {
-            name: "x".into(),
-            row: Some(2)
-        },
-        "{reason:?}"
+    writer.close().unwrap();
+    (dir, path)
+}
+
+#[derive(DataSpec)]
+struct Classes {
+    #[spec(source = "x")]
+    x: Batch<Labels<100>>,
+}
+
+#[test]
+fn a_value_outside_its_annotated_width_is_refused_at_its_row() {
+    // 300 in a column of `u8`, which the Arrow reader reads as 44: refused at its row, read
+    // by the direct path (into `f32`s, plain or dictionary-encoded, or in another encoding,
+    // left to the Arrow path) or as labels (read by the Arrow path), in the third row group.
+    let values = [1, 2, 3, 4, 5, 6, 7, 300, 9];
+    let row = |row| Place::Column {
+        name: "x".into(),
+        row: Some(row),
+    };
+    let message =
+        "cannot decode the Parquet data: the value 300 is stored in a column of u8 values";
+    let plain = || WriterProperties::builder().set_dictionary_enabled(false);
+    for props in [
+        WriterProperties::builder().build(),
+        plain().build(),
+        plain()
+            .set_encoding(parquet::basic::Encoding::DELTA_BINARY_PACKED)
+            .build(),
+    ] {
+        let (_dir, path) = annotated("INTEGER(8,false)", &values, props);
+        let (place, reason) = refusal::<One>(&path);
+        assert_eq!((place, reason.to_string()), (row(7), message.into()));
+        let (place, reason) = refusal::<Classes>(&path);
+        assert_eq!((place, reason.to_string()), (row(7), message.into()));
+    }
+    // In range, the same column read.
+    let in_range = [1, 2, 3, 4, 5, 6, 7, 44, 9];
+    let (_dir, path) = annotated("INTEGER(8,false)", &in_range, plain().build());
+    let labels = Dataset::<Classes>::load(&mut ParquetFiles::open(&path).unwrap()).unwrap();
+    assert_eq!(labels.fields().x.array().iter().nth(7), Some(&44));
+    // Signed 16 bits, in the legacy annotation.
+    let (_dir, path) = annotated("INT_16", &[-32768, 32767, 40000], plain().build());
+    let (place, reason) = refusal::<Classes>(&path);
+    assert_eq!(place, row(2));
+    assert!(
+        reason
+            .to_string()
+            .ends_with("the value 40000 is stored in a column of i16 values"),
+        "{reason}"
     );
 }
 

@@ -139,7 +139,7 @@ pub(super) fn read_column<S: Space>(
             Err((row, reason)) => return Err((at(Some((first + row) as u64)), reason)),
         }
     }
-    let reader = column_reader(builder, index, group, decode_rows)?;
+    let reader = column_reader(builder, &budget.part, index, group, decode_rows)?;
     let mut rows = 0usize;
     for batch in reader {
         let batch = batch.map_err(|e| (at(Some((first + rows) as u64)), decode_error(e)))?;

@@ -5,6 +5,7 @@
 use crate::load::error::{LoadReason, Place};
 use crate::load::parquet::footer::{PageLimits, check_pages};
 use crate::load::parquet::levels::{check_payloads, needs_payload_check};
+use crate::load::parquet::narrow::check_narrow;
 use crate::load::parquet::part::Part;
 use crate::load::parquet::row_group::RowGroup;
 use arrow_schema::Field;
@@ -35,14 +36,17 @@ pub(super) fn find_column(
         })
 }
 
-/// A reader of the column at `index` alone, of the row group `group` or of the whole file,
-/// decoding `rows` rows at a time.
+/// A reader of the column at `index` alone (of the file `part`), of the row group `group` or of
+/// the whole file, decoding `rows` rows at a time; its values declared as 8- or 16-bit integers
+/// checked against their width first (`narrow.rs`).
 pub(super) fn column_reader(
     builder: ParquetRecordBatchReaderBuilder<Part>,
+    part: &Part,
     index: usize,
     group: Option<RowGroup>,
     rows: usize,
 ) -> Result<parquet::arrow::arrow_reader::ParquetRecordBatchReader, Fail> {
+    check_narrow(&builder, part, index, group)?;
     let whole = |reason| (Place::File, reason);
     let mask = ProjectionMask::roots(builder.parquet_schema(), [index]);
     let groups = builder.metadata().num_row_groups();

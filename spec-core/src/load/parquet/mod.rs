@@ -17,7 +17,8 @@
 //! decoded are checked (`footer.rs`, over Thrift's compact protocol in `thrift.rs`): every count
 //! they claim against the bytes that hold it and against the read's memory budget; the payloads
 //! whose decoders trust them (one-bit definition levels, `BYTE_STREAM_SPLIT` values) are checked
-//! too (`levels.rs`).
+//! too (`levels.rs`), and so are the values of columns declared as 8- or 16-bit integers, which
+//! the Arrow reader would cast bit by bit (`narrow.rs`).
 
 mod columns;
 mod decode;
@@ -29,6 +30,7 @@ mod footer;
 mod image;
 mod levels;
 mod listing;
+mod narrow;
 #[cfg(feature = "remote")]
 mod objects;
 mod part;

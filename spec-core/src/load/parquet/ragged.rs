@@ -77,7 +77,7 @@ pub(super) fn read_ragged_column<S: Space>(
         None,
         core::mem::size_of::<S::Elem>() as u64,
     )?;
-    let reader = column_reader(builder, index, group, 8192)?;
+    let reader = column_reader(builder, &budget.part, index, group, 8192)?;
     let first = group.map_or(0, |g| g.first_row);
     let mut rows = 0usize;
     for batch in reader {

@@ -167,7 +167,7 @@ fn read_text_column(
     )?;
     let metadata = ArrowReaderMetadata::try_new(builder.metadata().clone(), Default::default())
         .map_err(|e| (at(None), decode_error(e)))?;
-    let reader = column_reader(builder, index, Some(group), 8192)?;
+    let reader = column_reader(builder, &budget.part, index, Some(group), 8192)?;
     let mut row = group.first_row as u64;
     for batch in reader {
         let batch = match batch {
@@ -179,7 +179,7 @@ fn read_text_column(
                     budget.part.clone(),
                     metadata.clone(),
                 );
-                let rows = column_reader(again, index, Some(group), 1)?
+                let rows = column_reader(again, &budget.part, index, Some(group), 1)?
                     .take_while(Result::is_ok)
                     .count();
                 return Err((
