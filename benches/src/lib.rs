@@ -41,11 +41,35 @@ pub fn write_features(
     rows: std::ops::Range<usize>,
     group: usize,
 ) {
-    use arrow_array::{ArrayRef, FixedSizeListArray, Float32Array, Int64Array, RecordBatch};
+    write_table(path, compression, rows, group, false);
+}
+
+/// As [`write_features`], with `features` a `FixedSizeList<u8, 784>` of the values `k % 251`
+/// (pixels, as images are often stored; a Parquet `int32` annotated as `u8`).
+pub fn write_pixels(path: &std::path::Path, rows: std::ops::Range<usize>, group: usize) {
+    let none = parquet::basic::Compression::UNCOMPRESSED;
+    write_table(path, none, rows, group, true);
+}
+
+fn write_table(
+    path: &std::path::Path,
+    compression: parquet::basic::Compression,
+    rows: std::ops::Range<usize>,
+    group: usize,
+    pixels: bool,
+) {
+    use arrow_array::{
+        ArrayRef, FixedSizeListArray, Float32Array, Int64Array, RecordBatch, UInt8Array,
+    };
     use arrow_schema::{DataType, Field, Schema};
     use std::sync::Arc;
     const D: usize = 784;
-    let item = Arc::new(Field::new("item", DataType::Float32, false));
+    let value_type = if pixels {
+        DataType::UInt8
+    } else {
+        DataType::Float32
+    };
+    let item = Arc::new(Field::new("item", value_type, false));
     let schema = Arc::new(Schema::new(vec![
         Field::new(
             "features",
@@ -64,11 +88,15 @@ pub fn write_features(
     let mut start = rows.start;
     while start < rows.end {
         let n = group.min(rows.end - start);
-        let values = Float32Array::from_iter_values(
-            (start * D..(start + n) * D).map(|k| (k % 251) as f32 * 0.25),
-        );
-        let x =
-            FixedSizeListArray::try_new(item.clone(), D as i32, Arc::new(values), None).unwrap();
+        let k = start * D..(start + n) * D;
+        let values: ArrayRef = if pixels {
+            Arc::new(UInt8Array::from_iter_values(k.map(|k| (k % 251) as u8)))
+        } else {
+            Arc::new(Float32Array::from_iter_values(
+                k.map(|k| (k % 251) as f32 * 0.25),
+            ))
+        };
+        let x = FixedSizeListArray::try_new(item.clone(), D as i32, values, None).unwrap();
         let y = Int64Array::from_iter_values((start..start + n).map(|i| (i % 10) as i64));
         let columns: Vec<ArrayRef> = vec![Arc::new(x), Arc::new(y)];
         writer

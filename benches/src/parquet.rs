@@ -17,7 +17,8 @@
 //! Each line: `case=parquet codec=C threads=T how=stream|stream_read_ahead|stream_window_1|stream_window_1_2_at_once|stream_2_ranks|stream_window_1_kept|stream_window_1_2_at_once_kept
 //! samples_per_s=.. decoder_samples_per_s=.. ratio_decoder=.. ratio_pyarrow_numpy=..` (and
 //! `case=parquet_load`: `Dataset::load` of the whole file, no batching); at the end
-//! `case=copy_scaling`: what two threads copying an epoch's features at once get against one
+//! `case=parquet_pixels`: the features stored as `u8` and served as `f32` (converted as they
+//! are decoded) by a kept stream, beside the decoder of that file; `case=copy_scaling`: what two threads copying an epoch's features at once get against one
 //! (the memory's share for a second thread, the ceiling of a stream that moves as much); and
 //! `case=memory`: the peak resident memory (`VmHWM`) of a fresh process that streams a file of
 //! small row groups, beside one that loads it whole and one that does nothing.
@@ -342,9 +343,30 @@ fn main() {
             );
         }
     }
+    pixels(&dir, reps);
     copy_scaling(reps);
     memory(&dir);
     std::fs::remove_dir_all(&dir).ok();
+}
+
+/// The features stored as `u8` pixels (a Parquet `int32` annotated as `u8`, as pyarrow writes
+/// a `uint8` array) and served as `f32`s, each converted exactly as it is decoded: a stream
+/// kept from epoch to epoch, windows of one row group, beside the crate's decoder of the same
+/// file (which gives `u8` arrays, unconverted).
+fn pixels(dir: &std::path::Path, reps: usize) {
+    let path = dir.join("bench-pixels.parquet");
+    batchspec_bench::write_pixels(&path, 0..N, GROUP);
+    let (mut kept_one, timed) = kept(&path, 0);
+    let secs = rounds(reps, &mut [&mut || decode(&path), &mut kept_one]);
+    let t = timed.borrow();
+    let kept1 = &t[t.len() - secs[1].len()..];
+    let (floor, kept1) = (&secs[0], kept1.to_vec());
+    batchspec_bench::out!(
+        "case=parquet_pixels codec=none threads=1 how=stream_window_1_kept samples_per_s={:.0} decoder_samples_per_s={:.0} ratio_decoder={} (u8 pixels served as f32)",
+        N as f64 / median(kept1.clone()),
+        N as f64 / median(floor.clone()),
+        ratio(floor, &kept1)
+    );
 }
 
 /// What a second thread gets out of this host's memory, beside the streams' two-thread figures:
