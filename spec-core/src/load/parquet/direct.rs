@@ -446,7 +446,6 @@ mod tests {
         values: &[T::Native],
         dictionary: bool,
     ) -> Result<Option<Vec<f32>>, (usize, LoadReason)> {
-        use crate::load::parquet::files::ParquetFiles;
         use arrow_array::{FixedSizeListArray, PrimitiveArray, RecordBatch};
         use arrow_schema::{DataType, Field, Schema};
         use std::sync::Arc;
@@ -469,21 +468,35 @@ mod tests {
         let batch = RecordBatch::try_new(schema, vec![Arc::new(list)]).unwrap();
         writer.write(&batch).unwrap();
         writer.close().unwrap();
-        let files = ParquetFiles::open(&path).unwrap();
+        read_x::<crate::types::space::Vector<3>>(&path, &T::DATA_TYPE, super::Shape::List)
+    }
+
+    /// The column `x` of the file at `path`, of Arrow type `arrow` (of its items, for lists),
+    /// read by the direct path into the `f32` leaf `S`, rows of `shape`.
+    fn read_x<S: crate::types::space::Space<Elem = f32>>(
+        path: &std::path::Path,
+        arrow: &arrow_schema::DataType,
+        shape: super::Shape,
+    ) -> Result<Option<Vec<f32>>, (usize, LoadReason)> {
+        let files = crate::load::parquet::files::ParquetFiles::open(path).unwrap();
         let (builder, part) = files.builder(0).unwrap();
+        let per = (S::SHAPE.iter().enumerate())
+            .filter(|&(axis, _)| axis != S::BATCH_AXIS)
+            .map(|(_, n)| n.unwrap_or(0))
+            .product();
         let how = super::Direct {
             column: "x",
-            shape: super::Shape::List,
-            values: &T::DATA_TYPE,
-            per: 3,
+            shape,
+            values: arrow,
+            per,
             group: None,
             rows_at_once: 1024,
             non_finite: crate::load::NonFinite::Keep,
         };
         let mut out = Vec::new();
-        let read = super::read::<crate::types::space::Vector<3>>(&builder, &part, &how, &mut out)?;
+        let read = super::read::<S>(&builder, &part, &how, &mut out)?;
         Ok(read.map(|rows| {
-            assert_eq!(rows * 3, out.len());
+            assert_eq!(rows * per, out.len());
             out
         }))
     }
@@ -496,7 +509,6 @@ mod tests {
         arrow: arrow_schema::DataType,
         values: &[i32],
     ) -> Result<Option<Vec<f32>>, (usize, LoadReason)> {
-        use crate::load::parquet::files::ParquetFiles;
         use parquet::data_type::Int32Type;
         use parquet::file::writer::SerializedFileWriter;
         use std::sync::Arc;
@@ -515,20 +527,7 @@ mod tests {
         column.close().unwrap();
         group.close().unwrap();
         writer.close().unwrap();
-        let files = ParquetFiles::open(&path).unwrap();
-        let (builder, part) = files.builder(0).unwrap();
-        let how = super::Direct {
-            column: "x",
-            shape: super::Shape::Scalar,
-            values: &arrow,
-            per: 1,
-            group: None,
-            rows_at_once: 1024,
-            non_finite: crate::load::NonFinite::Keep,
-        };
-        let mut out = Vec::new();
-        let read = super::read::<crate::types::space::Vector<1>>(&builder, &part, &how, &mut out)?;
-        Ok(read.map(|_| out))
+        read_x::<crate::types::space::Vector<1>>(&path, &arrow, super::Shape::Scalar)
     }
 
     /// The refusal of a value outside its column's own type, at its row.
