@@ -64,6 +64,9 @@ pub(crate) trait Scalar: Element {
     fn parse_exact(text: &str) -> Result<Self, LoadReason>;
     /// Decodes a big-endian value from exactly [`Scalar::SIZE`] bytes.
     fn from_be(bytes: &[u8]) -> Self;
+    /// Decodes a little-endian value from the first [`Scalar::SIZE`] bytes of `bytes` (as
+    /// Parquet stores its numbers).
+    fn from_le(bytes: &[u8]) -> Self;
 }
 
 /// Decimal text rounds to the nearest float, as every parser does; what is refused is a finite
@@ -162,6 +165,12 @@ macro_rules! int_scalars {
                 b.copy_from_slice(bytes);
                 <$t>::from_be_bytes(b)
             }
+            #[inline(always)]
+            fn from_le(bytes: &[u8]) -> Self {
+                let mut b = [0u8; core::mem::size_of::<$t>()];
+                b.copy_from_slice(&bytes[..Self::SIZE]);
+                <$t>::from_le_bytes(b)
+            }
         }
     )*};
 }
@@ -211,6 +220,12 @@ impl Scalar for f64 {
         let mut b = [0u8; 8];
         b.copy_from_slice(bytes);
         f64::from_be_bytes(b)
+    }
+    #[inline(always)]
+    fn from_le(bytes: &[u8]) -> Self {
+        let mut b = [0u8; 8];
+        b.copy_from_slice(&bytes[..8]);
+        f64::from_le_bytes(b)
     }
 }
 
@@ -262,6 +277,12 @@ impl Scalar for f32 {
         let mut b = [0u8; 4];
         b.copy_from_slice(bytes);
         f32::from_be_bytes(b)
+    }
+    #[inline(always)]
+    fn from_le(bytes: &[u8]) -> Self {
+        let mut b = [0u8; 4];
+        b.copy_from_slice(&bytes[..4]);
+        f32::from_le_bytes(b)
     }
 }
 

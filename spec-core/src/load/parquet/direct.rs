@@ -22,7 +22,7 @@ use crate::load::error::LoadReason;
 use crate::load::parquet::part::Part;
 use crate::load::parquet::row_group::RowGroup;
 use crate::load::parquet::unleveled::Unleveled;
-use crate::load::parquet::values::{self, Fixed, Stop};
+use crate::load::parquet::values::{self, Stop};
 use crate::types::space::Space;
 use arrow_schema::DataType;
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
@@ -168,7 +168,7 @@ fn via<P: ParquetType, L: Scalar, E: Scalar + Default>(
     logical: impl Fn(P::T) -> Option<L> + Copy,
 ) -> Result<Option<usize>, (usize, LoadReason)>
 where
-    P::T: Fixed + core::fmt::Display,
+    P::T: Scalar,
 {
     let convert = move |v: P::T| exact::<L, E>(logical(v)?);
     let why = move |v: P::T| match logical(v) {
@@ -195,7 +195,7 @@ fn pages<P: ParquetType, E: Copy + Default>(
     why: impl Fn(P::T) -> LoadReason,
 ) -> Result<Option<usize>, (usize, LoadReason)>
 where
-    P::T: Fixed,
+    P::T: Scalar,
 {
     let Some(leaf) = leaf_of(builder, how.column) else {
         return Ok(None);
@@ -292,7 +292,7 @@ fn typed<T: ParquetType>(
     values: &mut Vec<T::T>,
 ) -> Option<usize>
 where
-    T::T: Fixed,
+    T::T: Scalar,
 {
     let leaf = leaf_of(builder, how.column)?;
     let descr = builder.parquet_schema().column(leaf);
@@ -381,7 +381,7 @@ fn unleveled<T: ParquetType>(
     values: &mut Vec<T::T>,
 ) -> Option<()>
 where
-    T::T: Fixed,
+    T::T: Scalar,
 {
     let unleveled = || -> Option<Unleveled> {
         let pages = SerializedPageReader::new(Arc::clone(part), chunk, expected, None).ok()?;

@@ -10,31 +10,10 @@
 //! chunk to the crate's readers (whose errors, and the Arrow path's after them, are the ones
 //! the user sees).
 
+use crate::load::convert::Scalar;
 use crate::load::parquet::unleveled::{Run, runs, value_at};
 use parquet::basic::Encoding;
 use parquet::column::page::{Page, PageReader};
-
-/// A number of a fixed width, stored little-endian in a page.
-pub(super) trait Fixed: Copy + Default + 'static {
-    const SIZE: usize;
-    /// The number of the first `SIZE` bytes of `bytes`.
-    fn from_le(bytes: &[u8]) -> Self;
-}
-
-macro_rules! fixed {
-    ($($t:ty),*) => {$(
-        impl Fixed for $t {
-            const SIZE: usize = core::mem::size_of::<$t>();
-            #[inline(always)]
-            fn from_le(bytes: &[u8]) -> Self {
-                let mut le = [0u8; core::mem::size_of::<$t>()];
-                le.copy_from_slice(&bytes[..Self::SIZE]);
-                <$t>::from_le_bytes(le)
-            }
-        }
-    )*};
-}
-fixed!(f32, f64, i32, i64);
 
 /// Why [`decode`] stopped.
 #[derive(Debug, PartialEq)]
@@ -56,7 +35,7 @@ struct Dictionary<T, E> {
     refused: Option<(Vec<T>, Vec<bool>)>,
 }
 
-impl<T: Fixed, E: Copy + Default> Dictionary<T, E> {
+impl<T: Scalar, E: Copy + Default> Dictionary<T, E> {
     fn new(raw: Vec<T>, convert: impl Fn(T) -> Option<E>) -> Self {
         let converted: Vec<Option<E>> = raw.iter().map(|&v| convert(v)).collect();
         let refused = converted
@@ -94,7 +73,7 @@ impl<T: Copy, E> Dictionary<T, E> {
 /// header says, more values than the chunk); [`Stop::Refused`] at the first value `convert`
 /// refuses (of a dictionary, an entry an index reads). Whatever was appended before then is
 /// left for the caller to take back.
-pub(super) fn decode<T: Fixed, E: Copy + Default>(
+pub(super) fn decode<T: Scalar, E: Copy + Default>(
     pages: &mut dyn PageReader,
     want: usize,
     values: &mut Vec<E>,
@@ -179,7 +158,7 @@ pub(super) fn decode<T: Fixed, E: Copy + Default>(
 
 /// Appends the values of the `n` dictionary indices of `width` bits encoded in `bytes`
 /// ([`Stop::Refused`] at the place in `values` of the first that reads a refused entry).
-fn look_up<T: Fixed, E: Copy>(
+fn look_up<T: Scalar, E: Copy>(
     dictionary: &Dictionary<T, E>,
     bytes: &[u8],
     width: u32,
