@@ -66,6 +66,7 @@ pub(crate) trait Scalar: Element {
     fn from_be(bytes: &[u8]) -> Self;
     /// Decodes a little-endian value from the first [`Scalar::SIZE`] bytes of `bytes` (as
     /// Parquet stores its numbers).
+    #[cfg_attr(not(feature = "parquet"), allow(dead_code))]
     fn from_le(bytes: &[u8]) -> Self;
 }
 
