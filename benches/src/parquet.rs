@@ -16,7 +16,8 @@
 //! figures per epoch; see [`kept`]).
 //! Each line: `case=parquet codec=C threads=T how=stream|stream_read_ahead|stream_window_1|stream_window_1_2_at_once|stream_2_ranks|stream_window_1_kept|stream_window_1_2_at_once_kept
 //! samples_per_s=.. decoder_samples_per_s=.. ratio_decoder=.. ratio_pyarrow_numpy=..` (and
-//! `case=parquet_load`: `Dataset::load` of the whole file, no batching); at the end
+//! `case=parquet_load`: `Dataset::load` of the whole file, no batching; `case=parquet_cores_busy`:
+//! the cores the kept streams kept busy, one thread's and two windows at once); at the end
 //! `case=parquet_pixels`: the features stored as `u8` and served as `f32` (converted as they
 //! are decoded) by a kept stream, beside the decoder of that file; `case=copy_scaling`: what two threads copying an epoch's features at once get against one
 //! (the memory's share for a second thread, the ceiling of a stream that moves as much); and
@@ -62,8 +63,27 @@ fn stream(path: &Path, rank: Rank, window: usize, ahead: usize) -> usize {
 /// Epochs a kept stream times in one call, after one it serves untimed.
 const KEPT_TIMED: u64 = 5;
 
-/// The seconds per epoch of each call of a kept stream, as it timed them.
-type Timed = std::rc::Rc<std::cell::RefCell<Vec<f64>>>;
+/// The seconds per epoch of each call of a kept stream, as it timed them, and the process's CPU
+/// seconds per epoch over the same epochs (every thread's, those ended included).
+type Timed = std::rc::Rc<std::cell::RefCell<Vec<(f64, f64)>>>;
+
+/// The CPU seconds this process has run, all its threads together (`/proc/self/stat`'s user and
+/// system times, in the kernel's ticks of 1/100 s); 0 where there is no such file.
+fn cpu_secs() -> f64 {
+    let Ok(stat) = std::fs::read_to_string("/proc/self/stat") else {
+        return 0.0;
+    };
+    // The fields after the command's closing parenthesis: the state, then ... `utime` (14th of
+    // the line) and `stime` (15th).
+    let after = stat.rsplit_once(')').map_or("", |(_, rest)| rest);
+    let ticks: u64 = after
+        .split_whitespace()
+        .skip(11)
+        .take(2)
+        .filter_map(|t| t.parse::<u64>().ok())
+        .sum();
+    ticks as f64 / 100.0
+}
 
 /// A stream kept from epoch to epoch, as a training loop keeps it, windows of one row group,
 /// `ahead` of them read at once: each call serves its next `1 + KEPT_TIMED` epochs in turn and
@@ -92,10 +112,10 @@ fn kept(path: &Path, ahead: usize) -> (impl FnMut() -> usize, Timed) {
     let times = timed.clone();
     let call = move || {
         let mut rows = 0;
-        let mut started = Instant::now();
+        let (mut started, mut cpu) = (Instant::now(), cpu_secs());
         for epoch in next..=next + KEPT_TIMED {
             if epoch == next + 1 {
-                started = Instant::now();
+                (started, cpu) = (Instant::now(), cpu_secs());
             }
             stream.start_epoch(epoch);
             while let Some(n) = stream.fill_next(&mut out) {
@@ -103,9 +123,10 @@ fn kept(path: &Path, ahead: usize) -> (impl FnMut() -> usize, Timed) {
                 black_box(&out);
             }
         }
+        let (wall, cpu) = (started.elapsed().as_secs_f64(), cpu_secs() - cpu);
         times
             .borrow_mut()
-            .push(started.elapsed().as_secs_f64() / KEPT_TIMED as f64);
+            .push((wall / KEPT_TIMED as f64, cpu / KEPT_TIMED as f64));
         next += KEPT_TIMED + 1;
         stream.start_epoch(next - 1);
         rows / (KEPT_TIMED + 1) as usize
@@ -294,11 +315,20 @@ fn main() {
         };
         // Seconds per timed epoch of the kept streams, in the rounds (their first call checked
         // the samples served, untimed).
-        let timed = |t: &Timed, calls: &[f64]| -> Vec<f64> {
+        let timed = |t: &Timed, calls: &[f64]| -> Vec<(f64, f64)> {
             let t = t.borrow();
             t[t.len() - calls.len()..].to_vec()
         };
-        let (kept1, kept2) = (&timed(&timed_one, kept1), &timed(&timed_two, kept2));
+        let (kept1, kept2) = (timed(&timed_one, kept1), timed(&timed_two, kept2));
+        // The cores the process kept busy in those epochs: CPU time over wall time, summed over
+        // the rounds (a tick is 10 ms: a round's epochs alone would be too few ticks).
+        let busy = |t: &[(f64, f64)]| {
+            let (wall, cpu) = t.iter().fold((0.0, 0.0), |(w, c), &(a, b)| (w + a, c + b));
+            cpu / wall
+        };
+        let (busy1, busy2) = (busy(&kept1), busy(&kept2));
+        let walls = |t: Vec<(f64, f64)>| t.into_iter().map(|(w, _)| w).collect::<Vec<f64>>();
+        let (kept1, kept2) = (&walls(kept1), &walls(kept2));
         batchspec_bench::out!(
             "case=parquet_load codec={name} samples_per_s={:.0} ratio_decoder={} (whole columns into memory, no batching)",
             N as f64 / median(load.clone()),
@@ -336,6 +366,9 @@ fn main() {
                 ratio(base, secs)
             );
         }
+        batchspec_bench::out!(
+            "case=parquet_cores_busy codec={name} stream_window_1_kept={busy1:.2} stream_window_1_2_at_once_kept={busy2:.2} (the process's CPU time over the wall time of the kept streams' timed epochs, all rounds: of the two threads' cores, what the stream kept busy)"
+        );
         if let Some((_, py_decoder)) = python {
             batchspec_bench::out!(
                 "case=pyarrow_decoder codec={name} samples_per_s={py_decoder:.0} ratio_rust_decoder={:.2}",
@@ -360,7 +393,8 @@ fn pixels(dir: &std::path::Path, reps: usize) {
     let secs = rounds(reps, &mut [&mut || decode(&path), &mut kept_one]);
     let t = timed.borrow();
     let kept1 = &t[t.len() - secs[1].len()..];
-    let (floor, kept1) = (&secs[0], kept1.to_vec());
+    let kept1: Vec<f64> = kept1.iter().map(|&(wall, _)| wall).collect();
+    let floor = &secs[0];
     batchspec_bench::out!(
         "case=parquet_pixels codec=none threads=1 how=stream_window_1_kept samples_per_s={:.0} decoder_samples_per_s={:.0} ratio_decoder={} (u8 pixels served as f32)",
         N as f64 / median(kept1.clone()),
