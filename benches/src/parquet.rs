@@ -19,7 +19,8 @@
 //! `case=parquet_load`: `Dataset::load` of the whole file, no batching; `case=parquet_cores_busy`:
 //! the cores the kept streams kept busy, one thread's and two windows at once); at the end
 //! `case=parquet_pixels`: the features stored as `u8` and served as `f32` (converted as they
-//! are decoded) by a kept stream, beside the decoder of that file; `case=copy_scaling`: what two threads copying an epoch's features at once get against one
+//! are decoded) by a kept stream, beside the decoder of that file; `case=parquet_convert`: `i64`
+//! features in plain pages loaded into `f32`, each value checked exact, beside the decoder; `case=copy_scaling`: what two threads copying an epoch's features at once get against one
 //! (the memory's share for a second thread, the ceiling of a stream that moves as much); and
 //! `case=memory`: the peak resident memory (`VmHWM`) of a fresh process that streams a file of
 //! small row groups, beside one that loads it whole and one that does nothing.
@@ -377,6 +378,7 @@ fn main() {
         }
     }
     pixels(&dir, reps);
+    conversion(&dir, reps);
     copy_scaling(reps);
     memory(&dir);
     std::fs::remove_dir_all(&dir).ok();
@@ -401,6 +403,58 @@ fn pixels(dir: &std::path::Path, reps: usize) {
         N as f64 / median(floor.clone()),
         ratio(floor, &kept1)
     );
+}
+
+/// Rows of the conversion case: 63 MB of `i64`.
+const CONVERTED_ROWS: usize = 10_000;
+
+/// The features stored as `i64` in plain pages (no dictionary: what a column of many distinct
+/// integers falls back to) and loaded whole into `f32` leaves, each value checked to be exact as
+/// it is converted (`Dataset::load`), beside the crate's decoder of the same file (`i64` arrays,
+/// unconverted).
+fn conversion(dir: &std::path::Path, reps: usize) {
+    use arrow_array::{ArrayRef, FixedSizeListArray, Int64Array, RecordBatch};
+    use arrow_schema::{DataType, Field, Schema};
+    use std::sync::Arc;
+    #[derive(batchspec::DataSpec)]
+    struct Features {
+        #[spec(source = "features")]
+        x: batchspec::prelude::Batch<batchspec::prelude::Vector<784>>,
+    }
+    let path = dir.join("bench-i64-plain.parquet");
+    let item = Arc::new(Field::new("item", DataType::Int64, false));
+    let list = DataType::FixedSizeList(item.clone(), D as i32);
+    let schema = Arc::new(Schema::new(vec![Field::new("features", list, false)]));
+    let props = parquet::file::properties::WriterProperties::builder()
+        .set_dictionary_enabled(false)
+        .set_max_row_group_row_count(Some(GROUP))
+        .build();
+    let file = std::fs::File::create(&path).unwrap();
+    let mut writer =
+        parquet::arrow::ArrowWriter::try_new(file, schema.clone(), Some(props)).unwrap();
+    let values = (0..CONVERTED_ROWS * D).map(|k| (k % 100_003) as i64);
+    let values: ArrayRef = Arc::new(Int64Array::from_iter_values(values));
+    let x = FixedSizeListArray::try_new(item, D as i32, values, None).unwrap();
+    writer
+        .write(&RecordBatch::try_new(schema, vec![Arc::new(x)]).unwrap())
+        .unwrap();
+    writer.close().unwrap();
+    let load = || {
+        let mut files = ParquetFiles::open(&path).unwrap();
+        let loaded = batchspec::data::Dataset::<Features>::load(&mut files).unwrap();
+        loaded.len() * N / CONVERTED_ROWS
+    };
+    // `rounds` checks a variant serves every sample of `N`: both count in its rows.
+    let decoded = || decode(&path) * N / CONVERTED_ROWS;
+    let secs = rounds(reps, &mut [&mut { decoded }, &mut { load }]);
+    let rows = CONVERTED_ROWS as f64;
+    batchspec_bench::out!(
+        "case=parquet_convert codec=none how=load from=i64_plain to=f32 samples_per_s={:.0} decoder_samples_per_s={:.0} ratio_decoder={} (every value checked exact as it is converted)",
+        rows / median(secs[1].clone()),
+        rows / median(secs[0].clone()),
+        ratio(&secs[0], &secs[1])
+    );
+    std::fs::remove_file(&path).ok();
 }
 
 /// What a second thread gets out of this host's memory, beside the streams' two-thread figures:

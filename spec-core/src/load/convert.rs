@@ -121,9 +121,37 @@ fn not_a_number(text: &str) -> LoadReason {
 
 /// An integral `f64` as an `i128`, if it is one.
 fn integral(f: f64) -> Option<i128> {
+    // Below 2^63 in magnitude (every value a Parquet or CSV column of numbers holds in practice),
+    // `as i64` keeps an integral value and truncates any other, in one instruction: `as i128`
+    // and `fract` are calls into software routines on x86-64 (a value of a million a second).
+    const I64_LIMIT: f64 = 9_223_372_036_854_775_808.0;
+    if f.abs() < I64_LIMIT {
+        let i = f as i64;
+        return (i as f64 == f).then_some(i128::from(i));
+    }
     // 2^127: every f64 below it in magnitude converts to i128 without saturating.
     const LIMIT: f64 = 170_141_183_460_469_231_731_687_303_715_884_105_728.0;
     (f.is_finite() && f.fract() == 0.0 && f > -LIMIT && f < LIMIT).then_some(f as i128)
+}
+
+/// The integer `i` as an `f64`, when a float of `bits` significand bits (24 for `f32`, 53 for
+/// `f64`) holds it exactly: when its binary digits, from the highest one to the lowest one, are
+/// at most `bits`. Integer arithmetic only: converting an `i128` to a float and back, as the
+/// check was written before, is two calls into software routines a value.
+fn int_as_float(i: i128, bits: u32) -> Option<f64> {
+    let m = i.unsigned_abs();
+    if m == 0 {
+        return Some(0.0);
+    }
+    let low = m.trailing_zeros();
+    if 128 - m.leading_zeros() - low > bits {
+        return None;
+    }
+    // At most 53 digits, times a power of two below 2^128: both exact, and so their product.
+    let digits = (m >> low) as u64 as f64;
+    let scale = f64::from_bits((u64::from(low) + 1023) << 52);
+    let f = digits * scale;
+    Some(if i < 0 { -f } else { f })
 }
 
 macro_rules! int_scalars {
@@ -204,10 +232,7 @@ impl Scalar for f64 {
     #[inline]
     fn from_num(n: Num) -> Option<Self> {
         match n {
-            Num::Int(i) => {
-                let f = i as f64;
-                (integral(f) == Some(i)).then_some(f)
-            }
+            Num::Int(i) => int_as_float(i, 53),
             Num::Float(f) => Some(f),
         }
     }
@@ -257,10 +282,7 @@ impl Scalar for f32 {
     #[inline]
     fn from_num(n: Num) -> Option<Self> {
         match n {
-            Num::Int(i) => {
-                let f = i as f32;
-                (integral(f64::from(f)) == Some(i)).then_some(f)
-            }
+            Num::Int(i) => int_as_float(i, 24).map(|f| f as f32),
             Num::Float(f) if f.is_nan() => Some(f32::NAN),
             Num::Float(f) => {
                 let g = f as f32;
@@ -516,6 +538,103 @@ pub(crate) fn batch_from_samples<S: Space>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    /// The rule as it was written before its fast paths, through `i128` and float conversions:
+    /// the reference the fast paths are held to.
+    fn reference_integral(f: f64) -> Option<i128> {
+        const LIMIT: f64 = 170_141_183_460_469_231_731_687_303_715_884_105_728.0;
+        (f.is_finite() && f.fract() == 0.0 && f > -LIMIT && f < LIMIT).then_some(f as i128)
+    }
+
+    fn reference_f64(i: i128) -> Option<f64> {
+        let f = i as f64;
+        (reference_integral(f) == Some(i)).then_some(f)
+    }
+
+    fn reference_f32(i: i128) -> Option<f32> {
+        let f = i as f32;
+        (reference_integral(f64::from(f)) == Some(i)).then_some(f)
+    }
+
+    /// Integers of a few binary digits shifted anywhere (the ones floats hold), and any others.
+    fn integers() -> impl Strategy<Value = i128> {
+        prop_oneof![
+            any::<i64>().prop_map(i128::from),
+            any::<u64>().prop_map(i128::from),
+            (any::<u64>(), 0u32..64, 0u32..100, any::<bool>()).prop_map(|(d, cut, shift, neg)| {
+                let m = i128::from(d >> cut) << shift.min(126 - (64 - cut).min(126));
+                if neg { -m } else { m }
+            }),
+            (i128::MIN + 1..=i128::MAX),
+        ]
+    }
+
+    /// Floats of every kind: integral ones of any size, fractions, the limits, NaN and infinities.
+    fn floats() -> impl Strategy<Value = f64> {
+        prop_oneof![
+            any::<f64>(),
+            any::<i64>().prop_map(|i| i as f64),
+            (any::<i32>(), 0i32..80).prop_map(|(i, e)| f64::from(i) * 2f64.powi(e)),
+            (any::<i32>(), 1i32..30).prop_map(|(i, e)| f64::from(i) / 2f64.powi(e)),
+            prop::sample::select(vec![
+                0.0,
+                -0.0,
+                f64::NAN,
+                f64::INFINITY,
+                f64::NEG_INFINITY,
+                9_223_372_036_854_775_808.0,
+                -9_223_372_036_854_775_808.0,
+                9_223_372_036_854_774_784.0,
+                18_446_744_073_709_551_616.0,
+                f64::MAX,
+                f64::MIN_POSITIVE,
+            ]),
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(4096))]
+
+        /// An integer is a float exactly when the reference finds it so, and as the same float.
+        #[test]
+        fn integers_as_floats_by_the_reference(i in integers()) {
+            let bits = |f: Option<f64>| f.map(f64::to_bits);
+            prop_assert_eq!(bits(f64::from_num(Num::Int(i))), bits(reference_f64(i)));
+            let bits = |f: Option<f32>| f.map(f32::to_bits);
+            prop_assert_eq!(bits(f32::from_num(Num::Int(i))), bits(reference_f32(i)));
+        }
+
+        /// A float is an integer exactly when the reference finds it so, and the same integer,
+        /// for every integer type.
+        #[test]
+        fn floats_as_integers_by_the_reference(f in floats()) {
+            prop_assert_eq!(integral(f), reference_integral(f));
+            let r = reference_integral(f);
+            prop_assert_eq!(i8::from_num(Num::Float(f)), r.and_then(|i| i8::try_from(i).ok()));
+            prop_assert_eq!(u16::from_num(Num::Float(f)), r.and_then(|i| u16::try_from(i).ok()));
+            prop_assert_eq!(i64::from_num(Num::Float(f)), r.and_then(|i| i64::try_from(i).ok()));
+            prop_assert_eq!(u64::from_num(Num::Float(f)), r.and_then(|i| u64::try_from(i).ok()));
+        }
+    }
+
+    #[test]
+    fn integers_at_the_edge_of_a_float() {
+        // 2^24 + 1 needs 25 binary digits: not an f32; 2^24 and 2^40 * 3 are.
+        assert_eq!(f32::from_num(Num::Int((1 << 24) + 1)), None);
+        assert_eq!(f32::from_num(Num::Int(1 << 24)), Some(16_777_216.0));
+        assert_eq!(
+            f32::from_num(Num::Int(-(3 << 40))),
+            Some(-3.0 * 2f32.powi(40))
+        );
+        assert_eq!(f64::from_num(Num::Int((1 << 53) + 1)), None);
+        assert_eq!(f64::from_num(Num::Int(i128::from(u64::MAX))), None);
+        assert_eq!(f64::from_num(Num::Int(1 << 100)), Some(2f64.powi(100)));
+        // -2^127 is a float; the rule before refused it (its limit excluded it): the one value
+        // where the two differ.
+        assert_eq!(f64::from_num(Num::Int(i128::MIN)), Some(-(2f64.powi(127))));
+        assert_eq!(reference_f64(i128::MIN), None);
+    }
 
     #[test]
     fn exact_conversions() {
