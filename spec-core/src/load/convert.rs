@@ -123,7 +123,7 @@ fn not_a_number(text: &str) -> LoadReason {
 fn integral(f: f64) -> Option<i128> {
     // Below 2^63 in magnitude (every value a Parquet or CSV column of numbers holds in practice),
     // `as i64` keeps an integral value and truncates any other, in one instruction: `as i128`
-    // and `fract` are calls into software routines on x86-64 (a value of a million a second).
+    // and `fract` are calls into software routines on x86-64, for every value checked.
     const I64_LIMIT: f64 = 9_223_372_036_854_775_808.0;
     if f.abs() < I64_LIMIT {
         let i = f as i64;
