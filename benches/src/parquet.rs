@@ -137,11 +137,18 @@ fn kept(path: &Path, ahead: usize) -> (impl FnMut() -> usize, Timed) {
 
 /// Seconds of each variant in `rounds` interleaved rounds (each round times every variant once,
 /// one after the other, so that a slow phase of the shared machine falls on all of them), after
-/// one untimed call of each that checks it serves every sample.
-fn rounds(rounds: usize, variants: &mut [&mut dyn FnMut() -> usize]) -> Vec<Vec<f64>> {
+/// one untimed call of each that checks it serves every one of the file's `samples`.
+fn rounds(
+    rounds: usize,
+    samples: usize,
+    variants: &mut [&mut dyn FnMut() -> usize],
+) -> Vec<Vec<f64>> {
     for f in variants.iter_mut() {
         let served = f();
-        assert!(served >= N, "every sample at least once (served {served})");
+        assert!(
+            served >= samples,
+            "every sample at least once (served {served})"
+        );
     }
     let mut secs = vec![Vec::with_capacity(rounds); variants.len()];
     for _ in 0..rounds {
@@ -277,6 +284,7 @@ fn main() {
             (kept(&path, 0), kept(&path, 2));
         let secs = rounds(
             reps,
+            N,
             &mut [
                 &mut || decode(&path),
                 &mut || {
@@ -392,7 +400,7 @@ fn pixels(dir: &std::path::Path, reps: usize) {
     let path = dir.join("bench-pixels.parquet");
     batchspec_bench::write_pixels(&path, 0..N, GROUP);
     let (mut kept_one, timed) = kept(&path, 0);
-    let secs = rounds(reps, &mut [&mut || decode(&path), &mut kept_one]);
+    let secs = rounds(reps, N, &mut [&mut || decode(&path), &mut kept_one]);
     let t = timed.borrow();
     let kept1 = &t[t.len() - secs[1].len()..];
     let kept1: Vec<f64> = kept1.iter().map(|&(wall, _)| wall).collect();
@@ -441,12 +449,15 @@ fn conversion(dir: &std::path::Path, reps: usize) {
     writer.close().unwrap();
     let load = || {
         let mut files = ParquetFiles::open(&path).unwrap();
-        let loaded = batchspec::data::Dataset::<Features>::load(&mut files).unwrap();
-        loaded.len() * N / CONVERTED_ROWS
+        batchspec::data::Dataset::<Features>::load(&mut files)
+            .unwrap()
+            .len()
     };
-    // `rounds` checks a variant serves every sample of `N`: both count in its rows.
-    let decoded = || decode(&path) * N / CONVERTED_ROWS;
-    let secs = rounds(reps, &mut [&mut { decoded }, &mut { load }]);
+    let secs = rounds(
+        reps,
+        CONVERTED_ROWS,
+        &mut [&mut || decode(&path), &mut { load }],
+    );
     let rows = CONVERTED_ROWS as f64;
     batchspec_bench::out!(
         "case=parquet_convert codec=none how=load from=i64_plain to=f32 samples_per_s={:.0} decoder_samples_per_s={:.0} ratio_decoder={} (every value checked exact as it is converted)",

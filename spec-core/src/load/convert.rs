@@ -563,7 +563,7 @@ mod tests {
             any::<i64>().prop_map(i128::from),
             any::<u64>().prop_map(i128::from),
             (any::<u64>(), 0u32..64, 0u32..100, any::<bool>()).prop_map(|(d, cut, shift, neg)| {
-                let m = i128::from(d >> cut) << shift.min(126 - (64 - cut).min(126));
+                let m = i128::from(d >> cut) << shift.min(62 + cut);
                 if neg { -m } else { m }
             }),
             (i128::MIN + 1..=i128::MAX),
