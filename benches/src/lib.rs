@@ -141,6 +141,9 @@ pub fn stream_epoch(
     let plan = ShardPlan::new(files, rank).unwrap().shuffle(7);
     let stream = ParquetStream::<Record>::new(files, &plan, epoch, batch, window);
     let mut stream = stream.read_ahead_windows(ahead);
+    if ahead > 0 {
+        stream = stream.reading_threads(ahead);
+    }
     let mut out = Request {
         x: Batch::zeros(batch, 0),
         y: Batch::zeros(batch, 0),

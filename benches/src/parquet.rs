@@ -14,10 +14,11 @@
 //! epoch it serves (its first), but for the `_kept` ones: a stream kept from epoch to epoch, as
 //! a training loop keeps it, serving its next 6 epochs in each round and timing the last 5 (its
 //! figures per epoch; see [`kept`]).
-//! Each line: `case=parquet codec=C threads=T how=stream|stream_read_ahead|stream_window_1|stream_window_1_2_at_once|stream_2_ranks|stream_window_1_kept|stream_window_1_2_at_once_kept
+//! Each line: `case=parquet codec=C threads=T how=stream|stream_read_ahead|stream_window_1|stream_window_1_2_at_once|stream_2_ranks|stream_window_1_kept|stream_window_1_2_at_once_kept|stream_window_1_1_reader_3_ahead_kept
 //! samples_per_s=.. decoder_samples_per_s=.. ratio_decoder=.. ratio_pyarrow_numpy=..` (and
 //! `case=parquet_load`: `Dataset::load` of the whole file, no batching; `case=parquet_cores_busy`:
-//! the cores the kept streams kept busy, one thread's and two windows at once); at the end
+//! the cores the kept streams kept busy, one thread's, two windows at once, and one reading
+//! thread with three windows ahead); at the end
 //! `case=parquet_pixels`: the features stored as `u8` and served as `f32` (converted as they
 //! are decoded) by a kept stream, beside the decoder of that file; `case=parquet_convert`: `i64`
 //! features in plain pages loaded into `f32`, each value checked exact, beside the decoder; `case=copy_scaling`: what two threads copying an epoch's features at once get against one
@@ -95,7 +96,7 @@ fn cpu_secs() -> f64 {
 /// not timed, nor the end of the call: it starts the last epoch again, which waits for the
 /// windows read ahead for the epoch after it (read, then dropped: no training loop reads them
 /// for nothing, and the next variant's time does not get them).
-fn kept(path: &Path, ahead: usize) -> (impl FnMut() -> usize, Timed) {
+fn kept(path: &Path, ahead: usize, threads: Option<usize>) -> (impl FnMut() -> usize, Timed) {
     use batchspec::load::{ParquetStream, ShardPlan};
     use batchspec::prelude::Batch;
     let files = ParquetFiles::open(path).unwrap();
@@ -104,6 +105,9 @@ fn kept(path: &Path, ahead: usize) -> (impl FnMut() -> usize, Timed) {
         .shuffle(7);
     let mut stream =
         ParquetStream::<Record>::new(&files, &plan, 0, BATCH, 1).read_ahead_windows(ahead);
+    if let Some(threads) = threads {
+        stream = stream.reading_threads(threads);
+    }
     let mut out = batchspec_bench::Request {
         x: Batch::zeros(BATCH, 0),
         y: Batch::zeros(BATCH, 0),
@@ -281,7 +285,10 @@ fn main() {
         // windows of one row group, alone and two at once, of streams kept from epoch to epoch
         // (the fresh streams above each serve their first epoch).
         let ((mut kept_one, timed_one), (mut kept_two, timed_two)) =
-            (kept(&path, 0), kept(&path, 2));
+            (kept(&path, 0, None), kept(&path, 2, Some(2)));
+        // Two threads in all: one reading thread, three windows ahead, and the serving thread
+        // reading the windows it has not started when the one it needs is not read yet.
+        let (mut kept_helped, timed_helped) = kept(&path, 3, Some(1));
         let secs = rounds(
             reps,
             N,
@@ -306,6 +313,7 @@ fn main() {
                 },
                 &mut kept_one,
                 &mut kept_two,
+                &mut kept_helped,
             ],
         );
         let [
@@ -318,9 +326,10 @@ fn main() {
             two,
             kept1,
             kept2,
+            helped,
         ] = &secs[..]
         else {
-            unreachable!("nine variants")
+            unreachable!("ten variants")
         };
         // Seconds per timed epoch of the kept streams, in the rounds (their first call checked
         // the samples served, untimed).
@@ -328,16 +337,20 @@ fn main() {
             let t = t.borrow();
             t[t.len() - calls.len()..].to_vec()
         };
-        let (kept1, kept2) = (timed(&timed_one, kept1), timed(&timed_two, kept2));
+        let (kept1, kept2, helped) = (
+            timed(&timed_one, kept1),
+            timed(&timed_two, kept2),
+            timed(&timed_helped, helped),
+        );
         // The cores the process kept busy in those epochs: CPU time over wall time, summed over
         // the rounds (a tick is 10 ms: a round's epochs alone would be too few ticks).
         let busy = |t: &[(f64, f64)]| {
             let (wall, cpu) = t.iter().fold((0.0, 0.0), |(w, c), &(a, b)| (w + a, c + b));
             cpu / wall
         };
-        let (busy1, busy2) = (busy(&kept1), busy(&kept2));
+        let (busy1, busy2, busy_helped) = (busy(&kept1), busy(&kept2), busy(&helped));
         let walls = |t: Vec<(f64, f64)>| t.into_iter().map(|(w, _)| w).collect::<Vec<f64>>();
-        let (kept1, kept2) = (&walls(kept1), &walls(kept2));
+        let (kept1, kept2, helped) = (&walls(kept1), &walls(kept2), &walls(helped));
         batchspec_bench::out!(
             "case=parquet_load codec={name} samples_per_s={:.0} ratio_decoder={} (whole columns into memory, no batching)",
             N as f64 / median(load.clone()),
@@ -353,6 +366,7 @@ fn main() {
             (2, "stream_2_ranks", two, one),
             (1, "stream_window_1_kept", kept1, kept1),
             (2, "stream_window_1_2_at_once_kept", kept2, kept1),
+            (2, "stream_window_1_1_reader_3_ahead_kept", helped, kept1),
         ] {
             let versus = python.map_or_else(
                 || {
@@ -376,7 +390,7 @@ fn main() {
             );
         }
         batchspec_bench::out!(
-            "case=parquet_cores_busy codec={name} stream_window_1_kept={busy1:.2} stream_window_1_2_at_once_kept={busy2:.2} (the process's CPU time over the wall time of the kept streams' timed epochs, all rounds: of the two threads' cores, what the stream kept busy)"
+            "case=parquet_cores_busy codec={name} stream_window_1_kept={busy1:.2} stream_window_1_2_at_once_kept={busy2:.2} stream_window_1_1_reader_3_ahead_kept={busy_helped:.2} (the process's CPU time over the wall time of the kept streams' timed epochs, all rounds: of the two threads' cores, what the stream kept busy)"
         );
         if let Some((_, py_decoder)) = python {
             batchspec_bench::out!(
@@ -399,7 +413,7 @@ fn main() {
 fn pixels(dir: &std::path::Path, reps: usize) {
     let path = dir.join("bench-pixels.parquet");
     batchspec_bench::write_pixels(&path, 0..N, GROUP);
-    let (mut kept_one, timed) = kept(&path, 0);
+    let (mut kept_one, timed) = kept(&path, 0, None);
     let secs = rounds(reps, N, &mut [&mut || decode(&path), &mut kept_one]);
     let t = timed.borrow();
     let kept1 = &t[t.len() - secs[1].len()..];

@@ -1,6 +1,7 @@
 //! Exactly-once as a property: for random row group sizes (row groups of no rows included) over
 //! one to a few files, 1 to 8 ranks, windows of 1 to 4 row groups, batch sizes, seeds,
-//! read-ahead, prefetch and resumes, in every epoch, each tail policy keeps its promise, read in
+//! read-ahead (on a thread per window, or on fewer threads with the serving thread reading the
+//! windows they have not started), prefetch and resumes, in every epoch, each tail policy keeps its promise, read in
 //! memory (`ShardPlan::load`) and streamed (`ParquetStream`):
 //!
 //! - `Uneven` serves every row of the files exactly once across the ranks;
@@ -108,6 +109,9 @@ struct Streaming {
     window: usize,
     /// Windows read ahead at once (0: none).
     read_ahead: usize,
+    /// The threads reading them (`None`: one per window), the serving thread reading the
+    /// windows none has started when the one it needs is not read yet.
+    reading_threads: Option<usize>,
     prefetch: Option<usize>,
     drop_last: bool,
     /// Resume after this fraction (in 1/16ths) of the batches and compare with the rest.
@@ -131,6 +135,10 @@ fn stream(
 ) -> ParquetStream<Ids> {
     let s = ParquetStream::<Ids>::new(files, plan, epoch, how.batch, how.window);
     let s = s.read_ahead_windows(how.read_ahead);
+    let s = match how.reading_threads {
+        Some(threads) => s.reading_threads(threads),
+        None => s,
+    };
     if how.drop_last {
         s.last_batch(LastBatch::Drop).unwrap()
     } else {
@@ -384,19 +392,22 @@ fn streaming() -> impl Strategy<Value = Streaming> {
     (
         1usize..=6,
         1usize..=4,
-        0usize..=3,
+        (0usize..=4, prop::option::of(1usize..=2)),
         prop::option::of(0usize..=2),
         prop::bool::weighted(0.25),
         0usize..=16,
     )
         .prop_map(
-            |(batch, window, read_ahead, prefetch, drop_last, resume_at)| Streaming {
-                batch,
-                window,
-                read_ahead,
-                prefetch,
-                drop_last,
-                resume_at,
+            |(batch, window, (read_ahead, reading_threads), prefetch, drop_last, resume_at)| {
+                Streaming {
+                    batch,
+                    window,
+                    read_ahead,
+                    reading_threads,
+                    prefetch,
+                    drop_last,
+                    resume_at,
+                }
             },
         )
 }
@@ -538,6 +549,7 @@ fn an_epoch_read_ahead_then_sought_into_serves_from_where_it_was_sought() {
         batch: 1,
         window: 1,
         read_ahead: 2,
+        reading_threads: None,
         prefetch: None,
         drop_last: false,
         resume_at: 0,
@@ -695,6 +707,7 @@ fn found_by_the_property() {
         batch: 1,
         window: 2,
         read_ahead: 0,
+        reading_threads: None,
         prefetch: None,
         drop_last: false,
         resume_at: 0,

@@ -35,6 +35,7 @@ mod narrow;
 mod objects;
 mod part;
 mod ragged;
+mod readers;
 mod row_group;
 mod shard;
 mod stream;
