@@ -14,7 +14,7 @@
 //! epoch it serves (its first), but for the `_kept` ones: a stream kept from epoch to epoch, as
 //! a training loop keeps it, serving its next 6 epochs in each round and timing the last 5 (its
 //! figures per epoch; see [`kept`]).
-//! Each line: `case=parquet codec=C threads=T how=stream|stream_read_ahead|stream_window_1|stream_window_1_2_at_once|stream_2_ranks|stream_window_1_kept|stream_window_1_2_at_once_kept|stream_window_1_1_reader_3_ahead_kept
+//! Each line: `case=parquet codec=C threads=T how=stream|stream_read_ahead|stream_window_1|stream_window_1_2_at_once|stream_window_1_1_reader_3_ahead|stream_2_ranks|stream_window_1_kept|stream_window_1_2_at_once_kept|stream_window_1_1_reader_3_ahead_kept
 //! samples_per_s=.. decoder_samples_per_s=.. ratio_decoder=.. ratio_pyarrow_numpy=..` (and
 //! `case=parquet_load`: `Dataset::load` of the whole file, no batching; `case=parquet_cores_busy`:
 //! the cores the kept streams kept busy, one thread's, two windows at once, and one reading
@@ -60,6 +60,30 @@ fn decode(path: &Path) -> usize {
 fn stream(path: &Path, rank: Rank, window: usize, ahead: usize) -> usize {
     let files = ParquetFiles::open(path).unwrap();
     batchspec_bench::stream_epoch(&files, rank, 0, BATCH, window, ahead)
+}
+
+/// One epoch of a fresh stream of windows of one row group, three read ahead by one thread and
+/// the serving thread (two threads in all).
+fn stream_helped(path: &Path) -> usize {
+    use batchspec::load::{ParquetStream, ShardPlan};
+    use batchspec::prelude::Batch;
+    let files = ParquetFiles::open(path).unwrap();
+    let plan = ShardPlan::new(&files, Rank::new(0, 1).unwrap())
+        .unwrap()
+        .shuffle(7);
+    let mut stream = ParquetStream::<Record>::new(&files, &plan, 0, BATCH, 1)
+        .read_ahead_windows(3)
+        .reading_threads(1);
+    let mut out = batchspec_bench::Request {
+        x: Batch::zeros(BATCH, 0),
+        y: Batch::zeros(BATCH, 0),
+    };
+    let mut rows = 0;
+    while let Some(n) = stream.fill_next(&mut out) {
+        rows += n.unwrap();
+        black_box(&out);
+    }
+    rows
 }
 
 /// Epochs a kept stream times in one call, after one it serves untimed.
@@ -304,6 +328,7 @@ fn main() {
                 &mut || stream(&path, rank(), 2, 1),
                 &mut || stream(&path, rank(), 1, 0),
                 &mut || stream(&path, rank(), 1, 2),
+                &mut || stream_helped(&path),
                 &mut || {
                     std::thread::scope(|s| {
                         let a = s.spawn(|| stream(&path, Rank::new(0, 2).unwrap(), 2, 0));
@@ -323,13 +348,14 @@ fn main() {
             ahead,
             one_small,
             ahead2,
+            helped_fresh,
             two,
             kept1,
             kept2,
             helped,
         ] = &secs[..]
         else {
-            unreachable!("ten variants")
+            unreachable!("eleven variants")
         };
         // Seconds per timed epoch of the kept streams, in the rounds (their first call checked
         // the samples served, untimed).
@@ -363,6 +389,12 @@ fn main() {
             (1, "stream_read_ahead", ahead, one),
             (1, "stream_window_1", one_small, one_small),
             (2, "stream_window_1_2_at_once", ahead2, one_small),
+            (
+                2,
+                "stream_window_1_1_reader_3_ahead",
+                helped_fresh,
+                one_small,
+            ),
             (2, "stream_2_ranks", two, one),
             (1, "stream_window_1_kept", kept1, kept1),
             (2, "stream_window_1_2_at_once_kept", kept2, kept1),
