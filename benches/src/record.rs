@@ -79,7 +79,8 @@ fn results_dir() -> Option<PathBuf> {
 }
 
 /// The commit checked out (`git rev-parse --short HEAD`), with `+changes` when the tree differs
-/// from it, or `unknown`.
+/// from it outside `benches/results` (the runs recorded since the commit are not changes of the
+/// code measured), or `unknown`.
 fn commit() -> String {
     let git = |args: &[&str]| {
         std::process::Command::new("git")
@@ -91,7 +92,14 @@ fn commit() -> String {
             .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
     };
     match git(&["rev-parse", "--short", "HEAD"]) {
-        Some(head) => match git(&["status", "--porcelain", "--untracked-files=no"]) {
+        Some(head) => match git(&[
+            "status",
+            "--porcelain",
+            "--untracked-files=no",
+            "--",
+            ":/",
+            ":(top,exclude)benches/results",
+        ]) {
             Some(s) if !s.is_empty() => format!("{head}+changes"),
             _ => head,
         },
