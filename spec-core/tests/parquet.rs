@@ -745,6 +745,43 @@ fn reading_ahead_on_another_thread_serves_the_same_batches() {
 }
 
 #[test]
+fn a_reading_error_arrives_in_its_place_whichever_thread_read_the_window() {
+    // Row groups of 3, 3, 3 and 1 rows; row 7 (in the third) holds the label -1. In file order,
+    // batches of 2 from windows of one row group: three batches (rows 0 to 5), then the error.
+    let files = ParquetFiles::open(data("label_minus_one.parquet")).unwrap();
+    let plan = ShardPlan::new(&files, Rank::new(0, 1).unwrap()).unwrap();
+    let served = |mut s: ParquetStream<Grey>| {
+        let mut labels = Vec::new();
+        while let Some(b) = s.next_batch() {
+            match b {
+                Ok(b) => labels.push(b.label.array().iter().copied().collect::<Vec<_>>()),
+                Err(e) => return (labels, Some(e), s.next_batch().is_none()),
+            }
+        }
+        (labels, None, true)
+    };
+    let (plain, err, ended) = served(ParquetStream::<Grey>::new(&files, &plan, 0, 2, 1));
+    assert_eq!(plain.len(), 3);
+    assert!(ended, "the error ends the epoch");
+    let at_row_7 = |e: &Option<LoadError>| matches!(e, Some(LoadError::File { place, .. }) if place == &column("targets", Some(7)));
+    assert!(at_row_7(&err), "{err:?}");
+    // Read ahead on a thread per window, or on fewer threads with the serving thread reading
+    // the windows they have not started: the same batches, then the same error, then the end.
+    for (windows, threads) in [(1, 1), (2, 1), (3, 1), (3, 2), (4, 4)] {
+        let stream = ParquetStream::<Grey>::new(&files, &plan, 0, 2, 1)
+            .read_ahead_windows(windows)
+            .reading_threads(threads);
+        let (labels, err, ended) = served(stream);
+        assert_eq!(labels, plain, "{windows} windows on {threads} threads");
+        assert!(
+            at_row_7(&err),
+            "{windows} windows on {threads} threads: {err:?}"
+        );
+        assert!(ended);
+    }
+}
+
+#[test]
 fn a_stream_drops_its_short_last_batch_when_asked_and_refuses_roll_over() {
     use batchspec::iteration::LastBatch;
     let files = ParquetFiles::open(data("uneven.parquet")).unwrap();

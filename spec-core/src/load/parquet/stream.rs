@@ -203,10 +203,10 @@ where
     /// window the next batch needs is still being read, the thread serving the batches reads a
     /// window no thread has started yet, instead of waiting: with fewer threads than windows
     /// ahead, the stream keeps busy as many cores as it has threads in all, the serving one
-    /// included, and no more threads than cores take turns on them (on a 2-core host, one
-    /// reading thread and three windows ahead served 1.7 to 1.9 times the batches of one
-    /// thread, two threads reading two windows 1.3 to 1.5 times: `benches/README.md`). The
-    /// batches are the same whatever `threads` is.
+    /// included, and no more threads than cores take turns on them (on a 2-core host, a stream
+    /// kept from epoch to epoch with one reading thread and three windows ahead served 1.65 to
+    /// 1.94 times the batches of one thread, with two threads reading two windows 1.39 to 1.57
+    /// times: `benches/README.md`). The batches are the same whatever `threads` is.
     ///
     /// ```
     /// use batchspec::prelude::*;
