@@ -120,6 +120,27 @@ fn stream(files: &ParquetFiles, plan: &ShardPlan, epoch: u64) -> Vec<Vec<i64>> {
     out
 }
 
+/// What a stream of `files` serves reading `windows` windows ahead, on a thread each or on
+/// `threads` (the serving thread reading the windows they have not started).
+fn stream_ahead(
+    files: &ParquetFiles,
+    plan: &ShardPlan,
+    windows: usize,
+    threads: Option<usize>,
+) -> Vec<Vec<i64>> {
+    let stream = ParquetStream::<Ids>::new(files, plan, 0, 4, 1).read_ahead_windows(windows);
+    let mut stream = match threads {
+        Some(t) => stream.reading_threads(t),
+        None => stream,
+    };
+    let mut out = Vec::new();
+    while let Some(b) = BatchSource::next_batch(&mut stream) {
+        let (batch, info) = b.unwrap();
+        out.push(ids_of(batch, info.count_samples));
+    }
+    out
+}
+
 fn reason(e: &LoadError) -> (&Path, &LoadReason) {
     match e {
         LoadError::File { file, reason, .. } => (file.as_path(), reason),
@@ -234,6 +255,22 @@ fn a_rank_fetches_only_its_shares_column_chunks_and_streams_what_the_local_file_
     );
     let data_bytes: u64 = data_ranges.iter().map(|(a, b)| b - a).sum();
     assert!(data_bytes < size, "{data_bytes} of {size}");
+    // Several windows read ahead from the bucket (a thread each by default, its reads waiting
+    // on the network), or on one thread beside the serving one: what the local file serves.
+    let remote = options(&s3.endpoint()).open(url).unwrap();
+    let plan = |f: &ParquetFiles| {
+        ShardPlan::new(f, Rank::new(0, 1).unwrap())
+            .unwrap()
+            .shuffle(2)
+    };
+    let want = stream_ahead(&local, &plan(&local), 0, None);
+    for threads in [None, Some(1)] {
+        assert_eq!(
+            stream_ahead(&remote, &plan(&remote), 3, threads),
+            want,
+            "{threads:?}"
+        );
+    }
 }
 
 #[test]

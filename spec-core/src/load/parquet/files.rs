@@ -250,6 +250,12 @@ impl ParquetFiles {
         &self.files
     }
 
+    /// Whether a file is read from a store (its reads wait on the network more than they use a
+    /// core).
+    pub(super) fn any_remote(&self) -> bool {
+        self.origins.iter().any(|o| !matches!(o, Origin::Local(_)))
+    }
+
     /// Every row group of every file, in file order (only the files' footers are read).
     ///
     /// # Errors

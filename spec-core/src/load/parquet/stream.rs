@@ -183,8 +183,9 @@ where
     }
 
     /// Reads the next `windows` windows ahead while the batches of the one before are served,
-    /// each on a thread of its own up to one thread fewer than the machine's cores (or on the
-    /// threads [`reading_threads`](Self::reading_threads) sets): decoding spread over the cores
+    /// each on a thread of its own (of local files, up to one thread fewer than the machine's
+    /// cores; of files in a store, whose reads wait on the network, one each), or on the
+    /// threads [`reading_threads`](Self::reading_threads) sets: decoding spread over the cores
     /// (a window is decoded by one thread; the windows are served in their order, so the
     /// batches are the same whatever `windows` is and whichever thread read each). With fewer
     /// threads than windows, the thread serving the batches reads the windows no thread has
@@ -198,8 +199,8 @@ where
     }
 
     /// Reads the windows ahead ([`read_ahead_windows`](Self::read_ahead_windows)) on `threads`
-    /// threads (at least one, at most one per window ahead; by default one per window up to one
-    /// fewer than the machine's cores), each taking the next window as it comes free. When the
+    /// threads (at least one, at most one per window ahead; by default one per window, up to one
+    /// fewer than the machine's cores for local files), each taking the next window as it comes free. When the
     /// window the next batch needs is still being read, the thread serving the batches reads a
     /// window no thread has started yet, instead of waiting: with fewer threads than windows
     /// ahead, the stream keeps busy as many cores as it has threads in all, the serving one
@@ -242,10 +243,17 @@ where
     /// they have read the windows given to them).
     fn start_readers(&mut self) {
         self.readers = None;
+        // By default a window a thread; for local files (whose reads use a core each), no more
+        // than the cores but the serving thread's.
         let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
+        let spare_cores = if self.files.any_remote() {
+            usize::MAX
+        } else {
+            cores.saturating_sub(1).max(1)
+        };
         let threads = self
             .reading_threads
-            .unwrap_or(cores.saturating_sub(1).max(1))
+            .unwrap_or(spare_cores)
             .min(self.ahead_windows);
         self.readers = (threads > 0).then(|| Readers::start(threads)).flatten();
     }
