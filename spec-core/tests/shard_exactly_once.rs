@@ -1,8 +1,8 @@
 //! Exactly-once as a property: for random row group sizes (row groups of no rows included) over
 //! one to a few files, 1 to 8 ranks, windows of 1 to 4 row groups, batch sizes, seeds,
 //! read-ahead (on a thread per window, or on fewer threads with the serving thread reading the
-//! windows they have not started), prefetch and resumes, in every epoch, each tail policy keeps its promise, read in
-//! memory (`ShardPlan::load`) and streamed (`ParquetStream`):
+//! windows they have not started), prefetch and resumes, in every epoch, each tail policy keeps
+//! its promise, read in memory (`ShardPlan::load`) and streamed (`ParquetStream`):
 //!
 //! - `Uneven` serves every row of the files exactly once across the ranks;
 //! - `Pad` serves every row of a rank's share at least once, repeats only to reach the count of
@@ -109,8 +109,9 @@ struct Streaming {
     window: usize,
     /// Windows read ahead at once (0: none).
     read_ahead: usize,
-    /// The threads reading them (`None`: one per window), the serving thread reading the
-    /// windows none has started when the one it needs is not read yet.
+    /// The threads reading them (`None`: the default, one per window up to one fewer than the
+    /// cores), the serving thread reading the windows none has started when the one it needs
+    /// is not read yet.
     reading_threads: Option<usize>,
     prefetch: Option<usize>,
     drop_last: bool,
