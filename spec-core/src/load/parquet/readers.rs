@@ -1,5 +1,5 @@
 //! The threads a [`ParquetStream`](super::ParquetStream) reads its windows ahead on, started
-//! when read-ahead is asked for and kept for the stream's life, each taking the next window
+//! at the stream's first read and kept for its life, each taking the next window
 //! given to it as it comes free. A window waits in the queue until a thread starts it; the
 //! thread serving the batches may take a waiting window and read it itself
 //! ([`Pending::help`]) rather than wait for a window a thread is reading, so that a stream with

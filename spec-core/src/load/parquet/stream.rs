@@ -87,8 +87,10 @@ pub struct ParquetStream<R> {
     order: Vec<usize>,
     buffered: usize,
     cursor: usize,
-    // With `read_ahead`: the threads that read the windows ahead, and how many.
+    // With `read_ahead`: the threads that read the windows ahead (started at the first read,
+    // by `start`), and how many are asked for.
     readers: Option<Readers<R>>,
+    start: Option<StartReaders<R>>,
     reading_threads: Option<usize>,
     // The windows being read ahead, in the order they are served, and how many are read at
     // once (0 without `read_ahead`). The first windows of the next epoch follow the last ones of
@@ -133,6 +135,9 @@ struct Window {
     groups: std::ops::Range<usize>,
     after: Cursor,
 }
+
+/// Starts the given number of reading threads (`None` when the system gives none).
+type StartReaders<R> = fn(usize) -> Option<Readers<R>>;
 
 /// A window being read ahead: of which epoch, and its rows (as the footers count them).
 struct Ahead<R> {
@@ -191,10 +196,11 @@ where
     /// threads than windows, the thread serving the batches reads the windows no thread has
     /// started when the one it needs is not read yet. Memory then holds `windows + 1` windows
     /// plus less than a batch. `1` is [`read_ahead`](Self::read_ahead); `0` reads each window
-    /// when it is needed. The reading threads are started here and kept for the stream's life.
+    /// when it is needed. The reading threads are started when the stream first reads, and
+    /// kept for its life.
     pub fn read_ahead_windows(mut self, windows: usize) -> Self {
         self.ahead_windows = windows;
-        self.start_readers();
+        self.restart_readers();
         self
     }
 
@@ -235,27 +241,15 @@ where
     /// ```
     pub fn reading_threads(mut self, threads: usize) -> Self {
         self.reading_threads = Some(threads.max(1));
-        self.start_readers();
+        self.restart_readers();
         self
     }
 
-    /// Starts the reading threads the stream's settings ask for (the threads before end once
-    /// they have read the windows given to them).
-    fn start_readers(&mut self) {
+    /// The reading threads the stream's settings ask for, started at its next read (threads
+    /// started before end once they have read the windows given to them).
+    fn restart_readers(&mut self) {
         self.readers = None;
-        // By default a window a thread; for local files (whose reads use a core each), no more
-        // than the cores but the serving thread's.
-        let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
-        let spare_cores = if self.files.any_remote() {
-            usize::MAX
-        } else {
-            cores.saturating_sub(1).max(1)
-        };
-        let threads = self
-            .reading_threads
-            .unwrap_or(spare_cores)
-            .min(self.ahead_windows);
-        self.readers = (threads > 0).then(|| Readers::start(threads)).flatten();
+        self.start = Some(Readers::<R>::start);
     }
 }
 
@@ -372,6 +366,7 @@ where
             buffered: 0,
             cursor: 0,
             readers: None,
+            start: None,
             reading_threads: None,
             ahead: std::collections::VecDeque::new(),
             ahead_windows: 0,
@@ -710,6 +705,23 @@ where
     /// With read-ahead, starts reading windows after those being read until `ahead_windows` are:
     /// this epoch's, then, when epochs follow each other, the next one's first ones.
     fn top_up(&mut self) {
+        if self.readers.is_none()
+            && let Some(start) = self.start.take()
+        {
+            // By default a window a thread; for local files (whose reads use a core each), no
+            // more than the cores but the serving thread's.
+            let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
+            let spare_cores = if self.files.any_remote() {
+                usize::MAX
+            } else {
+                cores.saturating_sub(1).max(1)
+            };
+            let threads = self
+                .reading_threads
+                .unwrap_or(spare_cores)
+                .min(self.ahead_windows);
+            self.readers = (threads > 0).then(|| start(threads)).flatten();
+        }
         let Some(readers) = &self.readers else {
             return;
         };
