@@ -206,14 +206,15 @@ where
 
     /// Reads the windows ahead ([`read_ahead_windows`](Self::read_ahead_windows)) on `threads`
     /// threads (at least one, at most one per window ahead; by default one per window, up to one
-    /// fewer than the machine's cores for local files), each taking the next window as it comes free. When the
-    /// window the next batch needs is still being read, the thread serving the batches reads a
-    /// window no thread has started yet, instead of waiting: with fewer threads than windows
-    /// ahead, the stream keeps busy as many cores as it has threads in all, the serving one
-    /// included, and no more threads than cores take turns on them (on a 2-core host, a stream
-    /// kept from epoch to epoch with one reading thread and three windows ahead served 1.65 to
-    /// 1.94 times the batches of one thread, with two threads reading two windows 1.39 to 1.57
-    /// times: `benches/README.md`). The batches are the same whatever `threads` is.
+    /// fewer than the machine's cores for local files), each taking the next window as it comes
+    /// free. When the window the next batch needs is still being read, the thread serving the
+    /// batches reads a window no thread has started yet, instead of waiting: with fewer threads
+    /// than windows ahead, the stream keeps busy as many cores as it has threads in all, the
+    /// serving one included, and no more threads than cores take turns on them (on a 2-core
+    /// host, a stream kept from epoch to epoch with one reading thread and three windows ahead
+    /// served 1.65 to 1.94 times the batches of one thread, with two threads reading two
+    /// windows 1.39 to 1.57 times: `benches/README.md`). The batches are the same whatever
+    /// `threads` is.
     ///
     /// ```
     /// use batchspec::prelude::*;
