@@ -126,15 +126,15 @@ pub struct Request {
 }
 
 /// One epoch of `rank`'s share of `files` (shuffled with seed 7), streamed `window` row groups at
-/// a time (the next `ahead` windows read at once on threads of their own) into [`Request`]s of
-/// `batch` rows: the rows served.
+/// a time (the next `ahead` windows read ahead on `threads` reading threads, the serving thread
+/// reading those they have not started) into [`Request`]s of `batch` rows: the rows served.
 pub fn stream_epoch(
     files: &batchspec::load::ParquetFiles,
     rank: batchspec::load::Rank,
     epoch: u64,
     batch: usize,
     window: usize,
-    ahead: usize,
+    (ahead, threads): (usize, usize),
 ) -> usize {
     use batchspec::load::{ParquetStream, ShardPlan};
     use batchspec::prelude::Batch;
@@ -142,7 +142,7 @@ pub fn stream_epoch(
     let stream = ParquetStream::<Record>::new(files, &plan, epoch, batch, window);
     let mut stream = stream.read_ahead_windows(ahead);
     if ahead > 0 {
-        stream = stream.reading_threads(ahead);
+        stream = stream.reading_threads(threads);
     }
     let mut out = Request {
         x: Batch::zeros(batch, 0),

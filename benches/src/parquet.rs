@@ -55,35 +55,18 @@ fn decode(path: &Path) -> usize {
     reader.map(|b| black_box(b.unwrap()).num_rows()).sum()
 }
 
-/// One epoch of the rank's share, streamed into a request (reading each next window on another
-/// thread when `ahead`).
+/// One epoch of the rank's share, streamed into a request (the next `ahead` windows read at once,
+/// each on a thread of its own).
 fn stream(path: &Path, rank: Rank, window: usize, ahead: usize) -> usize {
     let files = ParquetFiles::open(path).unwrap();
-    batchspec_bench::stream_epoch(&files, rank, 0, BATCH, window, ahead)
+    batchspec_bench::stream_epoch(&files, rank, 0, BATCH, window, (ahead, ahead))
 }
 
 /// One epoch of a fresh stream of windows of one row group, three read ahead by one thread and
 /// the serving thread (two threads in all).
 fn stream_helped(path: &Path) -> usize {
-    use batchspec::load::{ParquetStream, ShardPlan};
-    use batchspec::prelude::Batch;
     let files = ParquetFiles::open(path).unwrap();
-    let plan = ShardPlan::new(&files, Rank::new(0, 1).unwrap())
-        .unwrap()
-        .shuffle(7);
-    let mut stream = ParquetStream::<Record>::new(&files, &plan, 0, BATCH, 1)
-        .read_ahead_windows(3)
-        .reading_threads(1);
-    let mut out = batchspec_bench::Request {
-        x: Batch::zeros(BATCH, 0),
-        y: Batch::zeros(BATCH, 0),
-    };
-    let mut rows = 0;
-    while let Some(n) = stream.fill_next(&mut out) {
-        rows += n.unwrap();
-        black_box(&out);
-    }
-    rows
+    batchspec_bench::stream_epoch(&files, Rank::new(0, 1).unwrap(), 0, BATCH, 1, (3, 1))
 }
 
 /// Epochs a kept stream times in one call, after one it serves untimed.

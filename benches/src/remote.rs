@@ -29,7 +29,7 @@ const N: usize = PARTS * ROWS;
 
 /// One epoch of the whole of `files`, streamed into a request.
 fn epoch(files: &ParquetFiles, e: u64) -> usize {
-    let rows = batchspec_bench::stream_epoch(files, Rank::new(0, 1).unwrap(), e, BATCH, 2, 1);
+    let rows = batchspec_bench::stream_epoch(files, Rank::new(0, 1).unwrap(), e, BATCH, 2, (1, 1));
     assert_eq!(rows, N);
     rows
 }

@@ -111,7 +111,11 @@ fn ids_of(batch: &Ids, count: usize) -> Vec<i64> {
 
 /// What a stream of `files` serves, batch by batch.
 fn stream(files: &ParquetFiles, plan: &ShardPlan, epoch: u64) -> Vec<Vec<i64>> {
-    let mut stream = ParquetStream::<Ids>::new(files, plan, epoch, 4, 2).read_ahead();
+    served(ParquetStream::<Ids>::new(files, plan, epoch, 4, 2).read_ahead())
+}
+
+/// The batches `stream` serves in its epoch.
+fn served(mut stream: ParquetStream<Ids>) -> Vec<Vec<i64>> {
     let mut out = Vec::new();
     while let Some(b) = BatchSource::next_batch(&mut stream) {
         let (batch, info) = b.unwrap();
@@ -129,16 +133,10 @@ fn stream_ahead(
     threads: Option<usize>,
 ) -> Vec<Vec<i64>> {
     let stream = ParquetStream::<Ids>::new(files, plan, 0, 4, 1).read_ahead_windows(windows);
-    let mut stream = match threads {
+    served(match threads {
         Some(t) => stream.reading_threads(t),
         None => stream,
-    };
-    let mut out = Vec::new();
-    while let Some(b) = BatchSource::next_batch(&mut stream) {
-        let (batch, info) = b.unwrap();
-        out.push(ids_of(batch, info.count_samples));
-    }
-    out
+    })
 }
 
 fn reason(e: &LoadError) -> (&Path, &LoadReason) {

@@ -703,24 +703,28 @@ where
         Ok(())
     }
 
+    /// The reading threads to start: those asked for, by default a window a thread (for local
+    /// files, whose reads use a core each, no more than the cores but the serving thread's),
+    /// never more than the windows read ahead.
+    fn threads_to_read(&self) -> usize {
+        let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
+        let spare_cores = if self.files.any_remote() {
+            usize::MAX
+        } else {
+            cores.saturating_sub(1).max(1)
+        };
+        self.reading_threads
+            .unwrap_or(spare_cores)
+            .min(self.ahead_windows)
+    }
+
     /// With read-ahead, starts reading windows after those being read until `ahead_windows` are:
     /// this epoch's, then, when epochs follow each other, the next one's first ones.
     fn top_up(&mut self) {
         if self.readers.is_none()
             && let Some(start) = self.start.take()
         {
-            // By default a window a thread; for local files (whose reads use a core each), no
-            // more than the cores but the serving thread's.
-            let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
-            let spare_cores = if self.files.any_remote() {
-                usize::MAX
-            } else {
-                cores.saturating_sub(1).max(1)
-            };
-            let threads = self
-                .reading_threads
-                .unwrap_or(spare_cores)
-                .min(self.ahead_windows);
+            let threads = self.threads_to_read();
             self.readers = (threads > 0).then(|| start(threads)).flatten();
         }
         let Some(readers) = &self.readers else {
