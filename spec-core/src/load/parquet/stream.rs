@@ -212,8 +212,8 @@ where
     /// than windows ahead, the stream keeps busy as many cores as it has threads in all, the
     /// serving one included, and no more threads than cores take turns on them (on a 2-core
     /// host, a stream kept from epoch to epoch with one reading thread and three windows ahead
-    /// served 1.65 to 1.94 times the batches of one thread, with two threads reading two
-    /// windows 1.39 to 1.57 times: `benches/README.md`). The batches are the same whatever
+    /// served 1.61 to 1.95 times the batches of one thread, with two threads reading two
+    /// windows 1.26 to 1.59 times: `benches/README.md`). The batches are the same whatever
     /// `threads` is.
     ///
     /// ```
