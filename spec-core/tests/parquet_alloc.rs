@@ -69,8 +69,13 @@ struct Wide {
     x: Batch<Vector<256>>,
 }
 
-#[test]
-fn a_window_of_row_groups_is_read_into_one_allocation() {
+/// Serializes the tests that count large allocations of every thread.
+static LARGE_COUNTED: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+/// 4 row groups of 1024 rows of 256 f32 (1 MiB of values each; value `k` at flat position `k`),
+/// written by the `parquet` crate in pages of 128 rows, so that no buffer of the decoder's
+/// reaches a mebibyte.
+fn write_wide(dir: &std::path::Path) -> std::path::PathBuf {
     use arrow_array::types::Float32Type;
     use arrow_array::{FixedSizeListArray, PrimitiveArray, RecordBatch};
     use arrow_schema::{DataType, Field, Schema};
@@ -78,9 +83,7 @@ fn a_window_of_row_groups_is_read_into_one_allocation() {
     use parquet::file::properties::WriterProperties;
     use std::sync::Arc;
 
-    // 4 row groups of 1024 rows of 256 f32 (1 MiB of values each), written by the `parquet`
-    // crate in pages of 128 rows, so that no buffer of the decoder's reaches a mebibyte.
-    let (rows, per, group) = (4096usize, 256usize, 1024usize);
+    let (rows, per, group) = (WIDE_ROWS, 256usize, WIDE_GROUP);
     let item = Arc::new(Field::new("item", DataType::Float32, false));
     let flat: PrimitiveArray<Float32Type> = (0..rows * per).map(|i| i as f32).collect();
     let column =
@@ -96,11 +99,7 @@ fn a_window_of_row_groups_is_read_into_one_allocation() {
         .set_write_batch_size(128)
         .set_max_row_group_row_count(Some(group))
         .build();
-    let dir = tempfile::Builder::new()
-        .prefix("batchspec-window-alloc-")
-        .tempdir()
-        .unwrap();
-    let path = dir.path().join("wide.parquet");
+    let path = dir.join("wide.parquet");
     let mut writer = ArrowWriter::try_new(
         std::fs::File::create(&path).unwrap(),
         schema.clone(),
@@ -111,8 +110,24 @@ fn a_window_of_row_groups_is_read_into_one_allocation() {
         .write(&RecordBatch::try_new(schema, vec![Arc::new(column)]).unwrap())
         .unwrap();
     writer.close().unwrap();
+    path
+}
 
-    let files = ParquetFiles::open(&path).unwrap();
+const WIDE_ROWS: usize = 4096;
+const WIDE_GROUP: usize = 1024;
+
+fn temp_dir() -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix("batchspec-window-alloc-")
+        .tempdir()
+        .unwrap()
+}
+
+#[test]
+fn a_window_of_row_groups_is_read_into_one_allocation() {
+    let _alone = LARGE_COUNTED.lock().unwrap_or_else(|e| e.into_inner());
+    let dir = temp_dir();
+    let files = ParquetFiles::open(write_wide(dir.path())).unwrap();
     let groups = files.row_groups().unwrap();
     assert_eq!(groups.len(), 4);
     // The window of the four row groups, as a stream reads it.
@@ -123,8 +138,49 @@ fn a_window_of_row_groups_is_read_into_one_allocation() {
     // One allocation of the window's 4 MiB; reserving a row group at a time grew the vector
     // through 1, 2 and 4 MiB (three, each a copy of what was read).
     assert_eq!(large, 1, "large allocations while reading the window");
+    let (rows, per) = (WIDE_ROWS, 256);
     let x = read.fields().x.array();
     assert_eq!(x.dim(), (rows, per));
     assert_eq!(x[[rows - 1, per - 1]], (rows * per - 1) as f32);
-    assert_eq!(x[[group, 0]], (group * per) as f32);
+    assert_eq!(x[[WIDE_GROUP, 0]], (WIDE_GROUP * per) as f32);
+}
+
+#[test]
+fn a_kept_stream_reads_ahead_into_the_memory_of_the_windows_it_served() {
+    // Windows of one row group (1 MiB), three read ahead, on one reading thread beside the
+    // serving one and on three: every window in flight (three read ahead, one served) has its
+    // memory back once served, so from its second epoch on the stream asks the allocator for no
+    // window's memory whichever thread reads it. Keeping one window's memory alone, the reads
+    // ahead took fresh memory for most windows of every epoch (the system allocator may give it
+    // back to the system and fault it in again).
+    let _alone = LARGE_COUNTED.lock().unwrap_or_else(|e| e.into_inner());
+    let dir = temp_dir();
+    let files = ParquetFiles::open(write_wide(dir.path())).unwrap();
+    let plan = ShardPlan::new(&files, Rank::new(0, 1).unwrap())
+        .unwrap()
+        .shuffle(3);
+    for threads in [1, 3] {
+        let mut stream = ParquetStream::<Wide>::new(&files, &plan, 0, 100, 1)
+            .read_ahead_windows(3)
+            .reading_threads(threads);
+        let mut out = Wide {
+            x: Batch::zeros(100, 0),
+        };
+        let mut large = Vec::new();
+        for epoch in 0..6 {
+            stream.start_epoch(epoch);
+            let before = common::large_allocations_all_threads();
+            let mut rows = 0;
+            while let Some(n) = stream.fill_next(&mut out) {
+                rows += n.unwrap();
+            }
+            assert_eq!(rows, WIDE_ROWS);
+            large.push(common::large_allocations_all_threads() - before);
+        }
+        // The first epochs take the memory of the windows in flight (as many as four at once:
+        // the one served and three ahead), as the threads' timing goes; none after.
+        assert!(large[0] > 0, "{threads} threads: {large:?}");
+        assert!(large[..2].iter().sum::<usize>() <= 4, "{threads} threads: {large:?}");
+        assert_eq!(large[2..], [0; 4], "{threads} threads: {large:?}");
+    }
 }

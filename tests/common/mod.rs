@@ -9,6 +9,7 @@
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// Counts every allocation, then forwards it to the system allocator.
 pub struct Counting;
@@ -24,12 +25,17 @@ thread_local! {
 /// What [`large_allocations`] counts: allocations of at least a mebibyte.
 pub const LARGE: usize = 1 << 20;
 
+// Allocations of at least `LARGE` bytes by every thread of the process (a library's own
+// threads included).
+static LARGE_ALL_THREADS: AtomicUsize = AtomicUsize::new(0);
+
 // SAFETY: every call is forwarded unchanged to `System`, which upholds `GlobalAlloc`'s contract.
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         ALLOCS.with(|n| n.set(n.get() + 1));
         if layout.size() >= LARGE {
             LARGE_ALLOCS.with(|n| n.set(n.get() + 1));
+            LARGE_ALL_THREADS.fetch_add(1, Ordering::Relaxed);
         }
         // SAFETY: forwards the caller's layout to the system allocator unchanged.
         unsafe { System.alloc(layout) }
@@ -49,6 +55,12 @@ pub fn allocations() -> usize {
 /// reallocation counts as a new allocation of its new size).
 pub fn large_allocations() -> usize {
     LARGE_ALLOCS.with(Cell::get)
+}
+
+/// The number of allocations of at least [`LARGE`] bytes made by every thread of the process so
+/// far: a test that counts them runs alone among the tests of its binary that allocate as much.
+pub fn large_allocations_all_threads() -> usize {
+    LARGE_ALL_THREADS.load(Ordering::Relaxed)
 }
 
 /// Fills every new allocation (not the zeroed ones) with the byte 0xA5 before it is handed out,

@@ -101,6 +101,17 @@ impl SpareBuffers {
             .map(|b| *b)
     }
 
+    /// Keeps at most `limit` vectors from now on (those past it freed, the smallest first).
+    pub fn set_limit(&mut self, limit: usize) {
+        self.limit = limit;
+        while self.kept.len() > self.limit
+            && let Some((smallest, _)) = self.bytes.iter().enumerate().min_by_key(|&(_, b)| *b)
+        {
+            self.kept.swap_remove(smallest);
+            self.bytes.swap_remove(smallest);
+        }
+    }
+
     /// The bytes of memory kept.
     pub fn bytes(&self) -> usize {
         self.bytes.iter().sum()
@@ -222,5 +233,21 @@ mod tests {
         assert_eq!(spare.take::<u8>().unwrap().capacity(), 1000);
         assert_eq!(spare.bytes(), 0);
         SpareBuffers::new(0).put(vec![1i64; 8]);
+    }
+
+    #[test]
+    fn a_lower_limit_frees_the_smallest_vectors_kept() {
+        let mut spare = SpareBuffers::new(4);
+        for n in [30, 10, 40, 20] {
+            spare.put(vec![0u8; n]);
+        }
+        assert_eq!(spare.bytes(), 100);
+        spare.set_limit(2);
+        assert_eq!(spare.bytes(), 70);
+        spare.put(vec![0u8; 5]);
+        assert_eq!(spare.bytes(), 70, "past the limit, the smallest is freed");
+        spare.set_limit(3);
+        spare.put(vec![0u8; 5]);
+        assert_eq!(spare.bytes(), 75);
     }
 }

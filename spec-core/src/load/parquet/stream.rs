@@ -195,11 +195,19 @@ where
     /// batches are the same whatever `windows` is and whichever thread read each). With fewer
     /// threads than windows, the thread serving the batches reads the windows no thread has
     /// started when the one it needs is not read yet. Memory then holds `windows + 1` windows
-    /// plus less than a batch. `1` is [`read_ahead`](Self::read_ahead); `0` reads each window
-    /// when it is needed. The reading threads are started when the stream first reads, and
+    /// plus less than a batch; each window's memory, once served, is kept for a window read
+    /// after it, so a stream kept from epoch to epoch asks the allocator for no window's memory
+    /// after its first epochs (the system allocator's own choice to give freed memory back to
+    /// the system, and to fault it in again, stays out of the stream's time). `1` is
+    /// [`read_ahead`](Self::read_ahead); `0` reads each window when it is needed. The reading threads are started when the stream first reads, and
     /// kept for its life.
     pub fn read_ahead_windows(mut self, windows: usize) -> Self {
         self.ahead_windows = windows;
+        // Each window in flight (those ahead and the one served) gives its memory back when
+        // served, for a window read after it.
+        if let Ok(mut spare) = self.spare.lock() {
+            spare.set_limit(<R as crate::types::spec::Node<()>>::LEAVES * (windows + 1));
+        }
         self.restart_readers();
         self
     }
