@@ -651,39 +651,44 @@ where
             }
             return Ok(());
         }
-        // With read-ahead, the windows to come are being read (the first ones start here).
-        self.top_up();
         // Windows read ahead for the next epoch come after all of this one's.
         let epoch = self.epoch;
-        // While a thread reads the window needed next, windows no thread has started are read
-        // here, in their order, instead of waiting.
-        loop {
-            let mut ahead = self.ahead.iter_mut();
-            let Some(first) = ahead.next() else { break };
-            if first.epoch != epoch || first.pending.is_done() || first.pending.help() {
-                break;
+        let (read, groups) = if self.ahead.front().is_some_and(|a| a.epoch == epoch) {
+            // With read-ahead, the windows to come are being read: more start here.
+            self.top_up(self.ahead_windows);
+            // While a thread reads the window needed next, windows no thread has started are
+            // read here, in their order, instead of waiting.
+            loop {
+                let mut ahead = self.ahead.iter_mut();
+                let Some(first) = ahead.next() else { break };
+                if first.pending.is_done() || first.pending.help() {
+                    break;
+                }
+                if !ahead.any(|a| a.pending.help()) {
+                    break;
+                }
             }
-            if !ahead.any(|a| a.pending.help()) {
-                break;
-            }
-        }
-        let (read, groups) = match self.ahead.pop_front_if(|a| a.epoch == epoch) {
-            Some(Ahead {
+            let Some(Ahead {
                 pending, window, ..
-            }) => {
-                self.next = window.after;
-                let read = pending.wait()?;
-                (read, window.groups)
-            }
-            None => {
-                let Some(window) = self.window_at(self.next) else {
-                    return Ok(());
-                };
-                self.next = window.after;
-                let groups = &self.own[window.groups.clone()];
-                let read = Dataset::<R>::load(&mut self.files.select_row_groups(groups))?;
-                (read, window.groups)
-            }
+            }) = self.ahead.pop_front()
+            else {
+                return Ok(());
+            };
+            self.next = window.after;
+            (pending.wait()?, window.groups)
+        } else {
+            // None of this epoch's windows is being read (the stream's first read, a seek, no
+            // read-ahead): this thread reads the next one, and the reading threads start on the
+            // ones after it (one fewer, as this one is in flight too), rather than this thread
+            // waiting for a thread just started.
+            let Some(window) = self.window_at(self.next) else {
+                return Ok(());
+            };
+            self.next = window.after;
+            self.top_up(self.ahead_windows.saturating_sub(1));
+            let groups = &self.own[window.groups.clone()];
+            let read = Dataset::<R>::load(&mut self.files.select_row_groups(groups))?;
+            (read, window.groups)
         };
         let n = read.len();
         self.globals.clear();
@@ -707,7 +712,7 @@ where
             self.recycle(old);
         }
         // The windows after this one start reading now, into the memory just given back.
-        self.top_up();
+        self.top_up(self.ahead_windows);
         Ok(())
     }
 
@@ -726,9 +731,9 @@ where
             .min(self.ahead_windows)
     }
 
-    /// With read-ahead, starts reading windows after those being read until `ahead_windows` are:
+    /// With read-ahead, starts reading windows after those being read until `windows` are:
     /// this epoch's, then, when epochs follow each other, the next one's first ones.
-    fn top_up(&mut self) {
+    fn top_up(&mut self, windows: usize) {
         if self.readers.is_none()
             && let Some(start) = self.start.take()
         {
@@ -738,7 +743,7 @@ where
         let Some(readers) = &self.readers else {
             return;
         };
-        while self.ahead.len() < self.ahead_windows {
+        while self.ahead.len() < windows {
             let (mut epoch, mut at) = self
                 .ahead
                 .back()
