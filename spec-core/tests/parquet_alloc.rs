@@ -180,7 +180,10 @@ fn a_kept_stream_reads_ahead_into_the_memory_of_the_windows_it_served() {
         // The first epochs take the memory of the windows in flight (as many as four at once:
         // the one served and three ahead), as the threads' timing goes; none after.
         assert!(large[0] > 0, "{threads} threads: {large:?}");
-        assert!(large[..2].iter().sum::<usize>() <= 4, "{threads} threads: {large:?}");
+        assert!(
+            large[..2].iter().sum::<usize>() <= 4,
+            "{threads} threads: {large:?}"
+        );
         assert_eq!(large[2..], [0; 4], "{threads} threads: {large:?}");
     }
 }
