@@ -2,9 +2,10 @@
 //! at the stream's first read and kept for its life, each taking the next window
 //! given to it as it comes free. A window waits in the queue until a thread starts it; the
 //! thread serving the batches may take a waiting window and read it itself
-//! ([`Pending::help`]) rather than wait for a window a thread is reading, so that a stream with
-//! fewer reading threads than windows ahead keeps as many cores busy as it has threads in all
-//! (its reading threads and the one serving), and no more.
+//! ([`Pending::help`]) rather than wait for a window a thread is reading (the stream gives it
+//! one more window to take when every window ahead is started), so that a stream keeps as many
+//! cores busy as it has threads in all (its reading threads and the one serving), and no
+//! more.
 //!
 //! Which thread reads a window does not change it: the windows are served in the order they
 //! were asked for, whatever order they finish in. A panic of a read reaches the consumer when it

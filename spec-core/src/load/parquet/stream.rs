@@ -192,15 +192,16 @@ where
     /// cores; of files in a store, whose reads wait on the network, one each), or on the
     /// threads [`reading_threads`](Self::reading_threads) sets: decoding spread over the cores
     /// (a window is decoded by one thread; the windows are served in their order, so the
-    /// batches are the same whatever `windows` is and whichever thread read each). With fewer
-    /// threads than windows, the thread serving the batches reads the windows no thread has
-    /// started when the one it needs is not read yet. Memory then holds `windows + 1` windows
-    /// plus less than a batch; each window's memory, once served, is kept for a window read
-    /// after it, so a stream kept from epoch to epoch asks the allocator for no window's memory
-    /// after its first epochs (the system allocator's own choice to give freed memory back to
-    /// the system, and to fault it in again, stays out of the stream's time). `1` is
-    /// [`read_ahead`](Self::read_ahead); `0` reads each window when it is needed. The reading threads are started when the stream first reads, and
-    /// kept for its life.
+    /// batches are the same whatever `windows` is and whichever thread read each). When the
+    /// window the next batch needs is not read yet, the thread serving the batches reads a
+    /// window no thread has started, or, when every window ahead is started, the window after
+    /// them, into the memory of the window it has just served, rather than wait. Memory holds
+    /// `windows + 1` windows plus less than a batch; each window's memory, once served, is kept
+    /// for a window read after it, so a stream kept from epoch to epoch takes its windows'
+    /// memory from the allocator once (the system allocator's own choice to give freed memory
+    /// back to the system, and to fault it in again, stays out of the stream's time). `1` is
+    /// [`read_ahead`](Self::read_ahead); `0` reads each window when it is needed. The reading
+    /// threads are started when the stream first reads, and kept for its life.
     pub fn read_ahead_windows(mut self, windows: usize) -> Self {
         self.ahead_windows = windows;
         // Each window in flight (those ahead and the one served) gives its memory back when
@@ -216,9 +217,10 @@ where
     /// threads (at least one, at most one per window ahead; by default one per window, up to one
     /// fewer than the machine's cores for local files), each taking the next window as it comes
     /// free. When the window the next batch needs is still being read, the thread serving the
-    /// batches reads a window no thread has started yet, instead of waiting: with fewer threads
-    /// than windows ahead, the stream keeps busy as many cores as it has threads in all, the
-    /// serving one included, and no more threads than cores take turns on them (on a 2-core
+    /// batches reads a window no thread has started yet (or the one after those ahead), instead
+    /// of waiting: the stream keeps busy as many cores as it has threads in all, the serving one
+    /// included, and with fewer reading threads than cores no more threads than cores take turns
+    /// on them (on a 2-core
     /// host, a stream kept from epoch to epoch with one reading thread and three windows ahead
     /// served 1.61 to 1.95 times the batches of one thread, with two threads reading two
     /// windows 1.26 to 1.59 times: `benches/README.md`). The batches are the same whatever
@@ -654,17 +656,32 @@ where
         // Windows read ahead for the next epoch come after all of this one's.
         let epoch = self.epoch;
         let (read, groups) = if self.ahead.front().is_some_and(|a| a.epoch == epoch) {
+            // The window served (its rows served or carried) gives its memory back first, for
+            // a window read here while the next one is read.
+            if let Some(old) = self.buffer.take() {
+                self.recycle(old);
+            }
             // With read-ahead, the windows to come are being read: more start here.
             self.top_up(self.ahead_windows);
             // While a thread reads the window needed next, windows no thread has started are
-            // read here, in their order, instead of waiting.
+            // read here, in their order, instead of waiting; when every window ahead is started,
+            // the one after them is, in the memory just given back (`windows + 1` in flight, as
+            // while a window is served).
             loop {
                 let mut ahead = self.ahead.iter_mut();
                 let Some(first) = ahead.next() else { break };
                 if first.pending.is_done() || first.pending.help() {
                     break;
                 }
-                if !ahead.any(|a| a.pending.help()) {
+                if ahead.any(|a| a.pending.help()) {
+                    continue;
+                }
+                let before = self.ahead.len();
+                if before > self.ahead_windows {
+                    break;
+                }
+                self.top_up(self.ahead_windows + 1);
+                if self.ahead.len() == before {
                     break;
                 }
             }
