@@ -695,14 +695,17 @@ where
             (pending.wait()?, window.groups)
         } else {
             // None of this epoch's windows is being read (the stream's first read, a seek, no
-            // read-ahead): this thread reads the next one, and the reading threads start on the
-            // ones after it (one fewer, as this one is in flight too), rather than this thread
-            // waiting for a thread just started.
+            // read-ahead): this thread reads the next one, into the memory of the window served
+            // (when there was one), and the reading threads start on the ones after it, rather
+            // than this thread waiting for a thread just started.
             let Some(window) = self.window_at(self.next) else {
                 return Ok(());
             };
             self.next = window.after;
-            self.top_up(self.ahead_windows.saturating_sub(1));
+            if let Some(old) = self.buffer.take() {
+                self.recycle(old);
+            }
+            self.top_up(self.ahead_windows);
             let groups = &self.own[window.groups.clone()];
             let read = Dataset::<R>::load(&mut self.files.select_row_groups(groups))?;
             (read, window.groups)
