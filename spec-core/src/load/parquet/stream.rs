@@ -220,11 +220,10 @@ where
     /// batches reads a window no thread has started yet (or the one after those ahead), instead
     /// of waiting: the stream keeps busy as many cores as it has threads in all, the serving one
     /// included, and with fewer reading threads than cores no more threads than cores take turns
-    /// on them (on a 2-core
-    /// host, a stream kept from epoch to epoch with one reading thread and three windows ahead
-    /// served 1.55 to 1.95 times the batches of one thread in ten runs, with two threads reading
-    /// two windows 1.26 to 1.59 times: `benches/README.md`). The batches are the same whatever
-    /// `threads` is.
+    /// on them (on a 2-core host, a stream kept from epoch to epoch with one reading thread and
+    /// three windows ahead served 1.55 to 1.95 times the batches of one thread in ten runs, with
+    /// two threads reading two windows 1.26 to 1.59 times: `benches/README.md`). The batches are
+    /// the same whatever `threads` is.
     ///
     /// ```
     /// use batchspec::prelude::*;
