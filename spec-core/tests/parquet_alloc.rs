@@ -83,7 +83,7 @@ fn write_wide(dir: &std::path::Path) -> std::path::PathBuf {
     use parquet::file::properties::WriterProperties;
     use std::sync::Arc;
 
-    let (rows, per, group) = (WIDE_ROWS, 256usize, WIDE_GROUP);
+    let (rows, per, group) = (WIDE_ROWS, WIDE_VALUES, WIDE_GROUP);
     let item = Arc::new(Field::new("item", DataType::Float32, false));
     let flat: PrimitiveArray<Float32Type> = (0..rows * per).map(|i| i as f32).collect();
     let column =
@@ -114,6 +114,7 @@ fn write_wide(dir: &std::path::Path) -> std::path::PathBuf {
 }
 
 const WIDE_ROWS: usize = 4096;
+const WIDE_VALUES: usize = 256;
 const WIDE_GROUP: usize = 1024;
 
 fn temp_dir() -> tempfile::TempDir {
@@ -138,7 +139,7 @@ fn a_window_of_row_groups_is_read_into_one_allocation() {
     // One allocation of the window's 4 MiB; reserving a row group at a time grew the vector
     // through 1, 2 and 4 MiB (three, each a copy of what was read).
     assert_eq!(large, 1, "large allocations while reading the window");
-    let (rows, per) = (WIDE_ROWS, 256);
+    let (rows, per) = (WIDE_ROWS, WIDE_VALUES);
     let x = read.fields().x.array();
     assert_eq!(x.dim(), (rows, per));
     assert_eq!(x[[rows - 1, per - 1]], (rows * per - 1) as f32);

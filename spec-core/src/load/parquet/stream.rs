@@ -655,11 +655,7 @@ where
         // Windows read ahead for the next epoch come after all of this one's.
         let epoch = self.epoch;
         let (read, groups) = if self.ahead.front().is_some_and(|a| a.epoch == epoch) {
-            // The window served (its rows served or carried) gives its memory back first, for
-            // a window read here while the next one is read.
-            if let Some(old) = self.buffer.take() {
-                self.recycle(old);
-            }
+            self.give_back_served();
             // With read-ahead, the windows to come are being read: more start here.
             self.top_up(self.ahead_windows);
             // While a thread reads the window needed next, windows no thread has started are
@@ -701,9 +697,7 @@ where
                 return Ok(());
             };
             self.next = window.after;
-            if let Some(old) = self.buffer.take() {
-                self.recycle(old);
-            }
+            self.give_back_served();
             self.top_up(self.ahead_windows);
             let groups = &self.own[window.groups.clone()];
             let read = Dataset::<R>::load(&mut self.files.select_row_groups(groups))?;
@@ -727,10 +721,9 @@ where
         self.windows_read += 1;
         self.buffered = n;
         self.cursor = 0;
-        if let Some(old) = self.buffer.replace(read.into_fields()) {
-            self.recycle(old);
-        }
-        // The windows after this one start reading now, into the memory just given back.
+        // The window served gave its memory back before this one was read.
+        self.buffer = Some(read.into_fields());
+        // The windows after this one start reading now.
         self.top_up(self.ahead_windows);
         Ok(())
     }
@@ -863,6 +856,14 @@ where
         self.cursor += from_window;
         self.carried = 0;
         Some((span, &identity[..n], &self.span_globals))
+    }
+
+    /// The window served (its rows served or carried into the span) gives its memory back,
+    /// before the next window is read, for that read or one beside it.
+    fn give_back_served(&mut self) {
+        if let Some(old) = self.buffer.take() {
+            self.recycle(old);
+        }
     }
 
     /// Gives the memory of a served window back, for the next ones to be read into.
