@@ -30,25 +30,27 @@ pub use error::{Error, Result};
 #[doc(hidden)]
 pub mod __private {
     pub use crate::augment::{
-        Augmentation, Draws, ImageSpace, MixLabels, check_augment, check_mixed, gather_augmented,
-        mix_labels,
+        Augmentation, AugmentsFrom, Draws, ImageSpace, MixLabels, MixesLabels, check_augment,
+        check_mixed, gather_augmented, mix_labels,
     };
     pub use crate::data::dataset::AllocFlat;
     pub use crate::data::dataset::{
-        BorrowedBatch, LeafSource, LoadField, LoadRecord, LoadableBatch, SharedBatch,
+        BorrowedBatch, LeafSource, LoadField, LoadRecord, LoadableBatch, LoadedFromFile,
+        SharedBatch,
     };
     pub use crate::data::error::DataError;
     pub use crate::data::gather::{
-        Collate, GatherField, GatherFrom, GatherInto, GatherSame, GatherSteps, LeafConvert,
-        LeafMut, LeafTarget, LeafVia, Padded, SourceOf, check_fits, gather_leaf,
+        Collate, FieldSource, GatherField, GatherFrom, GatherInto, GatherSame, GatherSteps,
+        LeafConvert, LeafMut, LeafTarget, LeafVia, Padded, SourceOf, SourceServedBy,
+        StepsOfSequences, check_fits, gather_leaf,
     };
     pub use crate::data::provider::ProvidedBy;
     pub use crate::format::FormatAs;
     pub use crate::mapping::matching::{
-        FamilyOf, HasSource, HasSourceAs, LeafField, LendsAs, ProjectAs, ProjectFrom, ReadField,
-        Reads,
+        FamilyOf, HasSource, HasSourceAs, LeafField, LendsAs, LentByProjection, ProjectAs,
+        ProjectFrom, ReadField, Reads,
     };
-    pub use crate::mapping::serve::{FromShared, ServeCache, ServeField, ServeFrom};
+    pub use crate::mapping::serve::{FromShared, ServeCache, ServeField, ServeFrom, ServedWhole};
     pub use crate::types::axis::{B, C, D, F, H, K, NotALayout, T, W};
     pub use crate::types::batch::{ArcBatch, BatchView};
     pub use crate::types::elem::Element;

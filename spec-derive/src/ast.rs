@@ -20,6 +20,8 @@ pub struct Field<'a> {
     pub vis: &'a syn::Visibility,
     /// The field's doc comments, copied onto the generated mapped struct.
     pub docs: Vec<&'a syn::Attribute>,
+    /// The `#` of the field's first `#[spec(..)]`, where its source and policies are named.
+    pub spec_attr: Option<proc_macro2::Span>,
     pub ty: &'a syn::Type,
     /// The source name: `#[spec(source = "...")]`, or the field name (for a `lengths_of` or
     /// `mask_of` field, the source it describes).
@@ -94,10 +96,16 @@ impl<'a> Container<'a> {
                     }
                 };
                 let docs = f.attrs.iter().filter(|a| a.path().is_ident("doc")).collect();
+                let spec_attr = f
+                    .attrs
+                    .iter()
+                    .find(|a| a.path().is_ident("spec"))
+                    .map(|a| a.pound_token.span);
                 Some(Field {
                     member,
                     vis: &f.vis,
                     docs,
+                    spec_attr,
                     ty: &f.ty,
                     source,
                     collate: attrs.collate,

@@ -470,6 +470,51 @@ fn logical_mut<S: ImageSpace>(
     Some(a.permuted_axes(S::AXES))
 }
 
+/// The request's field `Self` (named by its type in the derive's block, `Request·image`) is
+/// gathered through the augmentation `A` from its source, which the record `R` holds as `From`
+/// (the images `A` reads), into the field's space `To`. The derive writes it as a bound for
+/// each augmented field, and gathers the field through it.
+#[diagnostic::on_unimplemented(
+    message = "field `{Self}` augments its source with `{A}`, but the record `{R}` holds it as `{From}`, not as the images `{A}` reads",
+    label = "`{A}` reads the images of its `Augmentation::Input`",
+    note = "an augmentation reads its source exactly as the record holds it: make `type Input` the record's space of the source"
+)]
+pub trait AugmentsFrom<R, A, From, To> {
+    /// [`gather_augmented`] with `A`.
+    #[doc(hidden)]
+    fn gather(
+        from: SourceView<'_, From>,
+        rows: &[usize],
+        zero: Range<usize>,
+        target: ArrayViewMut<'_, <To as Space>::Elem, <To as Space>::Dim>,
+        draws: Draws<'_>,
+    ) where
+        From: Space,
+        To: Space;
+}
+
+// The record's space is matched in a bound, not in the impl's trait (`A::Input` there would make
+// a mismatch rustc's "type mismatch resolving" rather than the trait's message).
+#[diagnostic::do_not_recommend]
+impl<F, R, A, From, To> AugmentsFrom<R, A, From, To> for F
+where
+    A: Augmentation<Input = From>,
+    From: Space,
+    To: ImageSpace,
+    From::Elem: LosslessCast<To::Elem>,
+{
+    #[inline]
+    fn gather(
+        from: SourceView<'_, From>,
+        rows: &[usize],
+        zero: Range<usize>,
+        target: ArrayViewMut<'_, To::Elem, To::Dim>,
+        draws: Draws<'_>,
+    ) {
+        gather_augmented::<A, To>(from, rows, zero, target, draws)
+    }
+}
+
 /// Writes the samples `rows` of `from` through the augmentation `P` into the samples
 /// `0..rows.len()` of `out`, zeroes the samples `zero` (padding rows), then mixes the pairs of
 /// the batch if `P` mixes. Every random choice is drawn from `draws` and the sample's global
@@ -560,6 +605,27 @@ fn mix_images<E: Element>(
             }
         }
     });
+}
+
+/// The request's field `Self` (labels, `mixed_with`, named by its type in the derive's block,
+/// `Request·label`) takes the mixing of the pairs that the augmentation `A` mixes, as the labels
+/// `L`. The derive writes it as a bound for each such field, and mixes the field through it.
+#[diagnostic::on_unimplemented(
+    message = "field `{Self}` mixes its labels as `{A}` mixes its images' pairs, but `{L}` is not a batch of one-hot labels",
+    label = "`mixed_with` mixes one-hot labels (`OneHot`)"
+)]
+pub trait MixesLabels<R, A, L: Space> {
+    /// [`mix_labels`] with `A`.
+    #[doc(hidden)]
+    fn mix(labels: ArrayViewMut<'_, L::Elem, L::Dim>, rows: &[usize], draws: Draws<'_>);
+}
+
+#[diagnostic::do_not_recommend]
+impl<F, R, A: Augmentation, L: MixLabels> MixesLabels<R, A, L> for F {
+    #[inline]
+    fn mix(labels: ArrayViewMut<'_, L::Elem, L::Dim>, rows: &[usize], draws: Draws<'_>) {
+        mix_labels::<A, L>(labels, rows, draws)
+    }
 }
 
 /// Mixes the one-hot labels of the batch's pairs as the images were mixed: each row becomes

@@ -78,7 +78,7 @@ mod fused;
 mod steps;
 
 pub use draw::Draws;
-pub use fused::MixLabels;
+pub use fused::{AugmentsFrom, MixLabels, MixesLabels};
 #[doc(hidden)]
 pub use fused::{gather_augmented, mix_labels};
 pub use steps::{

@@ -84,6 +84,33 @@ pub trait LendsAs<To> {}
 
 impl<S: Space> LendsAs<S> for S {}
 
+/// A request's field that a zero-copy projection ([`ProjectFrom`]) lends from the record `R`.
+/// The derive writes it as a bound for each field with nothing of the record's to lend (a
+/// tuple, a computed, augmented or mixed field), naming the field by its type in the derive's
+/// block (`Request·lengths`); nothing implements it for those, so the bound is the refusal.
+#[diagnostic::on_unimplemented(
+    message = "a projection has nothing of the record's to lend for field `{Self}`",
+    label = "nothing to lend for this field",
+    note = "a projection lends the record's batch fields as they are stored; a tuple field, a computed one (`lengths_of`, `mask_of`), an augmented or a mixed one is built: `Projection::get` and `select` build every field, as a provider does"
+)]
+pub trait LentByProjection<R> {
+    /// Never built: the view of the refused field.
+    #[doc(hidden)]
+    type View;
+    /// Never called.
+    #[doc(hidden)]
+    fn lend() -> Self::View;
+}
+
+// Never used: it only keeps rustc from calling the trait one without implementations.
+#[diagnostic::do_not_recommend]
+impl<R> LentByProjection<R> for Null {
+    type View = Null;
+    fn lend() -> Null {
+        Null
+    }
+}
+
 /// The record's field `Self` lent, as it is stored, for a request's field of type `T`: a batch
 /// for a batch (whatever either's storage), a ragged leaf for a ragged leaf; the spaces are
 /// checked by [`LendsAs`]. What a zero-copy projection ([`ProjectFrom`]) takes from each leaf.

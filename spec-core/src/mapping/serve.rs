@@ -208,6 +208,30 @@ macro_rules! serve_tuples {
 }
 for_tuples!(serve_tuples);
 
+/// A request's field that [`serve`] can build from the record `R`'s whole sources. The derive
+/// writes it as a bound on [`ServeFrom`] for each field built batch by batch (collated,
+/// computed, augmented or mixed), naming the field by its type in the derive's block
+/// (`Request·tokens`); nothing implements it for those, so the bound is the refusal, in the
+/// field's words.
+#[diagnostic::on_unimplemented(
+    message = "field `{Self}` is built batch by batch: `serve` cannot build it",
+    label = "`serve` gives whole sources",
+    note = "a field with a collate policy (`pad`, `pad_to`, `truncate`), a computed field (`lengths_of`, `mask_of`), an augmented one (`augment`) and a mixed one (`mixed_with`) are built batch by batch: a provider or a dataset selection builds them"
+)]
+pub trait ServedWhole<R> {
+    /// Never called: the value the refused field would have.
+    #[doc(hidden)]
+    fn serve_value<T>() -> T;
+}
+
+// Never used: it only keeps rustc from calling the trait one without implementations.
+#[diagnostic::do_not_recommend]
+impl<R> ServedWhole<R> for Null {
+    fn serve_value<T>() -> T {
+        unreachable!()
+    }
+}
+
 /// Serves the request `Q` from `record`, converting each leaf once (`cache` keeps the leaves
 /// for other requests on the same record; clear it for the next record).
 ///

@@ -1,6 +1,6 @@
 // The expansion of tests/expand/augment.rs; written by `BATCHSPEC_BLESS=1 cargo test`.
-// tokens: b5dd1ddcec82a037
-// spans: e5f6de8367a02100
+// tokens: 6aad37d8bae10fb8
+// spans: de0f75246fd8292b
 #[doc(hidden)]
 #[allow(non_camel_case_types, unused_qualifications, clippy::all)]
 const _: () = {
@@ -317,89 +317,11 @@ const _: () = {
             <Self as __spec_p::HasSource<__spec_p::Src<'y'>>>::source_field(self)
         }
     }
-    #[diagnostic::on_unimplemented(
-        message = "field `image` of `MixReq` is augmented batch by batch: a projection has nothing of the record's to lend for it",
-        label = "nothing to lend for this field",
-        note = "`Projection::get` and `select` build every field, as a provider does"
-    )]
-    pub trait MixReq_image_lend<R> {
-        type View;
-        fn lend() -> Self::View;
-    }
-    #[diagnostic::do_not_recommend]
-    impl<R> MixReq_image_lend<R> for __spec_p::Null {
-        type View = __spec_p::Null;
-        fn lend() -> __spec_p::Null {
-            __spec_p::Null
-        }
-    }
-    #[diagnostic::on_unimplemented(
-        message = "the record `{R}` does not serve source \"img\"",
-        label = "field `image` of `MixReq` reads source \"img\"",
-        note = "a record serves the sources of its own batch fields: it needs a batch field of source \"img\" (`#[spec(source = \"img\")]`, or a field of that name without `#[spec]`); the sources of a struct nested in the record are that struct's (pair the request with it); a source held in two fields is served by kind (an image field to an image, a vector field to a vector), and to none when the two are of one kind; the record comes first, as in `assert_serves::<Record, Request>` and `Provider::<Record, Request>`"
-    )]
-    pub trait MixReq_image_source<R> {
-        type Space: __spec_p::Space;
-        type Field;
-        type Via: __spec_p::SourceOf<R, Space = Self::Space, Field = Self::Field>;
-    }
-    #[diagnostic::do_not_recommend]
-    impl<
-        R: __spec_p::HasSourceAs<
-                __spec_p::Src<'i', 'm', 'g'>,
-                __spec_p::FamilyOf<Batch<Image<4, 5, 2, 40>>>,
-            >,
-    > MixReq_image_source<R> for () {
-        type Space = <R as __spec_p::HasSourceAs<
-            __spec_p::Src<'i', 'm', 'g'>,
-            __spec_p::FamilyOf<Batch<Image<4, 5, 2, 40>>>,
-        >>::Space;
-        type Field = <R as __spec_p::HasSourceAs<
-            __spec_p::Src<'i', 'm', 'g'>,
-            __spec_p::FamilyOf<Batch<Image<4, 5, 2, 40>>>,
-        >>::Field;
-        type Via = __spec_p::LeafVia<
-            __spec_p::Src<'i', 'm', 'g'>,
-            __spec_p::FamilyOf<Batch<Image<4, 5, 2, 40>>>,
-        >;
-    }
-    #[diagnostic::on_unimplemented(
-        message = "field `image` of `MixReq` augments source \"img\" with `MixTrain`, but the record `{R}` holds it as `{From}`, not as the images `MixTrain` reads",
-        label = "`MixTrain` reads the images of its `Augmentation::Input`",
-        note = "an augmentation reads its source exactly as the record holds it: make `type Input` the record's space of the source"
-    )]
-    pub trait MixReq_image_augment<R, From, To> {
-        fn gather(
-            from: __spec_p::SourceView<'_, From>,
-            rows: &[usize],
-            zero: __spec_p::core::ops::Range<usize>,
-            target: __spec_p::LeafTarget<'_, To>,
-            draws: __spec_p::Draws<'_>,
-        )
-        where
-            From: __spec_p::Space,
-            To: __spec_p::Space;
-    }
-    #[diagnostic::do_not_recommend]
-    impl<R, To> MixReq_image_augment<R, <MixTrain as __spec_p::Augmentation>::Input, To>
-    for ()
-    where
-        for<'__spec_x> MixTrain: __spec_p::Augmentation,
-        To: __spec_p::ImageSpace,
-        for<'__spec_x> <<MixTrain as __spec_p::Augmentation>::Input as __spec_p::Space>::Elem: __spec_p::LosslessCast<
-            <To as __spec_p::Space>::Elem,
-        >,
-    {
-        #[inline]
-        fn gather(
-            from: __spec_p::SourceView<'_, <MixTrain as __spec_p::Augmentation>::Input>,
-            rows: &[usize],
-            zero: __spec_p::core::ops::Range<usize>,
-            target: __spec_p::LeafTarget<'_, To>,
-            draws: __spec_p::Draws<'_>,
-        ) {
-            __spec_p::gather_augmented::<MixTrain, To>(from, rows, zero, target, draws)
-        }
+    #[allow(dead_code, unreachable_pub)]
+    pub enum MixReq·image {}
+    impl __spec_p::FieldSource for MixReq·image {
+        type Key = __spec_p::Src<'i', 'm', 'g'>;
+        type Family = __spec_p::FamilyOf<Batch<Image<4, 5, 2, 40>>>;
     }
     const _: () = match __spec_p::check_augment::<
         MixTrain,
@@ -410,35 +332,8 @@ const _: () = {
             __spec_p::core::panic!("{}", m.as_str())
         }
     };
-    #[diagnostic::on_unimplemented(
-        message = "field `image` of `MixReq` is augmented batch by batch: `serve` cannot build it",
-        note = "`serve` gives whole sources; a provider or a dataset selection collates batch by batch"
-    )]
-    pub trait MixReq_image_serve<R> {
-        fn serve_value<T>() -> T;
-    }
-    #[diagnostic::do_not_recommend]
-    impl<R> MixReq_image_serve<R> for __spec_p::Null {
-        fn serve_value<T>() -> T {
-            __spec_p::core::unreachable!()
-        }
-    }
-    #[diagnostic::on_unimplemented(
-        message = "field `label` of `MixReq` is mixed batch by batch: a projection has nothing of the record's to lend for it",
-        label = "nothing to lend for this field",
-        note = "`Projection::get` and `select` build every field, as a provider does"
-    )]
-    pub trait MixReq_label_lend<R> {
-        type View;
-        fn lend() -> Self::View;
-    }
-    #[diagnostic::do_not_recommend]
-    impl<R> MixReq_label_lend<R> for __spec_p::Null {
-        type View = __spec_p::Null;
-        fn lend() -> __spec_p::Null {
-            __spec_p::Null
-        }
-    }
+    #[allow(dead_code, unreachable_pub)]
+    pub enum MixReq·label {}
     const _: () = match __spec_p::check_mixed::<MixTrain>("label", "img") {
         __spec_p::core::result::Result::Ok(()) => {}
         __spec_p::core::result::Result::Err(m) => {
@@ -449,75 +344,18 @@ const _: () = {
         const fn mixed_labels_are_one_hot<L: __spec_p::MixLabels>() {}
         mixed_labels_are_one_hot::<<Batch<OneHot<3>> as __spec_p::LeafField>::Space>();
     };
-    pub trait MixReq_label_mix<R, L: __spec_p::Space> {
-        fn mix(
-            labels: __spec_p::LeafTarget<'_, L>,
-            rows: &[usize],
-            draws: __spec_p::Draws<'_>,
-        );
-    }
-    #[diagnostic::do_not_recommend]
-    impl<R, L: __spec_p::MixLabels> MixReq_label_mix<R, L> for () {
-        #[inline]
-        fn mix(
-            labels: __spec_p::LeafTarget<'_, L>,
-            rows: &[usize],
-            draws: __spec_p::Draws<'_>,
-        ) {
-            __spec_p::mix_labels::<MixTrain, L>(labels, rows, draws)
-        }
-    }
-    #[diagnostic::on_unimplemented(
-        message = "the record `{R}` does not serve source \"y\"",
-        label = "field `label` of `MixReq` reads source \"y\"",
-        note = "a record serves the sources of its own batch fields: it needs a batch field of source \"y\" (`#[spec(source = \"y\")]`, or a field of that name without `#[spec]`); the sources of a struct nested in the record are that struct's (pair the request with it); a source held in two fields is served by kind (an image field to an image, a vector field to a vector), and to none when the two are of one kind; the record comes first, as in `assert_serves::<Record, Request>` and `Provider::<Record, Request>`"
-    )]
-    pub trait MixReq_label_source<R> {
-        type Space: __spec_p::Space;
-        type Field;
-        type Via: __spec_p::SourceOf<R, Space = Self::Space, Field = Self::Field>;
-    }
-    #[diagnostic::do_not_recommend]
-    impl<
-        R: __spec_p::HasSourceAs<
-                __spec_p::Src<'y'>,
-                __spec_p::FamilyOf<Batch<OneHot<3>>>,
-            >,
-    > MixReq_label_source<R> for () {
-        type Space = <R as __spec_p::HasSourceAs<
-            __spec_p::Src<'y'>,
-            __spec_p::FamilyOf<Batch<OneHot<3>>>,
-        >>::Space;
-        type Field = <R as __spec_p::HasSourceAs<
-            __spec_p::Src<'y'>,
-            __spec_p::FamilyOf<Batch<OneHot<3>>>,
-        >>::Field;
-        type Via = __spec_p::LeafVia<
-            __spec_p::Src<'y'>,
-            __spec_p::FamilyOf<Batch<OneHot<3>>>,
-        >;
-    }
-    #[diagnostic::on_unimplemented(
-        message = "field `label` of `MixReq` is mixed batch by batch: `serve` cannot build it",
-        note = "`serve` gives whole sources; a provider or a dataset selection collates batch by batch"
-    )]
-    pub trait MixReq_label_serve<R> {
-        fn serve_value<T>() -> T;
-    }
-    #[diagnostic::do_not_recommend]
-    impl<R> MixReq_label_serve<R> for __spec_p::Null {
-        fn serve_value<T>() -> T {
-            __spec_p::core::unreachable!()
-        }
+    impl __spec_p::FieldSource for MixReq·label {
+        type Key = __spec_p::Src<'y'>;
+        type Family = __spec_p::FamilyOf<Batch<OneHot<3>>>;
     }
     impl<R> __spec_p::ProjectFrom<R> for MixReq
     where
-        (): MixReq_image_lend<R>,
-        (): MixReq_label_lend<R>,
+        MixReq·image: __spec_p::LentByProjection<R>,
+        MixReq·label: __spec_p::LentByProjection<R>,
     {
         type Views<'__spec_a> = MixReqMapped<
-            <() as MixReq_image_lend<R>>::View,
-            <() as MixReq_label_lend<R>>::View,
+            <MixReq·image as __spec_p::LentByProjection<R>>::View,
+            <MixReq·label as __spec_p::LentByProjection<R>>::View,
         >
         where
             R: '__spec_a;
@@ -527,40 +365,42 @@ const _: () = {
         ) -> Self::Views<'_> {
             let _ = (&__spec_record, &__spec_rows);
             MixReqMapped {
-                image: <() as MixReq_image_lend<R>>::lend(),
-                label: <() as MixReq_label_lend<R>>::lend(),
+                image: <MixReq·image as __spec_p::LentByProjection<R>>::lend(),
+                label: <MixReq·label as __spec_p::LentByProjection<R>>::lend(),
             }
         }
     }
     impl<R> __spec_p::Reads<R> for MixReq
     where
         for<'__spec_x> Self: __spec_p::DataSpec,
-        (): MixReq_image_source<R>,
-        (): MixReq_image_augment<
+        MixReq·image: __spec_p::SourceServedBy<R>,
+        MixReq·image: __spec_p::AugmentsFrom<
             R,
-            <() as MixReq_image_source<R>>::Space,
+            MixTrain,
+            <MixReq·image as __spec_p::SourceServedBy<R>>::Space,
             <Batch<Image<4, 5, 2, 40>> as __spec_p::LeafField>::Space,
         >,
-        (): MixReq_label_source<R>,
-        <() as MixReq_label_source<
+        MixReq·label: __spec_p::SourceServedBy<R>,
+        <MixReq·label as __spec_p::SourceServedBy<
             R,
         >>::Space: __spec_p::FormatAs<<Batch<OneHot<3>> as __spec_p::LeafField>::Space>,
     {}
     impl<R> __spec_p::ServeFrom<R> for MixReq
     where
         for<'__spec_x> Self: __spec_p::DataSpec,
-        (): MixReq_image_source<R>,
-        (): MixReq_image_augment<
+        MixReq·image: __spec_p::SourceServedBy<R>,
+        MixReq·image: __spec_p::AugmentsFrom<
             R,
-            <() as MixReq_image_source<R>>::Space,
+            MixTrain,
+            <MixReq·image as __spec_p::SourceServedBy<R>>::Space,
             <Batch<Image<4, 5, 2, 40>> as __spec_p::LeafField>::Space,
         >,
-        (): MixReq_image_serve<R>,
-        (): MixReq_label_source<R>,
-        <() as MixReq_label_source<
+        MixReq·image: __spec_p::ServedWhole<R>,
+        MixReq·label: __spec_p::SourceServedBy<R>,
+        <MixReq·label as __spec_p::SourceServedBy<
             R,
         >>::Space: __spec_p::FormatAs<<Batch<OneHot<3>> as __spec_p::LeafField>::Space>,
-        (): MixReq_label_serve<R>,
+        MixReq·label: __spec_p::ServedWhole<R>,
     {
         fn serve_from(
             __spec_record: &R,
@@ -568,28 +408,35 @@ const _: () = {
         ) -> Self {
             let _ = (&__spec_record, &__spec_cache);
             Self {
-                image: <() as MixReq_image_serve<
+                image: <MixReq·image as __spec_p::ServedWhole<
                     R,
                 >>::serve_value::<Batch<Image<4, 5, 2, 40>>>(),
-                label: <() as MixReq_label_serve<R>>::serve_value::<Batch<OneHot<3>>>(),
+                label: <MixReq·label as __spec_p::ServedWhole<
+                    R,
+                >>::serve_value::<Batch<OneHot<3>>>(),
             }
         }
     }
     impl<R> __spec_p::GatherFrom<R> for MixReq
     where
         for<'__spec_x> Self: __spec_p::DataSpec,
-        (): MixReq_image_source<R>,
-        (): MixReq_image_augment<
+        MixReq·image: __spec_p::SourceServedBy<R>,
+        MixReq·image: __spec_p::AugmentsFrom<
             R,
-            <() as MixReq_image_source<R>>::Space,
+            MixTrain,
+            <MixReq·image as __spec_p::SourceServedBy<R>>::Space,
             <Batch<Image<4, 5, 2, 40>> as __spec_p::LeafField>::Space,
         >,
         for<'__spec_x> Batch<
             Image<4, 5, 2, 40>,
         >: __spec_p::LeafMut<<Batch<Image<4, 5, 2, 40>> as __spec_p::LeafField>::Space>,
-        (): MixReq_label_mix<R, <Batch<OneHot<3>> as __spec_p::LeafField>::Space>,
-        (): MixReq_label_source<R>,
-        <() as MixReq_label_source<
+        MixReq·label: __spec_p::MixesLabels<
+            R,
+            MixTrain,
+            <Batch<OneHot<3>> as __spec_p::LeafField>::Space,
+        >,
+        MixReq·label: __spec_p::SourceServedBy<R>,
+        <MixReq·label as __spec_p::SourceServedBy<
             R,
         >>::Space: __spec_p::FormatAs<<Batch<OneHot<3>> as __spec_p::LeafField>::Space>,
         for<'__spec_x> Batch<
@@ -610,12 +457,13 @@ const _: () = {
                 &__spec_zero,
                 &__spec_draws,
             );
-            <() as MixReq_image_augment<
+            <MixReq·image as __spec_p::AugmentsFrom<
                 R,
-                <() as MixReq_image_source<R>>::Space,
+                MixTrain,
+                <MixReq·image as __spec_p::SourceServedBy<R>>::Space,
                 <Batch<Image<4, 5, 2, 40>> as __spec_p::LeafField>::Space,
             >>::gather(
-                <<() as MixReq_image_source<
+                <<MixReq·image as __spec_p::SourceServedBy<
                     R,
                 >>::Via as __spec_p::SourceOf<R>>::view(__spec_record),
                 __spec_rows,
@@ -632,10 +480,10 @@ const _: () = {
             <__spec_p::LeafVia<
                 __spec_p::Src<'y'>,
             > as __spec_p::LeafConvert<
-                <() as MixReq_label_source<R>>::Space,
+                <MixReq·label as __spec_p::SourceServedBy<R>>::Space,
                 <Batch<OneHot<3>> as __spec_p::LeafField>::Space,
             >>::gather(
-                <<() as MixReq_label_source<
+                <<MixReq·label as __spec_p::SourceServedBy<
                     R,
                 >>::Via as __spec_p::SourceOf<R>>::view(__spec_record),
                 __spec_rows,
@@ -643,8 +491,9 @@ const _: () = {
                 &mut __spec_out.label,
                 __spec_collate_label,
             )?;
-            <() as MixReq_label_mix<
+            <MixReq·label as __spec_p::MixesLabels<
                 R,
+                MixTrain,
                 <Batch<OneHot<3>> as __spec_p::LeafField>::Space,
             >>::mix(
                 __spec_p::LeafMut::<
@@ -666,10 +515,10 @@ const _: () = {
             <__spec_p::LeafVia<
                 __spec_p::Src<'y'>,
             > as __spec_p::LeafConvert<
-                <() as MixReq_label_source<R>>::Space,
+                <MixReq·label as __spec_p::SourceServedBy<R>>::Space,
                 <Batch<OneHot<3>> as __spec_p::LeafField>::Space,
             >>::fits(
-                <<() as MixReq_label_source<
+                <<MixReq·label as __spec_p::SourceServedBy<
                     R,
                 >>::Via as __spec_p::SourceOf<R>>::view(__spec_record),
                 __spec_collate_label,

@@ -1,6 +1,6 @@
 // The expansion of tests/expand/collate.rs; written by `BATCHSPEC_BLESS=1 cargo test`.
-// tokens: a031b28fc3c03158
-// spans: 6d17a884107c101f
+// tokens: 28f81824adf28641
+// spans: 138d2ddf425c9dc9
 #[doc(hidden)]
 #[allow(non_camel_case_types, unused_qualifications, clippy::all)]
 const _: () = {
@@ -318,306 +318,49 @@ const _: () = {
         for<'__spec_w> Batch<Lengths>: __spec_p::Node<__spec_p::Src<'t'>>,
         for<'__spec_w> Batch<Mask>: __spec_p::Node<__spec_p::Src<'t'>>,
     {}
-    #[diagnostic::on_unimplemented(
-        message = "the record `{R}` does not serve source \"t\"",
-        label = "field `tokens` of `Padded` reads source \"t\"",
-        note = "a record serves the sources of its own batch fields: it needs a batch field of source \"t\" (`#[spec(source = \"t\")]`, or a field of that name without `#[spec]`); the sources of a struct nested in the record are that struct's (pair the request with it); a source held in two fields is served by kind (an image field to an image, a vector field to a vector), and to none when the two are of one kind; the record comes first, as in `assert_serves::<Record, Request>` and `Provider::<Record, Request>`"
-    )]
-    pub trait Padded_tokens_source<R> {
-        type Space: __spec_p::Space;
-        type Field;
-        type Via: __spec_p::SourceOf<R, Space = Self::Space, Field = Self::Field>;
-    }
-    #[diagnostic::do_not_recommend]
-    impl<
-        R: __spec_p::HasSourceAs<
-                __spec_p::Src<'t'>,
-                __spec_p::FamilyOf<Batch<IndexSeq<50>>>,
-            >,
-    > Padded_tokens_source<R> for () {
-        type Space = <R as __spec_p::HasSourceAs<
-            __spec_p::Src<'t'>,
-            __spec_p::FamilyOf<Batch<IndexSeq<50>>>,
-        >>::Space;
-        type Field = <R as __spec_p::HasSourceAs<
-            __spec_p::Src<'t'>,
-            __spec_p::FamilyOf<Batch<IndexSeq<50>>>,
-        >>::Field;
-        type Via = __spec_p::LeafVia<
-            __spec_p::Src<'t'>,
-            __spec_p::FamilyOf<Batch<IndexSeq<50>>>,
-        >;
+    #[allow(dead_code, unreachable_pub)]
+    pub enum Padded·tokens {}
+    impl __spec_p::FieldSource for Padded·tokens {
+        type Key = __spec_p::Src<'t'>;
+        type Family = __spec_p::FamilyOf<Batch<IndexSeq<50>>>;
     }
     #[allow(non_snake_case, dead_code)]
     fn __spec_padded_tokens()
     where
         <Batch<IndexSeq<50>> as __spec_p::LeafField>::Space: __spec_p::Padded,
     {}
-    #[diagnostic::on_unimplemented(
-        message = "field `tokens` of `Padded` has a collate policy (`pad`, `pad_to` or `truncate`), applied batch by batch: `serve` cannot build it",
-        note = "`serve` gives whole sources; a provider or a dataset selection collates batch by batch"
-    )]
-    pub trait Padded_tokens_serve<R> {
-        fn serve_value<T>() -> T;
+    #[allow(dead_code, unreachable_pub)]
+    pub enum Padded·len {}
+    impl __spec_p::FieldSource for Padded·len {
+        type Key = __spec_p::Src<'t'>;
+        type Family = __spec_p::FamilyOf<Batch<Lengths>>;
     }
-    #[diagnostic::do_not_recommend]
-    impl<R> Padded_tokens_serve<R> for __spec_p::Null {
-        fn serve_value<T>() -> T {
-            __spec_p::core::unreachable!()
-        }
-    }
-    #[diagnostic::on_unimplemented(
-        message = "field `len` of `Padded` is computed from the sequence field of source \"t\" (`lengths_of`): a dataset cannot load it from a file",
-        label = "`Padded` is a request: `Dataset::load` reads every field of a record from the file",
-        note = "load a record without `len` (source \"t\" as a `Ragged` field), and ask for `lengths_of` in the request a provider, stream or loader serves from it"
-    )]
-    pub trait Padded_len_load {}
-    #[diagnostic::on_unimplemented(
-        message = "field `len` of `Padded` is computed batch by batch: a projection has nothing of the record's to lend for it",
-        label = "nothing to lend for this field",
-        note = "`Projection::get` and `select` build every field, as a provider does"
-    )]
-    pub trait Padded_len_lend<R> {
-        type View;
-        fn lend() -> Self::View;
-    }
-    #[diagnostic::do_not_recommend]
-    impl<R> Padded_len_lend<R> for __spec_p::Null {
-        type View = __spec_p::Null;
-        fn lend() -> __spec_p::Null {
-            __spec_p::Null
-        }
-    }
-    #[diagnostic::on_unimplemented(
-        message = "the record `{R}` does not serve source \"t\"",
-        label = "field `len` of `Padded` reads source \"t\"",
-        note = "a record serves the sources of its own batch fields: it needs a batch field of source \"t\" (`#[spec(source = \"t\")]`, or a field of that name without `#[spec]`); the sources of a struct nested in the record are that struct's (pair the request with it); a source held in two fields is served by kind (an image field to an image, a vector field to a vector), and to none when the two are of one kind; the record comes first, as in `assert_serves::<Record, Request>` and `Provider::<Record, Request>`"
-    )]
-    pub trait Padded_len_source<R> {
-        type Space: __spec_p::Space;
-        type Field;
-        type Via: __spec_p::SourceOf<R, Space = Self::Space, Field = Self::Field>;
-    }
-    #[diagnostic::do_not_recommend]
-    impl<
-        R: __spec_p::HasSourceAs<__spec_p::Src<'t'>, __spec_p::FamilyOf<Batch<Lengths>>>,
-    > Padded_len_source<R> for () {
-        type Space = <R as __spec_p::HasSourceAs<
-            __spec_p::Src<'t'>,
-            __spec_p::FamilyOf<Batch<Lengths>>,
-        >>::Space;
-        type Field = <R as __spec_p::HasSourceAs<
-            __spec_p::Src<'t'>,
-            __spec_p::FamilyOf<Batch<Lengths>>,
-        >>::Field;
-        type Via = __spec_p::LeafVia<
-            __spec_p::Src<'t'>,
-            __spec_p::FamilyOf<Batch<Lengths>>,
-        >;
-    }
-    #[diagnostic::on_unimplemented(
-        message = "field `len` of `Padded` asks for the lengths of source \"t\", but the record `{R}` holds it as `{From}`, which has no time axis",
-        label = "a source of sequences (`VectorSeq`, `IndexSeq`, `VolumeSeq`, or a `Ragged` of them) has lengths"
-    )]
-    pub trait Padded_len_steps<R, From> {
-        fn gather<__SpecT: __spec_p::GatherSteps>(
-            from: __spec_p::SourceView<'_, From>,
-            rows: &[usize],
-            batch: usize,
-            target: &mut __SpecT,
-        ) -> __spec_p::core::result::Result<(), __spec_p::DataError>
-        where
-            From: __spec_p::Space;
-        fn fits<__SpecT: __spec_p::GatherSteps>(
-            from: __spec_p::SourceView<'_, From>,
-        ) -> __spec_p::core::result::Result<(), __spec_p::DataError>
-        where
-            From: __spec_p::Space;
-    }
-    #[diagnostic::do_not_recommend]
-    impl<R, From: __spec_p::SequenceSpace> Padded_len_steps<R, From> for () {
-        #[inline]
-        fn gather<__SpecT: __spec_p::GatherSteps>(
-            from: __spec_p::SourceView<'_, From>,
-            rows: &[usize],
-            batch: usize,
-            target: &mut __SpecT,
-        ) -> __spec_p::core::result::Result<(), __spec_p::DataError> {
-            target
-                .gather_steps::<
-                    From,
-                >(
-                    from,
-                    rows,
-                    batch,
-                    __spec_p::core::option::Option::Some(8usize),
-                    true,
-                    <__spec_p::Src<'t'> as __spec_p::Source>::NAME,
-                )
-        }
-        #[inline]
-        fn fits<__SpecT: __spec_p::GatherSteps>(
-            from: __spec_p::SourceView<'_, From>,
-        ) -> __spec_p::core::result::Result<(), __spec_p::DataError> {
-            <__SpecT as __spec_p::GatherSteps>::steps_fit::<
-                From,
-            >(
-                &from,
-                __spec_p::core::option::Option::Some(8usize),
-                true,
-                <__spec_p::Src<'t'> as __spec_p::Source>::NAME,
-            )
-        }
-    }
-    #[diagnostic::on_unimplemented(
-        message = "field `len` of `Padded` is computed batch by batch: `serve` cannot build it",
-        note = "`serve` gives whole sources; a provider or a dataset selection collates batch by batch"
-    )]
-    pub trait Padded_len_serve<R> {
-        fn serve_value<T>() -> T;
-    }
-    #[diagnostic::do_not_recommend]
-    impl<R> Padded_len_serve<R> for __spec_p::Null {
-        fn serve_value<T>() -> T {
-            __spec_p::core::unreachable!()
-        }
-    }
-    #[diagnostic::on_unimplemented(
-        message = "field `mask` of `Padded` is computed from the sequence field of source \"t\" (`mask_of`): a dataset cannot load it from a file",
-        label = "`Padded` is a request: `Dataset::load` reads every field of a record from the file",
-        note = "load a record without `mask` (source \"t\" as a `Ragged` field), and ask for `mask_of` in the request a provider, stream or loader serves from it"
-    )]
-    pub trait Padded_mask_load {}
-    #[diagnostic::on_unimplemented(
-        message = "field `mask` of `Padded` is computed batch by batch: a projection has nothing of the record's to lend for it",
-        label = "nothing to lend for this field",
-        note = "`Projection::get` and `select` build every field, as a provider does"
-    )]
-    pub trait Padded_mask_lend<R> {
-        type View;
-        fn lend() -> Self::View;
-    }
-    #[diagnostic::do_not_recommend]
-    impl<R> Padded_mask_lend<R> for __spec_p::Null {
-        type View = __spec_p::Null;
-        fn lend() -> __spec_p::Null {
-            __spec_p::Null
-        }
-    }
-    #[diagnostic::on_unimplemented(
-        message = "the record `{R}` does not serve source \"t\"",
-        label = "field `mask` of `Padded` reads source \"t\"",
-        note = "a record serves the sources of its own batch fields: it needs a batch field of source \"t\" (`#[spec(source = \"t\")]`, or a field of that name without `#[spec]`); the sources of a struct nested in the record are that struct's (pair the request with it); a source held in two fields is served by kind (an image field to an image, a vector field to a vector), and to none when the two are of one kind; the record comes first, as in `assert_serves::<Record, Request>` and `Provider::<Record, Request>`"
-    )]
-    pub trait Padded_mask_source<R> {
-        type Space: __spec_p::Space;
-        type Field;
-        type Via: __spec_p::SourceOf<R, Space = Self::Space, Field = Self::Field>;
-    }
-    #[diagnostic::do_not_recommend]
-    impl<
-        R: __spec_p::HasSourceAs<__spec_p::Src<'t'>, __spec_p::FamilyOf<Batch<Mask>>>,
-    > Padded_mask_source<R> for () {
-        type Space = <R as __spec_p::HasSourceAs<
-            __spec_p::Src<'t'>,
-            __spec_p::FamilyOf<Batch<Mask>>,
-        >>::Space;
-        type Field = <R as __spec_p::HasSourceAs<
-            __spec_p::Src<'t'>,
-            __spec_p::FamilyOf<Batch<Mask>>,
-        >>::Field;
-        type Via = __spec_p::LeafVia<
-            __spec_p::Src<'t'>,
-            __spec_p::FamilyOf<Batch<Mask>>,
-        >;
-    }
-    #[diagnostic::on_unimplemented(
-        message = "field `mask` of `Padded` asks for the mask of source \"t\", but the record `{R}` holds it as `{From}`, which has no time axis",
-        label = "a source of sequences (`VectorSeq`, `IndexSeq`, `VolumeSeq`, or a `Ragged` of them) has lengths"
-    )]
-    pub trait Padded_mask_steps<R, From> {
-        fn gather<__SpecT: __spec_p::GatherSteps>(
-            from: __spec_p::SourceView<'_, From>,
-            rows: &[usize],
-            batch: usize,
-            target: &mut __SpecT,
-        ) -> __spec_p::core::result::Result<(), __spec_p::DataError>
-        where
-            From: __spec_p::Space;
-        fn fits<__SpecT: __spec_p::GatherSteps>(
-            from: __spec_p::SourceView<'_, From>,
-        ) -> __spec_p::core::result::Result<(), __spec_p::DataError>
-        where
-            From: __spec_p::Space;
-    }
-    #[diagnostic::do_not_recommend]
-    impl<R, From: __spec_p::SequenceSpace> Padded_mask_steps<R, From> for () {
-        #[inline]
-        fn gather<__SpecT: __spec_p::GatherSteps>(
-            from: __spec_p::SourceView<'_, From>,
-            rows: &[usize],
-            batch: usize,
-            target: &mut __SpecT,
-        ) -> __spec_p::core::result::Result<(), __spec_p::DataError> {
-            target
-                .gather_steps::<
-                    From,
-                >(
-                    from,
-                    rows,
-                    batch,
-                    __spec_p::core::option::Option::Some(8usize),
-                    true,
-                    <__spec_p::Src<'t'> as __spec_p::Source>::NAME,
-                )
-        }
-        #[inline]
-        fn fits<__SpecT: __spec_p::GatherSteps>(
-            from: __spec_p::SourceView<'_, From>,
-        ) -> __spec_p::core::result::Result<(), __spec_p::DataError> {
-            <__SpecT as __spec_p::GatherSteps>::steps_fit::<
-                From,
-            >(
-                &from,
-                __spec_p::core::option::Option::Some(8usize),
-                true,
-                <__spec_p::Src<'t'> as __spec_p::Source>::NAME,
-            )
-        }
-    }
-    #[diagnostic::on_unimplemented(
-        message = "field `mask` of `Padded` is computed batch by batch: `serve` cannot build it",
-        note = "`serve` gives whole sources; a provider or a dataset selection collates batch by batch"
-    )]
-    pub trait Padded_mask_serve<R> {
-        fn serve_value<T>() -> T;
-    }
-    #[diagnostic::do_not_recommend]
-    impl<R> Padded_mask_serve<R> for __spec_p::Null {
-        fn serve_value<T>() -> T {
-            __spec_p::core::unreachable!()
-        }
+    #[allow(dead_code, unreachable_pub)]
+    pub enum Padded·mask {}
+    impl __spec_p::FieldSource for Padded·mask {
+        type Key = __spec_p::Src<'t'>;
+        type Family = __spec_p::FamilyOf<Batch<Mask>>;
     }
     impl<R> __spec_p::ProjectFrom<R> for Padded
     where
-        (): Padded_tokens_source<R>,
-        <() as Padded_tokens_source<
+        Padded·tokens: __spec_p::SourceServedBy<R>,
+        <Padded·tokens as __spec_p::SourceServedBy<
             R,
         >>::Space: __spec_p::LendsAs<
             <Batch<IndexSeq<50>> as __spec_p::LeafField>::Space,
         >,
-        for<'__spec_x> <() as Padded_tokens_source<
+        for<'__spec_x> <Padded·tokens as __spec_p::SourceServedBy<
             R,
         >>::Field: __spec_p::ProjectAs<'__spec_x, Batch<IndexSeq<50>>>,
-        (): Padded_len_lend<R>,
-        (): Padded_mask_lend<R>,
+        Padded·len: __spec_p::LentByProjection<R>,
+        Padded·mask: __spec_p::LentByProjection<R>,
     {
         type Views<'__spec_a> = PaddedMapped<
-            <<() as Padded_tokens_source<
+            <<Padded·tokens as __spec_p::SourceServedBy<
                 R,
             >>::Field as __spec_p::ProjectAs<'__spec_a, Batch<IndexSeq<50>>>>::View,
-            <() as Padded_len_lend<R>>::View,
-            <() as Padded_mask_lend<R>>::View,
+            <Padded·len as __spec_p::LentByProjection<R>>::View,
+            <Padded·mask as __spec_p::LentByProjection<R>>::View,
         >
         where
             R: '__spec_a;
@@ -627,52 +370,64 @@ const _: () = {
         ) -> Self::Views<'_> {
             let _ = (&__spec_record, &__spec_rows);
             PaddedMapped {
-                tokens: <<() as Padded_tokens_source<
+                tokens: <<Padded·tokens as __spec_p::SourceServedBy<
                     R,
                 >>::Field as __spec_p::ProjectAs<
                     '_,
                     Batch<IndexSeq<50>>,
                 >>::project(
-                    <<() as Padded_tokens_source<
+                    <<Padded·tokens as __spec_p::SourceServedBy<
                         R,
                     >>::Via as __spec_p::SourceOf<R>>::field(__spec_record),
                     __spec_p::core::clone::Clone::clone(&__spec_rows),
                 ),
-                len: <() as Padded_len_lend<R>>::lend(),
-                mask: <() as Padded_mask_lend<R>>::lend(),
+                len: <Padded·len as __spec_p::LentByProjection<R>>::lend(),
+                mask: <Padded·mask as __spec_p::LentByProjection<R>>::lend(),
             }
         }
     }
     impl<R> __spec_p::Reads<R> for Padded
     where
         for<'__spec_x> Self: __spec_p::DataSpec,
-        (): Padded_tokens_source<R>,
-        <() as Padded_tokens_source<
+        Padded·tokens: __spec_p::SourceServedBy<R>,
+        <Padded·tokens as __spec_p::SourceServedBy<
             R,
         >>::Space: __spec_p::FormatAs<
             <Batch<IndexSeq<50>> as __spec_p::LeafField>::Space,
         >,
-        (): Padded_len_source<R>,
-        (): Padded_len_steps<R, <() as Padded_len_source<R>>::Space>,
-        (): Padded_mask_source<R>,
-        (): Padded_mask_steps<R, <() as Padded_mask_source<R>>::Space>,
+        Padded·len: __spec_p::SourceServedBy<R>,
+        Padded·len: __spec_p::StepsOfSequences<
+            R,
+            <Padded·len as __spec_p::SourceServedBy<R>>::Space,
+        >,
+        Padded·mask: __spec_p::SourceServedBy<R>,
+        Padded·mask: __spec_p::StepsOfSequences<
+            R,
+            <Padded·mask as __spec_p::SourceServedBy<R>>::Space,
+        >,
     {}
     impl<R> __spec_p::ServeFrom<R> for Padded
     where
         for<'__spec_x> Self: __spec_p::DataSpec,
-        (): Padded_tokens_source<R>,
-        <() as Padded_tokens_source<
+        Padded·tokens: __spec_p::SourceServedBy<R>,
+        <Padded·tokens as __spec_p::SourceServedBy<
             R,
         >>::Space: __spec_p::FormatAs<
             <Batch<IndexSeq<50>> as __spec_p::LeafField>::Space,
         >,
-        (): Padded_tokens_serve<R>,
-        (): Padded_len_source<R>,
-        (): Padded_len_steps<R, <() as Padded_len_source<R>>::Space>,
-        (): Padded_len_serve<R>,
-        (): Padded_mask_source<R>,
-        (): Padded_mask_steps<R, <() as Padded_mask_source<R>>::Space>,
-        (): Padded_mask_serve<R>,
+        Padded·tokens: __spec_p::ServedWhole<R>,
+        Padded·len: __spec_p::SourceServedBy<R>,
+        Padded·len: __spec_p::StepsOfSequences<
+            R,
+            <Padded·len as __spec_p::SourceServedBy<R>>::Space,
+        >,
+        Padded·len: __spec_p::ServedWhole<R>,
+        Padded·mask: __spec_p::SourceServedBy<R>,
+        Padded·mask: __spec_p::StepsOfSequences<
+            R,
+            <Padded·mask as __spec_p::SourceServedBy<R>>::Space,
+        >,
+        Padded·mask: __spec_p::ServedWhole<R>,
     {
         fn serve_from(
             __spec_record: &R,
@@ -680,19 +435,23 @@ const _: () = {
         ) -> Self {
             let _ = (&__spec_record, &__spec_cache);
             Self {
-                tokens: <() as Padded_tokens_serve<
+                tokens: <Padded·tokens as __spec_p::ServedWhole<
                     R,
                 >>::serve_value::<Batch<IndexSeq<50>>>(),
-                len: <() as Padded_len_serve<R>>::serve_value::<Batch<Lengths>>(),
-                mask: <() as Padded_mask_serve<R>>::serve_value::<Batch<Mask>>(),
+                len: <Padded·len as __spec_p::ServedWhole<
+                    R,
+                >>::serve_value::<Batch<Lengths>>(),
+                mask: <Padded·mask as __spec_p::ServedWhole<
+                    R,
+                >>::serve_value::<Batch<Mask>>(),
             }
         }
     }
     impl<R> __spec_p::GatherFrom<R> for Padded
     where
         for<'__spec_x> Self: __spec_p::DataSpec,
-        (): Padded_tokens_source<R>,
-        <() as Padded_tokens_source<
+        Padded·tokens: __spec_p::SourceServedBy<R>,
+        <Padded·tokens as __spec_p::SourceServedBy<
             R,
         >>::Space: __spec_p::FormatAs<
             <Batch<IndexSeq<50>> as __spec_p::LeafField>::Space,
@@ -700,11 +459,17 @@ const _: () = {
         for<'__spec_x> Batch<
             IndexSeq<50>,
         >: __spec_p::GatherInto<<Batch<IndexSeq<50>> as __spec_p::LeafField>::Space>,
-        (): Padded_len_source<R>,
-        (): Padded_len_steps<R, <() as Padded_len_source<R>>::Space>,
+        Padded·len: __spec_p::SourceServedBy<R>,
+        Padded·len: __spec_p::StepsOfSequences<
+            R,
+            <Padded·len as __spec_p::SourceServedBy<R>>::Space,
+        >,
         for<'__spec_x> Batch<Lengths>: __spec_p::GatherSteps,
-        (): Padded_mask_source<R>,
-        (): Padded_mask_steps<R, <() as Padded_mask_source<R>>::Space>,
+        Padded·mask: __spec_p::SourceServedBy<R>,
+        Padded·mask: __spec_p::StepsOfSequences<
+            R,
+            <Padded·mask as __spec_p::SourceServedBy<R>>::Space,
+        >,
         for<'__spec_x> Batch<Mask>: __spec_p::GatherSteps,
     {
         fn gather_from(
@@ -733,10 +498,10 @@ const _: () = {
             <__spec_p::LeafVia<
                 __spec_p::Src<'t'>,
             > as __spec_p::LeafConvert<
-                <() as Padded_tokens_source<R>>::Space,
+                <Padded·tokens as __spec_p::SourceServedBy<R>>::Space,
                 <Batch<IndexSeq<50>> as __spec_p::LeafField>::Space,
             >>::gather(
-                <<() as Padded_tokens_source<
+                <<Padded·tokens as __spec_p::SourceServedBy<
                     R,
                 >>::Via as __spec_p::SourceOf<R>>::view(__spec_record),
                 __spec_rows,
@@ -744,27 +509,31 @@ const _: () = {
                 &mut __spec_out.tokens,
                 __spec_collate_tokens,
             )?;
-            <() as Padded_len_steps<
-                R,
-                <() as Padded_len_source<R>>::Space,
-            >>::gather(
-                <<() as Padded_len_source<
-                    R,
-                >>::Via as __spec_p::SourceOf<R>>::view(__spec_record),
-                __spec_rows,
-                __spec_rows.len().max(__spec_zero.end),
+            __spec_p::GatherSteps::gather_steps::<
+                <Padded·len as __spec_p::SourceServedBy<R>>::Space,
+            >(
                 &mut __spec_out.len,
-            )?;
-            <() as Padded_mask_steps<
-                R,
-                <() as Padded_mask_source<R>>::Space,
-            >>::gather(
-                <<() as Padded_mask_source<
+                <<Padded·len as __spec_p::SourceServedBy<
                     R,
                 >>::Via as __spec_p::SourceOf<R>>::view(__spec_record),
                 __spec_rows,
                 __spec_rows.len().max(__spec_zero.end),
+                __spec_p::core::option::Option::Some(8usize),
+                true,
+                <__spec_p::Src<'t'> as __spec_p::Source>::NAME,
+            )?;
+            __spec_p::GatherSteps::gather_steps::<
+                <Padded·mask as __spec_p::SourceServedBy<R>>::Space,
+            >(
                 &mut __spec_out.mask,
+                <<Padded·mask as __spec_p::SourceServedBy<
+                    R,
+                >>::Via as __spec_p::SourceOf<R>>::view(__spec_record),
+                __spec_rows,
+                __spec_rows.len().max(__spec_zero.end),
+                __spec_p::core::option::Option::Some(8usize),
+                true,
+                <__spec_p::Src<'t'> as __spec_p::Source>::NAME,
             )?;
             __spec_p::core::result::Result::Ok(())
         }
@@ -784,33 +553,37 @@ const _: () = {
             <__spec_p::LeafVia<
                 __spec_p::Src<'t'>,
             > as __spec_p::LeafConvert<
-                <() as Padded_tokens_source<R>>::Space,
+                <Padded·tokens as __spec_p::SourceServedBy<R>>::Space,
                 <Batch<IndexSeq<50>> as __spec_p::LeafField>::Space,
             >>::fits(
-                <<() as Padded_tokens_source<
+                <<Padded·tokens as __spec_p::SourceServedBy<
                     R,
                 >>::Via as __spec_p::SourceOf<R>>::view(__spec_record),
                 __spec_collate_tokens,
             )?;
-            <() as Padded_len_steps<
-                R,
-                <() as Padded_len_source<R>>::Space,
-            >>::fits::<
-                Batch<Lengths>,
+            <Batch<
+                Lengths,
+            > as __spec_p::GatherSteps>::steps_fit::<
+                <Padded·len as __spec_p::SourceServedBy<R>>::Space,
             >(
-                <<() as Padded_len_source<
+                &<<Padded·len as __spec_p::SourceServedBy<
                     R,
                 >>::Via as __spec_p::SourceOf<R>>::view(__spec_record),
+                __spec_p::core::option::Option::Some(8usize),
+                true,
+                <__spec_p::Src<'t'> as __spec_p::Source>::NAME,
             )?;
-            <() as Padded_mask_steps<
-                R,
-                <() as Padded_mask_source<R>>::Space,
-            >>::fits::<
-                Batch<Mask>,
+            <Batch<
+                Mask,
+            > as __spec_p::GatherSteps>::steps_fit::<
+                <Padded·mask as __spec_p::SourceServedBy<R>>::Space,
             >(
-                <<() as Padded_mask_source<
+                &<<Padded·mask as __spec_p::SourceServedBy<
                     R,
                 >>::Via as __spec_p::SourceOf<R>>::view(__spec_record),
+                __spec_p::core::option::Option::Some(8usize),
+                true,
+                <__spec_p::Src<'t'> as __spec_p::Source>::NAME,
             )?;
             __spec_p::core::result::Result::Ok(())
         }
@@ -864,9 +637,9 @@ const _: () = {
     where
         for<'__spec_x> Self: __spec_p::DataSpec,
         for<'__spec_x> Batch<IndexSeq<50>>: __spec_p::LoadField,
-        for<'__spec_x> (): Padded_len_load,
+        for<'__spec_x> Padded·len: __spec_p::LoadedFromFile,
         for<'__spec_x> Batch<Lengths>: __spec_p::LoadField,
-        for<'__spec_x> (): Padded_mask_load,
+        for<'__spec_x> Padded·mask: __spec_p::LoadedFromFile,
         for<'__spec_x> Batch<Mask>: __spec_p::LoadField,
     {
         fn load_record<__SpecL: __spec_p::LeafSource>(

@@ -1,6 +1,6 @@
 // The expansion of tests/expand/generic.rs; written by `BATCHSPEC_BLESS=1 cargo test`.
-// tokens: fc4ed243d42d24a5
-// spans: a92baccbd1eeb051
+// tokens: 93cd88371afc958f
+// spans: be0f1dcb3df82421
 #[doc(hidden)]
 #[allow(non_camel_case_types, unused_qualifications, clippy::all)]
 const _: () = {
@@ -414,52 +414,20 @@ const _: () = {
             <Self as __spec_p::HasSource<__spec_p::Src<'y'>>>::source_field(self)
         }
     }
-    #[diagnostic::on_unimplemented(
-        message = "the record `{R}` does not serve source \"x\"",
-        label = "field `x` of `Generic` reads source \"x\"",
-        note = "a record serves the sources of its own batch fields: it needs a batch field of source \"x\" (`#[spec(source = \"x\")]`, or a field of that name without `#[spec]`); the sources of a struct nested in the record are that struct's (pair the request with it); a source held in two fields is served by kind (an image field to an image, a vector field to a vector), and to none when the two are of one kind; the record comes first, as in `assert_serves::<Record, Request>` and `Provider::<Record, Request>`"
-    )]
-    pub trait Generic_x_source<R> {
-        type Space: __spec_p::Space;
-        type Field;
-        type Via: __spec_p::SourceOf<R, Space = Self::Space, Field = Self::Field>;
+    #[allow(dead_code, unreachable_pub)]
+    pub enum Generic·x {}
+    impl __spec_p::FieldSource for Generic·x {
+        type Key = __spec_p::Src<'x'>;
+        type Family = ();
     }
-    #[diagnostic::do_not_recommend]
-    impl<R: __spec_p::HasSourceAs<__spec_p::Src<'x'>, ()>> Generic_x_source<R> for () {
-        type Space = <R as __spec_p::HasSourceAs<__spec_p::Src<'x'>, ()>>::Space;
-        type Field = <R as __spec_p::HasSourceAs<__spec_p::Src<'x'>, ()>>::Field;
-        type Via = __spec_p::LeafVia<__spec_p::Src<'x'>, ()>;
+    #[allow(dead_code, unreachable_pub)]
+    pub enum Generic·y {}
+    impl __spec_p::FieldSource for Generic·y {
+        type Key = __spec_p::Src<'y'>;
+        type Family = __spec_p::FamilyOf<Batch<Labels<3>>>;
     }
-    #[diagnostic::on_unimplemented(
-        message = "the record `{R}` does not serve source \"y\"",
-        label = "field `y` of `Generic` reads source \"y\"",
-        note = "a record serves the sources of its own batch fields: it needs a batch field of source \"y\" (`#[spec(source = \"y\")]`, or a field of that name without `#[spec]`); the sources of a struct nested in the record are that struct's (pair the request with it); a source held in two fields is served by kind (an image field to an image, a vector field to a vector), and to none when the two are of one kind; the record comes first, as in `assert_serves::<Record, Request>` and `Provider::<Record, Request>`"
-    )]
-    pub trait Generic_y_source<R> {
-        type Space: __spec_p::Space;
-        type Field;
-        type Via: __spec_p::SourceOf<R, Space = Self::Space, Field = Self::Field>;
-    }
-    #[diagnostic::do_not_recommend]
-    impl<
-        R: __spec_p::HasSourceAs<
-                __spec_p::Src<'y'>,
-                __spec_p::FamilyOf<Batch<Labels<3>>>,
-            >,
-    > Generic_y_source<R> for () {
-        type Space = <R as __spec_p::HasSourceAs<
-            __spec_p::Src<'y'>,
-            __spec_p::FamilyOf<Batch<Labels<3>>>,
-        >>::Space;
-        type Field = <R as __spec_p::HasSourceAs<
-            __spec_p::Src<'y'>,
-            __spec_p::FamilyOf<Batch<Labels<3>>>,
-        >>::Field;
-        type Via = __spec_p::LeafVia<
-            __spec_p::Src<'y'>,
-            __spec_p::FamilyOf<Batch<Labels<3>>>,
-        >;
-    }
+    #[allow(dead_code, unreachable_pub)]
+    pub enum Generic·penalty {}
     impl<'a, S: Space, R> __spec_p::ProjectFrom<R> for Generic<'a, S>
     where
         S: __spec_p::Space,
@@ -468,26 +436,26 @@ const _: () = {
         for<'__spec_w> Null: __spec_p::Node<
             __spec_p::Src<'p', 'e', 'n', 'a', 'l', 't', 'y'>,
         >,
-        (): Generic_x_source<R>,
-        <() as Generic_x_source<
+        Generic·x: __spec_p::SourceServedBy<R>,
+        <Generic·x as __spec_p::SourceServedBy<
             R,
         >>::Space: __spec_p::LendsAs<<BatchView<'a, S> as __spec_p::LeafField>::Space>,
-        for<'__spec_x> <() as Generic_x_source<
+        for<'__spec_x> <Generic·x as __spec_p::SourceServedBy<
             R,
         >>::Field: __spec_p::ProjectAs<'__spec_x, BatchView<'a, S>>,
-        (): Generic_y_source<R>,
-        <() as Generic_y_source<
+        Generic·y: __spec_p::SourceServedBy<R>,
+        <Generic·y as __spec_p::SourceServedBy<
             R,
         >>::Space: __spec_p::LendsAs<<Batch<Labels<3>> as __spec_p::LeafField>::Space>,
-        for<'__spec_x> <() as Generic_y_source<
+        for<'__spec_x> <Generic·y as __spec_p::SourceServedBy<
             R,
         >>::Field: __spec_p::ProjectAs<'__spec_x, Batch<Labels<3>>>,
     {
         type Views<'__spec_a> = GenericMapped<
-            <<() as Generic_x_source<
+            <<Generic·x as __spec_p::SourceServedBy<
                 R,
             >>::Field as __spec_p::ProjectAs<'__spec_a, BatchView<'a, S>>>::View,
-            <<() as Generic_y_source<
+            <<Generic·y as __spec_p::SourceServedBy<
                 R,
             >>::Field as __spec_p::ProjectAs<'__spec_a, Batch<Labels<3>>>>::View,
             __spec_p::Null,
@@ -500,24 +468,24 @@ const _: () = {
         ) -> Self::Views<'_> {
             let _ = (&__spec_record, &__spec_rows);
             GenericMapped {
-                x: <<() as Generic_x_source<
+                x: <<Generic·x as __spec_p::SourceServedBy<
                     R,
                 >>::Field as __spec_p::ProjectAs<
                     '_,
                     BatchView<'a, S>,
                 >>::project(
-                    <<() as Generic_x_source<
+                    <<Generic·x as __spec_p::SourceServedBy<
                         R,
                     >>::Via as __spec_p::SourceOf<R>>::field(__spec_record),
                     __spec_p::core::clone::Clone::clone(&__spec_rows),
                 ),
-                y: <<() as Generic_y_source<
+                y: <<Generic·y as __spec_p::SourceServedBy<
                     R,
                 >>::Field as __spec_p::ProjectAs<
                     '_,
                     Batch<Labels<3>>,
                 >>::project(
-                    <<() as Generic_y_source<
+                    <<Generic·y as __spec_p::SourceServedBy<
                         R,
                     >>::Via as __spec_p::SourceOf<R>>::field(__spec_record),
                     __spec_p::core::clone::Clone::clone(&__spec_rows),
@@ -535,12 +503,12 @@ const _: () = {
         for<'__spec_w> Null: __spec_p::Node<
             __spec_p::Src<'p', 'e', 'n', 'a', 'l', 't', 'y'>,
         >,
-        (): Generic_x_source<R>,
-        <() as Generic_x_source<
+        Generic·x: __spec_p::SourceServedBy<R>,
+        <Generic·x as __spec_p::SourceServedBy<
             R,
         >>::Space: __spec_p::FormatAs<<BatchView<'a, S> as __spec_p::LeafField>::Space>,
-        (): Generic_y_source<R>,
-        <() as Generic_y_source<
+        Generic·y: __spec_p::SourceServedBy<R>,
+        <Generic·y as __spec_p::SourceServedBy<
             R,
         >>::Space: __spec_p::FormatAs<<Batch<Labels<3>> as __spec_p::LeafField>::Space>,
     {}
@@ -553,16 +521,16 @@ const _: () = {
         for<'__spec_w> Null: __spec_p::Node<
             __spec_p::Src<'p', 'e', 'n', 'a', 'l', 't', 'y'>,
         >,
-        (): Generic_x_source<R>,
-        <() as Generic_x_source<
+        Generic·x: __spec_p::SourceServedBy<R>,
+        <Generic·x as __spec_p::SourceServedBy<
             R,
         >>::Space: __spec_p::FormatAs<<BatchView<'a, S> as __spec_p::LeafField>::Space>,
         for<'__spec_x> BatchView<
             'a,
             S,
         >: __spec_p::FromShared<<BatchView<'a, S> as __spec_p::LeafField>::Space>,
-        (): Generic_y_source<R>,
-        <() as Generic_y_source<
+        Generic·y: __spec_p::SourceServedBy<R>,
+        <Generic·y as __spec_p::SourceServedBy<
             R,
         >>::Space: __spec_p::FormatAs<<Batch<Labels<3>> as __spec_p::LeafField>::Space>,
         for<'__spec_x> Batch<
@@ -584,10 +552,10 @@ const _: () = {
                     <__spec_p::LeafVia<
                         __spec_p::Src<'x'>,
                     > as __spec_p::LeafConvert<
-                        <() as Generic_x_source<R>>::Space,
+                        <Generic·x as __spec_p::SourceServedBy<R>>::Space,
                         <BatchView<'a, S> as __spec_p::LeafField>::Space,
                     >>::serve(
-                        <<() as Generic_x_source<
+                        <<Generic·x as __spec_p::SourceServedBy<
                             R,
                         >>::Via as __spec_p::SourceOf<R>>::view(__spec_record),
                         __spec_cache,
@@ -601,10 +569,10 @@ const _: () = {
                     <__spec_p::LeafVia<
                         __spec_p::Src<'y'>,
                     > as __spec_p::LeafConvert<
-                        <() as Generic_y_source<R>>::Space,
+                        <Generic·y as __spec_p::SourceServedBy<R>>::Space,
                         <Batch<Labels<3>> as __spec_p::LeafField>::Space,
                     >>::serve(
-                        <<() as Generic_y_source<
+                        <<Generic·y as __spec_p::SourceServedBy<
                             R,
                         >>::Via as __spec_p::SourceOf<R>>::view(__spec_record),
                         __spec_cache,
@@ -623,16 +591,16 @@ const _: () = {
         for<'__spec_w> Null: __spec_p::Node<
             __spec_p::Src<'p', 'e', 'n', 'a', 'l', 't', 'y'>,
         >,
-        (): Generic_x_source<R>,
-        <() as Generic_x_source<
+        Generic·x: __spec_p::SourceServedBy<R>,
+        <Generic·x as __spec_p::SourceServedBy<
             R,
         >>::Space: __spec_p::FormatAs<<BatchView<'a, S> as __spec_p::LeafField>::Space>,
         for<'__spec_x> BatchView<
             'a,
             S,
         >: __spec_p::GatherInto<<BatchView<'a, S> as __spec_p::LeafField>::Space>,
-        (): Generic_y_source<R>,
-        <() as Generic_y_source<
+        Generic·y: __spec_p::SourceServedBy<R>,
+        <Generic·y as __spec_p::SourceServedBy<
             R,
         >>::Space: __spec_p::FormatAs<<Batch<Labels<3>> as __spec_p::LeafField>::Space>,
         for<'__spec_x> Batch<
@@ -657,10 +625,10 @@ const _: () = {
             <__spec_p::LeafVia<
                 __spec_p::Src<'x'>,
             > as __spec_p::LeafConvert<
-                <() as Generic_x_source<R>>::Space,
+                <Generic·x as __spec_p::SourceServedBy<R>>::Space,
                 <BatchView<'a, S> as __spec_p::LeafField>::Space,
             >>::gather(
-                <<() as Generic_x_source<
+                <<Generic·x as __spec_p::SourceServedBy<
                     R,
                 >>::Via as __spec_p::SourceOf<R>>::view(__spec_record),
                 __spec_rows,
@@ -672,10 +640,10 @@ const _: () = {
             <__spec_p::LeafVia<
                 __spec_p::Src<'y'>,
             > as __spec_p::LeafConvert<
-                <() as Generic_y_source<R>>::Space,
+                <Generic·y as __spec_p::SourceServedBy<R>>::Space,
                 <Batch<Labels<3>> as __spec_p::LeafField>::Space,
             >>::gather(
-                <<() as Generic_y_source<
+                <<Generic·y as __spec_p::SourceServedBy<
                     R,
                 >>::Via as __spec_p::SourceOf<R>>::view(__spec_record),
                 __spec_rows,
@@ -693,10 +661,10 @@ const _: () = {
             <__spec_p::LeafVia<
                 __spec_p::Src<'x'>,
             > as __spec_p::LeafConvert<
-                <() as Generic_x_source<R>>::Space,
+                <Generic·x as __spec_p::SourceServedBy<R>>::Space,
                 <BatchView<'a, S> as __spec_p::LeafField>::Space,
             >>::fits(
-                <<() as Generic_x_source<
+                <<Generic·x as __spec_p::SourceServedBy<
                     R,
                 >>::Via as __spec_p::SourceOf<R>>::view(__spec_record),
                 __spec_collate_x,
@@ -705,10 +673,10 @@ const _: () = {
             <__spec_p::LeafVia<
                 __spec_p::Src<'y'>,
             > as __spec_p::LeafConvert<
-                <() as Generic_y_source<R>>::Space,
+                <Generic·y as __spec_p::SourceServedBy<R>>::Space,
                 <Batch<Labels<3>> as __spec_p::LeafField>::Space,
             >>::fits(
-                <<() as Generic_y_source<
+                <<Generic·y as __spec_p::SourceServedBy<
                     R,
                 >>::Via as __spec_p::SourceOf<R>>::view(__spec_record),
                 __spec_collate_y,

@@ -1,6 +1,6 @@
 // The expansion of tests/expand/generic_request.rs; written by `BATCHSPEC_BLESS=1 cargo test`.
-// tokens: 9a7f60fb02f7a0bd
-// spans: 431d9a60b89f3bec
+// tokens: 6850ef2a7b77c8fb
+// spans: ad1af8f41a0e13d4
 #[doc(hidden)]
 #[allow(non_camel_case_types, unused_qualifications, clippy::all)]
 const _: () = {
@@ -483,110 +483,19 @@ const _: () = {
     ::core::compile_error! {
         "`mixed_with = \"other\"` names a source that no augmented field of `GenericReq` reads: mix labels with the source of a field with `augment = ..` whose steps mix samples"
     }
-    #[diagnostic::on_unimplemented(
-        message = "the record `{R}` does not serve source \"t\"",
-        label = "field `tokens` of `GenericReq` reads source \"t\"",
-        note = "a record serves the sources of its own batch fields: it needs a batch field of source \"t\" (`#[spec(source = \"t\")]`, or a field of that name without `#[spec]`); the sources of a struct nested in the record are that struct's (pair the request with it); a source held in two fields is served by kind (an image field to an image, a vector field to a vector), and to none when the two are of one kind; the record comes first, as in `assert_serves::<Record, Request>` and `Provider::<Record, Request>`"
-    )]
-    pub trait GenericReq_tokens_source<R> {
-        type Space: __spec_p::Space;
-        type Field;
-        type Via: __spec_p::SourceOf<R, Space = Self::Space, Field = Self::Field>;
+    #[allow(dead_code, unreachable_pub)]
+    pub enum GenericReq·tokens {}
+    impl __spec_p::FieldSource for GenericReq·tokens {
+        type Key = __spec_p::Src<'t'>;
+        type Family = __spec_p::FamilyOf<Batch<IndexSeq<50>>>;
     }
-    #[diagnostic::do_not_recommend]
-    impl<
-        R: __spec_p::HasSourceAs<
-                __spec_p::Src<'t'>,
-                __spec_p::FamilyOf<Batch<IndexSeq<50>>>,
-            >,
-    > GenericReq_tokens_source<R> for () {
-        type Space = <R as __spec_p::HasSourceAs<
-            __spec_p::Src<'t'>,
-            __spec_p::FamilyOf<Batch<IndexSeq<50>>>,
-        >>::Space;
-        type Field = <R as __spec_p::HasSourceAs<
-            __spec_p::Src<'t'>,
-            __spec_p::FamilyOf<Batch<IndexSeq<50>>>,
-        >>::Field;
-        type Via = __spec_p::LeafVia<
-            __spec_p::Src<'t'>,
-            __spec_p::FamilyOf<Batch<IndexSeq<50>>>,
-        >;
-    }
-    #[diagnostic::on_unimplemented(
-        message = "field `tokens` of `GenericReq` has a collate policy (`pad`, `pad_to` or `truncate`), applied batch by batch: `serve` cannot build it",
-        note = "`serve` gives whole sources; a provider or a dataset selection collates batch by batch"
-    )]
-    pub trait GenericReq_tokens_serve<R> {
-        fn serve_value<T>() -> T;
-    }
-    #[diagnostic::do_not_recommend]
-    impl<R> GenericReq_tokens_serve<R> for __spec_p::Null {
-        fn serve_value<T>() -> T {
-            __spec_p::core::unreachable!()
-        }
-    }
-    #[diagnostic::on_unimplemented(
-        message = "field `image` of `GenericReq` is augmented batch by batch: a projection has nothing of the record's to lend for it",
-        label = "nothing to lend for this field",
-        note = "`Projection::get` and `select` build every field, as a provider does"
-    )]
-    pub trait GenericReq_image_lend<R> {
-        type View;
-        fn lend() -> Self::View;
-    }
-    #[diagnostic::do_not_recommend]
-    impl<R> GenericReq_image_lend<R> for __spec_p::Null {
-        type View = __spec_p::Null;
-        fn lend() -> __spec_p::Null {
-            __spec_p::Null
-        }
-    }
-    #[diagnostic::on_unimplemented(
-        message = "field `label` of `GenericReq` is mixed batch by batch: a projection has nothing of the record's to lend for it",
-        label = "nothing to lend for this field",
-        note = "`Projection::get` and `select` build every field, as a provider does"
-    )]
-    pub trait GenericReq_label_lend<R> {
-        type View;
-        fn lend() -> Self::View;
-    }
-    #[diagnostic::do_not_recommend]
-    impl<R> GenericReq_label_lend<R> for __spec_p::Null {
-        type View = __spec_p::Null;
-        fn lend() -> __spec_p::Null {
-            __spec_p::Null
-        }
-    }
-    #[diagnostic::on_unimplemented(
-        message = "the record `{R}` does not serve source \"y\"",
-        label = "field `label` of `GenericReq` reads source \"y\"",
-        note = "a record serves the sources of its own batch fields: it needs a batch field of source \"y\" (`#[spec(source = \"y\")]`, or a field of that name without `#[spec]`); the sources of a struct nested in the record are that struct's (pair the request with it); a source held in two fields is served by kind (an image field to an image, a vector field to a vector), and to none when the two are of one kind; the record comes first, as in `assert_serves::<Record, Request>` and `Provider::<Record, Request>`"
-    )]
-    pub trait GenericReq_label_source<R> {
-        type Space: __spec_p::Space;
-        type Field;
-        type Via: __spec_p::SourceOf<R, Space = Self::Space, Field = Self::Field>;
-    }
-    #[diagnostic::do_not_recommend]
-    impl<R: __spec_p::HasSourceAs<__spec_p::Src<'y'>, ()>> GenericReq_label_source<R>
-    for () {
-        type Space = <R as __spec_p::HasSourceAs<__spec_p::Src<'y'>, ()>>::Space;
-        type Field = <R as __spec_p::HasSourceAs<__spec_p::Src<'y'>, ()>>::Field;
-        type Via = __spec_p::LeafVia<__spec_p::Src<'y'>, ()>;
-    }
-    #[diagnostic::on_unimplemented(
-        message = "field `label` of `GenericReq` is mixed batch by batch: `serve` cannot build it",
-        note = "`serve` gives whole sources; a provider or a dataset selection collates batch by batch"
-    )]
-    pub trait GenericReq_label_serve<R> {
-        fn serve_value<T>() -> T;
-    }
-    #[diagnostic::do_not_recommend]
-    impl<R> GenericReq_label_serve<R> for __spec_p::Null {
-        fn serve_value<T>() -> T {
-            __spec_p::core::unreachable!()
-        }
+    #[allow(dead_code, unreachable_pub)]
+    pub enum GenericReq·image {}
+    #[allow(dead_code, unreachable_pub)]
+    pub enum GenericReq·label {}
+    impl __spec_p::FieldSource for GenericReq·label {
+        type Key = __spec_p::Src<'y'>;
+        type Family = ();
     }
     impl<R: Space, Rec> __spec_p::ProjectFrom<Rec> for GenericReq<R>
     where
@@ -596,24 +505,24 @@ const _: () = {
             Image<4, 5, 2, 40>,
         >: __spec_p::Node<__spec_p::Src<'i', 'm', 'g'>>,
         Batch<R>: __spec_p::Node<__spec_p::Src<'y'>>,
-        (): GenericReq_tokens_source<Rec>,
-        <() as GenericReq_tokens_source<
+        GenericReq·tokens: __spec_p::SourceServedBy<Rec>,
+        <GenericReq·tokens as __spec_p::SourceServedBy<
             Rec,
         >>::Space: __spec_p::LendsAs<
             <Batch<IndexSeq<50>> as __spec_p::LeafField>::Space,
         >,
-        for<'__spec_x> <() as GenericReq_tokens_source<
+        for<'__spec_x> <GenericReq·tokens as __spec_p::SourceServedBy<
             Rec,
         >>::Field: __spec_p::ProjectAs<'__spec_x, Batch<IndexSeq<50>>>,
-        (): GenericReq_image_lend<Rec>,
-        (): GenericReq_label_lend<Rec>,
+        GenericReq·image: __spec_p::LentByProjection<Rec>,
+        GenericReq·label: __spec_p::LentByProjection<Rec>,
     {
         type Views<'__spec_a> = GenericReqMapped<
-            <<() as GenericReq_tokens_source<
+            <<GenericReq·tokens as __spec_p::SourceServedBy<
                 Rec,
             >>::Field as __spec_p::ProjectAs<'__spec_a, Batch<IndexSeq<50>>>>::View,
-            <() as GenericReq_image_lend<Rec>>::View,
-            <() as GenericReq_label_lend<Rec>>::View,
+            <GenericReq·image as __spec_p::LentByProjection<Rec>>::View,
+            <GenericReq·label as __spec_p::LentByProjection<Rec>>::View,
         >
         where
             Rec: '__spec_a;
@@ -623,19 +532,19 @@ const _: () = {
         ) -> Self::Views<'_> {
             let _ = (&__spec_record, &__spec_rows);
             GenericReqMapped {
-                tokens: <<() as GenericReq_tokens_source<
+                tokens: <<GenericReq·tokens as __spec_p::SourceServedBy<
                     Rec,
                 >>::Field as __spec_p::ProjectAs<
                     '_,
                     Batch<IndexSeq<50>>,
                 >>::project(
-                    <<() as GenericReq_tokens_source<
+                    <<GenericReq·tokens as __spec_p::SourceServedBy<
                         Rec,
                     >>::Via as __spec_p::SourceOf<Rec>>::field(__spec_record),
                     __spec_p::core::clone::Clone::clone(&__spec_rows),
                 ),
-                image: <() as GenericReq_image_lend<Rec>>::lend(),
-                label: <() as GenericReq_label_lend<Rec>>::lend(),
+                image: <GenericReq·image as __spec_p::LentByProjection<Rec>>::lend(),
+                label: <GenericReq·label as __spec_p::LentByProjection<Rec>>::lend(),
             }
         }
     }
@@ -648,15 +557,15 @@ const _: () = {
             Image<4, 5, 2, 40>,
         >: __spec_p::Node<__spec_p::Src<'i', 'm', 'g'>>,
         Batch<R>: __spec_p::Node<__spec_p::Src<'y'>>,
-        (): GenericReq_tokens_source<Rec>,
-        <() as GenericReq_tokens_source<
+        GenericReq·tokens: __spec_p::SourceServedBy<Rec>,
+        <GenericReq·tokens as __spec_p::SourceServedBy<
             Rec,
         >>::Space: __spec_p::FormatAs<
             <Batch<IndexSeq<50>> as __spec_p::LeafField>::Space,
         >,
         <Batch<IndexSeq<50>> as __spec_p::LeafField>::Space: __spec_p::Padded,
-        (): GenericReq_label_source<Rec>,
-        <() as GenericReq_label_source<
+        GenericReq·label: __spec_p::SourceServedBy<Rec>,
+        <GenericReq·label as __spec_p::SourceServedBy<
             Rec,
         >>::Space: __spec_p::FormatAs<<Batch<R> as __spec_p::LeafField>::Space>,
     {}
@@ -669,19 +578,19 @@ const _: () = {
             Image<4, 5, 2, 40>,
         >: __spec_p::Node<__spec_p::Src<'i', 'm', 'g'>>,
         Batch<R>: __spec_p::Node<__spec_p::Src<'y'>>,
-        (): GenericReq_tokens_source<Rec>,
-        <() as GenericReq_tokens_source<
+        GenericReq·tokens: __spec_p::SourceServedBy<Rec>,
+        <GenericReq·tokens as __spec_p::SourceServedBy<
             Rec,
         >>::Space: __spec_p::FormatAs<
             <Batch<IndexSeq<50>> as __spec_p::LeafField>::Space,
         >,
         <Batch<IndexSeq<50>> as __spec_p::LeafField>::Space: __spec_p::Padded,
-        (): GenericReq_tokens_serve<Rec>,
-        (): GenericReq_label_source<Rec>,
-        <() as GenericReq_label_source<
+        GenericReq·tokens: __spec_p::ServedWhole<Rec>,
+        GenericReq·label: __spec_p::SourceServedBy<Rec>,
+        <GenericReq·label as __spec_p::SourceServedBy<
             Rec,
         >>::Space: __spec_p::FormatAs<<Batch<R> as __spec_p::LeafField>::Space>,
-        (): GenericReq_label_serve<Rec>,
+        GenericReq·label: __spec_p::ServedWhole<Rec>,
     {
         fn serve_from(
             __spec_record: &Rec,
@@ -689,10 +598,12 @@ const _: () = {
         ) -> Self {
             let _ = (&__spec_record, &__spec_cache);
             Self {
-                tokens: <() as GenericReq_tokens_serve<
+                tokens: <GenericReq·tokens as __spec_p::ServedWhole<
                     Rec,
                 >>::serve_value::<Batch<IndexSeq<50>>>(),
-                label: <() as GenericReq_label_serve<Rec>>::serve_value::<Batch<R>>(),
+                label: <GenericReq·label as __spec_p::ServedWhole<
+                    Rec,
+                >>::serve_value::<Batch<R>>(),
             }
         }
     }
@@ -705,8 +616,8 @@ const _: () = {
             Image<4, 5, 2, 40>,
         >: __spec_p::Node<__spec_p::Src<'i', 'm', 'g'>>,
         Batch<R>: __spec_p::Node<__spec_p::Src<'y'>>,
-        (): GenericReq_tokens_source<Rec>,
-        <() as GenericReq_tokens_source<
+        GenericReq·tokens: __spec_p::SourceServedBy<Rec>,
+        <GenericReq·tokens as __spec_p::SourceServedBy<
             Rec,
         >>::Space: __spec_p::FormatAs<
             <Batch<IndexSeq<50>> as __spec_p::LeafField>::Space,
@@ -715,8 +626,8 @@ const _: () = {
         for<'__spec_x> Batch<
             IndexSeq<50>,
         >: __spec_p::GatherInto<<Batch<IndexSeq<50>> as __spec_p::LeafField>::Space>,
-        (): GenericReq_label_source<Rec>,
-        <() as GenericReq_label_source<
+        GenericReq·label: __spec_p::SourceServedBy<Rec>,
+        <GenericReq·label as __spec_p::SourceServedBy<
             Rec,
         >>::Space: __spec_p::FormatAs<<Batch<R> as __spec_p::LeafField>::Space>,
         for<'__spec_x> Batch<
@@ -751,10 +662,10 @@ const _: () = {
             <__spec_p::LeafVia<
                 __spec_p::Src<'t'>,
             > as __spec_p::LeafConvert<
-                <() as GenericReq_tokens_source<Rec>>::Space,
+                <GenericReq·tokens as __spec_p::SourceServedBy<Rec>>::Space,
                 <Batch<IndexSeq<50>> as __spec_p::LeafField>::Space,
             >>::gather(
-                <<() as GenericReq_tokens_source<
+                <<GenericReq·tokens as __spec_p::SourceServedBy<
                     Rec,
                 >>::Via as __spec_p::SourceOf<Rec>>::view(__spec_record),
                 __spec_rows,
@@ -766,10 +677,10 @@ const _: () = {
             <__spec_p::LeafVia<
                 __spec_p::Src<'y'>,
             > as __spec_p::LeafConvert<
-                <() as GenericReq_label_source<Rec>>::Space,
+                <GenericReq·label as __spec_p::SourceServedBy<Rec>>::Space,
                 <Batch<R> as __spec_p::LeafField>::Space,
             >>::gather(
-                <<() as GenericReq_label_source<
+                <<GenericReq·label as __spec_p::SourceServedBy<
                     Rec,
                 >>::Via as __spec_p::SourceOf<Rec>>::view(__spec_record),
                 __spec_rows,
@@ -797,10 +708,10 @@ const _: () = {
             <__spec_p::LeafVia<
                 __spec_p::Src<'t'>,
             > as __spec_p::LeafConvert<
-                <() as GenericReq_tokens_source<Rec>>::Space,
+                <GenericReq·tokens as __spec_p::SourceServedBy<Rec>>::Space,
                 <Batch<IndexSeq<50>> as __spec_p::LeafField>::Space,
             >>::fits(
-                <<() as GenericReq_tokens_source<
+                <<GenericReq·tokens as __spec_p::SourceServedBy<
                     Rec,
                 >>::Via as __spec_p::SourceOf<Rec>>::view(__spec_record),
                 __spec_collate_tokens,
@@ -809,10 +720,10 @@ const _: () = {
             <__spec_p::LeafVia<
                 __spec_p::Src<'y'>,
             > as __spec_p::LeafConvert<
-                <() as GenericReq_label_source<Rec>>::Space,
+                <GenericReq·label as __spec_p::SourceServedBy<Rec>>::Space,
                 <Batch<R> as __spec_p::LeafField>::Space,
             >>::fits(
-                <<() as GenericReq_label_source<
+                <<GenericReq·label as __spec_p::SourceServedBy<
                     Rec,
                 >>::Via as __spec_p::SourceOf<Rec>>::view(__spec_record),
                 __spec_collate_label,

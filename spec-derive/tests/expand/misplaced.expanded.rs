@@ -1,6 +1,6 @@
 // The expansion of tests/expand/misplaced.rs; written by `BATCHSPEC_BLESS=1 cargo test`.
-// tokens: 1170b4db01c199b8
-// spans: 0ff3d64a1f02a3b2
+// tokens: f1c86674972954f1
+// spans: d2921b419a0ceec0
 #[doc(hidden)]
 #[allow(non_camel_case_types, unused_qualifications, clippy::all)]
 const _: () = {
@@ -552,123 +552,50 @@ const _: () = {
     ::core::compile_error! {
         "pad value 50 is not a label of `IndexSeq<50>`: its labels are 0..50"
     }
-    #[diagnostic::on_unimplemented(
-        message = "field `views` of `Misplaced` is a tuple of batches of one source: a projection has nothing of the record's to lend for it",
-        label = "nothing to lend for this field",
-        note = "`Projection::get` and `select` build every field, as a provider does"
-    )]
-    pub trait Misplaced_views_lend<R> {
-        type View;
-        fn lend() -> Self::View;
+    #[allow(dead_code, unreachable_pub)]
+    pub enum Misplaced·views {}
+    #[allow(dead_code, unreachable_pub)]
+    pub enum Misplaced·inner {}
+    #[allow(dead_code, unreachable_pub)]
+    pub enum Misplaced·tokens {}
+    impl __spec_p::FieldSource for Misplaced·tokens {
+        type Key = __spec_p::Src<'t'>;
+        type Family = __spec_p::FamilyOf<Batch<IndexSeq<50>>>;
     }
-    #[diagnostic::do_not_recommend]
-    impl<R> Misplaced_views_lend<R> for __spec_p::Null {
-        type View = __spec_p::Null;
-        fn lend() -> __spec_p::Null {
-            __spec_p::Null
-        }
-    }
-    #[diagnostic::on_unimplemented(
-        message = "the record `{R}` does not serve source \"t\"",
-        label = "field `tokens` of `Misplaced` reads source \"t\"",
-        note = "a record serves the sources of its own batch fields: it needs a batch field of source \"t\" (`#[spec(source = \"t\")]`, or a field of that name without `#[spec]`); the sources of a struct nested in the record are that struct's (pair the request with it); a source held in two fields is served by kind (an image field to an image, a vector field to a vector), and to none when the two are of one kind; the record comes first, as in `assert_serves::<Record, Request>` and `Provider::<Record, Request>`"
-    )]
-    pub trait Misplaced_tokens_source<R> {
-        type Space: __spec_p::Space;
-        type Field;
-        type Via: __spec_p::SourceOf<R, Space = Self::Space, Field = Self::Field>;
-    }
-    #[diagnostic::do_not_recommend]
-    impl<
-        R: __spec_p::HasSourceAs<
-                __spec_p::Src<'t'>,
-                __spec_p::FamilyOf<Batch<IndexSeq<50>>>,
-            >,
-    > Misplaced_tokens_source<R> for () {
-        type Space = <R as __spec_p::HasSourceAs<
-            __spec_p::Src<'t'>,
-            __spec_p::FamilyOf<Batch<IndexSeq<50>>>,
-        >>::Space;
-        type Field = <R as __spec_p::HasSourceAs<
-            __spec_p::Src<'t'>,
-            __spec_p::FamilyOf<Batch<IndexSeq<50>>>,
-        >>::Field;
-        type Via = __spec_p::LeafVia<
-            __spec_p::Src<'t'>,
-            __spec_p::FamilyOf<Batch<IndexSeq<50>>>,
-        >;
-    }
-    #[diagnostic::on_unimplemented(
-        message = "field `tokens` of `Misplaced` has a collate policy (`pad`, `pad_to` or `truncate`), applied batch by batch: `serve` cannot build it",
-        note = "`serve` gives whole sources; a provider or a dataset selection collates batch by batch"
-    )]
-    pub trait Misplaced_tokens_serve<R> {
-        fn serve_value<T>() -> T;
-    }
-    #[diagnostic::do_not_recommend]
-    impl<R> Misplaced_tokens_serve<R> for __spec_p::Null {
-        fn serve_value<T>() -> T {
-            __spec_p::core::unreachable!()
-        }
-    }
-    #[diagnostic::on_unimplemented(
-        message = "the record `{R}` does not serve source \"type\"",
-        label = "field `type` of `Misplaced` reads source \"type\"",
-        note = "a record serves the sources of its own batch fields: it needs a batch field of source \"type\" (`#[spec(source = \"type\")]`, or a field of that name without `#[spec]`); the sources of a struct nested in the record are that struct's (pair the request with it); a source held in two fields is served by kind (an image field to an image, a vector field to a vector), and to none when the two are of one kind; the record comes first, as in `assert_serves::<Record, Request>` and `Provider::<Record, Request>`"
-    )]
-    pub trait Misplaced_type_source<R> {
-        type Space: __spec_p::Space;
-        type Field;
-        type Via: __spec_p::SourceOf<R, Space = Self::Space, Field = Self::Field>;
-    }
-    #[diagnostic::do_not_recommend]
-    impl<
-        R: __spec_p::HasSourceAs<
-                __spec_p::Src<'t', 'y', 'p', 'e'>,
-                __spec_p::FamilyOf<Batch<Labels<3>>>,
-            >,
-    > Misplaced_type_source<R> for () {
-        type Space = <R as __spec_p::HasSourceAs<
-            __spec_p::Src<'t', 'y', 'p', 'e'>,
-            __spec_p::FamilyOf<Batch<Labels<3>>>,
-        >>::Space;
-        type Field = <R as __spec_p::HasSourceAs<
-            __spec_p::Src<'t', 'y', 'p', 'e'>,
-            __spec_p::FamilyOf<Batch<Labels<3>>>,
-        >>::Field;
-        type Via = __spec_p::LeafVia<
-            __spec_p::Src<'t', 'y', 'p', 'e'>,
-            __spec_p::FamilyOf<Batch<Labels<3>>>,
-        >;
+    #[allow(dead_code, unreachable_pub)]
+    pub enum Misplaced·type {}
+    impl __spec_p::FieldSource for Misplaced·type {
+        type Key = __spec_p::Src<'t', 'y', 'p', 'e'>;
+        type Family = __spec_p::FamilyOf<Batch<Labels<3>>>;
     }
     impl<R> __spec_p::ProjectFrom<R> for Misplaced
     where
-        (): Misplaced_views_lend<R>,
+        Misplaced·views: __spec_p::LentByProjection<R>,
         for<'__spec_x> Labelled: __spec_p::ProjectFrom<R>,
-        (): Misplaced_tokens_source<R>,
-        <() as Misplaced_tokens_source<
+        Misplaced·tokens: __spec_p::SourceServedBy<R>,
+        <Misplaced·tokens as __spec_p::SourceServedBy<
             R,
         >>::Space: __spec_p::LendsAs<
             <Batch<IndexSeq<50>> as __spec_p::LeafField>::Space,
         >,
-        for<'__spec_x> <() as Misplaced_tokens_source<
+        for<'__spec_x> <Misplaced·tokens as __spec_p::SourceServedBy<
             R,
         >>::Field: __spec_p::ProjectAs<'__spec_x, Batch<IndexSeq<50>>>,
-        (): Misplaced_type_source<R>,
-        <() as Misplaced_type_source<
+        Misplaced·type: __spec_p::SourceServedBy<R>,
+        <Misplaced·type as __spec_p::SourceServedBy<
             R,
         >>::Space: __spec_p::LendsAs<<Batch<Labels<3>> as __spec_p::LeafField>::Space>,
-        for<'__spec_x> <() as Misplaced_type_source<
+        for<'__spec_x> <Misplaced·type as __spec_p::SourceServedBy<
             R,
         >>::Field: __spec_p::ProjectAs<'__spec_x, Batch<Labels<3>>>,
     {
         type Views<'__spec_a> = MisplacedMapped<
-            <() as Misplaced_views_lend<R>>::View,
+            <Misplaced·views as __spec_p::LentByProjection<R>>::View,
             <Labelled as __spec_p::ProjectFrom<R>>::Views<'__spec_a>,
-            <<() as Misplaced_tokens_source<
+            <<Misplaced·tokens as __spec_p::SourceServedBy<
                 R,
             >>::Field as __spec_p::ProjectAs<'__spec_a, Batch<IndexSeq<50>>>>::View,
-            <<() as Misplaced_type_source<
+            <<Misplaced·type as __spec_p::SourceServedBy<
                 R,
             >>::Field as __spec_p::ProjectAs<'__spec_a, Batch<Labels<3>>>>::View,
         >
@@ -680,31 +607,31 @@ const _: () = {
         ) -> Self::Views<'_> {
             let _ = (&__spec_record, &__spec_rows);
             MisplacedMapped {
-                views: <() as Misplaced_views_lend<R>>::lend(),
+                views: <Misplaced·views as __spec_p::LentByProjection<R>>::lend(),
                 inner: <Labelled as __spec_p::ProjectFrom<
                     R,
                 >>::project_rows(
                     __spec_record,
                     __spec_p::core::clone::Clone::clone(&__spec_rows),
                 ),
-                tokens: <<() as Misplaced_tokens_source<
+                tokens: <<Misplaced·tokens as __spec_p::SourceServedBy<
                     R,
                 >>::Field as __spec_p::ProjectAs<
                     '_,
                     Batch<IndexSeq<50>>,
                 >>::project(
-                    <<() as Misplaced_tokens_source<
+                    <<Misplaced·tokens as __spec_p::SourceServedBy<
                         R,
                     >>::Via as __spec_p::SourceOf<R>>::field(__spec_record),
                     __spec_p::core::clone::Clone::clone(&__spec_rows),
                 ),
-                r#type: <<() as Misplaced_type_source<
+                r#type: <<Misplaced·type as __spec_p::SourceServedBy<
                     R,
                 >>::Field as __spec_p::ProjectAs<
                     '_,
                     Batch<Labels<3>>,
                 >>::project(
-                    <<() as Misplaced_type_source<
+                    <<Misplaced·type as __spec_p::SourceServedBy<
                         R,
                     >>::Via as __spec_p::SourceOf<R>>::field(__spec_record),
                     __spec_p::core::clone::Clone::clone(&__spec_rows),
@@ -720,14 +647,14 @@ const _: () = {
             Batch<Vector<2>>,
         ): __spec_p::ReadField<R, __spec_p::Src<'v'>>,
         for<'__spec_x> Labelled: __spec_p::Reads<R>,
-        (): Misplaced_tokens_source<R>,
-        <() as Misplaced_tokens_source<
+        Misplaced·tokens: __spec_p::SourceServedBy<R>,
+        <Misplaced·tokens as __spec_p::SourceServedBy<
             R,
         >>::Space: __spec_p::FormatAs<
             <Batch<IndexSeq<50>> as __spec_p::LeafField>::Space,
         >,
-        (): Misplaced_type_source<R>,
-        <() as Misplaced_type_source<
+        Misplaced·type: __spec_p::SourceServedBy<R>,
+        <Misplaced·type as __spec_p::SourceServedBy<
             R,
         >>::Space: __spec_p::FormatAs<<Batch<Labels<3>> as __spec_p::LeafField>::Space>,
     {}
@@ -739,15 +666,15 @@ const _: () = {
             Batch<Vector<2>>,
         ): __spec_p::ServeField<R, __spec_p::Src<'v'>>,
         for<'__spec_x> Labelled: __spec_p::ServeFrom<R>,
-        (): Misplaced_tokens_source<R>,
-        <() as Misplaced_tokens_source<
+        Misplaced·tokens: __spec_p::SourceServedBy<R>,
+        <Misplaced·tokens as __spec_p::SourceServedBy<
             R,
         >>::Space: __spec_p::FormatAs<
             <Batch<IndexSeq<50>> as __spec_p::LeafField>::Space,
         >,
-        (): Misplaced_tokens_serve<R>,
-        (): Misplaced_type_source<R>,
-        <() as Misplaced_type_source<
+        Misplaced·tokens: __spec_p::ServedWhole<R>,
+        Misplaced·type: __spec_p::SourceServedBy<R>,
+        <Misplaced·type as __spec_p::SourceServedBy<
             R,
         >>::Space: __spec_p::FormatAs<<Batch<Labels<3>> as __spec_p::LeafField>::Space>,
         for<'__spec_x> Batch<
@@ -770,7 +697,7 @@ const _: () = {
                 inner: <Labelled as __spec_p::ServeFrom<
                     R,
                 >>::serve_from(__spec_record, __spec_cache),
-                tokens: <() as Misplaced_tokens_serve<
+                tokens: <Misplaced·tokens as __spec_p::ServedWhole<
                     R,
                 >>::serve_value::<Batch<IndexSeq<50>>>(),
                 r#type: <Batch<
@@ -781,10 +708,10 @@ const _: () = {
                     <__spec_p::LeafVia<
                         __spec_p::Src<'t', 'y', 'p', 'e'>,
                     > as __spec_p::LeafConvert<
-                        <() as Misplaced_type_source<R>>::Space,
+                        <Misplaced·type as __spec_p::SourceServedBy<R>>::Space,
                         <Batch<Labels<3>> as __spec_p::LeafField>::Space,
                     >>::serve(
-                        <<() as Misplaced_type_source<
+                        <<Misplaced·type as __spec_p::SourceServedBy<
                             R,
                         >>::Via as __spec_p::SourceOf<R>>::view(__spec_record),
                         __spec_cache,
@@ -801,8 +728,8 @@ const _: () = {
             Batch<Vector<2>>,
         ): __spec_p::GatherField<R, __spec_p::Src<'v'>>,
         for<'__spec_x> Labelled: __spec_p::GatherFrom<R>,
-        (): Misplaced_tokens_source<R>,
-        <() as Misplaced_tokens_source<
+        Misplaced·tokens: __spec_p::SourceServedBy<R>,
+        <Misplaced·tokens as __spec_p::SourceServedBy<
             R,
         >>::Space: __spec_p::FormatAs<
             <Batch<IndexSeq<50>> as __spec_p::LeafField>::Space,
@@ -810,8 +737,8 @@ const _: () = {
         for<'__spec_x> Batch<
             IndexSeq<50>,
         >: __spec_p::GatherInto<<Batch<IndexSeq<50>> as __spec_p::LeafField>::Space>,
-        (): Misplaced_type_source<R>,
-        <() as Misplaced_type_source<
+        Misplaced·type: __spec_p::SourceServedBy<R>,
+        <Misplaced·type as __spec_p::SourceServedBy<
             R,
         >>::Space: __spec_p::FormatAs<<Batch<Labels<3>> as __spec_p::LeafField>::Space>,
         for<'__spec_x> Batch<
@@ -866,10 +793,10 @@ const _: () = {
             <__spec_p::LeafVia<
                 __spec_p::Src<'t'>,
             > as __spec_p::LeafConvert<
-                <() as Misplaced_tokens_source<R>>::Space,
+                <Misplaced·tokens as __spec_p::SourceServedBy<R>>::Space,
                 <Batch<IndexSeq<50>> as __spec_p::LeafField>::Space,
             >>::gather(
-                <<() as Misplaced_tokens_source<
+                <<Misplaced·tokens as __spec_p::SourceServedBy<
                     R,
                 >>::Via as __spec_p::SourceOf<R>>::view(__spec_record),
                 __spec_rows,
@@ -881,10 +808,10 @@ const _: () = {
             <__spec_p::LeafVia<
                 __spec_p::Src<'t', 'y', 'p', 'e'>,
             > as __spec_p::LeafConvert<
-                <() as Misplaced_type_source<R>>::Space,
+                <Misplaced·type as __spec_p::SourceServedBy<R>>::Space,
                 <Batch<Labels<3>> as __spec_p::LeafField>::Space,
             >>::gather(
-                <<() as Misplaced_type_source<
+                <<Misplaced·type as __spec_p::SourceServedBy<
                     R,
                 >>::Via as __spec_p::SourceOf<R>>::view(__spec_record),
                 __spec_rows,
@@ -918,10 +845,10 @@ const _: () = {
             <__spec_p::LeafVia<
                 __spec_p::Src<'t'>,
             > as __spec_p::LeafConvert<
-                <() as Misplaced_tokens_source<R>>::Space,
+                <Misplaced·tokens as __spec_p::SourceServedBy<R>>::Space,
                 <Batch<IndexSeq<50>> as __spec_p::LeafField>::Space,
             >>::fits(
-                <<() as Misplaced_tokens_source<
+                <<Misplaced·tokens as __spec_p::SourceServedBy<
                     R,
                 >>::Via as __spec_p::SourceOf<R>>::view(__spec_record),
                 __spec_collate_tokens,
@@ -930,10 +857,10 @@ const _: () = {
             <__spec_p::LeafVia<
                 __spec_p::Src<'t', 'y', 'p', 'e'>,
             > as __spec_p::LeafConvert<
-                <() as Misplaced_type_source<R>>::Space,
+                <Misplaced·type as __spec_p::SourceServedBy<R>>::Space,
                 <Batch<Labels<3>> as __spec_p::LeafField>::Space,
             >>::fits(
-                <<() as Misplaced_type_source<
+                <<Misplaced·type as __spec_p::SourceServedBy<
                     R,
                 >>::Via as __spec_p::SourceOf<R>>::view(__spec_record),
                 __spec_collate_type,

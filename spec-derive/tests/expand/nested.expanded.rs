@@ -1,6 +1,6 @@
 // The expansion of tests/expand/nested.rs; written by `BATCHSPEC_BLESS=1 cargo test`.
-// tokens: 7b351805c4c1d6ac
-// spans: a56e7a0b57f3de1c
+// tokens: 09bada149173fa6e
+// spans: 98a5405517462121
 #[doc(hidden)]
 #[allow(non_camel_case_types, unused_qualifications, clippy::all)]
 const _: () = {
@@ -271,29 +271,17 @@ const _: () = {
         ): __spec_p::Node<__spec_p::Src<'v'>>,
         for<'__spec_w> Labelled: __spec_p::Node<__spec_p::Src<'i', 'n', 'n', 'e', 'r'>>,
     {}
-    #[diagnostic::on_unimplemented(
-        message = "field `views` of `Outer` is a tuple of batches of one source: a projection has nothing of the record's to lend for it",
-        label = "nothing to lend for this field",
-        note = "`Projection::get` and `select` build every field, as a provider does"
-    )]
-    pub trait Outer_views_lend<R> {
-        type View;
-        fn lend() -> Self::View;
-    }
-    #[diagnostic::do_not_recommend]
-    impl<R> Outer_views_lend<R> for __spec_p::Null {
-        type View = __spec_p::Null;
-        fn lend() -> __spec_p::Null {
-            __spec_p::Null
-        }
-    }
+    #[allow(dead_code, unreachable_pub)]
+    pub enum Outer·views {}
+    #[allow(dead_code, unreachable_pub)]
+    pub enum Outer·inner {}
     impl<R> __spec_p::ProjectFrom<R> for Outer
     where
-        (): Outer_views_lend<R>,
+        Outer·views: __spec_p::LentByProjection<R>,
         for<'__spec_x> Labelled: __spec_p::ProjectFrom<R>,
     {
         type Views<'__spec_a> = OuterMapped<
-            <() as Outer_views_lend<R>>::View,
+            <Outer·views as __spec_p::LentByProjection<R>>::View,
             <Labelled as __spec_p::ProjectFrom<R>>::Views<'__spec_a>,
         >
         where
@@ -304,7 +292,7 @@ const _: () = {
         ) -> Self::Views<'_> {
             let _ = (&__spec_record, &__spec_rows);
             OuterMapped {
-                views: <() as Outer_views_lend<R>>::lend(),
+                views: <Outer·views as __spec_p::LentByProjection<R>>::lend(),
                 inner: <Labelled as __spec_p::ProjectFrom<
                     R,
                 >>::project_rows(

@@ -1,6 +1,6 @@
 // The expansion of tests/expand/ragged.rs; written by `BATCHSPEC_BLESS=1 cargo test`.
-// tokens: 0ca71bab267d638a
-// spans: d96eff21d42e353c
+// tokens: 22a3c5fb621ae1d0
+// spans: 831a71ec08d12c56
 #[doc(hidden)]
 #[allow(non_camel_case_types, unused_qualifications, clippy::all)]
 const _: () = {
@@ -187,50 +187,26 @@ const _: () = {
             <Self as __spec_p::HasSource<__spec_p::Src<'t'>>>::source_field(self)
         }
     }
-    #[diagnostic::on_unimplemented(
-        message = "the record `{R}` does not serve source \"t\"",
-        label = "field `tokens` of `Seqs` reads source \"t\"",
-        note = "a record serves the sources of its own batch fields: it needs a batch field of source \"t\" (`#[spec(source = \"t\")]`, or a field of that name without `#[spec]`); the sources of a struct nested in the record are that struct's (pair the request with it); a source held in two fields is served by kind (an image field to an image, a vector field to a vector), and to none when the two are of one kind; the record comes first, as in `assert_serves::<Record, Request>` and `Provider::<Record, Request>`"
-    )]
-    pub trait Seqs_tokens_source<R> {
-        type Space: __spec_p::Space;
-        type Field;
-        type Via: __spec_p::SourceOf<R, Space = Self::Space, Field = Self::Field>;
-    }
-    #[diagnostic::do_not_recommend]
-    impl<
-        R: __spec_p::HasSourceAs<
-                __spec_p::Src<'t'>,
-                __spec_p::FamilyOf<Ragged<IndexSeq<50>>>,
-            >,
-    > Seqs_tokens_source<R> for () {
-        type Space = <R as __spec_p::HasSourceAs<
-            __spec_p::Src<'t'>,
-            __spec_p::FamilyOf<Ragged<IndexSeq<50>>>,
-        >>::Space;
-        type Field = <R as __spec_p::HasSourceAs<
-            __spec_p::Src<'t'>,
-            __spec_p::FamilyOf<Ragged<IndexSeq<50>>>,
-        >>::Field;
-        type Via = __spec_p::LeafVia<
-            __spec_p::Src<'t'>,
-            __spec_p::FamilyOf<Ragged<IndexSeq<50>>>,
-        >;
+    #[allow(dead_code, unreachable_pub)]
+    pub enum Seqs·tokens {}
+    impl __spec_p::FieldSource for Seqs·tokens {
+        type Key = __spec_p::Src<'t'>;
+        type Family = __spec_p::FamilyOf<Ragged<IndexSeq<50>>>;
     }
     impl<R> __spec_p::ProjectFrom<R> for Seqs
     where
-        (): Seqs_tokens_source<R>,
-        <() as Seqs_tokens_source<
+        Seqs·tokens: __spec_p::SourceServedBy<R>,
+        <Seqs·tokens as __spec_p::SourceServedBy<
             R,
         >>::Space: __spec_p::LendsAs<
             <Ragged<IndexSeq<50>> as __spec_p::LeafField>::Space,
         >,
-        for<'__spec_x> <() as Seqs_tokens_source<
+        for<'__spec_x> <Seqs·tokens as __spec_p::SourceServedBy<
             R,
         >>::Field: __spec_p::ProjectAs<'__spec_x, Ragged<IndexSeq<50>>>,
     {
         type Views<'__spec_a> = SeqsMapped<
-            <<() as Seqs_tokens_source<
+            <<Seqs·tokens as __spec_p::SourceServedBy<
                 R,
             >>::Field as __spec_p::ProjectAs<'__spec_a, Ragged<IndexSeq<50>>>>::View,
         >
@@ -242,13 +218,13 @@ const _: () = {
         ) -> Self::Views<'_> {
             let _ = (&__spec_record, &__spec_rows);
             SeqsMapped {
-                tokens: <<() as Seqs_tokens_source<
+                tokens: <<Seqs·tokens as __spec_p::SourceServedBy<
                     R,
                 >>::Field as __spec_p::ProjectAs<
                     '_,
                     Ragged<IndexSeq<50>>,
                 >>::project(
-                    <<() as Seqs_tokens_source<
+                    <<Seqs·tokens as __spec_p::SourceServedBy<
                         R,
                     >>::Via as __spec_p::SourceOf<R>>::field(__spec_record),
                     __spec_p::core::clone::Clone::clone(&__spec_rows),
@@ -259,8 +235,8 @@ const _: () = {
     impl<R> __spec_p::Reads<R> for Seqs
     where
         for<'__spec_x> Self: __spec_p::DataSpec,
-        (): Seqs_tokens_source<R>,
-        <() as Seqs_tokens_source<
+        Seqs·tokens: __spec_p::SourceServedBy<R>,
+        <Seqs·tokens as __spec_p::SourceServedBy<
             R,
         >>::Space: __spec_p::FormatAs<
             <Ragged<IndexSeq<50>> as __spec_p::LeafField>::Space,
@@ -269,8 +245,8 @@ const _: () = {
     impl<R> __spec_p::ServeFrom<R> for Seqs
     where
         for<'__spec_x> Self: __spec_p::DataSpec,
-        (): Seqs_tokens_source<R>,
-        <() as Seqs_tokens_source<
+        Seqs·tokens: __spec_p::SourceServedBy<R>,
+        <Seqs·tokens as __spec_p::SourceServedBy<
             R,
         >>::Space: __spec_p::FormatAs<
             <Ragged<IndexSeq<50>> as __spec_p::LeafField>::Space,
@@ -293,10 +269,10 @@ const _: () = {
                     <__spec_p::LeafVia<
                         __spec_p::Src<'t'>,
                     > as __spec_p::LeafConvert<
-                        <() as Seqs_tokens_source<R>>::Space,
+                        <Seqs·tokens as __spec_p::SourceServedBy<R>>::Space,
                         <Ragged<IndexSeq<50>> as __spec_p::LeafField>::Space,
                     >>::serve(
-                        <<() as Seqs_tokens_source<
+                        <<Seqs·tokens as __spec_p::SourceServedBy<
                             R,
                         >>::Via as __spec_p::SourceOf<R>>::view(__spec_record),
                         __spec_cache,
@@ -308,8 +284,8 @@ const _: () = {
     impl<R> __spec_p::GatherFrom<R> for Seqs
     where
         for<'__spec_x> Self: __spec_p::DataSpec,
-        (): Seqs_tokens_source<R>,
-        <() as Seqs_tokens_source<
+        Seqs·tokens: __spec_p::SourceServedBy<R>,
+        <Seqs·tokens as __spec_p::SourceServedBy<
             R,
         >>::Space: __spec_p::FormatAs<
             <Ragged<IndexSeq<50>> as __spec_p::LeafField>::Space,
@@ -336,10 +312,10 @@ const _: () = {
             <__spec_p::LeafVia<
                 __spec_p::Src<'t'>,
             > as __spec_p::LeafConvert<
-                <() as Seqs_tokens_source<R>>::Space,
+                <Seqs·tokens as __spec_p::SourceServedBy<R>>::Space,
                 <Ragged<IndexSeq<50>> as __spec_p::LeafField>::Space,
             >>::gather(
-                <<() as Seqs_tokens_source<
+                <<Seqs·tokens as __spec_p::SourceServedBy<
                     R,
                 >>::Via as __spec_p::SourceOf<R>>::view(__spec_record),
                 __spec_rows,
@@ -357,10 +333,10 @@ const _: () = {
             <__spec_p::LeafVia<
                 __spec_p::Src<'t'>,
             > as __spec_p::LeafConvert<
-                <() as Seqs_tokens_source<R>>::Space,
+                <Seqs·tokens as __spec_p::SourceServedBy<R>>::Space,
                 <Ragged<IndexSeq<50>> as __spec_p::LeafField>::Space,
             >>::fits(
-                <<() as Seqs_tokens_source<
+                <<Seqs·tokens as __spec_p::SourceServedBy<
                     R,
                 >>::Via as __spec_p::SourceOf<R>>::view(__spec_record),
                 __spec_collate_tokens,

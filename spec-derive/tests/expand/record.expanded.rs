@@ -1,6 +1,6 @@
 // The expansion of tests/expand/record.rs; written by `BATCHSPEC_BLESS=1 cargo test`.
-// tokens: 9818895e0d97f658
-// spans: e761a5523bf0635f
+// tokens: 84e6d2d49e68ee93
+// spans: e45d6f0ddbbcba92
 #[doc(hidden)]
 #[allow(non_camel_case_types, unused_qualifications, clippy::all)]
 const _: () = {
@@ -317,90 +317,45 @@ const _: () = {
             <Self as __spec_p::HasSource<__spec_p::Src<'y'>>>::source_field(self)
         }
     }
-    #[diagnostic::on_unimplemented(
-        message = "the record `{R}` does not serve source \"img\"",
-        label = "field `image` of `Record` reads source \"img\"",
-        note = "a record serves the sources of its own batch fields: it needs a batch field of source \"img\" (`#[spec(source = \"img\")]`, or a field of that name without `#[spec]`); the sources of a struct nested in the record are that struct's (pair the request with it); a source held in two fields is served by kind (an image field to an image, a vector field to a vector), and to none when the two are of one kind; the record comes first, as in `assert_serves::<Record, Request>` and `Provider::<Record, Request>`"
-    )]
-    pub trait Record_image_source<R> {
-        type Space: __spec_p::Space;
-        type Field;
-        type Via: __spec_p::SourceOf<R, Space = Self::Space, Field = Self::Field>;
+    #[allow(dead_code, unreachable_pub)]
+    pub enum Record·image {}
+    impl __spec_p::FieldSource for Record·image {
+        type Key = __spec_p::Src<'i', 'm', 'g'>;
+        type Family = __spec_p::FamilyOf<Batch<Image<2, 2, 3, 12>>>;
     }
-    #[diagnostic::do_not_recommend]
-    impl<
-        R: __spec_p::HasSourceAs<
-                __spec_p::Src<'i', 'm', 'g'>,
-                __spec_p::FamilyOf<Batch<Image<2, 2, 3, 12>>>,
-            >,
-    > Record_image_source<R> for () {
-        type Space = <R as __spec_p::HasSourceAs<
-            __spec_p::Src<'i', 'm', 'g'>,
-            __spec_p::FamilyOf<Batch<Image<2, 2, 3, 12>>>,
-        >>::Space;
-        type Field = <R as __spec_p::HasSourceAs<
-            __spec_p::Src<'i', 'm', 'g'>,
-            __spec_p::FamilyOf<Batch<Image<2, 2, 3, 12>>>,
-        >>::Field;
-        type Via = __spec_p::LeafVia<
-            __spec_p::Src<'i', 'm', 'g'>,
-            __spec_p::FamilyOf<Batch<Image<2, 2, 3, 12>>>,
-        >;
-    }
-    #[diagnostic::on_unimplemented(
-        message = "the record `{R}` does not serve source \"y\"",
-        label = "field `label` of `Record` reads source \"y\"",
-        note = "a record serves the sources of its own batch fields: it needs a batch field of source \"y\" (`#[spec(source = \"y\")]`, or a field of that name without `#[spec]`); the sources of a struct nested in the record are that struct's (pair the request with it); a source held in two fields is served by kind (an image field to an image, a vector field to a vector), and to none when the two are of one kind; the record comes first, as in `assert_serves::<Record, Request>` and `Provider::<Record, Request>`"
-    )]
-    pub trait Record_label_source<R> {
-        type Space: __spec_p::Space;
-        type Field;
-        type Via: __spec_p::SourceOf<R, Space = Self::Space, Field = Self::Field>;
-    }
-    #[diagnostic::do_not_recommend]
-    impl<
-        R: __spec_p::HasSourceAs<__spec_p::Src<'y'>, __spec_p::FamilyOf<Batch<Index<3>>>>,
-    > Record_label_source<R> for () {
-        type Space = <R as __spec_p::HasSourceAs<
-            __spec_p::Src<'y'>,
-            __spec_p::FamilyOf<Batch<Index<3>>>,
-        >>::Space;
-        type Field = <R as __spec_p::HasSourceAs<
-            __spec_p::Src<'y'>,
-            __spec_p::FamilyOf<Batch<Index<3>>>,
-        >>::Field;
-        type Via = __spec_p::LeafVia<
-            __spec_p::Src<'y'>,
-            __spec_p::FamilyOf<Batch<Index<3>>>,
-        >;
+    #[allow(dead_code, unreachable_pub)]
+    pub enum Record·label {}
+    impl __spec_p::FieldSource for Record·label {
+        type Key = __spec_p::Src<'y'>;
+        type Family = __spec_p::FamilyOf<Batch<Index<3>>>;
     }
     impl<R> __spec_p::ProjectFrom<R> for Record
     where
-        (): Record_image_source<R>,
-        <() as Record_image_source<
+        Record·image: __spec_p::SourceServedBy<R>,
+        <Record·image as __spec_p::SourceServedBy<
             R,
         >>::Space: __spec_p::LendsAs<
             <Batch<Image<2, 2, 3, 12>> as __spec_p::LeafField>::Space,
         >,
-        for<'__spec_x> <() as Record_image_source<
+        for<'__spec_x> <Record·image as __spec_p::SourceServedBy<
             R,
         >>::Field: __spec_p::ProjectAs<'__spec_x, Batch<Image<2, 2, 3, 12>>>,
-        (): Record_label_source<R>,
-        <() as Record_label_source<
+        Record·label: __spec_p::SourceServedBy<R>,
+        <Record·label as __spec_p::SourceServedBy<
             R,
         >>::Space: __spec_p::LendsAs<<Batch<Index<3>> as __spec_p::LeafField>::Space>,
-        for<'__spec_x> <() as Record_label_source<
+        for<'__spec_x> <Record·label as __spec_p::SourceServedBy<
             R,
         >>::Field: __spec_p::ProjectAs<'__spec_x, Batch<Index<3>>>,
     {
         type Views<'__spec_a> = RecordMapped<
-            <<() as Record_image_source<
+            <<Record·image as __spec_p::SourceServedBy<
                 R,
             >>::Field as __spec_p::ProjectAs<
                 '__spec_a,
                 Batch<Image<2, 2, 3, 12>>,
             >>::View,
-            <<() as Record_label_source<
+            <<Record·label as __spec_p::SourceServedBy<
                 R,
             >>::Field as __spec_p::ProjectAs<'__spec_a, Batch<Index<3>>>>::View,
         >
@@ -412,24 +367,24 @@ const _: () = {
         ) -> Self::Views<'_> {
             let _ = (&__spec_record, &__spec_rows);
             RecordMapped {
-                image: <<() as Record_image_source<
+                image: <<Record·image as __spec_p::SourceServedBy<
                     R,
                 >>::Field as __spec_p::ProjectAs<
                     '_,
                     Batch<Image<2, 2, 3, 12>>,
                 >>::project(
-                    <<() as Record_image_source<
+                    <<Record·image as __spec_p::SourceServedBy<
                         R,
                     >>::Via as __spec_p::SourceOf<R>>::field(__spec_record),
                     __spec_p::core::clone::Clone::clone(&__spec_rows),
                 ),
-                label: <<() as Record_label_source<
+                label: <<Record·label as __spec_p::SourceServedBy<
                     R,
                 >>::Field as __spec_p::ProjectAs<
                     '_,
                     Batch<Index<3>>,
                 >>::project(
-                    <<() as Record_label_source<
+                    <<Record·label as __spec_p::SourceServedBy<
                         R,
                     >>::Via as __spec_p::SourceOf<R>>::field(__spec_record),
                     __spec_p::core::clone::Clone::clone(&__spec_rows),
@@ -440,22 +395,22 @@ const _: () = {
     impl<R> __spec_p::Reads<R> for Record
     where
         for<'__spec_x> Self: __spec_p::DataSpec,
-        (): Record_image_source<R>,
-        <() as Record_image_source<
+        Record·image: __spec_p::SourceServedBy<R>,
+        <Record·image as __spec_p::SourceServedBy<
             R,
         >>::Space: __spec_p::FormatAs<
             <Batch<Image<2, 2, 3, 12>> as __spec_p::LeafField>::Space,
         >,
-        (): Record_label_source<R>,
-        <() as Record_label_source<
+        Record·label: __spec_p::SourceServedBy<R>,
+        <Record·label as __spec_p::SourceServedBy<
             R,
         >>::Space: __spec_p::FormatAs<<Batch<Index<3>> as __spec_p::LeafField>::Space>,
     {}
     impl<R> __spec_p::ServeFrom<R> for Record
     where
         for<'__spec_x> Self: __spec_p::DataSpec,
-        (): Record_image_source<R>,
-        <() as Record_image_source<
+        Record·image: __spec_p::SourceServedBy<R>,
+        <Record·image as __spec_p::SourceServedBy<
             R,
         >>::Space: __spec_p::FormatAs<
             <Batch<Image<2, 2, 3, 12>> as __spec_p::LeafField>::Space,
@@ -465,8 +420,8 @@ const _: () = {
         >: __spec_p::FromShared<
             <Batch<Image<2, 2, 3, 12>> as __spec_p::LeafField>::Space,
         >,
-        (): Record_label_source<R>,
-        <() as Record_label_source<
+        Record·label: __spec_p::SourceServedBy<R>,
+        <Record·label as __spec_p::SourceServedBy<
             R,
         >>::Space: __spec_p::FormatAs<<Batch<Index<3>> as __spec_p::LeafField>::Space>,
         for<'__spec_x> Batch<
@@ -487,10 +442,10 @@ const _: () = {
                     <__spec_p::LeafVia<
                         __spec_p::Src<'i', 'm', 'g'>,
                     > as __spec_p::LeafConvert<
-                        <() as Record_image_source<R>>::Space,
+                        <Record·image as __spec_p::SourceServedBy<R>>::Space,
                         <Batch<Image<2, 2, 3, 12>> as __spec_p::LeafField>::Space,
                     >>::serve(
-                        <<() as Record_image_source<
+                        <<Record·image as __spec_p::SourceServedBy<
                             R,
                         >>::Via as __spec_p::SourceOf<R>>::view(__spec_record),
                         __spec_cache,
@@ -504,10 +459,10 @@ const _: () = {
                     <__spec_p::LeafVia<
                         __spec_p::Src<'y'>,
                     > as __spec_p::LeafConvert<
-                        <() as Record_label_source<R>>::Space,
+                        <Record·label as __spec_p::SourceServedBy<R>>::Space,
                         <Batch<Index<3>> as __spec_p::LeafField>::Space,
                     >>::serve(
-                        <<() as Record_label_source<
+                        <<Record·label as __spec_p::SourceServedBy<
                             R,
                         >>::Via as __spec_p::SourceOf<R>>::view(__spec_record),
                         __spec_cache,
@@ -519,8 +474,8 @@ const _: () = {
     impl<R> __spec_p::GatherFrom<R> for Record
     where
         for<'__spec_x> Self: __spec_p::DataSpec,
-        (): Record_image_source<R>,
-        <() as Record_image_source<
+        Record·image: __spec_p::SourceServedBy<R>,
+        <Record·image as __spec_p::SourceServedBy<
             R,
         >>::Space: __spec_p::FormatAs<
             <Batch<Image<2, 2, 3, 12>> as __spec_p::LeafField>::Space,
@@ -530,8 +485,8 @@ const _: () = {
         >: __spec_p::GatherInto<
             <Batch<Image<2, 2, 3, 12>> as __spec_p::LeafField>::Space,
         >,
-        (): Record_label_source<R>,
-        <() as Record_label_source<
+        Record·label: __spec_p::SourceServedBy<R>,
+        <Record·label as __spec_p::SourceServedBy<
             R,
         >>::Space: __spec_p::FormatAs<<Batch<Index<3>> as __spec_p::LeafField>::Space>,
         for<'__spec_x> Batch<
@@ -556,10 +511,10 @@ const _: () = {
             <__spec_p::LeafVia<
                 __spec_p::Src<'i', 'm', 'g'>,
             > as __spec_p::LeafConvert<
-                <() as Record_image_source<R>>::Space,
+                <Record·image as __spec_p::SourceServedBy<R>>::Space,
                 <Batch<Image<2, 2, 3, 12>> as __spec_p::LeafField>::Space,
             >>::gather(
-                <<() as Record_image_source<
+                <<Record·image as __spec_p::SourceServedBy<
                     R,
                 >>::Via as __spec_p::SourceOf<R>>::view(__spec_record),
                 __spec_rows,
@@ -571,10 +526,10 @@ const _: () = {
             <__spec_p::LeafVia<
                 __spec_p::Src<'y'>,
             > as __spec_p::LeafConvert<
-                <() as Record_label_source<R>>::Space,
+                <Record·label as __spec_p::SourceServedBy<R>>::Space,
                 <Batch<Index<3>> as __spec_p::LeafField>::Space,
             >>::gather(
-                <<() as Record_label_source<
+                <<Record·label as __spec_p::SourceServedBy<
                     R,
                 >>::Via as __spec_p::SourceOf<R>>::view(__spec_record),
                 __spec_rows,
@@ -592,10 +547,10 @@ const _: () = {
             <__spec_p::LeafVia<
                 __spec_p::Src<'i', 'm', 'g'>,
             > as __spec_p::LeafConvert<
-                <() as Record_image_source<R>>::Space,
+                <Record·image as __spec_p::SourceServedBy<R>>::Space,
                 <Batch<Image<2, 2, 3, 12>> as __spec_p::LeafField>::Space,
             >>::fits(
-                <<() as Record_image_source<
+                <<Record·image as __spec_p::SourceServedBy<
                     R,
                 >>::Via as __spec_p::SourceOf<R>>::view(__spec_record),
                 __spec_collate_image,
@@ -604,10 +559,10 @@ const _: () = {
             <__spec_p::LeafVia<
                 __spec_p::Src<'y'>,
             > as __spec_p::LeafConvert<
-                <() as Record_label_source<R>>::Space,
+                <Record·label as __spec_p::SourceServedBy<R>>::Space,
                 <Batch<Index<3>> as __spec_p::LeafField>::Space,
             >>::fits(
-                <<() as Record_label_source<
+                <<Record·label as __spec_p::SourceServedBy<
                     R,
                 >>::Via as __spec_p::SourceOf<R>>::view(__spec_record),
                 __spec_collate_label,

@@ -1,6 +1,6 @@
 // The expansion of tests/expand/request.rs; written by `BATCHSPEC_BLESS=1 cargo test`.
-// tokens: 2d92e9e5955f9ad7
-// spans: f03ecc96e3258457
+// tokens: e2adc73d7d43f654
+// spans: ef1c78e50cfaa40f
 #[doc(hidden)]
 #[allow(non_camel_case_types, unused_qualifications, clippy::all)]
 const _: () = {
@@ -319,93 +319,45 @@ const _: () = {
             <Self as __spec_p::HasSource<__spec_p::Src<'y'>>>::source_field(self)
         }
     }
-    #[diagnostic::on_unimplemented(
-        message = "the record `{R}` does not serve source \"img\"",
-        label = "field `image` of `Request` reads source \"img\"",
-        note = "a record serves the sources of its own batch fields: it needs a batch field of source \"img\" (`#[spec(source = \"img\")]`, or a field of that name without `#[spec]`); the sources of a struct nested in the record are that struct's (pair the request with it); a source held in two fields is served by kind (an image field to an image, a vector field to a vector), and to none when the two are of one kind; the record comes first, as in `assert_serves::<Record, Request>` and `Provider::<Record, Request>`"
-    )]
-    pub trait Request_image_source<R> {
-        type Space: __spec_p::Space;
-        type Field;
-        type Via: __spec_p::SourceOf<R, Space = Self::Space, Field = Self::Field>;
+    #[allow(dead_code, unreachable_pub)]
+    pub enum Request·image {}
+    impl __spec_p::FieldSource for Request·image {
+        type Key = __spec_p::Src<'i', 'm', 'g'>;
+        type Family = __spec_p::FamilyOf<Batch<Image<2, 2, 3, 12, BCHW, f32>>>;
     }
-    #[diagnostic::do_not_recommend]
-    impl<
-        R: __spec_p::HasSourceAs<
-                __spec_p::Src<'i', 'm', 'g'>,
-                __spec_p::FamilyOf<Batch<Image<2, 2, 3, 12, BCHW, f32>>>,
-            >,
-    > Request_image_source<R> for () {
-        type Space = <R as __spec_p::HasSourceAs<
-            __spec_p::Src<'i', 'm', 'g'>,
-            __spec_p::FamilyOf<Batch<Image<2, 2, 3, 12, BCHW, f32>>>,
-        >>::Space;
-        type Field = <R as __spec_p::HasSourceAs<
-            __spec_p::Src<'i', 'm', 'g'>,
-            __spec_p::FamilyOf<Batch<Image<2, 2, 3, 12, BCHW, f32>>>,
-        >>::Field;
-        type Via = __spec_p::LeafVia<
-            __spec_p::Src<'i', 'm', 'g'>,
-            __spec_p::FamilyOf<Batch<Image<2, 2, 3, 12, BCHW, f32>>>,
-        >;
-    }
-    #[diagnostic::on_unimplemented(
-        message = "the record `{R}` does not serve source \"y\"",
-        label = "field `label` of `Request` reads source \"y\"",
-        note = "a record serves the sources of its own batch fields: it needs a batch field of source \"y\" (`#[spec(source = \"y\")]`, or a field of that name without `#[spec]`); the sources of a struct nested in the record are that struct's (pair the request with it); a source held in two fields is served by kind (an image field to an image, a vector field to a vector), and to none when the two are of one kind; the record comes first, as in `assert_serves::<Record, Request>` and `Provider::<Record, Request>`"
-    )]
-    pub trait Request_label_source<R> {
-        type Space: __spec_p::Space;
-        type Field;
-        type Via: __spec_p::SourceOf<R, Space = Self::Space, Field = Self::Field>;
-    }
-    #[diagnostic::do_not_recommend]
-    impl<
-        R: __spec_p::HasSourceAs<
-                __spec_p::Src<'y'>,
-                __spec_p::FamilyOf<Batch<Vector<3>>>,
-            >,
-    > Request_label_source<R> for () {
-        type Space = <R as __spec_p::HasSourceAs<
-            __spec_p::Src<'y'>,
-            __spec_p::FamilyOf<Batch<Vector<3>>>,
-        >>::Space;
-        type Field = <R as __spec_p::HasSourceAs<
-            __spec_p::Src<'y'>,
-            __spec_p::FamilyOf<Batch<Vector<3>>>,
-        >>::Field;
-        type Via = __spec_p::LeafVia<
-            __spec_p::Src<'y'>,
-            __spec_p::FamilyOf<Batch<Vector<3>>>,
-        >;
+    #[allow(dead_code, unreachable_pub)]
+    pub enum Request·label {}
+    impl __spec_p::FieldSource for Request·label {
+        type Key = __spec_p::Src<'y'>;
+        type Family = __spec_p::FamilyOf<Batch<Vector<3>>>;
     }
     impl<R> __spec_p::ProjectFrom<R> for Request
     where
-        (): Request_image_source<R>,
-        <() as Request_image_source<
+        Request·image: __spec_p::SourceServedBy<R>,
+        <Request·image as __spec_p::SourceServedBy<
             R,
         >>::Space: __spec_p::LendsAs<
             <Batch<Image<2, 2, 3, 12, BCHW, f32>> as __spec_p::LeafField>::Space,
         >,
-        for<'__spec_x> <() as Request_image_source<
+        for<'__spec_x> <Request·image as __spec_p::SourceServedBy<
             R,
         >>::Field: __spec_p::ProjectAs<'__spec_x, Batch<Image<2, 2, 3, 12, BCHW, f32>>>,
-        (): Request_label_source<R>,
-        <() as Request_label_source<
+        Request·label: __spec_p::SourceServedBy<R>,
+        <Request·label as __spec_p::SourceServedBy<
             R,
         >>::Space: __spec_p::LendsAs<<Batch<Vector<3>> as __spec_p::LeafField>::Space>,
-        for<'__spec_x> <() as Request_label_source<
+        for<'__spec_x> <Request·label as __spec_p::SourceServedBy<
             R,
         >>::Field: __spec_p::ProjectAs<'__spec_x, Batch<Vector<3>>>,
     {
         type Views<'__spec_a> = RequestMapped<
-            <<() as Request_image_source<
+            <<Request·image as __spec_p::SourceServedBy<
                 R,
             >>::Field as __spec_p::ProjectAs<
                 '__spec_a,
                 Batch<Image<2, 2, 3, 12, BCHW, f32>>,
             >>::View,
-            <<() as Request_label_source<
+            <<Request·label as __spec_p::SourceServedBy<
                 R,
             >>::Field as __spec_p::ProjectAs<'__spec_a, Batch<Vector<3>>>>::View,
         >
@@ -417,24 +369,24 @@ const _: () = {
         ) -> Self::Views<'_> {
             let _ = (&__spec_record, &__spec_rows);
             RequestMapped {
-                image: <<() as Request_image_source<
+                image: <<Request·image as __spec_p::SourceServedBy<
                     R,
                 >>::Field as __spec_p::ProjectAs<
                     '_,
                     Batch<Image<2, 2, 3, 12, BCHW, f32>>,
                 >>::project(
-                    <<() as Request_image_source<
+                    <<Request·image as __spec_p::SourceServedBy<
                         R,
                     >>::Via as __spec_p::SourceOf<R>>::field(__spec_record),
                     __spec_p::core::clone::Clone::clone(&__spec_rows),
                 ),
-                label: <<() as Request_label_source<
+                label: <<Request·label as __spec_p::SourceServedBy<
                     R,
                 >>::Field as __spec_p::ProjectAs<
                     '_,
                     Batch<Vector<3>>,
                 >>::project(
-                    <<() as Request_label_source<
+                    <<Request·label as __spec_p::SourceServedBy<
                         R,
                     >>::Via as __spec_p::SourceOf<R>>::field(__spec_record),
                     __spec_p::core::clone::Clone::clone(&__spec_rows),
@@ -445,22 +397,22 @@ const _: () = {
     impl<R> __spec_p::Reads<R> for Request
     where
         for<'__spec_x> Self: __spec_p::DataSpec,
-        (): Request_image_source<R>,
-        <() as Request_image_source<
+        Request·image: __spec_p::SourceServedBy<R>,
+        <Request·image as __spec_p::SourceServedBy<
             R,
         >>::Space: __spec_p::FormatAs<
             <Batch<Image<2, 2, 3, 12, BCHW, f32>> as __spec_p::LeafField>::Space,
         >,
-        (): Request_label_source<R>,
-        <() as Request_label_source<
+        Request·label: __spec_p::SourceServedBy<R>,
+        <Request·label as __spec_p::SourceServedBy<
             R,
         >>::Space: __spec_p::FormatAs<<Batch<Vector<3>> as __spec_p::LeafField>::Space>,
     {}
     impl<R> __spec_p::ServeFrom<R> for Request
     where
         for<'__spec_x> Self: __spec_p::DataSpec,
-        (): Request_image_source<R>,
-        <() as Request_image_source<
+        Request·image: __spec_p::SourceServedBy<R>,
+        <Request·image as __spec_p::SourceServedBy<
             R,
         >>::Space: __spec_p::FormatAs<
             <Batch<Image<2, 2, 3, 12, BCHW, f32>> as __spec_p::LeafField>::Space,
@@ -470,8 +422,8 @@ const _: () = {
         >: __spec_p::FromShared<
             <Batch<Image<2, 2, 3, 12, BCHW, f32>> as __spec_p::LeafField>::Space,
         >,
-        (): Request_label_source<R>,
-        <() as Request_label_source<
+        Request·label: __spec_p::SourceServedBy<R>,
+        <Request·label as __spec_p::SourceServedBy<
             R,
         >>::Space: __spec_p::FormatAs<<Batch<Vector<3>> as __spec_p::LeafField>::Space>,
         for<'__spec_x> Batch<
@@ -492,12 +444,12 @@ const _: () = {
                     <__spec_p::LeafVia<
                         __spec_p::Src<'i', 'm', 'g'>,
                     > as __spec_p::LeafConvert<
-                        <() as Request_image_source<R>>::Space,
+                        <Request·image as __spec_p::SourceServedBy<R>>::Space,
                         <Batch<
                             Image<2, 2, 3, 12, BCHW, f32>,
                         > as __spec_p::LeafField>::Space,
                     >>::serve(
-                        <<() as Request_image_source<
+                        <<Request·image as __spec_p::SourceServedBy<
                             R,
                         >>::Via as __spec_p::SourceOf<R>>::view(__spec_record),
                         __spec_cache,
@@ -511,10 +463,10 @@ const _: () = {
                     <__spec_p::LeafVia<
                         __spec_p::Src<'y'>,
                     > as __spec_p::LeafConvert<
-                        <() as Request_label_source<R>>::Space,
+                        <Request·label as __spec_p::SourceServedBy<R>>::Space,
                         <Batch<Vector<3>> as __spec_p::LeafField>::Space,
                     >>::serve(
-                        <<() as Request_label_source<
+                        <<Request·label as __spec_p::SourceServedBy<
                             R,
                         >>::Via as __spec_p::SourceOf<R>>::view(__spec_record),
                         __spec_cache,
@@ -526,8 +478,8 @@ const _: () = {
     impl<R> __spec_p::GatherFrom<R> for Request
     where
         for<'__spec_x> Self: __spec_p::DataSpec,
-        (): Request_image_source<R>,
-        <() as Request_image_source<
+        Request·image: __spec_p::SourceServedBy<R>,
+        <Request·image as __spec_p::SourceServedBy<
             R,
         >>::Space: __spec_p::FormatAs<
             <Batch<Image<2, 2, 3, 12, BCHW, f32>> as __spec_p::LeafField>::Space,
@@ -537,8 +489,8 @@ const _: () = {
         >: __spec_p::GatherInto<
             <Batch<Image<2, 2, 3, 12, BCHW, f32>> as __spec_p::LeafField>::Space,
         >,
-        (): Request_label_source<R>,
-        <() as Request_label_source<
+        Request·label: __spec_p::SourceServedBy<R>,
+        <Request·label as __spec_p::SourceServedBy<
             R,
         >>::Space: __spec_p::FormatAs<<Batch<Vector<3>> as __spec_p::LeafField>::Space>,
         for<'__spec_x> Batch<
@@ -563,10 +515,10 @@ const _: () = {
             <__spec_p::LeafVia<
                 __spec_p::Src<'i', 'm', 'g'>,
             > as __spec_p::LeafConvert<
-                <() as Request_image_source<R>>::Space,
+                <Request·image as __spec_p::SourceServedBy<R>>::Space,
                 <Batch<Image<2, 2, 3, 12, BCHW, f32>> as __spec_p::LeafField>::Space,
             >>::gather(
-                <<() as Request_image_source<
+                <<Request·image as __spec_p::SourceServedBy<
                     R,
                 >>::Via as __spec_p::SourceOf<R>>::view(__spec_record),
                 __spec_rows,
@@ -578,10 +530,10 @@ const _: () = {
             <__spec_p::LeafVia<
                 __spec_p::Src<'y'>,
             > as __spec_p::LeafConvert<
-                <() as Request_label_source<R>>::Space,
+                <Request·label as __spec_p::SourceServedBy<R>>::Space,
                 <Batch<Vector<3>> as __spec_p::LeafField>::Space,
             >>::gather(
-                <<() as Request_label_source<
+                <<Request·label as __spec_p::SourceServedBy<
                     R,
                 >>::Via as __spec_p::SourceOf<R>>::view(__spec_record),
                 __spec_rows,
@@ -599,10 +551,10 @@ const _: () = {
             <__spec_p::LeafVia<
                 __spec_p::Src<'i', 'm', 'g'>,
             > as __spec_p::LeafConvert<
-                <() as Request_image_source<R>>::Space,
+                <Request·image as __spec_p::SourceServedBy<R>>::Space,
                 <Batch<Image<2, 2, 3, 12, BCHW, f32>> as __spec_p::LeafField>::Space,
             >>::fits(
-                <<() as Request_image_source<
+                <<Request·image as __spec_p::SourceServedBy<
                     R,
                 >>::Via as __spec_p::SourceOf<R>>::view(__spec_record),
                 __spec_collate_image,
@@ -611,10 +563,10 @@ const _: () = {
             <__spec_p::LeafVia<
                 __spec_p::Src<'y'>,
             > as __spec_p::LeafConvert<
-                <() as Request_label_source<R>>::Space,
+                <Request·label as __spec_p::SourceServedBy<R>>::Space,
                 <Batch<Vector<3>> as __spec_p::LeafField>::Space,
             >>::fits(
-                <<() as Request_label_source<
+                <<Request·label as __spec_p::SourceServedBy<
                     R,
                 >>::Via as __spec_p::SourceOf<R>>::view(__spec_record),
                 __spec_collate_label,

@@ -1,6 +1,6 @@
 // The expansion of tests/expand/shared_source.rs; written by `BATCHSPEC_BLESS=1 cargo test`.
-// tokens: c859709d913687c7
-// spans: 437cd3dfda36a3d9
+// tokens: b6b32bc745092906
+// spans: dc2499529fe30a82
 #[doc(hidden)]
 #[allow(non_camel_case_types, unused_qualifications, clippy::all)]
 const _: () = {
@@ -220,88 +220,40 @@ const _: () = {
         for<'__spec_w> Batch<Vector<2>>: __spec_p::Node<__spec_p::Src<'x'>>,
         for<'__spec_w> Batch<Vector<2>>: __spec_p::Node<__spec_p::Src<'x'>>,
     {}
-    #[diagnostic::on_unimplemented(
-        message = "the record `{R}` does not serve source \"x\"",
-        label = "field `a` of `Twice` reads source \"x\"",
-        note = "a record serves the sources of its own batch fields: it needs a batch field of source \"x\" (`#[spec(source = \"x\")]`, or a field of that name without `#[spec]`); the sources of a struct nested in the record are that struct's (pair the request with it); a source held in two fields is served by kind (an image field to an image, a vector field to a vector), and to none when the two are of one kind; the record comes first, as in `assert_serves::<Record, Request>` and `Provider::<Record, Request>`"
-    )]
-    pub trait Twice_a_source<R> {
-        type Space: __spec_p::Space;
-        type Field;
-        type Via: __spec_p::SourceOf<R, Space = Self::Space, Field = Self::Field>;
+    #[allow(dead_code, unreachable_pub)]
+    pub enum Twice·a {}
+    impl __spec_p::FieldSource for Twice·a {
+        type Key = __spec_p::Src<'x'>;
+        type Family = __spec_p::FamilyOf<Batch<Vector<2>>>;
     }
-    #[diagnostic::do_not_recommend]
-    impl<
-        R: __spec_p::HasSourceAs<
-                __spec_p::Src<'x'>,
-                __spec_p::FamilyOf<Batch<Vector<2>>>,
-            >,
-    > Twice_a_source<R> for () {
-        type Space = <R as __spec_p::HasSourceAs<
-            __spec_p::Src<'x'>,
-            __spec_p::FamilyOf<Batch<Vector<2>>>,
-        >>::Space;
-        type Field = <R as __spec_p::HasSourceAs<
-            __spec_p::Src<'x'>,
-            __spec_p::FamilyOf<Batch<Vector<2>>>,
-        >>::Field;
-        type Via = __spec_p::LeafVia<
-            __spec_p::Src<'x'>,
-            __spec_p::FamilyOf<Batch<Vector<2>>>,
-        >;
-    }
-    #[diagnostic::on_unimplemented(
-        message = "the record `{R}` does not serve source \"x\"",
-        label = "field `b` of `Twice` reads source \"x\"",
-        note = "a record serves the sources of its own batch fields: it needs a batch field of source \"x\" (`#[spec(source = \"x\")]`, or a field of that name without `#[spec]`); the sources of a struct nested in the record are that struct's (pair the request with it); a source held in two fields is served by kind (an image field to an image, a vector field to a vector), and to none when the two are of one kind; the record comes first, as in `assert_serves::<Record, Request>` and `Provider::<Record, Request>`"
-    )]
-    pub trait Twice_b_source<R> {
-        type Space: __spec_p::Space;
-        type Field;
-        type Via: __spec_p::SourceOf<R, Space = Self::Space, Field = Self::Field>;
-    }
-    #[diagnostic::do_not_recommend]
-    impl<
-        R: __spec_p::HasSourceAs<
-                __spec_p::Src<'x'>,
-                __spec_p::FamilyOf<Batch<Vector<2>>>,
-            >,
-    > Twice_b_source<R> for () {
-        type Space = <R as __spec_p::HasSourceAs<
-            __spec_p::Src<'x'>,
-            __spec_p::FamilyOf<Batch<Vector<2>>>,
-        >>::Space;
-        type Field = <R as __spec_p::HasSourceAs<
-            __spec_p::Src<'x'>,
-            __spec_p::FamilyOf<Batch<Vector<2>>>,
-        >>::Field;
-        type Via = __spec_p::LeafVia<
-            __spec_p::Src<'x'>,
-            __spec_p::FamilyOf<Batch<Vector<2>>>,
-        >;
+    #[allow(dead_code, unreachable_pub)]
+    pub enum Twice·b {}
+    impl __spec_p::FieldSource for Twice·b {
+        type Key = __spec_p::Src<'x'>;
+        type Family = __spec_p::FamilyOf<Batch<Vector<2>>>;
     }
     impl<R> __spec_p::ProjectFrom<R> for Twice
     where
-        (): Twice_a_source<R>,
-        <() as Twice_a_source<
+        Twice·a: __spec_p::SourceServedBy<R>,
+        <Twice·a as __spec_p::SourceServedBy<
             R,
         >>::Space: __spec_p::LendsAs<<Batch<Vector<2>> as __spec_p::LeafField>::Space>,
-        for<'__spec_x> <() as Twice_a_source<
+        for<'__spec_x> <Twice·a as __spec_p::SourceServedBy<
             R,
         >>::Field: __spec_p::ProjectAs<'__spec_x, Batch<Vector<2>>>,
-        (): Twice_b_source<R>,
-        <() as Twice_b_source<
+        Twice·b: __spec_p::SourceServedBy<R>,
+        <Twice·b as __spec_p::SourceServedBy<
             R,
         >>::Space: __spec_p::LendsAs<<Batch<Vector<2>> as __spec_p::LeafField>::Space>,
-        for<'__spec_x> <() as Twice_b_source<
+        for<'__spec_x> <Twice·b as __spec_p::SourceServedBy<
             R,
         >>::Field: __spec_p::ProjectAs<'__spec_x, Batch<Vector<2>>>,
     {
         type Views<'__spec_a> = TwiceMapped<
-            <<() as Twice_a_source<
+            <<Twice·a as __spec_p::SourceServedBy<
                 R,
             >>::Field as __spec_p::ProjectAs<'__spec_a, Batch<Vector<2>>>>::View,
-            <<() as Twice_b_source<
+            <<Twice·b as __spec_p::SourceServedBy<
                 R,
             >>::Field as __spec_p::ProjectAs<'__spec_a, Batch<Vector<2>>>>::View,
         >
@@ -313,24 +265,24 @@ const _: () = {
         ) -> Self::Views<'_> {
             let _ = (&__spec_record, &__spec_rows);
             TwiceMapped {
-                a: <<() as Twice_a_source<
+                a: <<Twice·a as __spec_p::SourceServedBy<
                     R,
                 >>::Field as __spec_p::ProjectAs<
                     '_,
                     Batch<Vector<2>>,
                 >>::project(
-                    <<() as Twice_a_source<
+                    <<Twice·a as __spec_p::SourceServedBy<
                         R,
                     >>::Via as __spec_p::SourceOf<R>>::field(__spec_record),
                     __spec_p::core::clone::Clone::clone(&__spec_rows),
                 ),
-                b: <<() as Twice_b_source<
+                b: <<Twice·b as __spec_p::SourceServedBy<
                     R,
                 >>::Field as __spec_p::ProjectAs<
                     '_,
                     Batch<Vector<2>>,
                 >>::project(
-                    <<() as Twice_b_source<
+                    <<Twice·b as __spec_p::SourceServedBy<
                         R,
                     >>::Via as __spec_p::SourceOf<R>>::field(__spec_record),
                     __spec_p::core::clone::Clone::clone(&__spec_rows),
@@ -341,27 +293,27 @@ const _: () = {
     impl<R> __spec_p::Reads<R> for Twice
     where
         for<'__spec_x> Self: __spec_p::DataSpec,
-        (): Twice_a_source<R>,
-        <() as Twice_a_source<
+        Twice·a: __spec_p::SourceServedBy<R>,
+        <Twice·a as __spec_p::SourceServedBy<
             R,
         >>::Space: __spec_p::FormatAs<<Batch<Vector<2>> as __spec_p::LeafField>::Space>,
-        (): Twice_b_source<R>,
-        <() as Twice_b_source<
+        Twice·b: __spec_p::SourceServedBy<R>,
+        <Twice·b as __spec_p::SourceServedBy<
             R,
         >>::Space: __spec_p::FormatAs<<Batch<Vector<2>> as __spec_p::LeafField>::Space>,
     {}
     impl<R> __spec_p::ServeFrom<R> for Twice
     where
         for<'__spec_x> Self: __spec_p::DataSpec,
-        (): Twice_a_source<R>,
-        <() as Twice_a_source<
+        Twice·a: __spec_p::SourceServedBy<R>,
+        <Twice·a as __spec_p::SourceServedBy<
             R,
         >>::Space: __spec_p::FormatAs<<Batch<Vector<2>> as __spec_p::LeafField>::Space>,
         for<'__spec_x> Batch<
             Vector<2>,
         >: __spec_p::FromShared<<Batch<Vector<2>> as __spec_p::LeafField>::Space>,
-        (): Twice_b_source<R>,
-        <() as Twice_b_source<
+        Twice·b: __spec_p::SourceServedBy<R>,
+        <Twice·b as __spec_p::SourceServedBy<
             R,
         >>::Space: __spec_p::FormatAs<<Batch<Vector<2>> as __spec_p::LeafField>::Space>,
         for<'__spec_x> Batch<
@@ -382,10 +334,10 @@ const _: () = {
                     <__spec_p::LeafVia<
                         __spec_p::Src<'x'>,
                     > as __spec_p::LeafConvert<
-                        <() as Twice_a_source<R>>::Space,
+                        <Twice·a as __spec_p::SourceServedBy<R>>::Space,
                         <Batch<Vector<2>> as __spec_p::LeafField>::Space,
                     >>::serve(
-                        <<() as Twice_a_source<
+                        <<Twice·a as __spec_p::SourceServedBy<
                             R,
                         >>::Via as __spec_p::SourceOf<R>>::view(__spec_record),
                         __spec_cache,
@@ -399,10 +351,10 @@ const _: () = {
                     <__spec_p::LeafVia<
                         __spec_p::Src<'x'>,
                     > as __spec_p::LeafConvert<
-                        <() as Twice_b_source<R>>::Space,
+                        <Twice·b as __spec_p::SourceServedBy<R>>::Space,
                         <Batch<Vector<2>> as __spec_p::LeafField>::Space,
                     >>::serve(
-                        <<() as Twice_b_source<
+                        <<Twice·b as __spec_p::SourceServedBy<
                             R,
                         >>::Via as __spec_p::SourceOf<R>>::view(__spec_record),
                         __spec_cache,
@@ -414,15 +366,15 @@ const _: () = {
     impl<R> __spec_p::GatherFrom<R> for Twice
     where
         for<'__spec_x> Self: __spec_p::DataSpec,
-        (): Twice_a_source<R>,
-        <() as Twice_a_source<
+        Twice·a: __spec_p::SourceServedBy<R>,
+        <Twice·a as __spec_p::SourceServedBy<
             R,
         >>::Space: __spec_p::FormatAs<<Batch<Vector<2>> as __spec_p::LeafField>::Space>,
         for<'__spec_x> Batch<
             Vector<2>,
         >: __spec_p::GatherInto<<Batch<Vector<2>> as __spec_p::LeafField>::Space>,
-        (): Twice_b_source<R>,
-        <() as Twice_b_source<
+        Twice·b: __spec_p::SourceServedBy<R>,
+        <Twice·b as __spec_p::SourceServedBy<
             R,
         >>::Space: __spec_p::FormatAs<<Batch<Vector<2>> as __spec_p::LeafField>::Space>,
         for<'__spec_x> Batch<
@@ -447,10 +399,10 @@ const _: () = {
             <__spec_p::LeafVia<
                 __spec_p::Src<'x'>,
             > as __spec_p::LeafConvert<
-                <() as Twice_a_source<R>>::Space,
+                <Twice·a as __spec_p::SourceServedBy<R>>::Space,
                 <Batch<Vector<2>> as __spec_p::LeafField>::Space,
             >>::gather(
-                <<() as Twice_a_source<
+                <<Twice·a as __spec_p::SourceServedBy<
                     R,
                 >>::Via as __spec_p::SourceOf<R>>::view(__spec_record),
                 __spec_rows,
@@ -462,10 +414,10 @@ const _: () = {
             <__spec_p::LeafVia<
                 __spec_p::Src<'x'>,
             > as __spec_p::LeafConvert<
-                <() as Twice_b_source<R>>::Space,
+                <Twice·b as __spec_p::SourceServedBy<R>>::Space,
                 <Batch<Vector<2>> as __spec_p::LeafField>::Space,
             >>::gather(
-                <<() as Twice_b_source<
+                <<Twice·b as __spec_p::SourceServedBy<
                     R,
                 >>::Via as __spec_p::SourceOf<R>>::view(__spec_record),
                 __spec_rows,
@@ -483,10 +435,10 @@ const _: () = {
             <__spec_p::LeafVia<
                 __spec_p::Src<'x'>,
             > as __spec_p::LeafConvert<
-                <() as Twice_a_source<R>>::Space,
+                <Twice·a as __spec_p::SourceServedBy<R>>::Space,
                 <Batch<Vector<2>> as __spec_p::LeafField>::Space,
             >>::fits(
-                <<() as Twice_a_source<
+                <<Twice·a as __spec_p::SourceServedBy<
                     R,
                 >>::Via as __spec_p::SourceOf<R>>::view(__spec_record),
                 __spec_collate_a,
@@ -495,10 +447,10 @@ const _: () = {
             <__spec_p::LeafVia<
                 __spec_p::Src<'x'>,
             > as __spec_p::LeafConvert<
-                <() as Twice_b_source<R>>::Space,
+                <Twice·b as __spec_p::SourceServedBy<R>>::Space,
                 <Batch<Vector<2>> as __spec_p::LeafField>::Space,
             >>::fits(
-                <<() as Twice_b_source<
+                <<Twice·b as __spec_p::SourceServedBy<
                     R,
                 >>::Via as __spec_p::SourceOf<R>>::view(__spec_record),
                 __spec_collate_b,

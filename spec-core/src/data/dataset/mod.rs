@@ -32,7 +32,9 @@ pub use alloc::{AllocFlat, SpareBuffers};
 pub use memory::{HUGE_PAGE_LEAF, LeafMemory};
 pub use project::Projection;
 pub use select::Minibatches;
-pub use source::{BorrowedBatch, LeafSource, LoadField, LoadRecord, LoadableBatch, SharedBatch};
+pub use source::{
+    BorrowedBatch, LeafSource, LoadField, LoadRecord, LoadableBatch, LoadedFromFile, SharedBatch,
+};
 pub use write::{ApplyLeaves, ApplyRecord, FieldsMut};
 
 use crate::data::error::DataError;

@@ -60,6 +60,21 @@ pub trait LeafSource {
     type Error: std::error::Error + From<DataError>;
 }
 
+/// A field a dataset loads from a file. The derive writes it as a bound on [`LoadRecord`] for
+/// each field computed from a sequence field (`lengths_of`, `mask_of`), naming the field by its
+/// type in the derive's block (`Request·len`); nothing implements it, so the bound is the
+/// refusal, reported where the struct is loaded.
+#[diagnostic::on_unimplemented(
+    message = "field `{Self}` is computed from a sequence field (`lengths_of` or `mask_of`): a dataset cannot load it from a file",
+    label = "a request: `Dataset::load` reads every field of a record from the file",
+    note = "load a record without the computed field (its source as a `Ragged` field), and ask for `lengths_of` or `mask_of` in the request a provider, stream or loader serves from it"
+)]
+pub trait LoadedFromFile {}
+
+// Never used: it only keeps rustc from calling the trait one without implementations.
+#[diagnostic::do_not_recommend]
+impl LoadedFromFile for Null {}
+
 /// A record that can be read from a [`LeafSource`], field by field in the order of
 /// [`DataSpec::describe`]. The derive implements it for every struct whose leaves are owned
 /// batches.

@@ -18,6 +18,8 @@ mod steps;
 
 pub use collate::{Collate, Padded, check_fits};
 pub use leaf::{GatherInto, LeafMut, LeafTarget, OwnedData, Regrow, gather_leaf};
-pub use request::{GatherField, GatherFrom, LeafConvert, LeafVia, SourceOf};
+pub use request::{
+    FieldSource, GatherField, GatherFrom, LeafConvert, LeafVia, SourceOf, SourceServedBy,
+};
 pub use same::GatherSame;
-pub use steps::GatherSteps;
+pub use steps::{GatherSteps, StepsOfSequences};

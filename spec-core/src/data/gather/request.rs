@@ -18,9 +18,8 @@ use ndarray::Data;
 use std::ops::Range;
 
 /// The conversion of a request's leaf of the source `K` from the record's space `From` to the
-/// requested `To`: what a derived request's gather, fit check and serve call. The derive's
-/// per-field trait that words a space mismatch names it (`type Via = LeafVia<K>`) rather than
-/// writing these methods out once per field.
+/// requested `To`: what a derived request's gather, fit check and serve call (`LeafVia<K>`),
+/// rather than writing these methods out once per field.
 #[doc(hidden)]
 pub trait LeafConvert<From, To> {
     /// [`GatherInto::gather_into`] with the source's name.
@@ -76,8 +75,8 @@ impl<K: Source, F, From: FormatAs<To>, To: Space> LeafConvert<From, To> for Leaf
 }
 
 /// The record `R`'s field of the source `K`, as a request's leaf of the family `F` reads it: what
-/// the derive's per-field trait that words a missing source names (`type Via = LeafVia<K, F>`),
-/// rather than writing the two methods out once per field.
+/// [`SourceServedBy`] names (`type Via = LeafVia<K, F>`), rather than the derive writing the two
+/// methods out once per field.
 #[doc(hidden)]
 pub trait SourceOf<R> {
     /// The record's space of the source.
@@ -101,6 +100,47 @@ impl<K: Source, F, R: HasSourceAs<K, F>> SourceOf<R> for LeafVia<K, F> {
     fn field(record: &R) -> &Self::Field {
         record.source_field_as()
     }
+}
+
+/// A request's batch field, as the derive names it (`Request·mask`, a type of its own inside
+/// the derive's block): the source `Key` it reads and the family `Family` it reads it as.
+#[doc(hidden)]
+pub trait FieldSource {
+    /// The source.
+    type Key: Source;
+    /// The field's family ([`Space::Form`]), or `()` for a field whose type names the struct's
+    /// generic parameters.
+    type Family;
+}
+
+/// The source that the request's field `Self` reads is served by the record `R`, in the field's
+/// family ([`Space::Form`]): the bound `#[derive(DataSpec)]` writes for each batch field of a
+/// request. `Self` is a type the derive writes for the field and names after it, `Request·mask`
+/// (the struct's and the field's names joined by a middle dot), so that a missing source reads
+/// `the record `Dataset` does not serve the source of field `Request·mask``.
+///
+/// Implemented for every field whose source the record holds ([`HasSourceAs`]); for nothing
+/// else.
+#[diagnostic::on_unimplemented(
+    message = "the record `{R}` does not serve the source of field `{Self}`",
+    label = "field `{Self}` reads a source that `{R}` does not serve",
+    note = "a record serves the sources of its own batch fields: it needs a batch field of the source the field names (in `#[spec(source = \"..\")]`, or by its own name without one); the sources of a struct nested in the record are that struct's (pair the request with it); a source held in two fields is served by kind (an image field to an image, a vector field to a vector), and to none when the two are of one kind; the record comes first, as in `assert_serves::<Record, Request>` and `Provider::<Record, Request>`"
+)]
+pub trait SourceServedBy<R> {
+    /// The record's space of the source.
+    type Space: Space;
+    /// The record's field that holds it.
+    type Field;
+    /// The record's leaf of the source, as the field reads it.
+    #[doc(hidden)]
+    type Via: SourceOf<R, Space = Self::Space, Field = Self::Field>;
+}
+
+#[diagnostic::do_not_recommend]
+impl<F: FieldSource, R: HasSourceAs<F::Key, F::Family>> SourceServedBy<R> for F {
+    type Space = <R as HasSourceAs<F::Key, F::Family>>::Space;
+    type Field = <R as HasSourceAs<F::Key, F::Family>>::Field;
+    type Via = LeafVia<F::Key, F::Family>;
 }
 
 /// A request `Self` whose every leaf can be gathered, converted, from the record `R`: the one

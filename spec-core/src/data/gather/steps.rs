@@ -6,7 +6,7 @@ use crate::data::gather::collate::{batch_steps, longest, longest_of_all};
 use crate::data::gather::leaf::{LeafMut, Regrow, fill_unfilled};
 use crate::types::batch::Batch;
 use crate::types::elem::{Element, IndexElement};
-use crate::types::ragged::SourceView;
+use crate::types::ragged::{SequenceSpace, SourceView};
 use crate::types::space::{IndexSeqLayout, Lengths, Mask, Space, dim_of};
 use ndarray::Axis;
 
@@ -49,6 +49,18 @@ pub trait GatherSteps {
         source: &'static str,
     ) -> Result<(), DataError>;
 }
+
+/// The request's field `Self` (`lengths_of`, `mask_of`, named by its type in the derive's block,
+/// `Request·len`) describes the samples of its source, which the record `R` holds as `From`:
+/// a space of sequences. The derive writes it as a bound for each such field.
+#[diagnostic::on_unimplemented(
+    message = "field `{Self}` asks for the lengths or the mask of its source, but the record `{R}` holds it as `{From}`, which has no time axis",
+    label = "a source of sequences (`VectorSeq`, `IndexSeq`, `VolumeSeq`, or a `Ragged` of them) has lengths"
+)]
+pub trait StepsOfSequences<R, From> {}
+
+#[diagnostic::do_not_recommend]
+impl<F, R, From: SequenceSpace> StepsOfSequences<R, From> for F {}
 
 /// The steps sample `i` of `from` keeps under the policy.
 fn kept_steps<From: Space>(from: &SourceView<'_, From>, i: usize, cap: usize) -> usize {

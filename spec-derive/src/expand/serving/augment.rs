@@ -1,15 +1,15 @@
 //! Augmentation: a field that goes through an augmentation (`augment = Type`), gathered through
-//! the trait `<Struct>_<field>_augment` whose message says in the field's words that the record
-//! holds other images than the augmentation reads; and labels mixed with the pairs of an
-//! augmented source (`mixed_with = "source"`), mixed after the gathers through
-//! `<Struct>_<field>_mix`. Both are checked once where the request is defined.
+//! the library's `AugmentsFrom` on the field's own type, whose message says in the field's
+//! words that the record holds other images than the augmentation reads; and labels mixed with
+//! the pairs of an augmented source (`mixed_with = "source"`), mixed after the gathers through
+//! the library's `MixesLabels`. Both are checked once where the request is defined.
 
 use super::context::{FieldCx, Parts, Serving};
 use super::serve;
 use super::source_check::{source_check, source_space, source_view};
-use crate::check::{self, escape};
+use crate::check;
 use crate::respan::respan;
-use proc_macro2::{Span, TokenStream};
+use proc_macro2::Span;
 use quote::quote;
 
 /// What an augmented field adds to the serving side (`at` is the span of its `augment` key).
@@ -25,9 +25,9 @@ pub fn augmented(
         return;
     }
     let (p, r, ty, member, span) = (s.p, &s.r, fc.ty, fc.member, fc.span);
-    let source_trait = fc.source_trait(s);
-    let aug_trait = fc.trait_name(s, "augment");
-    parts.checks.push(augment_check(s, fc, aug_ty));
+    let source_bound = fc.source_bound(s);
+    let marker = fc.marker(s);
+    parts.checks.push(source_check(s, fc));
     let to = respan(quote!(<#ty as #p::LeafField>::Space), span);
     // Checked once where the request is defined: sizes, channels, element.
     let fname_lit = fc.field.clone();
@@ -41,21 +41,22 @@ pub fn augmented(
         at,
     ));
     let from = source_space(s, fc);
+    let augments = quote!(#p::AugmentsFrom<#r, #aug_ty, #from, #to>);
     let check = respan(
         quote! {
-            (): #source_trait,
-            (): #aug_trait<#r, #from, #to>
+            #source_bound,
+            #marker: #augments
         },
         member.span(),
     );
     parts.read_bounds.push(check.clone());
     let writable = respan(quote!(for<'__spec_x> #ty: #p::LeafMut<#to>), span);
     parts.gather_bounds.push(quote!(#check, #writable));
-    serve::refuse(s, fc, parts, &check, "is augmented batch by batch");
+    serve::refuse(s, fc, parts, &check);
     let source_view = source_view(s, fc);
     parts.gather_steps.push(respan(
         quote! {
-            <() as #aug_trait<#r, #from, #to>>::gather(
+            <#marker as #augments>::gather(
                 #source_view,
                 __spec_rows,
                 #p::core::clone::Clone::clone(&__spec_zero),
@@ -70,62 +71,10 @@ pub fn augmented(
     ));
 }
 
-/// The field's source check and its augmentation trait, implemented for the record's space that
-/// the augmentation reads.
-fn augment_check(s: &Serving<'_>, fc: &FieldCx<'_>, aug_ty: &syn::Type) -> TokenStream {
-    let p = s.p;
-    let source_check = source_check(s, fc);
-    let aug_trait = fc.trait_name(s, "augment");
-    let src = escape(&fc.f.source);
-    let (fname, sname) = (escape(&fc.field), escape(&s.name));
-    let aug_name = escape(&quote!(#aug_ty).to_string().replace(' ', ""));
-    let msg_aug = format!(
-        "field `{fname}` of `{sname}` augments source \"{src}\" with `{aug_name}`, but the record `{{R}}` holds it as `{{From}}`, not as the images `{aug_name}` reads"
-    );
-    let label_aug = format!("`{aug_name}` reads the images of its `Augmentation::Input`");
-    let note_aug = "an augmentation reads its source exactly as the record holds it: make `type Input` the record's space of the source".to_string();
-    quote! {
-        #source_check
-        #[diagnostic::on_unimplemented(message = #msg_aug, label = #label_aug, note = #note_aug)]
-        pub trait #aug_trait<R, From, To> {
-            fn gather(
-                from: #p::SourceView<'_, From>,
-                rows: &[usize],
-                zero: #p::core::ops::Range<usize>,
-                target: #p::LeafTarget<'_, To>,
-                draws: #p::Draws<'_>,
-            )
-            where
-                From: #p::Space,
-                To: #p::Space;
-        }
-        // The augmentation's bound higher-ranked: a type that is no augmentation is then the one
-        // error of `check_augment` at `augment = ..`, not a second one at this impl.
-        #[diagnostic::do_not_recommend]
-        impl<R, To> #aug_trait<R, <#aug_ty as #p::Augmentation>::Input, To> for ()
-        where
-            for<'__spec_x> #aug_ty: #p::Augmentation,
-            To: #p::ImageSpace,
-            for<'__spec_x> <<#aug_ty as #p::Augmentation>::Input as #p::Space>::Elem: #p::LosslessCast<<To as #p::Space>::Elem>,
-        {
-            #[inline]
-            fn gather(
-                from: #p::SourceView<'_, <#aug_ty as #p::Augmentation>::Input>,
-                rows: &[usize],
-                zero: #p::core::ops::Range<usize>,
-                target: #p::LeafTarget<'_, To>,
-                draws: #p::Draws<'_>,
-            ) {
-                #p::gather_augmented::<#aug_ty, To>(from, rows, zero, target, draws)
-            }
-        }
-    }
-}
-
 /// What labels mixed with an augmented source add to the serving side, before the field is
 /// gathered as a converted batch field (`at` is the span of its `mixed_with` key). Checked once
 /// where the request is defined (a bound the struct's impls would repeat at every use); the mix
-/// goes through a trait of the field, generic in the record.
+/// goes through the library's `MixesLabels` on the field's own type.
 pub fn mixed(s: &Serving<'_>, fc: &FieldCx<'_>, at: Span, mix_src: &str, parts: &mut Parts) {
     let aug_ty = match check::mixed_with_augmented(s.cont, at, mix_src) {
         Ok(aug_ty) => aug_ty,
@@ -144,7 +93,6 @@ pub fn mixed(s: &Serving<'_>, fc: &FieldCx<'_>, at: Span, mix_src: &str, parts: 
         },
         at,
     ));
-    let mix_trait = fc.trait_name(s, "mix");
     parts.checks.push(respan(
         quote! {
             const _: () = {
@@ -154,24 +102,14 @@ pub fn mixed(s: &Serving<'_>, fc: &FieldCx<'_>, at: Span, mix_src: &str, parts: 
         },
         at,
     ));
-    parts.checks.push(quote! {
-        pub trait #mix_trait<R, L: #p::Space> {
-            fn mix(labels: #p::LeafTarget<'_, L>, rows: &[usize], draws: #p::Draws<'_>);
-        }
-        #[diagnostic::do_not_recommend]
-        impl<R, L: #p::MixLabels> #mix_trait<R, L> for () {
-            #[inline]
-            fn mix(labels: #p::LeafTarget<'_, L>, rows: &[usize], draws: #p::Draws<'_>) {
-                #p::mix_labels::<#aug_ty, L>(labels, rows, draws)
-            }
-        }
-    });
+    let marker = fc.marker(s);
+    let mixes = quote!(#p::MixesLabels<#r, #aug_ty, #to>);
     parts
         .gather_bounds
-        .push(respan(quote!((): #mix_trait<#r, #to>), member.span()));
+        .push(respan(quote!(#marker: #mixes), member.span()));
     parts.mix_steps.push(respan(
         quote! {
-            <() as #mix_trait<#r, #to>>::mix(
+            <#marker as #mixes>::mix(
                 #p::LeafMut::<#to>::leaf_rows_mut(
                     &mut __spec_out.#member,
                     __spec_rows.len().max(__spec_zero.end),

@@ -7,7 +7,7 @@ use crate::expand::names::{record_param, with_params};
 use crate::expand::source::source_type;
 use crate::respan::respan;
 use proc_macro2::{Span, TokenStream};
-use quote::{format_ident, quote};
+use quote::quote;
 use syn::spanned::Spanned;
 
 /// The struct and the names every impl of the serving side uses.
@@ -21,7 +21,7 @@ pub struct Serving<'a> {
     pub r: syn::Ident,
     /// Its name.
     pub r_name: String,
-    /// The struct's name, as the per-field traits and messages write it.
+    /// The struct's name, as the fields' own types write it.
     pub name: String,
 }
 
@@ -92,17 +92,39 @@ impl<'a> FieldCx<'a> {
         }
     }
 
-    /// The name of one of the field's generated traits: `<Struct>_<field>_<what>`.
-    pub fn trait_name(&self, s: &Serving<'_>, what: &str) -> syn::Ident {
-        format_ident!("{}_{}_{}", s.name, self.field, what)
+    /// The field's own type, which the derive writes in its block: `Request·mask`, the struct's
+    /// and the field's names joined by a middle dot (a character of identifiers), so that the
+    /// library's checks of the field name it in rustc's messages as it reads. No name a user
+    /// writes has the dot, so the type hides none in the block. At the derive's span: rustc's
+    /// `non_ascii_idents` lint, which a crate may deny, then leaves it alone as the macro's own.
+    pub fn marker_ident(&self, s: &Serving<'_>) -> syn::Ident {
+        syn::Ident::new(
+            &format!("{}\u{b7}{}", s.name, self.field),
+            Span::call_site(),
+        )
     }
 
-    /// The field's source check for the record, as a bound and a path names it:
-    /// `<Struct>_<field>_source<R>`.
-    pub fn source_trait(&self, s: &Serving<'_>) -> TokenStream {
-        let r = &s.r;
-        let name = self.trait_name(s, "source");
-        quote!(#name<#r>)
+    /// The field's own type as the impls name it, in an invisible group that `respan` leaves at
+    /// the derive's span.
+    pub fn marker(&self, s: &Serving<'_>) -> TokenStream {
+        let ident = self.marker_ident(s);
+        TokenStream::from(proc_macro2::TokenTree::Group(proc_macro2::Group::new(
+            proc_macro2::Delimiter::None,
+            quote!(#ident),
+        )))
+    }
+
+    /// The bound that the record serves the field's source: `Request·mask: SourceServedBy<R>`.
+    pub fn source_bound(&self, s: &Serving<'_>) -> TokenStream {
+        let (p, r, marker) = (s.p, &s.r, self.marker(s));
+        quote!(#marker: #p::SourceServedBy<#r>)
+    }
+
+    /// The record's source of the field, as a path to its items:
+    /// `<Request·mask as SourceServedBy<R>>`.
+    pub fn source_as(&self, s: &Serving<'_>) -> TokenStream {
+        let (p, r, marker) = (s.p, &s.r, self.marker(s));
+        quote!(<#marker as #p::SourceServedBy<#r>>)
     }
 
     /// The family (`Space::Form`) of the field's space, which chooses the record's field when

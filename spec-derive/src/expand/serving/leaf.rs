@@ -1,8 +1,7 @@
 //! A request's batch field: computed (`steps`), augmented (`augment`), or read from the record's
 //! field of its source and converted to the field's space, perhaps mixed (`augment::mixed`) and
-//! collated (`collate`). The source check (`<Struct>_<field>_source`, implemented for `()` with
-//! `#[diagnostic::do_not_recommend]`) words a source the record lacks in the field's terms; the
-//! conversion is bound as the record's space's `FormatAs` the request's, so that a mismatch says
+//! collated (`collate`). The source check (the library's `SourceServedBy` on the field's own
+//! type, `Request·x`) words a source the record lacks in the field's terms; the conversion is bound as the record's space's `FormatAs` the request's, so that a mismatch says
 //! why in the core's words (the same as `Batch::format_as`), and the note under it points at
 //! the field.
 
@@ -15,8 +14,8 @@ use quote::quote;
 /// What a batch field adds to the serving side.
 pub fn field(s: &Serving<'_>, fc: &FieldCx<'_>, parts: &mut Parts) {
     let f = fc.f;
-    if let Some(of) = &f.steps_of {
-        return steps::field(s, fc, of, parts);
+    if f.steps_of.is_some() {
+        return steps::field(s, fc, parts);
     }
     if let Some((at, aug_ty)) = &f.augment {
         return augment::augmented(s, fc, *at, aug_ty, parts);
@@ -30,7 +29,7 @@ pub fn field(s: &Serving<'_>, fc: &FieldCx<'_>, parts: &mut Parts) {
 /// A batch field read from the record's field of its source, converted to the field's space.
 fn converted(s: &Serving<'_>, fc: &FieldCx<'_>, parts: &mut Parts) {
     let (p, f, ty, member, span) = (s.p, fc.f, fc.ty, fc.member, fc.span);
-    let (key, source_trait) = (&fc.key, fc.source_trait(s));
+    let (key, source_bound) = (&fc.key, fc.source_bound(s));
     parts.checks.push(source_check(s, fc));
     let from = source_space(s, fc);
     let to = respan(quote!(<#ty as #p::LeafField>::Space), span);
@@ -41,7 +40,7 @@ fn converted(s: &Serving<'_>, fc: &FieldCx<'_>, parts: &mut Parts) {
     // columns, no conversion between the kinds), at every entry point that pairs the two.
     let check = respan(
         quote! {
-            (): #source_trait,
+            #source_bound,
             #from: #p::FormatAs<#to>
         },
         member.span(),
@@ -53,16 +52,8 @@ fn converted(s: &Serving<'_>, fc: &FieldCx<'_>, parts: &mut Parts) {
     parts.gather_bounds.push(quote!(#check, #writable));
     let (collate_let, collate) = collate::collate_let(s, fc, &to);
     let source_view = source_view(s, fc);
-    if f.mixed_with.is_some() {
-        serve::refuse(s, fc, parts, &check, "is mixed batch by batch");
-    } else if f.collate.span().is_some() {
-        serve::refuse(
-            s,
-            fc,
-            parts,
-            &check,
-            "has a collate policy (`pad`, `pad_to` or `truncate`), applied batch by batch",
-        );
+    if f.mixed_with.is_some() || f.collate.span().is_some() {
+        serve::refuse(s, fc, parts, &check);
     } else {
         parts.serve_bounds.push(quote!(#check, #shared));
         parts.serve_values.push(respan(

@@ -3,7 +3,6 @@
 
 use super::context::{FieldCx, Parts, Serving};
 use crate::ast::{Kind, kind, not_owned};
-use crate::check::escape;
 use crate::respan::respan;
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -12,8 +11,8 @@ use quote::quote;
 /// "unsatisfied trait bound introduced here" points at the field that cannot be loaded.
 pub fn field(s: &Serving<'_>, fc: &FieldCx<'_>, parts: &mut Parts) {
     let (p, ty, member) = (s.p, fc.ty, fc.member);
-    if let Some(of) = &fc.f.steps_of {
-        computed(s, fc, of, parts);
+    if fc.f.steps_of.is_some() {
+        computed(s, fc, parts);
     }
     if let Some(stand_in) = not_owned(ty) {
         // A shared or borrowed batch: a bound on the library's stand-in, which has no values and
@@ -51,29 +50,15 @@ pub fn field(s: &Serving<'_>, fc: &FieldCx<'_>, parts: &mut Parts) {
 }
 
 /// A `lengths_of` or `mask_of` field, which a provider computes from a sequence field: no file
-/// holds it, so a struct with one is loaded by no `Dataset::load`. Its bound is a trait of the
-/// field with no impl, higher-ranked so that it is reported where the struct is loaded (in its
-/// words, at `Dataset::load`) and not where it is defined.
-fn computed(s: &Serving<'_>, fc: &FieldCx<'_>, of: &crate::attr::StepsOf, parts: &mut Parts) {
-    let member = fc.member;
-    let load_trait = fc.trait_name(s, "load");
-    let key = if of.mask { "mask_of" } else { "lengths_of" };
-    let (fname, sname, src) = (escape(&fc.field), escape(&s.name), escape(&of.source));
-    let msg = format!(
-        "field `{fname}` of `{sname}` is computed from the sequence field of source \"{src}\" (`{key}`): a dataset cannot load it from a file"
-    );
-    let label = format!(
-        "`{sname}` is a request: `Dataset::load` reads every field of a record from the file"
-    );
-    let note = format!(
-        "load a record without `{fname}` (source \"{src}\" as a `Ragged` field), and ask for `{key}` in the request a provider, stream or loader serves from it"
-    );
-    parts.checks.push(quote! {
-        #[diagnostic::on_unimplemented(message = #msg, label = #label, note = #note)]
-        pub trait #load_trait {}
-    });
+/// holds it, so a struct with one is loaded by no `Dataset::load`. Its bound is the library's
+/// `LoadedFromFile` on the field's own type, which nothing implements, higher-ranked so that it
+/// is reported where the struct is loaded (in its words, at `Dataset::load`) and not where it
+/// is defined.
+fn computed(s: &Serving<'_>, fc: &FieldCx<'_>, parts: &mut Parts) {
+    let (p, member) = (s.p, fc.member);
+    let marker = fc.marker(s);
     parts.load_bounds.push(respan(
-        quote!(for<'__spec_x> (): #load_trait),
+        quote!(for<'__spec_x> #marker: #p::LoadedFromFile),
         member.span(),
     ));
 }

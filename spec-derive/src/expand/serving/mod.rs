@@ -1,7 +1,9 @@
 //! Serving: the record side (`HasSource`, one impl per source of the struct's batch fields) and
 //! the request side (`Reads`, `ServeFrom`, `GatherFrom`, `GatherSame`, `LoadRecord`,
-//! `ProjectFrom`, and `ReadField`, `ServeField`, `GatherField` for tuple fields), with one pair of
-//! check traits per batch field whose messages name the field and its source in words.
+//! `ProjectFrom`, and `ReadField`, `ServeField`, `GatherField` for tuple fields). Each field has a
+//! type of its own in the derive's block (`Request·x`, `source_check::marker`), which the
+//! library's checks of a field (`SourceServedBy`, `ServedWhole`, `LentByProjection`,
+//! `LoadedFromFile`, `StepsOfSequences`, `AugmentsFrom`, `MixesLabels`) name in their messages.
 //!
 //! Each field adds its part to every impl ([`context::Parts`]), in field order: `gather` (its
 //! `GatherSame` part), `load`, the errors of `check` that the generated code carries, `project`,
@@ -36,6 +38,7 @@ pub fn expand(cont: &Container<'_>, p: &TokenStream, preds: &[TokenStream]) -> T
     let mut parts = Parts::default();
     for f in &cont.fields {
         let fc = FieldCx::new(&s, f);
+        parts.checks.push(source_check::marker(&s, &fc));
         gather::same_field(&s, &fc, &mut parts);
         load::field(&s, &fc, &mut parts);
         // Mistakes the attributes' parser could not see, carried beside the impls.

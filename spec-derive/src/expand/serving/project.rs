@@ -5,7 +5,6 @@
 
 use super::context::{FieldCx, Parts, Serving};
 use crate::ast::{Kind, kind};
-use crate::check::escape;
 use crate::respan::respan;
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote, quote_spanned};
@@ -20,13 +19,13 @@ pub fn field(s: &Serving<'_>, fc: &FieldCx<'_>, parts: &mut Parts) {
     );
     match kind(ty) {
         Kind::Leaf if f.steps_of.is_none() && f.augment.is_none() && f.mixed_with.is_none() => {
-            let source_trait = fc.source_trait(s);
-            let field_ty = quote!(<() as #source_trait>::Field);
+            let (source_bound, source_as) = (fc.source_bound(s), fc.source_as(s));
+            let field_ty = quote!(#source_as::Field);
             let to = quote!(<#ty as #p::LeafField>::Space);
             bounds.push(respan(
                 quote! {
-                    (): #source_trait,
-                    <() as #source_trait>::Space: #p::LendsAs<#to>,
+                    #source_bound,
+                    #source_as::Space: #p::LendsAs<#to>,
                     for<'__spec_x> #field_ty: #p::ProjectAs<'__spec_x, #ty>
                 },
                 member.span(),
@@ -37,7 +36,7 @@ pub fn field(s: &Serving<'_>, fc: &FieldCx<'_>, parts: &mut Parts) {
             ));
             values.push(respan(
                 quote!(#member: <#field_ty as #p::ProjectAs<'_, #ty>>::project(
-                    <<() as #source_trait>::Via as #p::SourceOf<#r>>::field(__spec_record),
+                    <#source_as::Via as #p::SourceOf<#r>>::field(__spec_record),
                     #p::core::clone::Clone::clone(&__spec_rows),
                 )),
                 span,
@@ -65,50 +64,18 @@ pub fn field(s: &Serving<'_>, fc: &FieldCx<'_>, parts: &mut Parts) {
     }
 }
 
-/// A field with nothing of the record's to lend: a bound that never holds, in the field's words.
+/// A field with nothing of the record's to lend (a tuple, a computed, augmented or mixed field):
+/// the library's `LentByProjection` on the field's own type, which nothing implements for it.
 fn nothing_to_lend(s: &Serving<'_>, fc: &FieldCx<'_>, parts: &mut Parts) {
-    let (p, r, f, member) = (s.p, &s.r, fc.f, fc.member);
-    let why = if kind(fc.ty) == Kind::Tuple {
-        "is a tuple of batches of one source"
-    } else if f.steps_of.is_some() {
-        "is computed batch by batch"
-    } else if f.augment.is_some() {
-        "is augmented batch by batch"
-    } else {
-        "is mixed batch by batch"
-    };
-    let lend_trait = fc.trait_name(s, "lend");
-    let msg = format!(
-        "field `{}` of `{}` {why}: a projection has nothing of the record's to lend for it",
-        escape(&fc.field),
-        escape(&s.name)
-    );
-    let note = "`Projection::get` and `select` build every field, as a provider does";
-    parts.checks.push(quote! {
-        #[diagnostic::on_unimplemented(message = #msg, label = "nothing to lend for this field", note = #note)]
-        pub trait #lend_trait<R> {
-            type View;
-            fn lend() -> Self::View;
-        }
-        // Never used: it only keeps rustc from calling the trait one without
-        // implementations.
-        #[diagnostic::do_not_recommend]
-        impl<R> #lend_trait<R> for #p::Null {
-            type View = #p::Null;
-            fn lend() -> #p::Null {
-                #p::Null
-            }
-        }
-    });
-    parts
-        .project_bounds
-        .push(respan(quote!((): #lend_trait<#r>), member.span()));
-    parts
-        .project_views
-        .push(quote!(<() as #lend_trait<#r>>::View));
-    parts
-        .project_values
-        .push(quote!(#member: <() as #lend_trait<#r>>::lend()));
+    let (p, r, member) = (s.p, &s.r, fc.member);
+    let marker = fc.marker(s);
+    let lend = quote!(<#marker as #p::LentByProjection<#r>>);
+    parts.project_bounds.push(respan(
+        quote!(#marker: #p::LentByProjection<#r>),
+        member.span(),
+    ));
+    parts.project_views.push(quote!(#lend::View));
+    parts.project_values.push(quote!(#member: #lend::lend()));
 }
 
 /// The `ProjectFrom` impl: the views of some rows, field by field in `<Name>Mapped`.

@@ -3,7 +3,6 @@
 //! field's words, of a field that `serve` cannot build.
 
 use super::context::{FieldCx, Parts, Serving};
-use crate::check::escape;
 use crate::respan::respan;
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -86,41 +85,14 @@ pub fn serve_field_impl(s: &Serving<'_>) -> TokenStream {
 }
 
 /// A field that `serve` cannot build (`serve` builds whole sources, and this field is made batch
-/// by batch): a bound that no impl satisfies, with a message naming the field and saying `why`,
-/// added to `ServeFrom`'s after the field's `check`, and the value it would give.
-pub fn refuse(
-    s: &Serving<'_>,
-    fc: &FieldCx<'_>,
-    parts: &mut Parts,
-    check: &TokenStream,
-    why: &str,
-) {
+/// by batch): the library's `ServedWhole` on the field's own type, which nothing implements for
+/// it, added to `ServeFrom`'s bounds after the field's `check`; and the value it would give.
+pub fn refuse(s: &Serving<'_>, fc: &FieldCx<'_>, parts: &mut Parts, check: &TokenStream) {
     let (p, r, ty, member) = (s.p, &s.r, fc.ty, fc.member);
-    let serve_trait = fc.trait_name(s, "serve");
-    let msg = format!(
-        "field `{}` of `{}` {why}: `serve` cannot build it",
-        escape(&fc.field),
-        escape(&s.name)
-    );
-    let note =
-        "`serve` gives whole sources; a provider or a dataset selection collates batch by batch"
-            .to_string();
-    parts.checks.push(quote! {
-        #[diagnostic::on_unimplemented(message = #msg, note = #note)]
-        pub trait #serve_trait<R> {
-            fn serve_value<T>() -> T;
-        }
-        // Never used: it only keeps rustc from calling the trait one without implementations.
-        #[diagnostic::do_not_recommend]
-        impl<R> #serve_trait<R> for #p::Null {
-            fn serve_value<T>() -> T {
-                #p::core::unreachable!()
-            }
-        }
-    });
-    let serve_bound = respan(quote!((): #serve_trait<#r>), member.span());
+    let marker = fc.marker(s);
+    let serve_bound = respan(quote!(#marker: #p::ServedWhole<#r>), member.span());
     parts.serve_bounds.push(quote!(#check, #serve_bound));
     parts
         .serve_values
-        .push(quote!(#member: <() as #serve_trait<#r>>::serve_value::<#ty>()));
+        .push(quote!(#member: <#marker as #p::ServedWhole<#r>>::serve_value::<#ty>()));
 }
