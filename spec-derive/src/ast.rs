@@ -12,6 +12,9 @@ pub struct Container<'a> {
     pub generics: &'a syn::Generics,
     pub fields: Vec<Field<'a>>,
     pub attrs: ContainerAttrs,
+    /// The lints the struct allows or expects, as `#[allow(..)]`s for the generated mapped
+    /// struct, which repeats the fields' names.
+    pub allows: Vec<proc_macro2::TokenStream>,
 }
 
 /// One field and the source it reads.
@@ -20,6 +23,8 @@ pub struct Field<'a> {
     pub vis: &'a syn::Visibility,
     /// The field's doc comments, copied onto the generated mapped struct.
     pub docs: Vec<&'a syn::Attribute>,
+    /// The lints the field allows or expects, as `#[allow(..)]`s for the mapped struct's field.
+    pub allows: Vec<proc_macro2::TokenStream>,
     /// The `#` of the field's first `#[spec(..)]`, where its source and policies are named.
     pub spec_attr: Option<proc_macro2::Span>,
     pub ty: &'a syn::Type,
@@ -51,6 +56,7 @@ impl<'a> Container<'a> {
                         generics: &input.generics,
                         fields: Vec::new(),
                         attrs,
+                        allows: allows(&input.attrs),
                     });
                 }
                 syn::Fields::Unnamed(unnamed) => {
@@ -96,6 +102,7 @@ impl<'a> Container<'a> {
                     }
                 };
                 let docs = f.attrs.iter().filter(|a| a.path().is_ident("doc")).collect();
+                let field_allows = allows(&f.attrs);
                 let spec_attr = f
                     .attrs
                     .iter()
@@ -105,6 +112,7 @@ impl<'a> Container<'a> {
                     member,
                     vis: &f.vis,
                     docs,
+                    allows: field_allows,
                     spec_attr,
                     ty: &f.ty,
                     source,
@@ -121,8 +129,25 @@ impl<'a> Container<'a> {
             generics: &input.generics,
             fields,
             attrs,
+            allows: allows(&input.attrs),
         })
     }
+}
+
+/// The lints `attrs` allow or expect (`#[allow(..)]`, `#[expect(..)]`), each as an
+/// `#[allow(..)]`: what the derive's copy of the names needs so as not to warn where the user's
+/// own struct does not (an `expect` copied as such would be unfulfilled wherever the copy does
+/// not trip the lint).
+fn allows(attrs: &[syn::Attribute]) -> Vec<proc_macro2::TokenStream> {
+    attrs
+        .iter()
+        .filter(|a| a.path().is_ident("allow") || a.path().is_ident("expect"))
+        .filter_map(|a| a.meta.require_list().ok())
+        .map(|list| {
+            let lints = &list.tokens;
+            quote::quote!(#[allow(#lints)])
+        })
+        .collect()
 }
 
 /// The names of the batch types: a field whose type is one of them is a leaf.

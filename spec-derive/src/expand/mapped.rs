@@ -51,22 +51,25 @@ fn param_names(cont: &Container<'_>) -> Vec<syn::Ident> {
     params
 }
 
-/// The struct `<Name>Mapped<..>`, with the fields' visibility and doc comments.
+/// The struct `<Name>Mapped<..>`, with the fields' visibility and doc comments, and the lints the
+/// struct and its fields allow.
 fn mapped_struct(cont: &Container<'_>, params: &[syn::Ident]) -> TokenStream {
     let ident = cont.ident;
+    let allows = &cont.allows;
     let vis = cont.vis;
     let name = quote::format_ident!("{}Mapped", ident);
     let field_defs = cont.fields.iter().zip(params).map(|(f, t)| {
         let fvis = f.vis;
         let member = f.member;
         let docs = &f.docs;
+        let allows = &f.allows;
         let fallback = format!(
             "The field `{member}` of [`{ident}`], made into something else (a tensor, a view)."
         );
         if docs.is_empty() {
-            quote!(#[doc = #fallback] #fvis #member: #t)
+            quote!(#[doc = #fallback] #(#allows)* #fvis #member: #t)
         } else {
-            quote!(#(#docs)* #fvis #member: #t)
+            quote!(#(#docs)* #(#allows)* #fvis #member: #t)
         }
     });
     let doc = format!(
@@ -81,6 +84,7 @@ fn mapped_struct(cont: &Container<'_>, params: &[syn::Ident]) -> TokenStream {
         #[derive(::core::clone::Clone, ::core::fmt::Debug)]
         // Filled only by the framework adapters: unused fields are not the user's dead code.
         #[allow(dead_code)]
+        #(#allows)*
         #vis struct #name<#(#params),*> {
             #(#field_defs,)*
         }
