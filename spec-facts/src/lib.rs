@@ -167,7 +167,8 @@ pub const SIZED_SPACES: [SizedSpaceFact; 3] = [IMAGE, VOLUME, WINDOW];
 
 /// Names a user may write for a layout in `image!` or `volume!` that are not layouts, each with
 /// the message that says what to write: the `N` of PyTorch and TensorFlow (`NCHW`), the letters in
-/// lower case (`bchw`), and a layout without its batch axis (`CHW`). `image!` and `volume!` refuse
+/// lower case (`bchw`), an order of an image's four axes that has no name (`BHCW`, often a typo
+/// of a named one), and a layout without its batch axis (`CHW`). `image!` and `volume!` refuse
 /// them with this message (one error, at the macro), and the derive then names the field's type
 /// nowhere else, so that the message is the only error.
 pub const LAYOUT_NAME_MISTAKES: &[(&str, &str)] = &[
@@ -242,6 +243,150 @@ pub const LAYOUT_NAME_MISTAKES: &[(&str, &str)] = &[
     (
         "cbhw",
         "`cbhw` is not a layout: write `CBHW` (layout names are upper case; `layout!` takes lower-case letters)",
+    ),
+    (
+        "BHCW",
+        "`BHCW` is not a layout name: the image layouts with names are `BHWC`, `BCHW`, `BWHC`, `CHWB`, `HWCB` and `CBHW`; write another order of the axes as `layout!(bhcw)`",
+    ),
+    (
+        "bhcw",
+        "`bhcw` is not a layout: write `layout!(bhcw)` (names are upper case, and `BHCW` is not one of them)",
+    ),
+    (
+        "BWCH",
+        "`BWCH` is not a layout name: the image layouts with names are `BHWC`, `BCHW`, `BWHC`, `CHWB`, `HWCB` and `CBHW`; write another order of the axes as `layout!(bwch)`",
+    ),
+    (
+        "bwch",
+        "`bwch` is not a layout: write `layout!(bwch)` (names are upper case, and `BWCH` is not one of them)",
+    ),
+    (
+        "BCWH",
+        "`BCWH` is not a layout name: the image layouts with names are `BHWC`, `BCHW`, `BWHC`, `CHWB`, `HWCB` and `CBHW`; write another order of the axes as `layout!(bcwh)`",
+    ),
+    (
+        "bcwh",
+        "`bcwh` is not a layout: write `layout!(bcwh)` (names are upper case, and `BCWH` is not one of them)",
+    ),
+    (
+        "HBWC",
+        "`HBWC` is not a layout name: the image layouts with names are `BHWC`, `BCHW`, `BWHC`, `CHWB`, `HWCB` and `CBHW`; write another order of the axes as `layout!(hbwc)`",
+    ),
+    (
+        "hbwc",
+        "`hbwc` is not a layout: write `layout!(hbwc)` (names are upper case, and `HBWC` is not one of them)",
+    ),
+    (
+        "HBCW",
+        "`HBCW` is not a layout name: the image layouts with names are `BHWC`, `BCHW`, `BWHC`, `CHWB`, `HWCB` and `CBHW`; write another order of the axes as `layout!(hbcw)`",
+    ),
+    (
+        "hbcw",
+        "`hbcw` is not a layout: write `layout!(hbcw)` (names are upper case, and `HBCW` is not one of them)",
+    ),
+    (
+        "HWBC",
+        "`HWBC` is not a layout name: the image layouts with names are `BHWC`, `BCHW`, `BWHC`, `CHWB`, `HWCB` and `CBHW`; write another order of the axes as `layout!(hwbc)`",
+    ),
+    (
+        "hwbc",
+        "`hwbc` is not a layout: write `layout!(hwbc)` (names are upper case, and `HWBC` is not one of them)",
+    ),
+    (
+        "HCBW",
+        "`HCBW` is not a layout name: the image layouts with names are `BHWC`, `BCHW`, `BWHC`, `CHWB`, `HWCB` and `CBHW`; write another order of the axes as `layout!(hcbw)`",
+    ),
+    (
+        "hcbw",
+        "`hcbw` is not a layout: write `layout!(hcbw)` (names are upper case, and `HCBW` is not one of them)",
+    ),
+    (
+        "HCWB",
+        "`HCWB` is not a layout name: the image layouts with names are `BHWC`, `BCHW`, `BWHC`, `CHWB`, `HWCB` and `CBHW`; write another order of the axes as `layout!(hcwb)`",
+    ),
+    (
+        "hcwb",
+        "`hcwb` is not a layout: write `layout!(hcwb)` (names are upper case, and `HCWB` is not one of them)",
+    ),
+    (
+        "WBHC",
+        "`WBHC` is not a layout name: the image layouts with names are `BHWC`, `BCHW`, `BWHC`, `CHWB`, `HWCB` and `CBHW`; write another order of the axes as `layout!(wbhc)`",
+    ),
+    (
+        "wbhc",
+        "`wbhc` is not a layout: write `layout!(wbhc)` (names are upper case, and `WBHC` is not one of them)",
+    ),
+    (
+        "WBCH",
+        "`WBCH` is not a layout name: the image layouts with names are `BHWC`, `BCHW`, `BWHC`, `CHWB`, `HWCB` and `CBHW`; write another order of the axes as `layout!(wbch)`",
+    ),
+    (
+        "wbch",
+        "`wbch` is not a layout: write `layout!(wbch)` (names are upper case, and `WBCH` is not one of them)",
+    ),
+    (
+        "WHBC",
+        "`WHBC` is not a layout name: the image layouts with names are `BHWC`, `BCHW`, `BWHC`, `CHWB`, `HWCB` and `CBHW`; write another order of the axes as `layout!(whbc)`",
+    ),
+    (
+        "whbc",
+        "`whbc` is not a layout: write `layout!(whbc)` (names are upper case, and `WHBC` is not one of them)",
+    ),
+    (
+        "WHCB",
+        "`WHCB` is not a layout name: the image layouts with names are `BHWC`, `BCHW`, `BWHC`, `CHWB`, `HWCB` and `CBHW`; write another order of the axes as `layout!(whcb)`",
+    ),
+    (
+        "whcb",
+        "`whcb` is not a layout: write `layout!(whcb)` (names are upper case, and `WHCB` is not one of them)",
+    ),
+    (
+        "WCBH",
+        "`WCBH` is not a layout name: the image layouts with names are `BHWC`, `BCHW`, `BWHC`, `CHWB`, `HWCB` and `CBHW`; write another order of the axes as `layout!(wcbh)`",
+    ),
+    (
+        "wcbh",
+        "`wcbh` is not a layout: write `layout!(wcbh)` (names are upper case, and `WCBH` is not one of them)",
+    ),
+    (
+        "WCHB",
+        "`WCHB` is not a layout name: the image layouts with names are `BHWC`, `BCHW`, `BWHC`, `CHWB`, `HWCB` and `CBHW`; write another order of the axes as `layout!(wchb)`",
+    ),
+    (
+        "wchb",
+        "`wchb` is not a layout: write `layout!(wchb)` (names are upper case, and `WCHB` is not one of them)",
+    ),
+    (
+        "CBWH",
+        "`CBWH` is not a layout name: the image layouts with names are `BHWC`, `BCHW`, `BWHC`, `CHWB`, `HWCB` and `CBHW`; write another order of the axes as `layout!(cbwh)`",
+    ),
+    (
+        "cbwh",
+        "`cbwh` is not a layout: write `layout!(cbwh)` (names are upper case, and `CBWH` is not one of them)",
+    ),
+    (
+        "CHBW",
+        "`CHBW` is not a layout name: the image layouts with names are `BHWC`, `BCHW`, `BWHC`, `CHWB`, `HWCB` and `CBHW`; write another order of the axes as `layout!(chbw)`",
+    ),
+    (
+        "chbw",
+        "`chbw` is not a layout: write `layout!(chbw)` (names are upper case, and `CHBW` is not one of them)",
+    ),
+    (
+        "CWBH",
+        "`CWBH` is not a layout name: the image layouts with names are `BHWC`, `BCHW`, `BWHC`, `CHWB`, `HWCB` and `CBHW`; write another order of the axes as `layout!(cwbh)`",
+    ),
+    (
+        "cwbh",
+        "`cwbh` is not a layout: write `layout!(cwbh)` (names are upper case, and `CWBH` is not one of them)",
+    ),
+    (
+        "CWHB",
+        "`CWHB` is not a layout name: the image layouts with names are `BHWC`, `BCHW`, `BWHC`, `CHWB`, `HWCB` and `CBHW`; write another order of the axes as `layout!(cwhb)`",
+    ),
+    (
+        "cwhb",
+        "`cwhb` is not a layout: write `layout!(cwhb)` (names are upper case, and `CWHB` is not one of them)",
     ),
     (
         "HWC",

@@ -1,7 +1,6 @@
-// A bare name that does not resolve inside a field's type (a layout no alias spells): rustc
-// reports it at the name twice, once for the struct (with a suggestion to add a type parameter)
-// and once for the derive's copy of the type, which no derived item can make identical. See
-// `KNOWN` in `tests/snapshots.rs`.
+// A layout name no alias spells (`BHCW`, a typo of `BCHW`): `image!` refuses it, in one error
+// that lists the named layouts and says how to write any other order (`layout!(bhcw)`). A bare
+// name that resolves nowhere elsewhere in a field's type is `unknown-element-in-a-field`.
 use batchspec::prelude::*;
 
 #[derive(DataSpec)]
