@@ -1,8 +1,8 @@
 //! The derive's output in a crate that denies the lints a careful user might deny: warnings,
 //! `non_ascii_idents` (the derive names each field's own type `Request·mask`, at its own span),
 //! `non_local_definitions`, `unreachable_pub` and `missing_docs`; with two requests of one name
-//! in two modules, and a field named as a type the struct uses. The batches are checked against
-//! tf.data's `padded_batch`, worked by hand.
+//! in two modules, a field named as a type the struct uses, and raw identifiers. The batches are
+//! checked against tf.data's `padded_batch`, worked by hand.
 #![deny(
     warnings,
     non_ascii_idents,
@@ -67,6 +67,16 @@ pub mod masked {
         pub mask: Batch<Mask>,
     }
 }
+
+/// A struct and a field named by raw identifiers.
+#[derive(DataSpec)]
+pub struct r#Plain {
+    /// A field named by a keyword.
+    #[spec(source = "features")]
+    pub r#type: Batch<Vector<3>>,
+}
+
+const _: () = batchspec::mapping::assert_serves::<Plain, Plain>();
 
 fn data() -> Dataset<Seqs> {
     Dataset::new(Seqs {

@@ -99,7 +99,7 @@ impl<'a> FieldCx<'a> {
     /// `non_ascii_idents` lint, which a crate may deny, then leaves it alone as the macro's own.
     pub fn marker_ident(&self, s: &Serving<'_>) -> syn::Ident {
         syn::Ident::new(
-            &format!("{}\u{b7}{}", s.name, self.field),
+            &format!("{}\u{b7}{}", s.name.trim_start_matches("r#"), self.field),
             Span::call_site(),
         )
     }
