@@ -50,8 +50,9 @@
 //!   [`layout!`] writes any other from its letters: `layout!(hwcb)`.
 //! - **Sources** are types made from strings: `#[spec(source = "mask")]` and `source!("mask")`
 //!   are the same type in every crate, with the name at run time as [`Source::NAME`](types::Source::NAME). A field
-//!   without `#[spec]` reads the source named like the field. Compile errors name a source as
-//!   written (`the record \`Record\` does not serve source "mask"`), never as a type.
+//!   without `#[spec]` reads the source named like the field. Compile errors never show a
+//!   source as a type: they name the field that reads it (`the record \`Record\` does not serve
+//!   the source of field \`ModelInput·mask\``) and quote its `#[spec(source = "..")]`.
 //! - **Batches** ([`Batch`](types::Batch)) wrap ndarray arrays and are checked once, where data enters: the
 //!   static sizes, and every label of an index space (a label of -1 is an error, never wrapped).
 //! - **Specs** ([`DataSpec`](types::DataSpec)) are derived structs: the space tree, the source tree, the leaves,
