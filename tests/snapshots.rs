@@ -196,6 +196,7 @@ const KNOWN_LIBRARY_SOURCE: &[&str] = &[
     "size/vector-width.stderr",
     "source/impossible-conversion.stderr",
     "source/missing-source.stderr",
+    "source/missing-source-two-requests-of-one-name.stderr",
     "source/source-in-a-nested-record.stderr",
     "source/source-typo.stderr",
     "structure/batch-element-as-storage.stderr",
