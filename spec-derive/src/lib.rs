@@ -17,6 +17,12 @@ use proc_macro::TokenStream;
 
 /// Derives `DataSpec` for a struct whose fields are batches, nested specs, tuples of them or
 /// `Null`. See the `batchspec` crate for the whole story.
+///
+/// Beside its impls, the derive writes an empty type for each field, named after the struct and
+/// the field joined by a middle dot (`Request·mask`), inside its anonymous `const _` block: no
+/// code can name it, and no name of yours clashes with it. Compile errors about a field name it
+/// by that type, as in "the record `Dataset` does not serve the source of field
+/// `Request·mask`", and quote the field's `#[spec(..)]`.
 #[proc_macro_derive(DataSpec, attributes(spec))]
 pub fn derive_data_spec(input: TokenStream) -> TokenStream {
     let input = syn::parse_macro_input!(input as syn::DeriveInput);
