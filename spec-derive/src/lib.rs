@@ -19,8 +19,8 @@ use proc_macro::TokenStream;
 /// `Null`. See the `batchspec` crate for the whole story.
 ///
 /// Beside its impls, the derive writes an empty type for each field, named after the struct and
-/// the field joined by a middle dot (`Request·mask`), inside its anonymous `const _` block: no
-/// code can name it, and no name of yours clashes with it. Compile errors about a field name it
+/// the field joined by a middle dot (`Request·mask`), beside the struct and hidden from its
+/// docs: no name of yours clashes with it, as none has the dot. Compile errors about a field name it
 /// by that type, as in "the record `Dataset` does not serve the source of field
 /// `Request·mask`", and quote the field's `#[spec(..)]`.
 #[proc_macro_derive(DataSpec, attributes(spec))]

@@ -1,5 +1,5 @@
 // Two requests named `Request` in two modules, each with a field `mask`: the field's own type
-// is then written with the path rustc gives it (`_::Request·mask`), as no single name is unique.
+// is then written with its module's path (`b::Request·mask`), as no single name is unique.
 use batchspec::prelude::*;
 
 #[derive(DataSpec)]

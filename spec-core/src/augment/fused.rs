@@ -470,7 +470,7 @@ fn logical_mut<S: ImageSpace>(
     Some(a.permuted_axes(S::AXES))
 }
 
-/// The request's field `Self` (named by its type in the derive's block, `Request·image`) is
+/// The request's field `Self` (named by its type beside the struct, `Request·image`) is
 /// gathered through the augmentation `A` from its source, which the record `R` holds as `From`
 /// (the images `A` reads), into the field's space `To`. The derive writes it as a bound for
 /// each augmented field, and gathers the field through it.
@@ -607,7 +607,7 @@ fn mix_images<E: Element>(
     });
 }
 
-/// The request's field `Self` (labels, `mixed_with`, named by its type in the derive's block,
+/// The request's field `Self` (labels, `mixed_with`, named by its type beside the struct,
 /// `Request·label`) takes the mixing of the pairs that the augmentation `A` mixes, as the labels
 /// `L`. The derive writes it as a bound for each such field, and mixes the field through it.
 #[diagnostic::on_unimplemented(

@@ -86,8 +86,8 @@ impl<S: Space> LendsAs<S> for S {}
 
 /// A request's field that a zero-copy projection ([`ProjectFrom`]) lends from the record `R`.
 /// The derive writes it as a bound for each field with nothing of the record's to lend (a
-/// tuple, a computed, augmented or mixed field), naming the field by its type in the derive's
-/// block (`Request·lengths`); nothing implements it for those, so the bound is the refusal.
+/// tuple, a computed, augmented or mixed field), naming the field by its type beside the struct
+/// (`Request·lengths`); nothing implements it for those, so the bound is the refusal.
 #[diagnostic::on_unimplemented(
     message = "a projection has nothing of the record's to lend for field `{Self}`",
     label = "nothing to lend for this field",

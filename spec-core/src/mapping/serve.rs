@@ -210,7 +210,7 @@ for_tuples!(serve_tuples);
 
 /// A request's field that [`serve`] can build from the record `R`'s whole sources. The derive
 /// writes it as a bound on [`ServeFrom`] for each field built batch by batch (collated,
-/// computed, augmented or mixed), naming the field by its type in the derive's block
+/// computed, augmented or mixed), naming the field by its type beside the struct
 /// (`Request·tokens`); nothing implements it for those, so the bound is the refusal, in the
 /// field's words.
 #[diagnostic::on_unimplemented(

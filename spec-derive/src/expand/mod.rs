@@ -1,7 +1,8 @@
 //! Code generation: what `#[derive(DataSpec)]` and the type macros write, one file per trait
 //! family. [`derive()`] reads the input into the IR (`ast`), runs the checks, and writes either the
-//! impls inside one `const _: () = { .. };` block, through the hidden `__private` module, or
-//! the errors beside stubs.
+//! impls inside one `const _: () = { .. };` block, through the hidden `__private` module (and
+//! beside it the `<Name>Mapped` struct and a type per field, `Name·field`), or the errors beside
+//! stubs.
 //!
 //! The files, each importing only the internals and the files below it in this list:
 //! `serving/` (the record and request sides, field by field), `node` and `flatten` (the tree of
@@ -110,6 +111,7 @@ fn expand(cont: &Container<'_>) -> TokenStream {
         bounds.preds.clone()
     };
     let serving = serving::expand(cont, &p, &rest_preds);
+    let markers = serving::markers(cont, &p);
     let (mapped_struct, map_impl) = mapped::mapped(cont, &p, &rest_preds);
     let checks = bounds.checks;
     quote! {
@@ -126,5 +128,6 @@ fn expand(cont: &Container<'_>) -> TokenStream {
         };
 
         #mapped_struct
+        #markers
     }
 }

@@ -1,6 +1,6 @@
 // The expansion of tests/expand/augment.rs; written by `BATCHSPEC_BLESS=1 cargo test`.
-// tokens: 6aad37d8bae10fb8
-// spans: de0f75246fd8292b
+// tokens: 3c32572d737fcf60
+// spans: 98b8f0c3c216624f
 #[doc(hidden)]
 #[allow(non_camel_case_types, unused_qualifications, clippy::all)]
 const _: () = {
@@ -317,8 +317,6 @@ const _: () = {
             <Self as __spec_p::HasSource<__spec_p::Src<'y'>>>::source_field(self)
         }
     }
-    #[allow(dead_code, unreachable_pub)]
-    pub enum MixReq·image {}
     impl __spec_p::FieldSource for MixReq·image {
         type Key = __spec_p::Src<'i', 'm', 'g'>;
         type Family = __spec_p::FamilyOf<Batch<Image<4, 5, 2, 40>>>;
@@ -332,8 +330,6 @@ const _: () = {
             __spec_p::core::panic!("{}", m.as_str())
         }
     };
-    #[allow(dead_code, unreachable_pub)]
-    pub enum MixReq·label {}
     const _: () = match __spec_p::check_mixed::<MixTrain>("label", "img") {
         __spec_p::core::result::Result::Ok(()) => {}
         __spec_p::core::result::Result::Err(m) => {
@@ -691,3 +687,9 @@ struct MixReqMapped<Image, Label> {
     ///The field `label` of [`MixReq`], made into something else (a tensor, a view).
     label: Label,
 }
+#[doc(hidden)]
+#[allow(dead_code, unreachable_pub, non_camel_case_types)]
+enum MixReq·image {}
+#[doc(hidden)]
+#[allow(dead_code, unreachable_pub, non_camel_case_types)]
+enum MixReq·label {}

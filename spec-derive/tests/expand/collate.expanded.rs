@@ -1,6 +1,6 @@
 // The expansion of tests/expand/collate.rs; written by `BATCHSPEC_BLESS=1 cargo test`.
-// tokens: 28f81824adf28641
-// spans: 138d2ddf425c9dc9
+// tokens: 46526a0d576c3cfd
+// spans: bd208478c7aebec3
 #[doc(hidden)]
 #[allow(non_camel_case_types, unused_qualifications, clippy::all)]
 const _: () = {
@@ -318,8 +318,6 @@ const _: () = {
         for<'__spec_w> Batch<Lengths>: __spec_p::Node<__spec_p::Src<'t'>>,
         for<'__spec_w> Batch<Mask>: __spec_p::Node<__spec_p::Src<'t'>>,
     {}
-    #[allow(dead_code, unreachable_pub)]
-    pub enum Padded·tokens {}
     impl __spec_p::FieldSource for Padded·tokens {
         type Key = __spec_p::Src<'t'>;
         type Family = __spec_p::FamilyOf<Batch<IndexSeq<50>>>;
@@ -329,14 +327,10 @@ const _: () = {
     where
         <Batch<IndexSeq<50>> as __spec_p::LeafField>::Space: __spec_p::Padded,
     {}
-    #[allow(dead_code, unreachable_pub)]
-    pub enum Padded·len {}
     impl __spec_p::FieldSource for Padded·len {
         type Key = __spec_p::Src<'t'>;
         type Family = __spec_p::FamilyOf<Batch<Lengths>>;
     }
-    #[allow(dead_code, unreachable_pub)]
-    pub enum Padded·mask {}
     impl __spec_p::FieldSource for Padded·mask {
         type Key = __spec_p::Src<'t'>;
         type Family = __spec_p::FamilyOf<Batch<Mask>>;
@@ -783,3 +777,12 @@ struct PaddedMapped<Tokens, Len, Mask> {
     ///The field `mask` of [`Padded`], made into something else (a tensor, a view).
     mask: Mask,
 }
+#[doc(hidden)]
+#[allow(dead_code, unreachable_pub, non_camel_case_types)]
+enum Padded·tokens {}
+#[doc(hidden)]
+#[allow(dead_code, unreachable_pub, non_camel_case_types)]
+enum Padded·len {}
+#[doc(hidden)]
+#[allow(dead_code, unreachable_pub, non_camel_case_types)]
+enum Padded·mask {}

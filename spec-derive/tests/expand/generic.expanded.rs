@@ -1,6 +1,6 @@
 // The expansion of tests/expand/generic.rs; written by `BATCHSPEC_BLESS=1 cargo test`.
-// tokens: 93cd88371afc958f
-// spans: be0f1dcb3df82421
+// tokens: 8549c6756b0e3357
+// spans: ab751b2e046b8dc7
 #[doc(hidden)]
 #[allow(non_camel_case_types, unused_qualifications, clippy::all)]
 const _: () = {
@@ -414,20 +414,14 @@ const _: () = {
             <Self as __spec_p::HasSource<__spec_p::Src<'y'>>>::source_field(self)
         }
     }
-    #[allow(dead_code, unreachable_pub)]
-    pub enum Generic·x {}
     impl __spec_p::FieldSource for Generic·x {
         type Key = __spec_p::Src<'x'>;
         type Family = ();
     }
-    #[allow(dead_code, unreachable_pub)]
-    pub enum Generic·y {}
     impl __spec_p::FieldSource for Generic·y {
         type Key = __spec_p::Src<'y'>;
         type Family = __spec_p::FamilyOf<Batch<Labels<3>>>;
     }
-    #[allow(dead_code, unreachable_pub)]
-    pub enum Generic·penalty {}
     impl<'a, S: Space, R> __spec_p::ProjectFrom<R> for Generic<'a, S>
     where
         S: __spec_p::Space,
@@ -880,3 +874,12 @@ struct GenericMapped<X, Y, Penalty> {
     ///The field `penalty` of [`Generic`], made into something else (a tensor, a view).
     penalty: Penalty,
 }
+#[doc(hidden)]
+#[allow(dead_code, unreachable_pub, non_camel_case_types)]
+enum Generic·x {}
+#[doc(hidden)]
+#[allow(dead_code, unreachable_pub, non_camel_case_types)]
+enum Generic·y {}
+#[doc(hidden)]
+#[allow(dead_code, unreachable_pub, non_camel_case_types)]
+enum Generic·penalty {}

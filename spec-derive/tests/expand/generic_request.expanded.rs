@@ -1,6 +1,6 @@
 // The expansion of tests/expand/generic_request.rs; written by `BATCHSPEC_BLESS=1 cargo test`.
-// tokens: 6850ef2a7b77c8fb
-// spans: ad1af8f41a0e13d4
+// tokens: 33f340778dd21f15
+// spans: 09579dc11dd60212
 #[doc(hidden)]
 #[allow(non_camel_case_types, unused_qualifications, clippy::all)]
 const _: () = {
@@ -483,16 +483,10 @@ const _: () = {
     ::core::compile_error! {
         "`mixed_with = \"other\"` names a source that no augmented field of `GenericReq` reads: mix labels with the source of a field with `augment = ..` whose steps mix samples"
     }
-    #[allow(dead_code, unreachable_pub)]
-    pub enum GenericReq·tokens {}
     impl __spec_p::FieldSource for GenericReq·tokens {
         type Key = __spec_p::Src<'t'>;
         type Family = __spec_p::FamilyOf<Batch<IndexSeq<50>>>;
     }
-    #[allow(dead_code, unreachable_pub)]
-    pub enum GenericReq·image {}
-    #[allow(dead_code, unreachable_pub)]
-    pub enum GenericReq·label {}
     impl __spec_p::FieldSource for GenericReq·label {
         type Key = __spec_p::Src<'y'>;
         type Family = ();
@@ -972,3 +966,12 @@ struct GenericReqMapped<Tokens, Image, Label> {
     ///The field `label` of [`GenericReq`], made into something else (a tensor, a view).
     label: Label,
 }
+#[doc(hidden)]
+#[allow(dead_code, unreachable_pub, non_camel_case_types)]
+enum GenericReq·tokens {}
+#[doc(hidden)]
+#[allow(dead_code, unreachable_pub, non_camel_case_types)]
+enum GenericReq·image {}
+#[doc(hidden)]
+#[allow(dead_code, unreachable_pub, non_camel_case_types)]
+enum GenericReq·label {}

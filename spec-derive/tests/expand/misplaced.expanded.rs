@@ -1,6 +1,6 @@
 // The expansion of tests/expand/misplaced.rs; written by `BATCHSPEC_BLESS=1 cargo test`.
-// tokens: f1c86674972954f1
-// spans: d2921b419a0ceec0
+// tokens: bb489b6437424701
+// spans: f1b16f81f491fc82
 #[doc(hidden)]
 #[allow(non_camel_case_types, unused_qualifications, clippy::all)]
 const _: () = {
@@ -552,18 +552,10 @@ const _: () = {
     ::core::compile_error! {
         "pad value 50 is not a label of `IndexSeq<50>`: its labels are 0..50"
     }
-    #[allow(dead_code, unreachable_pub)]
-    pub enum Misplaced·views {}
-    #[allow(dead_code, unreachable_pub)]
-    pub enum Misplaced·inner {}
-    #[allow(dead_code, unreachable_pub)]
-    pub enum Misplaced·tokens {}
     impl __spec_p::FieldSource for Misplaced·tokens {
         type Key = __spec_p::Src<'t'>;
         type Family = __spec_p::FamilyOf<Batch<IndexSeq<50>>>;
     }
-    #[allow(dead_code, unreachable_pub)]
-    pub enum Misplaced·type {}
     impl __spec_p::FieldSource for Misplaced·type {
         type Key = __spec_p::Src<'t', 'y', 'p', 'e'>;
         type Family = __spec_p::FamilyOf<Batch<Labels<3>>>;
@@ -1093,3 +1085,15 @@ struct MisplacedMapped<Views, Inner, Tokens, Type> {
     ///The field `r#type` of [`Misplaced`], made into something else (a tensor, a view).
     r#type: Type,
 }
+#[doc(hidden)]
+#[allow(dead_code, unreachable_pub, non_camel_case_types)]
+enum Misplaced·views {}
+#[doc(hidden)]
+#[allow(dead_code, unreachable_pub, non_camel_case_types)]
+enum Misplaced·inner {}
+#[doc(hidden)]
+#[allow(dead_code, unreachable_pub, non_camel_case_types)]
+enum Misplaced·tokens {}
+#[doc(hidden)]
+#[allow(dead_code, unreachable_pub, non_camel_case_types)]
+enum Misplaced·type {}

@@ -1,6 +1,6 @@
 // The expansion of tests/expand/nested.rs; written by `BATCHSPEC_BLESS=1 cargo test`.
-// tokens: 09bada149173fa6e
-// spans: 98a5405517462121
+// tokens: 6ece256b3d77c40a
+// spans: f169478414b22eb1
 #[doc(hidden)]
 #[allow(non_camel_case_types, unused_qualifications, clippy::all)]
 const _: () = {
@@ -271,10 +271,6 @@ const _: () = {
         ): __spec_p::Node<__spec_p::Src<'v'>>,
         for<'__spec_w> Labelled: __spec_p::Node<__spec_p::Src<'i', 'n', 'n', 'e', 'r'>>,
     {}
-    #[allow(dead_code, unreachable_pub)]
-    pub enum Outer·views {}
-    #[allow(dead_code, unreachable_pub)]
-    pub enum Outer·inner {}
     impl<R> __spec_p::ProjectFrom<R> for Outer
     where
         Outer·views: __spec_p::LentByProjection<R>,
@@ -570,3 +566,9 @@ struct OuterMapped<Views, Inner> {
     ///The field `inner` of [`Outer`], made into something else (a tensor, a view).
     inner: Inner,
 }
+#[doc(hidden)]
+#[allow(dead_code, unreachable_pub, non_camel_case_types)]
+enum Outer·views {}
+#[doc(hidden)]
+#[allow(dead_code, unreachable_pub, non_camel_case_types)]
+enum Outer·inner {}

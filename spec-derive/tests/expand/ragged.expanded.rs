@@ -1,6 +1,6 @@
 // The expansion of tests/expand/ragged.rs; written by `BATCHSPEC_BLESS=1 cargo test`.
-// tokens: 22a3c5fb621ae1d0
-// spans: 831a71ec08d12c56
+// tokens: 2db94e6653d61fd2
+// spans: 8ea6e8a74d988f88
 #[doc(hidden)]
 #[allow(non_camel_case_types, unused_qualifications, clippy::all)]
 const _: () = {
@@ -187,8 +187,6 @@ const _: () = {
             <Self as __spec_p::HasSource<__spec_p::Src<'t'>>>::source_field(self)
         }
     }
-    #[allow(dead_code, unreachable_pub)]
-    pub enum Seqs·tokens {}
     impl __spec_p::FieldSource for Seqs·tokens {
         type Key = __spec_p::Src<'t'>;
         type Family = __spec_p::FamilyOf<Ragged<IndexSeq<50>>>;
@@ -479,3 +477,6 @@ struct SeqsMapped<Tokens> {
     ///The field `tokens` of [`Seqs`], made into something else (a tensor, a view).
     tokens: Tokens,
 }
+#[doc(hidden)]
+#[allow(dead_code, unreachable_pub, non_camel_case_types)]
+enum Seqs·tokens {}

@@ -1,6 +1,6 @@
 // The expansion of tests/expand/record.rs; written by `BATCHSPEC_BLESS=1 cargo test`.
-// tokens: 84e6d2d49e68ee93
-// spans: e45d6f0ddbbcba92
+// tokens: d2b5a761cfef6463
+// spans: ded1701665819080
 #[doc(hidden)]
 #[allow(non_camel_case_types, unused_qualifications, clippy::all)]
 const _: () = {
@@ -317,14 +317,10 @@ const _: () = {
             <Self as __spec_p::HasSource<__spec_p::Src<'y'>>>::source_field(self)
         }
     }
-    #[allow(dead_code, unreachable_pub)]
-    pub enum Record·image {}
     impl __spec_p::FieldSource for Record·image {
         type Key = __spec_p::Src<'i', 'm', 'g'>;
         type Family = __spec_p::FamilyOf<Batch<Image<2, 2, 3, 12>>>;
     }
-    #[allow(dead_code, unreachable_pub)]
-    pub enum Record·label {}
     impl __spec_p::FieldSource for Record·label {
         type Key = __spec_p::Src<'y'>;
         type Family = __spec_p::FamilyOf<Batch<Index<3>>>;
@@ -735,3 +731,9 @@ pub struct RecordMapped<Image, Label> {
     ///The field `label` of [`Record`], made into something else (a tensor, a view).
     pub label: Label,
 }
+#[doc(hidden)]
+#[allow(dead_code, unreachable_pub, non_camel_case_types)]
+pub enum Record·image {}
+#[doc(hidden)]
+#[allow(dead_code, unreachable_pub, non_camel_case_types)]
+pub enum Record·label {}

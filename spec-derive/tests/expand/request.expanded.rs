@@ -1,6 +1,6 @@
 // The expansion of tests/expand/request.rs; written by `BATCHSPEC_BLESS=1 cargo test`.
-// tokens: e2adc73d7d43f654
-// spans: ef1c78e50cfaa40f
+// tokens: 4fe8cc34db3dbafa
+// spans: aeba7fdc89fa84ed
 #[doc(hidden)]
 #[allow(non_camel_case_types, unused_qualifications, clippy::all)]
 const _: () = {
@@ -319,14 +319,10 @@ const _: () = {
             <Self as __spec_p::HasSource<__spec_p::Src<'y'>>>::source_field(self)
         }
     }
-    #[allow(dead_code, unreachable_pub)]
-    pub enum Request·image {}
     impl __spec_p::FieldSource for Request·image {
         type Key = __spec_p::Src<'i', 'm', 'g'>;
         type Family = __spec_p::FamilyOf<Batch<Image<2, 2, 3, 12, BCHW, f32>>>;
     }
-    #[allow(dead_code, unreachable_pub)]
-    pub enum Request·label {}
     impl __spec_p::FieldSource for Request·label {
         type Key = __spec_p::Src<'y'>;
         type Family = __spec_p::FamilyOf<Batch<Vector<3>>>;
@@ -741,3 +737,9 @@ struct RequestMapped<Image, Label> {
     ///The field `label` of [`Request`], made into something else (a tensor, a view).
     label: Label,
 }
+#[doc(hidden)]
+#[allow(dead_code, unreachable_pub, non_camel_case_types)]
+enum Request·image {}
+#[doc(hidden)]
+#[allow(dead_code, unreachable_pub, non_camel_case_types)]
+enum Request·label {}

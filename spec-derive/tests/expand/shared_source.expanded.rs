@@ -1,6 +1,6 @@
 // The expansion of tests/expand/shared_source.rs; written by `BATCHSPEC_BLESS=1 cargo test`.
-// tokens: b6b32bc745092906
-// spans: dc2499529fe30a82
+// tokens: efe1e00c1b6c08e2
+// spans: 5e547aa6cc0165ec
 #[doc(hidden)]
 #[allow(non_camel_case_types, unused_qualifications, clippy::all)]
 const _: () = {
@@ -220,14 +220,10 @@ const _: () = {
         for<'__spec_w> Batch<Vector<2>>: __spec_p::Node<__spec_p::Src<'x'>>,
         for<'__spec_w> Batch<Vector<2>>: __spec_p::Node<__spec_p::Src<'x'>>,
     {}
-    #[allow(dead_code, unreachable_pub)]
-    pub enum Twice·a {}
     impl __spec_p::FieldSource for Twice·a {
         type Key = __spec_p::Src<'x'>;
         type Family = __spec_p::FamilyOf<Batch<Vector<2>>>;
     }
-    #[allow(dead_code, unreachable_pub)]
-    pub enum Twice·b {}
     impl __spec_p::FieldSource for Twice·b {
         type Key = __spec_p::Src<'x'>;
         type Family = __spec_p::FamilyOf<Batch<Vector<2>>>;
@@ -623,3 +619,9 @@ struct TwiceMapped<A, B> {
     ///The field `b` of [`Twice`], made into something else (a tensor, a view).
     b: B,
 }
+#[doc(hidden)]
+#[allow(dead_code, unreachable_pub, non_camel_case_types)]
+enum Twice·a {}
+#[doc(hidden)]
+#[allow(dead_code, unreachable_pub, non_camel_case_types)]
+enum Twice·b {}

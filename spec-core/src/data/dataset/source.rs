@@ -62,7 +62,7 @@ pub trait LeafSource {
 
 /// A field a dataset loads from a file. The derive writes it as a bound on [`LoadRecord`] for
 /// each field computed from a sequence field (`lengths_of`, `mask_of`), naming the field by its
-/// type in the derive's block (`Request·len`); nothing implements it, so the bound is the
+/// type beside the struct (`Request·len`); nothing implements it, so the bound is the
 /// refusal, reported where the struct is loaded.
 #[diagnostic::on_unimplemented(
     message = "field `{Self}` is computed from a sequence field (`lengths_of` or `mask_of`): a dataset cannot load it from a file",

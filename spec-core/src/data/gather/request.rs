@@ -102,8 +102,8 @@ impl<K: Source, F, R: HasSourceAs<K, F>> SourceOf<R> for LeafVia<K, F> {
     }
 }
 
-/// A request's batch field, as the derive names it (`Request·mask`, a type of its own inside
-/// the derive's block): the source `Key` it reads and the family `Family` it reads it as.
+/// A request's batch field, as the derive names it (`Request·mask`, a type of its own beside the
+/// struct): the source `Key` it reads and the family `Family` it reads it as.
 #[doc(hidden)]
 pub trait FieldSource {
     /// The source.

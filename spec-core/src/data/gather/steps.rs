@@ -50,7 +50,7 @@ pub trait GatherSteps {
     ) -> Result<(), DataError>;
 }
 
-/// The request's field `Self` (`lengths_of`, `mask_of`, named by its type in the derive's block,
+/// The request's field `Self` (`lengths_of`, `mask_of`, named by its type beside the struct,
 /// `Request·len`) describes the samples of its source, which the record `R` holds as `From`:
 /// a space of sequences. The derive writes it as a bound for each such field.
 #[diagnostic::on_unimplemented(

@@ -1,7 +1,7 @@
 //! Serving: the record side (`HasSource`, one impl per source of the struct's batch fields) and
 //! the request side (`Reads`, `ServeFrom`, `GatherFrom`, `GatherSame`, `LoadRecord`,
 //! `ProjectFrom`, and `ReadField`, `ServeField`, `GatherField` for tuple fields). Each field has a
-//! type of its own in the derive's block (`Request·x`, `source_check::marker`), which the
+//! type of its own beside the struct (`Request·x`, `source_check::marker`), which the
 //! library's checks of a field (`SourceServedBy`, `ServedWhole`, `LentByProjection`,
 //! `LoadedFromFile`, `StepsOfSequences`, `AugmentsFrom`, `MixesLabels`) name in their messages.
 //!
@@ -31,6 +31,18 @@ use context::{FieldCx, Parts, Serving};
 use proc_macro2::TokenStream;
 use quote::quote;
 
+/// The fields' own types (`Request·mask`), written beside the struct, outside the block of the
+/// impls that name them: rustc writes an item of that block with the block in its path
+/// (`b::_::Request·mask`) when its name is not unique in the crate, and one beside the struct
+/// as `b::Request·mask`.
+pub fn markers(cont: &Container<'_>, p: &TokenStream) -> TokenStream {
+    let s = Serving::new(cont, p, &[]);
+    cont.fields
+        .iter()
+        .map(|f| source_check::marker(&s, &FieldCx::new(&s, f)))
+        .collect()
+}
+
 /// The serving impls of a checked struct, with the bounds `preds` on each (none for a struct
 /// without generics).
 pub fn expand(cont: &Container<'_>, p: &TokenStream, preds: &[TokenStream]) -> TokenStream {
@@ -38,7 +50,6 @@ pub fn expand(cont: &Container<'_>, p: &TokenStream, preds: &[TokenStream]) -> T
     let mut parts = Parts::default();
     for f in &cont.fields {
         let fc = FieldCx::new(&s, f);
-        parts.checks.push(source_check::marker(&s, &fc));
         gather::same_field(&s, &fc, &mut parts);
         load::field(&s, &fc, &mut parts);
         // Mistakes the attributes' parser could not see, carried beside the impls.

@@ -4,19 +4,25 @@
 //! the source. And the record's leaf of that source, read through it.
 
 use super::context::{FieldCx, Serving};
+use crate::respan::respan;
 use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 
 /// The field's own type (`Request·mask`), which the library's checks of a request's fields name
-/// it by. From the field's `#[spec(..)]` (if it has one) to its name: rustc's help that the type
-/// lacks a library trait quotes those lines, with the source the field reads.
+/// it by, with the struct's visibility (the impls' associated types name it). From the field's
+/// `#[spec(..)]` (if it has one) to its name: rustc's help that the type lacks a library trait
+/// quotes those lines, with the source the field reads.
 pub fn marker(s: &Serving<'_>, fc: &FieldCx<'_>) -> TokenStream {
     let marker = fc.marker_ident(s);
     let start = fc.f.spec_attr.unwrap_or(fc.member.span());
-    let vis = quote_spanned!(start=> pub);
-    // Public, as the impls' associated types name it; unused for a field whose checks are its
-    // own struct's (a nested spec, `Null`).
-    quote_spanned!(fc.member.span()=> #[allow(dead_code, unreachable_pub)] #vis enum #marker {})
+    let vis = s.cont.vis;
+    let head = respan(quote!(#vis enum), start);
+    // Unused for a field whose checks are its own struct's (a nested spec, `Null`).
+    quote_spanned!(fc.member.span()=>
+        #[doc(hidden)]
+        #[allow(dead_code, unreachable_pub, non_camel_case_types)]
+        #head #marker {}
+    )
 }
 
 /// The source and family of the field's own type.
