@@ -110,8 +110,7 @@ fn expand(cont: &Container<'_>) -> TokenStream {
     } else {
         bounds.preds.clone()
     };
-    let serving = serving::expand(cont, &p, &rest_preds);
-    let markers = serving::markers(cont, &p);
+    let (serving, markers) = serving::expand(cont, &p, &rest_preds);
     let (mapped_struct, map_impl) = mapped::mapped(cont, &p, &rest_preds);
     let checks = bounds.checks;
     quote! {

@@ -31,25 +31,22 @@ use context::{FieldCx, Parts, Serving};
 use proc_macro2::TokenStream;
 use quote::quote;
 
-/// The fields' own types (`Request·mask`), written beside the struct, outside the block of the
-/// impls that name them: rustc writes an item of that block with the block in its path
-/// (`b::_::Request·mask`) when its name is not unique in the crate, and one beside the struct
-/// as `b::Request·mask`.
-pub fn markers(cont: &Container<'_>, p: &TokenStream) -> TokenStream {
-    let s = Serving::new(cont, p, &[]);
-    cont.fields
-        .iter()
-        .map(|f| source_check::marker(&s, &FieldCx::new(&s, f)))
-        .collect()
-}
-
-/// The serving impls of a checked struct, with the bounds `preds` on each (none for a struct
-/// without generics).
-pub fn expand(cont: &Container<'_>, p: &TokenStream, preds: &[TokenStream]) -> TokenStream {
+/// The serving side of a checked struct: its impls, with the bounds `preds` on each (none for a
+/// struct without generics), for the derive's block; and the fields' own types (`Request·mask`),
+/// for beside the struct, outside the block: rustc writes an item of the block with the block in
+/// its path (`b::_::Request·mask`) when its name is not unique in the crate, and one beside the
+/// struct as `b::Request·mask`.
+pub fn expand(
+    cont: &Container<'_>,
+    p: &TokenStream,
+    preds: &[TokenStream],
+) -> (TokenStream, TokenStream) {
     let s = Serving::new(cont, p, preds);
     let mut parts = Parts::default();
+    let mut markers = TokenStream::new();
     for f in &cont.fields {
         let fc = FieldCx::new(&s, f);
+        markers.extend(source_check::marker(&s, &fc));
         gather::same_field(&s, &fc, &mut parts);
         load::field(&s, &fc, &mut parts);
         // Mistakes the attributes' parser could not see, carried beside the impls.
@@ -86,10 +83,11 @@ pub fn expand(cont: &Container<'_>, p: &TokenStream, preds: &[TokenStream]) -> T
         serve::serve_field_impl(&s),
         gather::gather_field_impl(&s),
     ];
-    quote! {
+    let impls = quote! {
         #has_source
         #errors
         #(#checks)*
         #(#impls)*
-    }
+    };
+    (impls, markers)
 }
