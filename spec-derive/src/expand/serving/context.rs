@@ -92,10 +92,10 @@ impl<'a> FieldCx<'a> {
         }
     }
 
-    /// The field's own type, which the derive writes in its block: `Request·mask`, the struct's
-    /// and the field's names joined by a middle dot (a character of identifiers), so that the
-    /// library's checks of the field name it in rustc's messages as it reads. No name a user
-    /// writes has the dot, so the type hides none in the block. At the derive's span: rustc's
+    /// The field's own type, which the derive writes beside the struct: `Request·mask`, the
+    /// struct's and the field's names joined by a middle dot (a character of identifiers), so
+    /// that the library's checks of the field name it in rustc's messages as it reads. No name a
+    /// user writes has the dot, so the type clashes with none. At the derive's span: rustc's
     /// `non_ascii_idents` lint, which a crate may deny, then leaves it alone as the macro's own.
     pub fn marker_ident(&self, s: &Serving<'_>) -> syn::Ident {
         syn::Ident::new(
