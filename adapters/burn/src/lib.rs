@@ -243,10 +243,16 @@ impl<Q> IntoTensors for Q {
     where
         Self: MapSpec<ToBurn>,
     {
-        match self.map_spec(&mut ToBurn::new(device)) {
-            Ok(t) => t,
-            Err(never) => match never {},
-        }
+        to_tensors(self, &mut ToBurn::new(device))
+    }
+}
+
+/// `q`'s leaves as tensors by `mapper` (a loader keeps one for its epoch).
+#[inline]
+fn to_tensors<Q: MapSpec<ToBurn>>(q: Q, mapper: &mut ToBurn) -> Tensors<Q> {
+    match q.map_spec(mapper) {
+        Ok(t) => t,
+        Err(never) => match never {},
     }
 }
 
@@ -527,7 +533,7 @@ where
         };
         Box::new(LoaderIter {
             source,
-            device: self.device.clone(),
+            tensors: ToBurn::new(&self.device),
             processed: 0,
             total: self.items,
         })
@@ -659,7 +665,9 @@ enum Source<R: Send + Sync + 'static, Q: Send + 'static> {
 
 struct LoaderIter<R: Send + Sync + 'static, Q: Send + 'static> {
     source: Source<R, Q>,
-    device: Device,
+    // The mapper into tensors on the loader's device, made once per epoch (it reads the
+    // device's settings, a look-up burn makes in a hashed registry).
+    tensors: ToBurn,
     processed: usize,
     total: usize,
 }
@@ -703,7 +711,7 @@ where
             Source::Failed(e) => return e.take().map(|e| Err(DatasetError::new(e))),
         };
         self.processed += info.count_samples;
-        Some(Ok(q.into_tensors(&self.device)))
+        Some(Ok(to_tensors(q, &mut self.tensors)))
     }
 }
 
@@ -827,7 +835,7 @@ where
         if self.sliced {
             return Box::new(SourceIter::<S, Q> {
                 source: None,
-                device: self.device.clone(),
+                tensors: ToBurn::new(&self.device),
                 processed: 0,
                 total: 0,
                 refused: true,
@@ -842,7 +850,7 @@ where
         let processed = usize::try_from(source.state().samples()).unwrap_or(0);
         Box::new(SourceIter {
             source: Some(source),
-            device: self.device.clone(),
+            tensors: ToBurn::new(&self.device),
             processed,
             total: self.items,
             refused: false,
@@ -870,7 +878,9 @@ where
 struct SourceIter<'a, S, Q> {
     // `None` for a sliced loader, which serves an error instead.
     source: Option<std::sync::MutexGuard<'a, S>>,
-    device: Device,
+    // The mapper into tensors on the loader's device, made once per epoch (it reads the
+    // device's settings, a look-up burn makes in a hashed registry).
+    tensors: ToBurn,
     processed: usize,
     total: usize,
     refused: bool,
@@ -897,7 +907,7 @@ where
         match source.next_owned()? {
             Ok((q, info)) => {
                 self.processed += info.count_samples;
-                Some(Ok(q.into_tensors(&self.device)))
+                Some(Ok(to_tensors(q, &mut self.tensors)))
             }
             Err(e) => Some(Err(DatasetError::new(e))),
         }
