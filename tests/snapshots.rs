@@ -43,6 +43,10 @@ const INTERNALS: &[&str] = &[
     "ViewRepr",
     "RawData",
     "data_traits",
+    // A library check on the unit type: the help line rustc adds under a check's message names
+    // the check's self type, which is the space the user asked for (`VectorWidth<3072, 10>` is
+    // not implemented for `Vector<10>`), not `()`.
+    "is not implemented for `()`",
 ];
 
 /// Snapshots with more than one mistake, and how many.
@@ -367,6 +371,16 @@ fn the_checks_catch_what_they_look_for() {
             .any(|p| p.contains("Request_x_source"))
     );
     assert!(generated_trait_names("`Vector<3>`, `MAX_RANK`, `Src_x`").is_empty());
+    // A check on the unit type, and not one on the space asked for.
+    let unit =
+        "error: x\n  = help: the trait `VectorWidth<3072, 10>` is not implemented for `()`\n";
+    assert!(
+        problems("x.stderr", unit)
+            .iter()
+            .any(|p| p.contains("`()`"))
+    );
+    let space = "error: x\n  = help: the trait `VectorWidth<3072, 10>` is not implemented for `Vector<10>`\n";
+    assert!(problems("x.stderr", space).is_empty());
     // Library source, at a `-->` or a `:::`, and not the case's own file.
     let lib = "error: x\n --> trybuild/entry/x.rs:3:5\nnote: required by a bound in `new`\n --> spec-core/src/data/provider.rs\n  |\n  |     Q: GatherFrom<R>,\n";
     assert!(

@@ -119,23 +119,24 @@ pub trait FormatAs<Target: Space>: Convert<Target> {}
 
 impl<A: Convert<T>, T: Space> FormatAs<T> for A {}
 
-/// A pair of the library's spaces with no conversion between them: the bound of the [`Convert`]
-/// impl of such a pair, which never holds, so that the refusal is worded and rustc lists
-/// nothing under it.
-#[doc(hidden)]
+/// The check of a pair of the library's spaces with no conversion between them: the bound of
+/// the [`Convert`] impl of such a pair, `Target: FormatsFrom<Source>`, which never holds, so that
+/// the refusal is worded and rustc lists nothing under it. Its self type is the target, so that
+/// the refusal's last line reads "the trait `FormatsFrom<Index<10>>` is not implemented for
+/// `Image<8, 8, 1, 64>`".
 #[diagnostic::on_unimplemented(
-    message = "`{A}` cannot be formatted as `{B}`",
-    label = "no conversion from `{A}` to `{B}`",
+    message = "`{A}` cannot be formatted as `{Self}`",
+    label = "no conversion from `{A}` to `{Self}`",
     note = "conversions exist between spaces of the same kind (another layout or element type), between an image and a vector of its total size, and from labels to one-hot vectors"
 )]
-pub trait NoConversion<A, B> {}
+pub trait FormatsFrom<A> {}
 
 /// The one impl: without any, rustc would call the trait one without implementations.
 #[doc(hidden)]
 pub enum Never {}
 
 #[diagnostic::do_not_recommend]
-impl NoConversion<Never, Never> for Never {}
+impl FormatsFrom<Never> for Never {}
 
 /// A compile-time check that `A` formats as `B`:
 /// `const _: () = batchspec::format::assert_formats::<Image<32, 32, 3, 3072>, Vector<3072>>();`

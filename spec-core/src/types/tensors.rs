@@ -107,29 +107,31 @@ impl<M: LeafMapper> MapSpec<M> for Null {
 }
 
 /// Never holds: a [`Ragged`] leaf has no tensor form, since a tensor holds samples of one shape.
-/// `MapSpec` for `Ragged<S>` is bounded by it, so that a request that keeps a source ragged is
+/// `MapSpec` for `Ragged<S>` is bounded by `S: RaggedTensorForm` (the space as the self type, so
+/// that rustc's help line names it: "the trait `RaggedTensorForm` is not implemented for
+/// `IndexSeq<100>`"), so that a request that keeps a source ragged is
 /// refused in these words where its tensors are asked for (with nothing listed under it).
 #[diagnostic::on_unimplemented(
-    message = "a ragged field of `{S}` has no tensor form: a tensor holds sequences of one length",
-    label = "the request has a `Ragged<{S}>` field",
-    note = "ask for the field as `Batch<{S}>` (padded to the longest sample of each batch, or to `#[spec(pad_to = n)]`), with a `Batch<Lengths>` field `#[spec(lengths_of = \"..\")]` or a `Batch<Mask<..>>` field `#[spec(mask_of = \"..\")]` to know the lengths"
+    message = "a ragged field of `{Self}` has no tensor form: a tensor holds sequences of one length",
+    label = "the request has a `Ragged<{Self}>` field",
+    note = "ask for the field as `Batch<{Self}>` (padded to the longest sample of each batch, or to `#[spec(pad_to = n)]`), with a `Batch<Lengths>` field `#[spec(lengths_of = \"..\")]` or a `Batch<Mask<..>>` field `#[spec(mask_of = \"..\")]` to know the lengths"
 )]
-pub trait RaggedHasNoTensorForm<S> {}
+pub trait RaggedTensorForm {}
 
 /// The one impl: without any, rustc would call the trait one without implementations.
 #[doc(hidden)]
 pub enum NeverRagged {}
 
 #[diagnostic::do_not_recommend]
-impl RaggedHasNoTensorForm<NeverRagged> for NeverRagged {}
+impl RaggedTensorForm for NeverRagged {}
 
 impl<S: Space, M: LeafMapper> MapSpec<M> for Ragged<S>
 where
-    (): RaggedHasNoTensorForm<S>,
+    S: RaggedTensorForm,
 {
     type Out = Null;
     fn map_spec(self, _: &mut M) -> Result<Null, M::Error> {
-        unreachable!("`RaggedHasNoTensorForm` has no impl for a space")
+        unreachable!("`RaggedTensorForm` has no impl for a space")
     }
 }
 

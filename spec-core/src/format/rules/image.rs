@@ -39,10 +39,10 @@ pub trait VectorHoldsImage<
 >
 {
 }
-// For `()` alone: implemented for every type, it left rustc nothing to say of
+// For the vectors alone: implemented for every type, it left rustc nothing to say of
 // `format_through`'s chains but the list of their impls.
-impl<const D: usize, const H: usize, const W: usize, const C: usize> VectorHoldsImage<D, H, W, C, D>
-    for ()
+impl<const D: usize, const H: usize, const W: usize, const C: usize, E: Element>
+    VectorHoldsImage<D, H, W, C, D> for Vector<D, E>
 {
 }
 
@@ -80,7 +80,7 @@ impl<
     E2: Element,
 > Convert<Image<H2, W2, C2, N2, L2, E2>> for Image<H1, W1, C1, N1, L1, E1>
 where
-    (): SameImage<H1, W1, C1, H2, W2, C2>,
+    Image<H2, W2, C2, N2, L2, E2>: SameImage<H1, W1, C1, H2, W2, C2>,
 {
     const PLAN: Plan = Plan::Permute {
         split: None,
@@ -103,7 +103,7 @@ impl<
     E2: Element,
 > Convert<Vector<D, E2>> for Image<H, W, C, N, L, E1>
 where
-    (): VectorHoldsImage<D, H, W, C, N>,
+    Vector<D, E2>: VectorHoldsImage<D, H, W, C, N>,
 {
     const PLAN: Plan = Plan::Permute {
         split: None,
@@ -126,7 +126,7 @@ impl<
     E2: Element,
 > Convert<Image<H, W, C, N, L, E2>> for Vector<D, E1>
 where
-    (): ImageFromVector<D, H, W, C, N>,
+    Image<H, W, C, N, L, E2>: ImageFromVector<D, H, W, C, N>,
 {
     const PLAN: Plan = Plan::Permute {
         split: Some(Split::new(&[H, W, C])),

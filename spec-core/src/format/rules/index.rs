@@ -50,7 +50,7 @@ impl<const M1: usize, const D1: usize, const M2: usize, const D2: usize, E1, E2>
 where
     E1: IndexElement + LosslessCast<E2>,
     E2: IndexElement,
-    (): SameLabels<M1, M2> + SameIndexDim<D1, D2>,
+    Index<M2, D2, E2>: SameLabels<M1, M2> + SameIndexDim<D1, D2>,
 {
     const PLAN: Plan = Plan::Permute {
         split: None,
@@ -65,7 +65,7 @@ where
 impl<const M: usize, const DIM: usize, const W: usize, E: IndexElement, F: Element>
     Convert<Vector<W, F>> for Index<M, DIM, E>
 where
-    (): OneHotWidth<M, DIM, W>,
+    Vector<W, F>: OneHotWidth<M, DIM, W>,
 {
     const PLAN: Plan = Plan::OneHot { concat: false };
 
@@ -81,7 +81,7 @@ impl<
     F: Element,
 > Convert<OneHot<M2, D2, F>> for Index<M1, D1, E>
 where
-    (): SameLabels<M1, M2> + SameIndexDim<D1, D2>,
+    OneHot<M2, D2, F>: SameLabels<M1, M2> + SameIndexDim<D1, D2>,
 {
     const PLAN: Plan = Plan::OneHot { concat: true };
 
@@ -93,7 +93,7 @@ impl<const M1: usize, const DIM: usize, const M2: usize, E1, E2> Convert<Labels<
 where
     E1: IndexElement + LosslessCast<E2>,
     E2: IndexElement,
-    (): SameLabels<M1, M2>,
+    Labels<M2, E2>: SameLabels<M1, M2>,
 {
     const PLAN: Plan = Plan::FirstLabel;
 
@@ -109,7 +109,7 @@ impl<const M1: usize, const M2: usize, E1, E2> Convert<Labels<M2, E2>> for Label
 where
     E1: IndexElement + LosslessCast<E2>,
     E2: IndexElement,
-    (): SameLabels<M1, M2>,
+    Labels<M2, E2>: SameLabels<M1, M2>,
 {
     const PLAN: Plan = Plan::Permute {
         split: None,
@@ -126,7 +126,7 @@ impl<const M1: usize, const M2: usize, const D2: usize, E1, E2> Convert<Index<M2
 where
     E1: IndexElement + LosslessCast<E2>,
     E2: IndexElement,
-    (): SameLabels<M1, M2> + OneLabel<D2>,
+    Index<M2, D2, E2>: SameLabels<M1, M2> + OneLabel<D2>,
 {
     const PLAN: Plan = Plan::LabelColumn;
 
@@ -145,7 +145,7 @@ where
 impl<const M: usize, const W: usize, E: IndexElement, F: Element> Convert<Vector<W, F>>
     for Labels<M, E>
 where
-    (): OneHotWidth<M, 1, W>,
+    Vector<W, F>: OneHotWidth<M, 1, W>,
 {
     const PLAN: Plan = Plan::OneHot { concat: false };
 
@@ -157,7 +157,7 @@ where
 impl<const M1: usize, const M2: usize, const D2: usize, E: IndexElement, F: Element>
     Convert<OneHot<M2, D2, F>> for Labels<M1, E>
 where
-    (): SameLabels<M1, M2> + SameIndexDim<1, D2>,
+    OneHot<M2, D2, F>: SameLabels<M1, M2> + SameIndexDim<1, D2>,
 {
     const PLAN: Plan = Plan::OneHot { concat: false };
 

@@ -2,11 +2,14 @@
 //! holds the check traits whose messages say, in numbers, why a pair of its spaces does not
 //! convert. A new kind of space brings a file here and its line below.
 //!
-//! Each check trait is implemented for every type (the bounds name `()`), not for `()` alone:
-//! with an impl for `()` only, rustc followed each message with "but trait `VectorWidth<3072,
-//! 3072>` is implemented for it" and quoted the library's impl line. `VectorHoldsImage` keeps
-//! its impl for `()`: for every type, a `format_through` chain that fails at that step got
-//! rustc's list of the chain impls instead of the step's message.
+//! A check's self type is the conversion's target space (`Vector<D2, E2>: VectorWidth<D1, D2>`),
+//! so that the help line rustc adds under the check's message names the space the user asked
+//! for ("the trait `VectorWidth<3072, 10>` is not implemented for `Vector<10>`"), not `()`. Each
+//! check trait is implemented for every type, not for the spaces alone: with an impl for one type
+//! only, rustc followed each message with "but trait `VectorWidth<3072, 3072>` is implemented for
+//! it" and quoted the library's impl line. `VectorHoldsImage` keeps its impl for the vectors
+//! alone: for every type, a `format_through` chain that fails at that step got rustc's list of
+//! the chain impls instead of the step's message.
 
 /// The two methods of a `Convert` impl whose plan is `Permute`, for the target `$target`.
 macro_rules! permute_methods {

@@ -1,12 +1,12 @@
 //! The pairs of the library's spaces that do not convert: one [`Convert`] impl each, bounded by
-//! [`NoConversion`], which never holds. A refused pair is then reported in the words of that
+//! [`FormatsFrom`] (`Target: FormatsFrom<Source>`), which never holds. A refused pair is then reported in the words of that
 //! bound ("`Vector<10>` cannot be formatted as `Index<10>`") with nothing listed under it, where
 //! with no impl at all rustc would list every conversion the source space has. A new kind of
 //! space brings a line here and an arm in `source_space!` and `target_space!`, and its pairs leave
 //! the lines as their conversions are written.
 
 use crate::format::plan::Plan;
-use crate::format::{Convert, NoConversion};
+use crate::format::{Convert, FormatsFrom};
 use crate::types::space::{
     Attention, CuSeqlens, Image, Index, IndexSeq, Labels, Lengths, Mask, OneHot, Positions, Scalar,
     Segments, Space, Vector, VectorSeq, Volume, VolumeSeq, Window,
@@ -68,7 +68,7 @@ macro_rules! no_conversion {
         where
             $from: Space,
             $to: Space,
-            (): NoConversion<$from, $to>,
+            $to: FormatsFrom<$from>,
         {
             // Never read: the bound never holds.
             const PLAN: Plan = Plan::Step;
@@ -76,7 +76,7 @@ macro_rules! no_conversion {
                 _: ArrayView<'_, Self::Elem, Self::Dim>,
                 _: ArrayViewMut<'_, <$to as Space>::Elem, <$to as Space>::Dim>,
             ) {
-                unreachable!("`NoConversion` has no impl for a pair of spaces")
+                unreachable!("`FormatsFrom` has no impl for a pair of spaces")
             }
         }
     };

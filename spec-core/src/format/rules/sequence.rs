@@ -17,7 +17,7 @@ where
     L2: VectorSeqLayout,
     E1: LosslessCast<E2>,
     E2: Element,
-    (): VectorWidth<D1, D2>,
+    VectorSeq<D2, L2, E2>: VectorWidth<D1, D2>,
 {
     const PLAN: Plan = Plan::Permute {
         split: None,
@@ -36,7 +36,7 @@ where
     L2: IndexSeqLayout,
     E1: IndexElement + LosslessCast<E2>,
     E2: IndexElement,
-    (): SameLabels<M1, M2>,
+    IndexSeq<M2, L2, E2>: SameLabels<M1, M2>,
 {
     const PLAN: Plan = Plan::Permute {
         split: None,
@@ -53,7 +53,7 @@ impl<const M: usize, const W: usize, L1, L2, E: IndexElement, F: Element>
 where
     L1: IndexSeqLayout,
     L2: VectorSeqLayout,
-    (): OneHotWidth<M, 1, W>,
+    VectorSeq<W, L2, F>: OneHotWidth<M, 1, W>,
 {
     const PLAN: Plan = Plan::OneHot { concat: false };
 

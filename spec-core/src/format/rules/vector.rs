@@ -18,7 +18,7 @@ impl<T: ?Sized, const N: usize> VectorWidth<N, N> for T {}
 impl<const D1: usize, const D2: usize, E1: LosslessCast<E2>, E2: Element> Convert<Vector<D2, E2>>
     for Vector<D1, E1>
 where
-    (): VectorWidth<D1, D2>,
+    Vector<D2, E2>: VectorWidth<D1, D2>,
 {
     const PLAN: Plan = Plan::Permute {
         split: None,

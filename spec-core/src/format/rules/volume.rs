@@ -56,7 +56,7 @@ impl<
     E2: Element,
 > Convert<Volume<D2, H2, W2, C2, N2, L2, E2>> for Volume<D1, H1, W1, C1, N1, L1, E1>
 where
-    (): SameVolume<D1, H1, W1, C1, D2, H2, W2, C2>,
+    Volume<D2, H2, W2, C2, N2, L2, E2>: SameVolume<D1, H1, W1, C1, D2, H2, W2, C2>,
 {
     const PLAN: Plan = Plan::Permute {
         split: None,
@@ -82,7 +82,7 @@ where
     L: VolumeLayout,
     E1: LosslessCast<E2>,
     E2: Element,
-    (): VectorHoldsVolume<V, N>,
+    Vector<V, E2>: VectorHoldsVolume<V, N>,
 {
     const PLAN: Plan = Plan::Permute {
         split: None,
@@ -108,7 +108,7 @@ where
     L: VolumeLayout,
     E1: LosslessCast<E2>,
     E2: Element,
-    (): VectorHoldsVolume<V, N>,
+    Volume<D, H, W, C, N, L, E2>: VectorHoldsVolume<V, N>,
 {
     const PLAN: Plan = Plan::Permute {
         split: Some(Split::new(&[D, H, W, C])),
@@ -134,7 +134,7 @@ impl<
     E2: Element,
 > Convert<VolumeSeq<D2, H2, W2, C2, L2, E2>> for VolumeSeq<D1, H1, W1, C1, L1, E1>
 where
-    (): SameVolume<D1, H1, W1, C1, D2, H2, W2, C2>,
+    VolumeSeq<D2, H2, W2, C2, L2, E2>: SameVolume<D1, H1, W1, C1, D2, H2, W2, C2>,
 {
     const PLAN: Plan = Plan::Permute {
         split: None,

@@ -60,7 +60,7 @@ impl<
     E2: Element,
 > Convert<Window<W2, C2, N2, L2, E2>> for Window<W1, C1, N1, L1, E1>
 where
-    (): SameWindow<W1, C1, W2, C2>,
+    Window<W2, C2, N2, L2, E2>: SameWindow<W1, C1, W2, C2>,
 {
     const PLAN: Plan = Plan::Permute {
         split: None,
@@ -82,7 +82,7 @@ impl<
     E2: Element,
 > Convert<Vector<D, E2>> for Window<W, C, N, L, E1>
 where
-    (): VectorHoldsWindow<D, W, C, N>,
+    Vector<D, E2>: VectorHoldsWindow<D, W, C, N>,
 {
     const PLAN: Plan = Plan::Permute {
         split: None,
@@ -104,7 +104,7 @@ impl<
     E2: Element,
 > Convert<Window<W, C, N, L, E2>> for Vector<D, E1>
 where
-    (): WindowFromVector<D, W, C, N>,
+    Window<W, C, N, L, E2>: WindowFromVector<D, W, C, N>,
 {
     const PLAN: Plan = Plan::Permute {
         split: Some(Split::new(&[W, C])),
@@ -129,7 +129,7 @@ impl<E1: LosslessCast<E2>, E2: Element> Convert<Scalar<E2>> for Scalar<E1> {
 
 impl<const D: usize, E1: LosslessCast<E2>, E2: Element> Convert<Scalar<E2>> for Vector<D, E1>
 where
-    (): OneFeature<D>,
+    Scalar<E2>: OneFeature<D>,
 {
     const PLAN: Plan = Plan::FirstLabel;
 
@@ -143,7 +143,7 @@ where
 
 impl<const D: usize, E1: LosslessCast<E2>, E2: Element> Convert<Vector<D, E2>> for Scalar<E1>
 where
-    (): OneFeature<D>,
+    Vector<D, E2>: OneFeature<D>,
 {
     const PLAN: Plan = Plan::LabelColumn;
 
