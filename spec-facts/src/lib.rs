@@ -5,6 +5,12 @@
 #![warn(missing_docs)]
 #![forbid(unsafe_code)]
 
+extern crate alloc;
+
+use alloc::format;
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+
 /// One axis: its letter in layout strings, the name of its marker type, and its name in words.
 #[derive(Clone, Copy, Debug)]
 pub struct AxisFact {
@@ -454,11 +460,60 @@ pub const LAYOUT_NAME_MISTAKES: &[(&str, &str)] = &[
     ),
 ];
 
-/// The message for a layout name in `image!` or `volume!` that is not a layout (see
-/// [`LAYOUT_NAME_MISTAKES`]).
-pub fn layout_name_mistake(name: &str) -> Option<&'static str> {
+/// The volume layouts with names (`volume![..; BDHWC]`); the other 118 orders of the five axes
+/// are written with `layout!` (`layout!(bhwdc)`).
+pub const VOLUME_LAYOUT_NAMES: [&str; 2] = ["BDHWC", "BCDHW"];
+
+/// The message for a layout name in `image!` or `volume!` that is not a layout: a name of
+/// [`LAYOUT_NAME_MISTAKES`], or one of [`volume_order_mistakes`].
+pub fn layout_name_mistake(name: &str) -> Option<String> {
     LAYOUT_NAME_MISTAKES
         .iter()
         .find(|(n, _)| *n == name)
-        .map(|(_, m)| *m)
+        .map(|(_, m)| (*m).to_string())
+        .or_else(|| volume_order_mistake(name))
+}
+
+/// An order of a volume's five axes (`B`, `D`, `H`, `W`, `C`) that has no name, in upper case
+/// (`BHWDC`) or lower case (`bhwdc`), with its message; a named order in lower case (`bdhwc`) is
+/// in [`LAYOUT_NAME_MISTAKES`].
+pub fn volume_order_mistake(name: &str) -> Option<String> {
+    let upper = name.to_ascii_uppercase();
+    let is_order = upper.len() == 5 && "BDHWC".chars().all(|a| upper.contains(a));
+    if !is_order || VOLUME_LAYOUT_NAMES.contains(&upper.as_str()) {
+        return None;
+    }
+    let lower = name.to_ascii_lowercase();
+    if name == upper {
+        Some(format!(
+            "`{upper}` is not a layout name: the volume layouts with names are `BDHWC` and `BCDHW`; write another order of the axes as `layout!({lower})`"
+        ))
+    } else if name == lower {
+        Some(format!(
+            "`{lower}` is not a layout: write `layout!({lower})` (names are upper case, and `{upper}` is not one of them)"
+        ))
+    } else {
+        None
+    }
+}
+
+/// Every name [`volume_order_mistake`] refuses, with its message: the 118 orders of a volume's
+/// five axes without a name, each in upper and in lower case.
+pub fn volume_order_mistakes() -> Vec<(String, String)> {
+    fn orders(rest: &str, prefix: &mut String, out: &mut Vec<String>) {
+        if rest.is_empty() {
+            out.push(prefix.clone());
+        }
+        for (i, a) in rest.char_indices() {
+            prefix.push(a);
+            orders(&format!("{}{}", &rest[..i], &rest[i + 1..]), prefix, out);
+            prefix.pop();
+        }
+    }
+    let mut all = Vec::new();
+    orders("BDHWC", &mut String::new(), &mut all);
+    all.into_iter()
+        .flat_map(|o| [o.clone(), o.to_ascii_lowercase()])
+        .filter_map(|n| volume_order_mistake(&n).map(|m| (n, m)))
+        .collect()
 }

@@ -217,9 +217,9 @@ macro_rules! image {
 
 #[cfg(test)]
 mod layout_name_tests {
-    /// `image!` and `volume!` refuse exactly the names of `LAYOUT_NAME_MISTAKES`, each with its
-    /// message (the derive reads the same list to leave such a field's type to the macro's one
-    /// error).
+    /// `image!` and `volume!` refuse exactly the names of `LAYOUT_NAME_MISTAKES` and the volume
+    /// orders without a name (`volume_order_mistakes`), each with its message (the derive reads
+    /// the same facts to leave such a field's type to the macro's one error).
     #[test]
     fn the_macros_refuse_the_names_of_the_facts() {
         let arms: Vec<String> = [include_str!("image.rs"), include_str!("volume.rs")]
@@ -228,8 +228,27 @@ mod layout_name_tests {
             .filter(|l| l.trim_start().starts_with("(@layout ") && l.contains("compile_error!"))
             .map(|l| l.trim().to_string())
             .collect();
-        assert_eq!(arms.len(), batchspec_facts::LAYOUT_NAME_MISTAKES.len());
-        for (name, message) in batchspec_facts::LAYOUT_NAME_MISTAKES {
+        let orders = batchspec_facts::volume_order_mistakes();
+        assert_eq!(
+            orders.len(),
+            236,
+            "118 orders without a name, in both cases"
+        );
+        let facts: Vec<(String, String)> = batchspec_facts::LAYOUT_NAME_MISTAKES
+            .iter()
+            .map(|(n, m)| (n.to_string(), m.to_string()))
+            .chain(orders)
+            .collect();
+        assert_eq!(arms.len(), facts.len());
+        // The named orders, a mixed case and other letters are not the volume orders' mistakes.
+        for name in ["BDHWC", "BCDHW", "BhwDC", "BHWC", "BHWDCT", "BHWDD"] {
+            assert_eq!(batchspec_facts::volume_order_mistake(name), None, "{name}");
+        }
+        for (name, message) in &facts {
+            assert_eq!(
+                batchspec_facts::layout_name_mistake(name).as_deref(),
+                Some(message.as_str())
+            );
             let arm = format!(
                 "(@layout {name}) => {{ $crate::types::axis::NotALayout<{{ ::core::compile_error!(\"{message}\"); 0 }}> }};"
             );
