@@ -173,8 +173,9 @@ pub const SIZED_SPACES: [SizedSpaceFact; 3] = [IMAGE, VOLUME, WINDOW];
 
 /// Names a user may write for a layout in `image!` or `volume!` that are not layouts, each with
 /// the message that says what to write: the `N` of PyTorch and TensorFlow (`NCHW`), the letters in
-/// lower case (`bchw`), an order of an image's four axes that has no name (`BHCW`, often a typo
-/// of a named one), and a layout without its batch axis (`CHW`). `image!` and `volume!` refuse
+/// lower case (`bchw`), an order of an image's four axes or a window's three that has no name
+/// (`BHCW`, often a typo of a named one; `CWB`), and a layout without its batch axis (`CHW`).
+/// `image!`, `volume!` and `window!` refuse
 /// them with this message (one error, at the macro), and the derive then names the field's type
 /// nowhere else, so that the message is the only error.
 pub const LAYOUT_NAME_MISTAKES: &[(&str, &str)] = &[
@@ -457,6 +458,78 @@ pub const LAYOUT_NAME_MISTAKES: &[(&str, &str)] = &[
     (
         "cdhw",
         "`cdhw` is not a layout: a volume's layout names its batch axis too (`B`, in any place): write `BCDHW`",
+    ),
+    (
+        "NWC",
+        "`NWC` is not a layout: this crate calls the batch axis `B` (the `N` of PyTorch and TensorFlow): write `BWC`",
+    ),
+    (
+        "nwc",
+        "`nwc` is not a layout: this crate calls the batch axis `B` (the `N` of PyTorch and TensorFlow): write `BWC`",
+    ),
+    (
+        "bwc",
+        "`bwc` is not a layout: write `BWC` (layout names are upper case; `layout!` takes lower-case letters)",
+    ),
+    (
+        "NCW",
+        "`NCW` is not a layout: this crate calls the batch axis `B` (the `N` of PyTorch and TensorFlow): write `BCW`",
+    ),
+    (
+        "ncw",
+        "`ncw` is not a layout: this crate calls the batch axis `B` (the `N` of PyTorch and TensorFlow): write `BCW`",
+    ),
+    (
+        "bcw",
+        "`bcw` is not a layout: write `BCW` (layout names are upper case; `layout!` takes lower-case letters)",
+    ),
+    (
+        "WBC",
+        "`WBC` is not a layout name: the window layouts with names are `BWC` and `BCW`; write another order of the axes as `layout!(wbc)`",
+    ),
+    (
+        "wbc",
+        "`wbc` is not a layout: write `layout!(wbc)` (names are upper case, and `WBC` is not one of them)",
+    ),
+    (
+        "WCB",
+        "`WCB` is not a layout name: the window layouts with names are `BWC` and `BCW`; write another order of the axes as `layout!(wcb)`",
+    ),
+    (
+        "wcb",
+        "`wcb` is not a layout: write `layout!(wcb)` (names are upper case, and `WCB` is not one of them)",
+    ),
+    (
+        "CBW",
+        "`CBW` is not a layout name: the window layouts with names are `BWC` and `BCW`; write another order of the axes as `layout!(cbw)`",
+    ),
+    (
+        "cbw",
+        "`cbw` is not a layout: write `layout!(cbw)` (names are upper case, and `CBW` is not one of them)",
+    ),
+    (
+        "CWB",
+        "`CWB` is not a layout name: the window layouts with names are `BWC` and `BCW`; write another order of the axes as `layout!(cwb)`",
+    ),
+    (
+        "cwb",
+        "`cwb` is not a layout: write `layout!(cwb)` (names are upper case, and `CWB` is not one of them)",
+    ),
+    (
+        "WC",
+        "`WC` is not a layout: a window's layout names its batch axis too (`B`, in any place): write `BWC`",
+    ),
+    (
+        "wc",
+        "`wc` is not a layout: a window's layout names its batch axis too (`B`, in any place): write `BWC`",
+    ),
+    (
+        "CW",
+        "`CW` is not a layout: a window's layout names its batch axis too (`B`, in any place): write `BCW`",
+    ),
+    (
+        "cw",
+        "`cw` is not a layout: a window's layout names its batch axis too (`B`, in any place): write `BCW`",
     ),
 ];
 

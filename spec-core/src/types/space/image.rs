@@ -217,17 +217,21 @@ macro_rules! image {
 
 #[cfg(test)]
 mod layout_name_tests {
-    /// `image!` and `volume!` refuse exactly the names of `LAYOUT_NAME_MISTAKES` and the volume
+    /// `image!`, `volume!` and `window!` refuse exactly the names of `LAYOUT_NAME_MISTAKES` and the volume
     /// orders without a name (`volume_order_mistakes`), each with its message (the derive reads
     /// the same facts to leave such a field's type to the macro's one error).
     #[test]
     fn the_macros_refuse_the_names_of_the_facts() {
-        let arms: Vec<String> = [include_str!("image.rs"), include_str!("volume.rs")]
-            .iter()
-            .flat_map(|s| s.lines())
-            .filter(|l| l.trim_start().starts_with("(@layout ") && l.contains("compile_error!"))
-            .map(|l| l.trim().to_string())
-            .collect();
+        let arms: Vec<String> = [
+            include_str!("image.rs"),
+            include_str!("volume.rs"),
+            include_str!("window.rs"),
+        ]
+        .iter()
+        .flat_map(|s| s.lines())
+        .filter(|l| l.trim_start().starts_with("(@layout ") && l.contains("compile_error!"))
+        .map(|l| l.trim().to_string())
+        .collect();
         let orders = batchspec_facts::volume_order_mistakes();
         assert_eq!(
             orders.len(),

@@ -95,17 +95,51 @@ impl<const W_: usize, const C_: usize, const N: usize, L, E> Window<W_, C_, N, L
 /// The window space type of `steps × channels`, with the total computed for you.
 ///
 /// `window![2, 5]` is `Window<2, 5, 10>` (layout `BWC`, `f32`); `window![2, 5; BCW]` and
-/// `window![2, 5; BWC, f64]` choose the layout and element.
+/// `window![2, 5; BWC, f64]` choose the layout and element. Two orders of the axes have names,
+/// `BWC` and `BCW`; the other four are written with `layout!` (`window![2, 5; layout!(cwb)]`),
+/// and a name of one (`CWB`), TensorFlow's `NWC` or lower-case letters are refused with the fix.
 ///
 /// ```
 /// use batchspec::prelude::*;
 /// assert_eq!(<window![2, 5] as Space>::FEATURES, Some(10));
 /// assert_eq!(<window![2, 5; BCW] as Space>::shape(8, 0), [8, 5, 2]);
+/// assert_eq!(<window![2, 5; layout!(cwb)] as Space>::shape(8, 0), [5, 2, 8]);
 /// ```
 #[macro_export]
 macro_rules! window {
+    // The layout names refused, each with its fix (`batchspec_facts::LAYOUT_NAME_MISTAKES`,
+    // checked by a test): a layout every space accepts, carrying the one error. Written out,
+    // since macro_rules matches an identifier only against a literal one.
+    (@layout NWC) => { $crate::types::axis::NotALayout<{ ::core::compile_error!("`NWC` is not a layout: this crate calls the batch axis `B` (the `N` of PyTorch and TensorFlow): write `BWC`"); 0 }> };
+    (@layout nwc) => { $crate::types::axis::NotALayout<{ ::core::compile_error!("`nwc` is not a layout: this crate calls the batch axis `B` (the `N` of PyTorch and TensorFlow): write `BWC`"); 0 }> };
+    (@layout bwc) => { $crate::types::axis::NotALayout<{ ::core::compile_error!("`bwc` is not a layout: write `BWC` (layout names are upper case; `layout!` takes lower-case letters)"); 0 }> };
+    (@layout NCW) => { $crate::types::axis::NotALayout<{ ::core::compile_error!("`NCW` is not a layout: this crate calls the batch axis `B` (the `N` of PyTorch and TensorFlow): write `BCW`"); 0 }> };
+    (@layout ncw) => { $crate::types::axis::NotALayout<{ ::core::compile_error!("`ncw` is not a layout: this crate calls the batch axis `B` (the `N` of PyTorch and TensorFlow): write `BCW`"); 0 }> };
+    (@layout bcw) => { $crate::types::axis::NotALayout<{ ::core::compile_error!("`bcw` is not a layout: write `BCW` (layout names are upper case; `layout!` takes lower-case letters)"); 0 }> };
+    (@layout WBC) => { $crate::types::axis::NotALayout<{ ::core::compile_error!("`WBC` is not a layout name: the window layouts with names are `BWC` and `BCW`; write another order of the axes as `layout!(wbc)`"); 0 }> };
+    (@layout wbc) => { $crate::types::axis::NotALayout<{ ::core::compile_error!("`wbc` is not a layout: write `layout!(wbc)` (names are upper case, and `WBC` is not one of them)"); 0 }> };
+    (@layout WCB) => { $crate::types::axis::NotALayout<{ ::core::compile_error!("`WCB` is not a layout name: the window layouts with names are `BWC` and `BCW`; write another order of the axes as `layout!(wcb)`"); 0 }> };
+    (@layout wcb) => { $crate::types::axis::NotALayout<{ ::core::compile_error!("`wcb` is not a layout: write `layout!(wcb)` (names are upper case, and `WCB` is not one of them)"); 0 }> };
+    (@layout CBW) => { $crate::types::axis::NotALayout<{ ::core::compile_error!("`CBW` is not a layout name: the window layouts with names are `BWC` and `BCW`; write another order of the axes as `layout!(cbw)`"); 0 }> };
+    (@layout cbw) => { $crate::types::axis::NotALayout<{ ::core::compile_error!("`cbw` is not a layout: write `layout!(cbw)` (names are upper case, and `CBW` is not one of them)"); 0 }> };
+    (@layout CWB) => { $crate::types::axis::NotALayout<{ ::core::compile_error!("`CWB` is not a layout name: the window layouts with names are `BWC` and `BCW`; write another order of the axes as `layout!(cwb)`"); 0 }> };
+    (@layout cwb) => { $crate::types::axis::NotALayout<{ ::core::compile_error!("`cwb` is not a layout: write `layout!(cwb)` (names are upper case, and `CWB` is not one of them)"); 0 }> };
+    (@layout WC) => { $crate::types::axis::NotALayout<{ ::core::compile_error!("`WC` is not a layout: a window's layout names its batch axis too (`B`, in any place): write `BWC`"); 0 }> };
+    (@layout wc) => { $crate::types::axis::NotALayout<{ ::core::compile_error!("`wc` is not a layout: a window's layout names its batch axis too (`B`, in any place): write `BWC`"); 0 }> };
+    (@layout CW) => { $crate::types::axis::NotALayout<{ ::core::compile_error!("`CW` is not a layout: a window's layout names its batch axis too (`B`, in any place): write `BCW`"); 0 }> };
+    (@layout cw) => { $crate::types::axis::NotALayout<{ ::core::compile_error!("`cw` is not a layout: a window's layout names its batch axis too (`B`, in any place): write `BCW`"); 0 }> };
+    (@layout $l:ident) => { $l };
     ($w:expr, $c:expr $(,)?) => {
         $crate::types::Window<{ $w }, { $c }, { ($w) * ($c) }>
+    };
+    // A layout written as a name: refused with the fix if it is another library's name, the
+    // letters in lower case or an order without a name (`NWC`, `bwc`, `CWB`), by the `@layout`
+    // arms.
+    ($w:expr, $c:expr; $l:ident $(,)?) => {
+        $crate::types::Window<{ $w }, { $c }, { ($w) * ($c) }, $crate::window!(@layout $l)>
+    };
+    ($w:expr, $c:expr; $l:ident, $e:ty $(,)?) => {
+        $crate::types::Window<{ $w }, { $c }, { ($w) * ($c) }, $crate::window!(@layout $l), $e>
     };
     ($w:expr, $c:expr; $l:ty $(,)?) => {
         $crate::types::Window<{ $w }, { $c }, { ($w) * ($c) }, $l>
