@@ -746,3 +746,92 @@ fn large_leaves_go_onto_huge_pages() {
     let at = picked.x.array().as_ptr() as usize;
     assert!(huge_kb_at(at) >= 30 << 10, "{} kB", huge_kb_at(at));
 }
+
+/// An owned batch of 4 MB or more (given away by `next_owned`) is written on 2 MB pages where
+/// the system allows it: its memory is asked for them before the first write, whether the
+/// gather writes each value once (a row copy) or into zeros (a transpose). A batch above
+/// glibc's 32 MB is memory mapped afresh for each batch, and on 4 KB pages its faults cost more
+/// than the gather. The values are the rows asked for either way.
+#[cfg(target_os = "linux")]
+#[test]
+fn owned_batches_of_4_mb_or_more_are_written_on_huge_pages() {
+    use batchspec::data::Provider;
+    use batchspec::iteration::Schedule;
+    #[derive(DataSpec)]
+    struct Big {
+        #[spec(source = "features")]
+        x: Batch<Vector<1024>>,
+    }
+    #[derive(DataSpec)]
+    struct AsImages {
+        #[spec(source = "features")]
+        x: Batch<image![16, 16, 4; BCHW]>,
+    }
+    let n = 16_384; // 64 MB of features; batches of 8192 rows, 32 MB each
+    let ds = Dataset::new(Big {
+        x: Batch::new(Array2::from_shape_fn((n, 1024), |(i, j)| (i ^ j) as f32)).unwrap(),
+    })
+    .unwrap();
+    let thp =
+        std::fs::read_to_string("/sys/kernel/mm/transparent_hugepage/enabled").unwrap_or_default();
+    let huge = !(thp.is_empty() || thp.contains("[never]"));
+    let schedule = || {
+        Schedule::builder(n)
+            .batch_size(n / 2)
+            .shuffle(true)
+            .seed(3)
+            .build()
+            .unwrap()
+    };
+    let order = permutation(n, 3, 0);
+    // A row copy: each value written once, into memory asked for 2 MB pages.
+    let mut rows = Provider::<Big, Big>::new(&ds, schedule()).unwrap();
+    let (batch, info) = rows.next_owned().unwrap();
+    assert_eq!(info.count_samples, n / 2);
+    for (j, &i) in order[..n / 2].iter().enumerate().step_by(97) {
+        assert_eq!(batch.x.array()[[j, 5]], (i ^ 5) as f32, "row {j}");
+    }
+    let at = batch.x.array().as_ptr() as usize;
+    if huge {
+        assert!(huge_kb_at(at) >= 16 << 10, "{} kB", huge_kb_at(at));
+    }
+    // A transpose (a vector's `hwc` values as `chw`): into zeros, asked for 2 MB pages too.
+    let mut images = Provider::<Big, AsImages>::new(&ds, schedule()).unwrap();
+    let (batch, _) = images.next_owned().unwrap();
+    let (i, (c, h, w)) = (order[1], (3, 2, 5));
+    assert_eq!(
+        batch.x.array()[[1, c, h, w]],
+        (i ^ (h * 64 + w * 4 + c)) as f32
+    );
+    let at = batch.x.array().as_ptr() as usize;
+    if huge {
+        assert!(huge_kb_at(at) >= 16 << 10, "{} kB", huge_kb_at(at));
+    }
+}
+
+/// The vector an image stream's workers write a batch into (`Unfilled`) is asked for 2 MB pages
+/// before its first write when it is 4 MB or more, as an owned batch's gather is.
+#[cfg(target_os = "linux")]
+#[test]
+fn unfilled_vectors_of_4_mb_or_more_are_written_on_huge_pages() {
+    use batchspec::kernel::Unfilled;
+    let thp =
+        std::fs::read_to_string("/sys/kernel/mm/transparent_hugepage/enabled").unwrap_or_default();
+    let len = 8 << 20; // 32 MB of f32
+    let mut batch = Unfilled::<f32>::new(len);
+    let parts: Vec<_> = batch.parts(len / 4).collect();
+    std::thread::scope(|s| {
+        for (k, part) in parts.into_iter().enumerate() {
+            s.spawn(move || part.fill(k as f32));
+        }
+    });
+    let values = batch.finish().unwrap();
+    assert_eq!(
+        (values[0], values[len / 4], values[len - 1]),
+        (0.0, 1.0, 3.0)
+    );
+    if !(thp.is_empty() || thp.contains("[never]")) {
+        let at = values.as_ptr() as usize;
+        assert!(huge_kb_at(at) >= 16 << 10, "{} kB", huge_kb_at(at));
+    }
+}

@@ -61,7 +61,9 @@ use loops::{LoopNest, Shape};
 pub use cpu::simd_enabled;
 pub use error::KernelError;
 pub use loops::MAX_RANK;
-pub use pages::{HUGE_PAGE, advise_huge_pages, prefetch_read};
+pub use pages::{
+    HUGE_PAGE, HUGE_PAGE_MIN_BYTES, advise_huge_pages, prefetch_read, vec_for_writing,
+};
 pub use rows::{gather_rows, gather_rows_into, gather_rows_tuned};
 pub use tuning::{
     Caches, Tuning, calibrating, panels_streaming_decided, staging_decided, stream_lines_decided,

@@ -48,11 +48,12 @@ pub struct Part<'a, B> {
 }
 
 impl<B: Copy> Unfilled<B> {
-    /// Room for `len` values, none written.
+    /// Room for `len` values, none written (asked for 2 MB pages when it is 4 MB or more:
+    /// [`HUGE_PAGE_MIN_BYTES`](crate::HUGE_PAGE_MIN_BYTES)).
     #[must_use]
     pub fn new(len: usize) -> Unfilled<B> {
         Unfilled {
-            values: Vec::with_capacity(len),
+            values: crate::vec_for_writing(len),
             len,
             written: AtomicUsize::new(0),
         }

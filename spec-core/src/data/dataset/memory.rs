@@ -8,7 +8,7 @@ use crate::types::space::Space;
 
 /// Leaves of at least this many bytes are backed by 2 MB pages where the system allows
 /// ([`batchspec_kernel::advise_huge_pages`]; NumPy's threshold for the same advice).
-pub const HUGE_PAGE_LEAF: usize = 4 << 20;
+pub const HUGE_PAGE_LEAF: usize = batchspec_kernel::HUGE_PAGE_MIN_BYTES;
 
 /// The leaves of a record, as memory ([`Dataset::huge_pages`](super::Dataset::huge_pages)):
 /// implemented for the flat forms of references to batches and ragged leaves.

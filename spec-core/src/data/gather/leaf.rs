@@ -108,7 +108,18 @@ impl<E: Element> Regrow for OwnedRepr<E> {
             .unwrap_or_else(|_| unreachable!("a shape of zeros holds no values"));
         let (mut values, _) = std::mem::replace(a, empty).into_raw_vec_and_offset();
         values.clear();
-        values.resize(shape.size(), E::ZERO);
+        if values.capacity() < shape.size() {
+            // New memory: zeros from the allocator (`calloc`: memory it maps afresh is zero
+            // without a write), asked for 2 MB pages before anything is written when it is
+            // large (a batch above glibc's 32 MB is mapped afresh each time: on 4 KB pages its
+            // faults cost more than the gather).
+            values = vec![E::ZERO; shape.size()];
+            if core::mem::size_of_val(values.as_slice()) >= batchspec_kernel::HUGE_PAGE_MIN_BYTES {
+                batchspec_kernel::advise_huge_pages(&values, false);
+            }
+        } else {
+            values.resize(shape.size(), E::ZERO);
+        }
         *a = Array::from_shape_vec(shape, values)
             .unwrap_or_else(|_| unreachable!("the values were sized for the shape"));
         true
