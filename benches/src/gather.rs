@@ -9,6 +9,10 @@
 //! Beside them, a plain loop a person would write (a permutation, then `copy_from_slice` per row)
 //! and the same loop over the rows in file order (what reading rows at random places costs).
 //!
+//! Then owned batches of ImageNet's size (`case=owned_images`: 256 images of `224 × 224 × 3`
+//! served as `f32`, 154 MB a batch) from `next_owned`, beside the same provider's lent batch and
+//! a plain loop that gathers each batch into a new vector.
+//!
 //! `cargo bench -p batchspec-bench --bench gather` (set `BENCH_QUICK=1` for a short run).
 //! The variants run in interleaved rounds (each round times each of them once), and each ratio
 //! is the median, with its range, of the ratios within a round. Each line:
@@ -36,6 +40,31 @@ struct Mnist {
     #[spec(source = "targets")]
     y: Batch<Labels<10, u8>>,
 }
+
+/// ImageNet's batches: images of `224 × 224 × 3` stored as `u8` pixels (`bhwc`), served as
+/// `f32` in the same layout (a cast: the gather writes each value once into new memory) and in
+/// `bchw` (a transpose: into zeros).
+#[derive(DataSpec)]
+struct Pixels {
+    #[spec(source = "images")]
+    x: Batch<image![224, 224, 3; BHWC, u8]>,
+}
+
+#[derive(DataSpec)]
+struct PixelsF32 {
+    #[spec(source = "images")]
+    x: Batch<image![224, 224, 3; BHWC, f32]>,
+}
+
+#[derive(DataSpec)]
+struct PixelsBchw {
+    #[spec(source = "images")]
+    x: Batch<image![224, 224, 3; BCHW, f32]>,
+}
+
+const IMAGES: usize = 1024;
+const IMAGE_BATCH: usize = 256;
+const PIXELS: usize = 224 * 224 * 3;
 
 /// One epoch of a provider over `ds` per call, a new shuffle each time.
 fn epochs_of(ds: &Dataset<Mnist>, schedule: Schedule) -> impl FnMut() + '_ {
@@ -260,6 +289,8 @@ fn main() {
             feature_bytes / median(memcpy.clone()) / 1e9,
         );
     }
+    owned_image_batches(quick);
+
     // NumPy's `X[idx]` in the same session, after this process's figures (its own memcpy
     // measured beside it, as here); the ratio of the two processes' samples per second.
     let numpy = batchspec_bench::run_numpy("numpy_gather.py", &[]);
@@ -273,5 +304,123 @@ fn main() {
             N as f64 / median(p1.clone()) / rate
         );
     }
-    let _ = Array4::<f32>::zeros((1, 1, 1, 1));
+}
+
+/// Owned batches of ImageNet's size (256 images of `224 × 224 × 3` `f32`, 154 MB a batch, above
+/// glibc's 32 MB, so that each batch given away is memory mapped afresh): `next_owned` against
+/// `next_batch` (one lent buffer, reused) and a plain loop that gathers each batch into a new
+/// vector (`Vec::with_capacity`, then each row cast, on the 4 KB pages the allocator gives).
+/// Interleaved rounds of one shuffled epoch each (4 batches), ratios within a round.
+fn owned_image_batches(quick: bool) {
+    let ds = Dataset::new(Pixels {
+        x: Batch::new(Array4::from_shape_fn(
+            (IMAGES, 224, 224, 3),
+            |(i, h, w, c)| ((i * 7 + h * 3 + w + c) % 251) as u8,
+        ))
+        .unwrap(),
+    })
+    .unwrap();
+    ds.huge_pages();
+    let schedule = || {
+        Schedule::builder(IMAGES)
+            .batch_size(IMAGE_BATCH)
+            .shuffle(true)
+            .seed(7)
+            .build()
+            .unwrap()
+    };
+    let mut lent = Provider::<Pixels, PixelsF32>::new(&ds, schedule()).unwrap();
+    let mut owned = Provider::<Pixels, PixelsF32>::new(&ds, schedule()).unwrap();
+    let mut lent_bchw = Provider::<Pixels, PixelsBchw>::new(&ds, schedule()).unwrap();
+    let mut owned_bchw = Provider::<Pixels, PixelsBchw>::new(&ds, schedule()).unwrap();
+    let mut epoch = 0u64;
+    let pixels = ds.fields().x.array().as_slice().unwrap();
+    let mut run = |k: usize, epoch: u64| -> f32 {
+        let mut sum = 0f32;
+        match k {
+            0 => {
+                lent.start_epoch(epoch);
+                while let Some(b) = lent.next_batch() {
+                    sum += b.batch.x.array()[[0, 0, 0, 0]];
+                }
+            }
+            1 => {
+                owned.start_epoch(epoch);
+                while let Some((b, _)) = owned.next_owned() {
+                    sum += b.x.array()[[0, 0, 0, 0]];
+                }
+            }
+            2 => {
+                let order = batchspec::iteration::permutation(IMAGES, 7, epoch);
+                for rows in order.chunks(IMAGE_BATCH) {
+                    let mut v: Vec<f32> = Vec::with_capacity(rows.len() * PIXELS);
+                    for &i in rows {
+                        v.extend(
+                            pixels[i * PIXELS..(i + 1) * PIXELS]
+                                .iter()
+                                .map(|&p| f32::from(p)),
+                        );
+                    }
+                    sum += black_box(&v)[0];
+                }
+            }
+            3 => {
+                lent_bchw.start_epoch(epoch);
+                while let Some(b) = lent_bchw.next_batch() {
+                    sum += b.batch.x.array()[[0, 0, 0, 0]];
+                }
+            }
+            _ => {
+                owned_bchw.start_epoch(epoch);
+                while let Some((b, _)) = owned_bchw.next_owned() {
+                    sum += b.x.array()[[0, 0, 0, 0]];
+                }
+            }
+        }
+        sum
+    };
+    const VARIANTS: usize = 5;
+    for k in 0..VARIANTS {
+        black_box(run(k, epoch));
+    }
+    let rounds = if quick { 3 } else { 9 };
+    let mut t: [Vec<f64>; VARIANTS] = Default::default();
+    for _ in 0..rounds {
+        epoch += 1;
+        for (k, times) in t.iter_mut().enumerate() {
+            let started = Instant::now();
+            black_box(run(k, epoch));
+            times.push(started.elapsed().as_secs_f64());
+        }
+    }
+    let ratio = |a: &[f64], b: &[f64]| {
+        let r: Vec<f64> = a.iter().zip(b).map(|(a, b)| a / b).collect();
+        let (lo, hi) = r
+            .iter()
+            .fold((f64::MAX, 0f64), |(l, h), &v| (l.min(v), h.max(v)));
+        format!("{:.2} [{lo:.2}-{hi:.2}]", median(r))
+    };
+    let rate = |v: &[f64]| IMAGES as f64 / median(v.to_vec());
+    let [lent_t, owned_t, plain_t, lent_bchw_t, owned_bchw_t] = &t;
+    batchspec_bench::out!(
+        "# owned batches of {IMAGE_BATCH} images of 224 x 224 x 3, u8 pixels (bhwc, {IMAGES} images on 2 MB pages) served as f32: {} MB a batch, one shuffled epoch a round, {rounds} interleaved rounds, ratios within a round: median [min-max]",
+        IMAGE_BATCH * PIXELS * 4 / 1_000_000
+    );
+    batchspec_bench::out!(
+        "peer plain_owned threads=1 samples_per_s={:.0} (a new Vec per batch, each row cast into it: 4 KB pages)",
+        rate(plain_t)
+    );
+    batchspec_bench::out!(
+        "case=owned_images layout=bhwc threads=1 samples_per_s={:.0} ratio_lent={} ratio_plain_owned={} lent_samples_per_s={:.0}",
+        rate(owned_t),
+        ratio(lent_t, owned_t),
+        ratio(plain_t, owned_t),
+        rate(lent_t),
+    );
+    batchspec_bench::out!(
+        "case=owned_images layout=bchw threads=1 samples_per_s={:.0} ratio_lent={} lent_samples_per_s={:.0} (a transpose: gathered into zeros)",
+        rate(owned_bchw_t),
+        ratio(lent_bchw_t, owned_bchw_t),
+        rate(lent_bchw_t),
+    );
 }
