@@ -24,7 +24,7 @@ use batchspec::data::Dataset;
 use batchspec::data::{Prefetch, Provider};
 use batchspec::iteration::{LastBatch, Schedule, Shard};
 use batchspec::prelude::*;
-use batchspec_bench::median;
+use batchspec_bench::{median, ratio};
 use ndarray::{Array2, Array4};
 use std::hint::black_box;
 use std::sync::Arc;
@@ -245,14 +245,6 @@ fn main() {
         }
     }
     let [m1, p1, pl, sq, m2, p2, p4k] = &t;
-    // Median and range of a / b over the rounds.
-    let ratio = |a: &[f64], b: &[f64]| {
-        let r: Vec<f64> = a.iter().zip(b).map(|(a, b)| a / b).collect();
-        let (lo, hi) = r
-            .iter()
-            .fold((f64::MAX, 0f64), |(l, h), &v| (l.min(v), h.max(v)));
-        format!("{:.2} [{lo:.2}-{hi:.2}]", median(r))
-    };
 
     batchspec_bench::out!(
         "# one shuffled epoch, {N} x 784 f32 + u8 labels, batch {BATCH}; gbps = features+labels bytes / s; memcpy = features copied once; {rounds} interleaved rounds, ratios within a round: median [min-max]"
@@ -393,13 +385,6 @@ fn owned_image_batches(quick: bool) {
             times.push(started.elapsed().as_secs_f64());
         }
     }
-    let ratio = |a: &[f64], b: &[f64]| {
-        let r: Vec<f64> = a.iter().zip(b).map(|(a, b)| a / b).collect();
-        let (lo, hi) = r
-            .iter()
-            .fold((f64::MAX, 0f64), |(l, h), &v| (l.min(v), h.max(v)));
-        format!("{:.2} [{lo:.2}-{hi:.2}]", median(r))
-    };
     let rate = |v: &[f64]| IMAGES as f64 / median(v.to_vec());
     let [lent_t, owned_t, plain_t, lent_bchw_t, owned_bchw_t] = &t;
     batchspec_bench::out!(

@@ -156,6 +156,16 @@ pub fn stream_epoch(
     rows
 }
 
+/// `base / secs` within each round (the two variants' times of a round side by side): the
+/// median and range, as `1.52 [1.44-1.61]`.
+pub fn ratio(base: &[f64], secs: &[f64]) -> String {
+    let r: Vec<f64> = base.iter().zip(secs).map(|(b, s)| b / s).collect();
+    let (lo, hi) = r
+        .iter()
+        .fold((f64::MAX, 0f64), |(l, h), &v| (l.min(v), h.max(v)));
+    format!("{:.2} [{lo:.2}-{hi:.2}]", median(r))
+}
+
 /// The median of measurements (the upper one of an even count).
 pub fn median(mut v: Vec<f64>) -> f64 {
     v.sort_by(f64::total_cmp);

@@ -28,7 +28,7 @@
 
 use batchspec::load::{ParquetFiles, Rank};
 use batchspec_bench::Record;
-use batchspec_bench::median;
+use batchspec_bench::{median, ratio};
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use parquet::basic::Compression;
 use std::hint::black_box;
@@ -170,15 +170,6 @@ fn rounds(
         }
     }
     secs
-}
-
-/// `base / secs` within each round: the median and range, as `1.52 [1.44-1.61]`.
-fn ratio(base: &[f64], secs: &[f64]) -> String {
-    let r: Vec<f64> = base.iter().zip(secs).map(|(b, s)| b / s).collect();
-    let (lo, hi) = r
-        .iter()
-        .fold((f64::MAX, 0f64), |(l, h), &v| (l.min(v), h.max(v)));
-    format!("{:.2} [{lo:.2}-{hi:.2}]", median(r))
 }
 
 fn vm_hwm_kb() -> Option<u64> {
