@@ -262,7 +262,7 @@ fn check_space_layouts(found: &mut bool, ty: &syn::Type) {
 }
 
 /// Whether a field's type holds a type macro that reports an error: a `layout!(..)` whose letters
-/// are not a layout, or an `image!`/`volume!` without its three/four sizes or with a layout name
+/// are not a layout, or an `image!`/`volume!`/`window!` without its sizes or with a layout name
 /// that the macros refuse (`NCHW`, `bchw`, `BHWDC`: `batchspec_facts::layout_name_mistake`).
 pub fn has_bad_type_macro(input: &syn::DeriveInput) -> bool {
     use proc_macro2::{TokenStream, TokenTree};

@@ -171,13 +171,13 @@ pub const WINDOW: SizedSpaceFact = SizedSpaceFact {
 /// The spaces that carry their total.
 pub const SIZED_SPACES: [SizedSpaceFact; 3] = [IMAGE, VOLUME, WINDOW];
 
-/// Names a user may write for a layout in `image!` or `volume!` that are not layouts, each with
-/// the message that says what to write: the `N` of PyTorch and TensorFlow (`NCHW`), the letters in
-/// lower case (`bchw`), an order of an image's four axes or a window's three that has no name
-/// (`BHCW`, often a typo of a named one; `CWB`), and a layout without its batch axis (`CHW`).
-/// `image!`, `volume!` and `window!` refuse
-/// them with this message (one error, at the macro), and the derive then names the field's type
-/// nowhere else, so that the message is the only error.
+/// Names a user may write for a layout in `image!`, `volume!` or `window!` that are not layouts,
+/// each with the message that says what to write: the `N` of PyTorch and TensorFlow (`NCHW`),
+/// the letters in lower case (`bchw`), an order of an image's four axes or a window's three that
+/// has no name (`BHCW`, often a typo of a named one; `CWB`), and a layout without its batch axis
+/// (`CHW`). The macros refuse them with this message (one error, at the macro), and the derive
+/// then names the field's type nowhere else, so that the message is the only error. The orders
+/// of a volume's five axes without a name are [`volume_order_mistakes`].
 pub const LAYOUT_NAME_MISTAKES: &[(&str, &str)] = &[
     (
         "NHWC",
@@ -537,8 +537,8 @@ pub const LAYOUT_NAME_MISTAKES: &[(&str, &str)] = &[
 /// are written with `layout!` (`layout!(bhwdc)`).
 pub const VOLUME_LAYOUT_NAMES: [&str; 2] = ["BDHWC", "BCDHW"];
 
-/// The message for a layout name in `image!` or `volume!` that is not a layout: a name of
-/// [`LAYOUT_NAME_MISTAKES`], or one of [`volume_order_mistakes`].
+/// The message for a layout name in `image!`, `volume!` or `window!` that is not a layout: a
+/// name of [`LAYOUT_NAME_MISTAKES`], or one of [`volume_order_mistakes`].
 pub fn layout_name_mistake(name: &str) -> Option<String> {
     LAYOUT_NAME_MISTAKES
         .iter()

@@ -217,9 +217,9 @@ macro_rules! image {
 
 #[cfg(test)]
 mod layout_name_tests {
-    /// `image!`, `volume!` and `window!` refuse exactly the names of `LAYOUT_NAME_MISTAKES` and the volume
-    /// orders without a name (`volume_order_mistakes`), each with its message (the derive reads
-    /// the same facts to leave such a field's type to the macro's one error).
+    /// `image!`, `volume!` and `window!` refuse exactly the names of `LAYOUT_NAME_MISTAKES` and
+    /// the volume orders without a name (`volume_order_mistakes`), each with its message (the
+    /// derive reads the same facts to leave such a field's type to the macro's one error).
     #[test]
     fn the_macros_refuse_the_names_of_the_facts() {
         let arms: Vec<String> = [
