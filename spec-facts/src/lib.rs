@@ -420,6 +420,30 @@ pub const LAYOUT_NAME_MISTAKES: &[(&str, &str)] = &[
         "`whc` is not a layout: an image's layout names its batch axis too (`B`, in any place): write `BWHC`",
     ),
     (
+        "HCW",
+        "`HCW` is not a layout: an image's layout names its batch axis too (`B`, in any place): write `layout!(bhcw)`",
+    ),
+    (
+        "hcw",
+        "`hcw` is not a layout: an image's layout names its batch axis too (`B`, in any place): write `layout!(bhcw)`",
+    ),
+    (
+        "WCH",
+        "`WCH` is not a layout: an image's layout names its batch axis too (`B`, in any place): write `layout!(bwch)`",
+    ),
+    (
+        "wch",
+        "`wch` is not a layout: an image's layout names its batch axis too (`B`, in any place): write `layout!(bwch)`",
+    ),
+    (
+        "CWH",
+        "`CWH` is not a layout: an image's layout names its batch axis too (`B`, in any place): write `layout!(bcwh)`",
+    ),
+    (
+        "cwh",
+        "`cwh` is not a layout: an image's layout names its batch axis too (`B`, in any place): write `layout!(bcwh)`",
+    ),
+    (
         "NDHWC",
         "`NDHWC` is not a layout: this crate calls the batch axis `B` (the `N` of PyTorch and TensorFlow): write `BDHWC`",
     ),

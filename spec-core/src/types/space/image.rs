@@ -177,6 +177,12 @@ macro_rules! image {
     (@layout chw) => { $crate::types::axis::NotALayout<{ ::core::compile_error!("`chw` is not a layout: an image's layout names its batch axis too (`B`, in any place): write `BCHW`"); 0 }> };
     (@layout WHC) => { $crate::types::axis::NotALayout<{ ::core::compile_error!("`WHC` is not a layout: an image's layout names its batch axis too (`B`, in any place): write `BWHC`"); 0 }> };
     (@layout whc) => { $crate::types::axis::NotALayout<{ ::core::compile_error!("`whc` is not a layout: an image's layout names its batch axis too (`B`, in any place): write `BWHC`"); 0 }> };
+    (@layout HCW) => { $crate::types::axis::NotALayout<{ ::core::compile_error!("`HCW` is not a layout: an image's layout names its batch axis too (`B`, in any place): write `layout!(bhcw)`"); 0 }> };
+    (@layout hcw) => { $crate::types::axis::NotALayout<{ ::core::compile_error!("`hcw` is not a layout: an image's layout names its batch axis too (`B`, in any place): write `layout!(bhcw)`"); 0 }> };
+    (@layout WCH) => { $crate::types::axis::NotALayout<{ ::core::compile_error!("`WCH` is not a layout: an image's layout names its batch axis too (`B`, in any place): write `layout!(bwch)`"); 0 }> };
+    (@layout wch) => { $crate::types::axis::NotALayout<{ ::core::compile_error!("`wch` is not a layout: an image's layout names its batch axis too (`B`, in any place): write `layout!(bwch)`"); 0 }> };
+    (@layout CWH) => { $crate::types::axis::NotALayout<{ ::core::compile_error!("`CWH` is not a layout: an image's layout names its batch axis too (`B`, in any place): write `layout!(bcwh)`"); 0 }> };
+    (@layout cwh) => { $crate::types::axis::NotALayout<{ ::core::compile_error!("`cwh` is not a layout: an image's layout names its batch axis too (`B`, in any place): write `layout!(bcwh)`"); 0 }> };
     (@layout $l:ident) => { $l };
     ($h:expr, $w:expr, $c:expr $(,)?) => {
         $crate::types::Image<{ $h }, { $w }, { $c }, { ($h) * ($w) * ($c) }>
