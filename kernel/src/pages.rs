@@ -25,8 +25,8 @@ pub const HUGE_PAGE_MIN_BYTES: usize = 4 << 20;
 /// gather itself: measured on the AMD EPYC host with 512 KiB of L2 (a scratch loop of 154 MB
 /// batches gathered from `u8` rows into `f32`), 117–131 ms a batch on 4 KB pages, 24–25 ms on
 /// 2 MB pages, 19–22 ms into one vector reused. In the `gather` bench's `case=owned_images` on
-/// the same host, `Provider::next_owned` of such batches went from 0.10–0.12 to 0.59–0.62 × the
-/// same provider's lent batch (a cast, each value written once; 0.41–0.49 for a transpose,
+/// the same host, `Provider::next_owned` of such batches went from 0.12 to 0.59–0.61 × the same
+/// provider's lent batch (a cast, each value written once; 0.10 to 0.48–0.49 for a transpose,
 /// gathered into zeros, which `calloc` gives untouched).
 ///
 /// ```
