@@ -1,6 +1,6 @@
 //! Owned batches are made without zero-filling their memory first: each value is written once
-//! by the gather (a row copy or a cast) or the leaf is made zeros where the conversion cannot
-//! (a transpose, a one-hot, sequences, augmentations, lengths and masks). Under an allocator
+//! by the gather (a row copy, a cast, a transpose of each sample) or the leaf is made zeros where
+//! the conversion cannot (a one-hot, sequences, augmentations, lengths and masks). Under an allocator
 //! that fills every new allocation with a garbage pattern, every owned batch equals the batch the
 //! provider lends from its reused, zero-initialised buffer: a value left unwritten would show as
 //! the pattern. A property over random datasets, batch sizes, last-batch policies, seeds and
@@ -174,7 +174,7 @@ proptest! {
 
 /// A single channel moved (`bhwc` of one channel as `bchw`) is the same runs of values: the
 /// batch is made written once, the cast fused with the row copy, and a lent batch is gathered
-/// into as runs; two channels are a transpose, gathered into zeros.
+/// into as runs; two channels are a transpose, each sample permuted into memory written once.
 #[test]
 fn one_channel_moved_is_written_once() {
     use batchspec::format::Convert;
@@ -195,6 +195,19 @@ fn one_channel_moved_is_written_once() {
     assert_eq!(lent, want.slice(ndarray::s![..2, .., .., ..]));
     type Two = image![2, 3, 2; BHWC, u8];
     type TwoChw = image![2, 3, 2; BCHW, f32];
-    let two = Array4::<u8>::zeros((3, 2, 3, 2));
-    assert!(<Two as Convert<TwoChw>>::gather_new(two.view(), &[2, 0], 1, 0.0).is_none());
+    let two = Array4::from_shape_fn((3, 2, 3, 2), |(i, h, w, c)| {
+        (i * 20 + h * 6 + w * 2 + c) as u8
+    });
+    let made = <Two as Convert<TwoChw>>::gather_new(two.view(), &[2, 0], 1, 0.5)
+        .expect("a transpose is made written once");
+    let want = Array4::from_shape_fn((3, 2, 2, 3), |(j, c, h, w)| match j {
+        0 => (40 + h * 6 + w * 2 + c) as f32,
+        1 => (h * 6 + w * 2 + c) as f32,
+        _ => 0.5,
+    });
+    assert_eq!(made, want);
+    // A vector split into an image is still gathered into zeros.
+    type Flat = Vector<12, u8>;
+    let flat = Array2::<u8>::zeros((3, 12));
+    assert!(<Flat as Convert<TwoChw>>::gather_new(flat.view(), &[2, 0], 1, 0.0).is_none());
 }

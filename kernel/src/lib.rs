@@ -130,7 +130,142 @@ where
     B: Copy + Send,
     F: Fn(A) -> B + Sync,
 {
+    permute_with(
+        src,
+        perm,
+        as_uninit(dst),
+        f,
+        threads,
+        &Tuning::for_machine(),
+        true,
+    )
+}
+
+/// [`permute_into`] into memory not written yet: on `Ok`, every value of `dst` has been written
+/// once (a permutation writes each place of its destination, and the kernels never read it), so
+/// `dst` may then be taken as initialised; on `Err`, nothing is written. What a transposed batch
+/// given away is made of (a batch of its own, never zero-filled first).
+///
+/// ```
+/// use core::mem::MaybeUninit;
+/// let src = ndarray::arr2(&[[1u8, 2, 3], [4, 5, 6]]);
+/// let mut dst: Vec<f32> = Vec::with_capacity(6);
+/// batchspec_kernel::permute_into_uninit(
+///     src.view().into_dyn(),
+///     &[1, 0],
+///     &mut dst.spare_capacity_mut()[..6],
+///     f32::from,
+///     batchspec_kernel::Threads::One,
+/// )?;
+/// // SAFETY: the call returned `Ok`: the 6 values are written.
+/// unsafe { dst.set_len(6) };
+/// assert_eq!(dst, [1.0, 4.0, 2.0, 5.0, 3.0, 6.0]);
+/// # Ok::<(), batchspec_kernel::KernelError>(())
+/// ```
+///
+/// # Errors
+/// As [`permute_into`].
+pub fn permute_into_uninit<A, B, F>(
+    src: ArrayView<'_, A, IxDyn>,
+    perm: &[usize],
+    dst: &mut [core::mem::MaybeUninit<B>],
+    f: F,
+    threads: Threads,
+) -> Result<(), KernelError>
+where
+    A: Copy + Sync,
+    B: Copy + Send,
+    F: Fn(A) -> B + Sync,
+{
     permute_with(src, perm, dst, f, threads, &Tuning::for_machine(), true)
+}
+
+/// The samples `rows` of `src` (its axis 0 holds the samples), each with its axes permuted by
+/// `perm` and every value passed through `f`, then `pad_rows` samples of `pad`, as a new vector:
+/// the values of `[rows.len() + pad_rows, ..the permuted sample axes]` in C order. `perm` keeps
+/// the sample axis first (`perm[0] == 0`).
+///
+/// What a transposed batch given away is made of (`bhwc` images served as `bchw`): each sample
+/// is permuted ([`permute_into_uninit`]) into its part of memory written once, never
+/// zero-filled before, and asked for 2 MB pages when it is large ([`vec_for_writing`]).
+///
+/// ```
+/// // Two samples of 2 x 3, transposed to 3 x 2, the second row first, then one padding sample.
+/// let src = ndarray::Array3::from_shape_fn((2, 2, 3), |(i, r, c)| (i * 10 + r * 3 + c) as u8);
+/// let v = batchspec_kernel::gather_permuted(src.view().into_dyn(), &[1], 1, -1.0f32, &[0, 2, 1], f32::from)?;
+/// assert_eq!(v, [10.0, 13.0, 11.0, 14.0, 12.0, 15.0, -1.0, -1.0, -1.0, -1.0, -1.0, -1.0]);
+/// # Ok::<(), batchspec_kernel::KernelError>(())
+/// ```
+///
+/// # Errors
+/// [`KernelError::RowOutOfRange`] for a row not in `src`, [`KernelError::NotAPermutation`] when
+/// `perm` is not a permutation of `src`'s axes that keeps axis 0 first, and
+/// [`KernelError::LengthMismatch`] when the output's length overflows; nothing is allocated then.
+pub fn gather_permuted<A, B, F>(
+    src: ArrayView<'_, A, IxDyn>,
+    rows: &[usize],
+    pad_rows: usize,
+    pad: B,
+    perm: &[usize],
+    f: F,
+) -> Result<Vec<B>, KernelError>
+where
+    A: Copy + Sync,
+    B: Copy + Send,
+    F: Fn(A) -> B + Sync,
+{
+    let n = src.shape().first().copied().unwrap_or(0);
+    let mut seen = [false; MAX_RANK];
+    let valid = perm.len() == src.ndim()
+        && perm.len() <= MAX_RANK
+        && perm
+            .iter()
+            .all(|&p| p < perm.len() && !core::mem::replace(&mut seen[p], true));
+    if !valid || perm.first() != Some(&0) {
+        return Err(KernelError::NotAPermutation {
+            perm: perm.to_vec(),
+            rank: src.ndim(),
+        });
+    }
+    if let Some(&row) = rows.iter().find(|&&r| r >= n) {
+        return Err(KernelError::RowOutOfRange { row, rows: n });
+    }
+    let per = src.len().checked_div(n).unwrap_or(0);
+    let len = rows
+        .len()
+        .checked_add(pad_rows)
+        .and_then(|r| r.checked_mul(per))
+        .ok_or(KernelError::LengthMismatch {
+            expected: usize::MAX,
+            actual: src.len(),
+        })?;
+    let mut out: Vec<B> = vec_for_writing(len);
+    let room = &mut out.spare_capacity_mut()[..len];
+    let (samples, padding) = room.split_at_mut(rows.len() * per);
+    if per > 0 {
+        for (&i, to) in rows.iter().zip(samples.chunks_exact_mut(per)) {
+            let one = src.slice_axis(ndarray::Axis(0), (i..i + 1).into());
+            // One sample at a time on this thread, as a lent batch's gather permutes them.
+            permute_into_uninit(one, perm, to, &f, Threads::One)?;
+        }
+    }
+    for t in padding {
+        t.write(pad);
+    }
+    // SAFETY: the first `len` values of the capacity are `samples` (every sample's `per`
+    // values written by `permute_into_uninit`, which returned `Ok` for each: an error returned
+    // early, leaving the length 0) followed by `padding`, every value of which was written.
+    // The values are `Copy`: nothing to drop if `f` panics, the length then still 0.
+    unsafe { out.set_len(len) };
+    Ok(out)
+}
+
+/// Written values seen as room to write into: the kernels only write initialised values of `B`
+/// through it, so the slice stays initialised.
+fn as_uninit<B>(dst: &mut [B]) -> &mut [core::mem::MaybeUninit<B>] {
+    // SAFETY: `MaybeUninit<B>` has the layout of `B`; the permute kernels write only values of
+    // `B` through the result (never `uninit`), so every value of `dst` stays initialised.
+    unsafe { &mut *(core::ptr::from_mut(dst) as *mut [core::mem::MaybeUninit<B>]) }
 }
 
 /// Writes pixels of three interleaved channels (`src` holds `3·n` values) into three rows of
@@ -221,7 +356,7 @@ where
     B: Copy + Send,
     F: Fn(A) -> B + Sync,
 {
-    permute_with(src, perm, dst, f, threads, tuning, false)
+    permute_with(src, perm, as_uninit(dst), f, threads, tuning, false)
 }
 
 /// The permuted copy with `tuning`; with `calibrate`, the choices calibrated at first use take
@@ -234,7 +369,7 @@ where
 fn permute_with<A, B, F>(
     src: ArrayView<'_, A, IxDyn>,
     perm: &[usize],
-    dst: &mut [B],
+    dst: &mut [core::mem::MaybeUninit<B>],
     f: F,
     threads: Threads,
     tuning: &Tuning,
@@ -358,7 +493,7 @@ where
         // (the flip of a reversed row axis starts at its last row).
         src: unsafe { src.as_ptr().offset(plan.src_off) },
         // SAFETY: `dst_off` indexes an element of the destination (same reason).
-        dst: unsafe { dst.as_mut_ptr().offset(plan.dst_off) },
+        dst: unsafe { dst.as_mut_ptr().cast::<B>().offset(plan.dst_off) },
         plan: &plan,
         kernel: picked.kernel,
         f: &f,

@@ -3,11 +3,11 @@
 //! Fortran order, broadcasting), a rank-6 sample, `u8 -> f32` and `f64`, one and two
 //! threads, and each kernel family forced on small inputs through the hidden tuning knobs; the
 //! normalizing de-interleave of `u8` pixels against the plain expression; the `Unfilled` vector
-//! written in parts.
+//! written in parts; the gather of permuted samples into memory written once.
 
 use batchspec_kernel::{
-    KernelError, MAX_RANK, Part, Threads, Tuning, Unfilled, gather_rows_into, gather_rows_tuned,
-    permute_into, permute_into_tuned,
+    KernelError, MAX_RANK, Part, Threads, Tuning, Unfilled, gather_permuted, gather_rows_into,
+    gather_rows_tuned, permute_into, permute_into_tuned,
 };
 use ndarray::{ArrayD, ArrayViewD, Axis, IxDyn, Slice};
 use proptest::prelude::*;
@@ -1118,4 +1118,55 @@ fn unfilled_counts_the_parts_of_its_last_call() {
     let mut some = Unfilled::<u8>::new(3);
     assert_eq!(some.parts(0).len(), 0);
     assert!(some.finish().is_err());
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// `gather_permuted` writes each sample asked for, permuted, then the padding samples, into
+    /// new memory: every value equal to the plain index loop's for that sample, for every order
+    /// of the sample's axes (the sample axis kept first), rows repeated and in any order.
+    #[test]
+    fn gathered_samples_are_permuted_as_the_plain_loop(
+        shape in proptest::collection::vec(1usize..6, 2..5),
+        rows in proptest::collection::vec(0usize..64, 0..7),
+        pad_rows in 0usize..3,
+        seed: usize,
+        which: usize,
+    ) {
+        let src = u8_array(&shape, seed);
+        let n = shape[0];
+        let rows: Vec<usize> = rows.iter().map(|r| r % n).collect();
+        let tails = permutations(shape.len() - 1);
+        let tail = &tails[which % tails.len()];
+        let perm: Vec<usize> = std::iter::once(0).chain(tail.iter().map(|&p| p + 1)).collect();
+        let got = gather_permuted(src.view(), &rows, pad_rows, -1.0f32, &perm, f32::from).unwrap();
+        let mut want = Vec::new();
+        for &i in &rows {
+            let one = src.slice_axis(Axis(0), Slice::from(i..i + 1));
+            want.extend(reference(&one, &perm, f32::from));
+        }
+        want.extend(std::iter::repeat_n(-1.0f32, pad_rows * (src.len() / n)));
+        prop_assert_eq!(got, want);
+    }
+}
+
+/// `gather_permuted` refuses, before allocating, a row past the end and an order that moves the
+/// sample axis or is not a permutation.
+#[test]
+fn gathered_samples_refuse_rows_past_the_end_and_moved_sample_axes() {
+    let src = u8_array(&[3, 2, 4], 1);
+    assert!(matches!(
+        gather_permuted(src.view(), &[0, 3], 0, 0u8, &[0, 2, 1], |v| v),
+        Err(KernelError::RowOutOfRange { row: 3, rows: 3 })
+    ));
+    for perm in [&[1, 0, 2][..], &[0, 1], &[0, 1, 1]] {
+        assert!(
+            matches!(
+                gather_permuted(src.view(), &[0], 0, 0u8, perm, |v| v),
+                Err(KernelError::NotAPermutation { .. })
+            ),
+            "{perm:?}"
+        );
+    }
 }

@@ -381,11 +381,13 @@ fn same_runs<E, D: Dimension>(src: &ArrayView<'_, E, D>, perm: &[usize]) -> bool
     true
 }
 
-/// [`Convert::gather_new`](super::Convert::gather_new) of a `Permute` plan: where every
-/// sample is one contiguous run in both spaces (the batch axis first, the permutation keeping
-/// the order of the axes of more than one value, the source in standard layout), the rows cast
-/// into new memory by [`batchspec_kernel::gather_rows`], each value written once; `None`
-/// otherwise.
+/// [`Convert::gather_new`](super::Convert::gather_new) of a `Permute` plan, the batch axis
+/// first in both spaces and no time axis: where every sample is one contiguous run in both
+/// spaces (the permutation keeping the order of the axes of more than one value, the source in
+/// standard layout), the rows cast into new memory by [`batchspec_kernel::gather_rows`]; where
+/// each sample is transposed (`bhwc` as `bchw`), each permuted into its part of new memory by
+/// [`batchspec_kernel::gather_permuted`]: each value written once either way. `None` for a
+/// vector split into an image or an image flattened into a vector (gathered into zeros).
 pub(crate) fn gather_permute_new<S: Space, T: Space, F>(
     src: ArrayView<'_, S::Elem, S::Dim>,
     rows: &[usize],
@@ -397,19 +399,40 @@ pub(crate) fn gather_permute_new<S: Space, T: Space, F>(
 where
     F: Fn(S::Elem) -> T::Elem + Copy + Sync,
 {
-    let Plan::Permute { perm, rank, .. } = plan else {
+    let Plan::Permute {
+        perm,
+        rank,
+        split,
+        flatten,
+    } = plan
+    else {
         return None;
     };
     if S::BATCH_AXIS != 0 || T::BATCH_AXIS != 0 || T::TIME_AXIS.is_some() {
         return None;
     }
+    let dim = crate::types::space::dim_of::<T>(rows.len() + pad_rows, 0);
     if !same_runs(&src, &perm[..rank]) {
-        return None;
+        // A transpose of each sample (`bhwc` as `bchw`): each sample permuted into its part of
+        // new memory, written once. Not for a vector split into an image or an image flattened
+        // into a vector (gathered into zeros, as before).
+        if split.is_some() || flatten || src.ndim() != rank {
+            return None;
+        }
+        let out = batchspec_kernel::gather_permuted(
+            src.into_dyn(),
+            rows,
+            pad_rows,
+            pad,
+            &perm[..rank],
+            cast,
+        )
+        .ok()?;
+        return ndarray::Array::from_shape_vec(dim, out).ok();
     }
     let values = src.as_slice()?;
     let run = src.len().checked_div(src.shape()[0])?;
     let out = batchspec_kernel::gather_rows(values, run, rows, pad_rows, pad, cast).ok()?;
-    let dim = crate::types::space::dim_of::<T>(rows.len() + pad_rows, 0);
     ndarray::Array::from_shape_vec(dim, out).ok()
 }
 

@@ -88,10 +88,12 @@ pub trait Convert<Target: Space>: Space {
     /// new batch of memory written once (never zero-filled first), or `None` where the
     /// conversion cannot make one so (then the caller gathers into zeros with
     /// [`Convert::gather_view_into`]). Asked for batches of spaces without a time axis only, whose
-    /// rows are all in `src` (checked by the callers). The conversions of the library's spaces
-    /// whose samples are contiguous runs in both spaces make one (a cast of the same layout, or
-    /// of layouts that differ only in where an axis of one value sits, such as one channel's
-    /// `bhwc` and `bchw`); any other gives `None`.
+    /// rows are all in `src` (checked by the callers). The permutations and casts of the
+    /// library's spaces with the batch axis first make one: a row copy where the samples are
+    /// contiguous runs in both spaces (a cast of the same layout, or of layouts that differ only
+    /// in where an axis of one value sits, such as one channel's `bhwc` and `bchw`), a transpose
+    /// of each sample otherwise (`bhwc` as `bchw`). A vector split into an image, an image
+    /// flattened into a vector, one-hot encodings and labels give `None`.
     #[doc(hidden)]
     fn gather_new(
         src: ArrayView<'_, Self::Elem, Self::Dim>,
