@@ -10,8 +10,8 @@
 //! and the same loop over the rows in file order (what reading rows at random places costs).
 //!
 //! Then owned batches of ImageNet's size (`case=owned_images`: 256 images of `224 × 224 × 3`
-//! served as `f32`, 154 MB a batch) from `next_owned`, beside the same provider's lent batch and
-//! a plain loop that gathers each batch into a new vector.
+//! served as `f32`, 154 MB a batch, and 32 of them, 19 MB) from `next_owned`, beside the same
+//! provider's lent batch and a plain loop that gathers each batch into a new vector.
 //!
 //! `cargo bench -p batchspec-bench --bench gather` (set `BENCH_QUICK=1` for a short run).
 //! The variants run in interleaved rounds (each round times each of them once), and each ratio
@@ -63,7 +63,6 @@ struct PixelsBchw {
 }
 
 const IMAGES: usize = 1024;
-const IMAGE_BATCH: usize = 256;
 const PIXELS: usize = 224 * 224 * 3;
 
 /// One epoch of a provider over `ds` per call, a new shuffle each time.
@@ -281,7 +280,10 @@ fn main() {
             feature_bytes / median(memcpy.clone()) / 1e9,
         );
     }
-    owned_image_batches(quick);
+    // 154 MB batches (above glibc's 32 MB: each mapped afresh), then 19 MB ones (memory the
+    // allocator reuses).
+    owned_image_batches(quick, 256);
+    owned_image_batches(quick, 32);
 
     // NumPy's `X[idx]` in the same session, after this process's figures (its own memcpy
     // measured beside it, as here); the ratio of the two processes' samples per second.
@@ -303,7 +305,7 @@ fn main() {
 /// `next_batch` (one lent buffer, reused) and a plain loop that gathers each batch into a new
 /// vector (`Vec::with_capacity`, then each row cast, on the 4 KB pages the allocator gives).
 /// Interleaved rounds of one shuffled epoch each (4 batches), ratios within a round.
-fn owned_image_batches(quick: bool) {
+fn owned_image_batches(quick: bool, batch: usize) {
     let ds = Dataset::new(Pixels {
         x: Batch::new(Array4::from_shape_fn(
             (IMAGES, 224, 224, 3),
@@ -315,7 +317,7 @@ fn owned_image_batches(quick: bool) {
     ds.huge_pages();
     let schedule = || {
         Schedule::builder(IMAGES)
-            .batch_size(IMAGE_BATCH)
+            .batch_size(batch)
             .shuffle(true)
             .seed(7)
             .build()
@@ -344,7 +346,7 @@ fn owned_image_batches(quick: bool) {
             }
             2 => {
                 let order = batchspec::iteration::permutation(IMAGES, 7, epoch);
-                for rows in order.chunks(IMAGE_BATCH) {
+                for rows in order.chunks(batch) {
                     let mut v: Vec<f32> = Vec::with_capacity(rows.len() * PIXELS);
                     for &i in rows {
                         v.extend(
@@ -388,22 +390,22 @@ fn owned_image_batches(quick: bool) {
     let rate = |v: &[f64]| IMAGES as f64 / median(v.to_vec());
     let [lent_t, owned_t, plain_t, lent_bchw_t, owned_bchw_t] = &t;
     batchspec_bench::out!(
-        "# owned batches of {IMAGE_BATCH} images of 224 x 224 x 3, u8 pixels (bhwc, {IMAGES} images on 2 MB pages) served as f32: {} MB a batch, one shuffled epoch a round, {rounds} interleaved rounds, ratios within a round: median [min-max]",
-        IMAGE_BATCH * PIXELS * 4 / 1_000_000
+        "# owned batches of {batch} images of 224 x 224 x 3, u8 pixels (bhwc, {IMAGES} images on 2 MB pages) served as f32: {} MB a batch, one shuffled epoch a round, {rounds} interleaved rounds, ratios within a round: median [min-max]",
+        batch * PIXELS * 4 / 1_000_000
     );
     batchspec_bench::out!(
-        "peer plain_owned threads=1 samples_per_s={:.0} (a new Vec per batch, each row cast into it: 4 KB pages)",
+        "peer plain_owned batch={batch} threads=1 samples_per_s={:.0} (a new Vec per batch, each row cast into it: 4 KB pages)",
         rate(plain_t)
     );
     batchspec_bench::out!(
-        "case=owned_images layout=bhwc threads=1 samples_per_s={:.0} ratio_lent={} ratio_plain_owned={} lent_samples_per_s={:.0}",
+        "case=owned_images batch={batch} layout=bhwc threads=1 samples_per_s={:.0} ratio_lent={} ratio_plain_owned={} lent_samples_per_s={:.0}",
         rate(owned_t),
         ratio(lent_t, owned_t),
         ratio(plain_t, owned_t),
         rate(lent_t),
     );
     batchspec_bench::out!(
-        "case=owned_images layout=bchw threads=1 samples_per_s={:.0} ratio_lent={} lent_samples_per_s={:.0} (a transpose: gathered into zeros)",
+        "case=owned_images batch={batch} layout=bchw threads=1 samples_per_s={:.0} ratio_lent={} lent_samples_per_s={:.0} (a transpose)",
         rate(owned_bchw_t),
         ratio(lent_bchw_t, owned_bchw_t),
         rate(lent_bchw_t),
