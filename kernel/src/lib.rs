@@ -215,13 +215,7 @@ where
     F: Fn(A) -> B + Sync,
 {
     let n = src.shape().first().copied().unwrap_or(0);
-    let mut seen = [false; MAX_RANK];
-    let valid = perm.len() == src.ndim()
-        && perm.len() <= MAX_RANK
-        && perm
-            .iter()
-            .all(|&p| p < perm.len() && !core::mem::replace(&mut seen[p], true));
-    if !valid || perm.first() != Some(&0) {
+    if src.ndim() > MAX_RANK || !is_permutation(perm, src.ndim()) || perm.first() != Some(&0) {
         return Err(KernelError::NotAPermutation {
             perm: perm.to_vec(),
             rank: src.ndim(),
@@ -231,14 +225,7 @@ where
         return Err(KernelError::RowOutOfRange { row, rows: n });
     }
     let per = src.len().checked_div(n).unwrap_or(0);
-    let len = rows
-        .len()
-        .checked_add(pad_rows)
-        .and_then(|r| r.checked_mul(per))
-        .ok_or(KernelError::LengthMismatch {
-            expected: usize::MAX,
-            actual: src.len(),
-        })?;
+    let len = rows::batch_len(rows.len(), pad_rows, per, src.len())?;
     let mut out: Vec<B> = vec_for_writing(len);
     let room = &mut out.spare_capacity_mut()[..len];
     let (samples, padding) = room.split_at_mut(rows.len() * per);
@@ -258,6 +245,15 @@ where
     // The values are `Copy`: nothing to drop if `f` panics, the length then still 0.
     unsafe { out.set_len(len) };
     Ok(out)
+}
+
+/// Whether `perm` is a permutation of `0..rank` (`rank` at most [`MAX_RANK`]).
+fn is_permutation(perm: &[usize], rank: usize) -> bool {
+    let mut seen = [false; MAX_RANK];
+    perm.len() == rank
+        && perm
+            .iter()
+            .all(|&p| p < rank && !core::mem::replace(&mut seen[p], true))
 }
 
 /// Written values seen as room to write into: the kernels only write initialised values of `B`
@@ -384,12 +380,7 @@ where
     if rank > MAX_RANK {
         return Err(KernelError::RankTooLarge { rank });
     }
-    let mut seen = [false; MAX_RANK];
-    let valid = perm.len() == rank
-        && perm
-            .iter()
-            .all(|&p| p < rank && !core::mem::replace(&mut seen[p], true));
-    if !valid {
+    if !is_permutation(perm, rank) {
         return Err(KernelError::NotAPermutation {
             perm: perm.to_vec(),
             rank,

@@ -54,14 +54,7 @@ pub fn gather_rows_tuned<A: Copy, B: Copy>(
     tuning: &Tuning,
 ) -> Result<Vec<B>, KernelError> {
     check_rows(src, run, rows)?;
-    let len = rows
-        .len()
-        .checked_add(pad_rows)
-        .and_then(|r| r.checked_mul(run))
-        .ok_or(KernelError::LengthMismatch {
-            expected: usize::MAX,
-            actual: src.len(),
-        })?;
+    let len = batch_len(rows.len(), pad_rows, run, src.len())?;
     let mut out: Vec<B> = crate::vec_for_writing(len);
     let spare = &mut out.spare_capacity_mut()[..len];
     let (gathered, padding) = spare.split_at_mut(rows.len() * run);
@@ -116,6 +109,22 @@ pub fn gather_rows_into<A: Copy, B: Copy>(
 
 /// The number of rows of `src`, checking that it is a whole number of rows of `run` values and
 /// that every row of `rows` is one of them (`usize::MAX` for rows of no values: any row is one).
+/// The values of a new batch of `rows` samples and `pad_rows` padding ones of `per` values
+/// each; [`KernelError::LengthMismatch`] (against the source's `src_len`) when that overflows.
+pub(crate) fn batch_len(
+    rows: usize,
+    pad_rows: usize,
+    per: usize,
+    src_len: usize,
+) -> Result<usize, KernelError> {
+    rows.checked_add(pad_rows)
+        .and_then(|r| r.checked_mul(per))
+        .ok_or(KernelError::LengthMismatch {
+            expected: usize::MAX,
+            actual: src_len,
+        })
+}
+
 fn check_rows<A>(src: &[A], run: usize, rows: &[usize]) -> Result<usize, KernelError> {
     let have = match src.len().checked_div(run) {
         Some(n) if n * run == src.len() => n,
