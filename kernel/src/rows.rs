@@ -3,7 +3,7 @@
 use core::mem::MaybeUninit;
 
 use crate::error::KernelError;
-use crate::pages::prefetch_read;
+use crate::pages::{prefetch_read, vec_for_writing};
 use crate::tuning::Tuning;
 
 /// The rows `rows` of `src` (rows of `run` values, back to back), each value passed through
@@ -55,7 +55,7 @@ pub fn gather_rows_tuned<A: Copy, B: Copy>(
 ) -> Result<Vec<B>, KernelError> {
     check_rows(src, run, rows)?;
     let len = batch_len(rows.len(), pad_rows, run, src.len())?;
-    let mut out: Vec<B> = crate::vec_for_writing(len);
+    let mut out: Vec<B> = vec_for_writing(len);
     let spare = &mut out.spare_capacity_mut()[..len];
     let (gathered, padding) = spare.split_at_mut(rows.len() * run);
     rows_into(src, run, rows, gathered, &map, tuning);
