@@ -82,13 +82,6 @@ const KNOWN: &[(&str, &str)] = &[
         "entry/generic-trainer-without-bound.stderr",
         "rustc reports each bound of the blanket `Trains` impl, one per consumer",
     ),
-    // `Batch::format_as` needs `FormatAs`, a trait of the `format` part, which sits above the
-    // batch's part (`types`; `spec-core/tests/architecture.rs`), so the method cannot live in
-    // `Batch`'s module, and rustc names it by the path of the impl's module.
-    (
-        "entry/format-as-no-conversion.stderr",
-        "rustc names `Batch::format_as` `format::batch::<impl Batch<S, R>>::format_as`",
-    ),
 ];
 
 fn snapshots(dir: &Path, out: &mut Vec<PathBuf>) {

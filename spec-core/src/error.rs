@@ -8,11 +8,11 @@
 
 use crate::buffer::BufferError;
 use crate::data::error::DataError;
-use crate::format::error::FormatError;
 use crate::iteration::IterationError;
 use crate::load::error::LoadError;
 use crate::mapping::error::MappingError;
 use crate::types::error::SpecError;
+use crate::types::format_as::FormatError;
 use crate::view::error::ViewError;
 use batchspec_kernel::KernelError;
 

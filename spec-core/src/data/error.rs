@@ -2,9 +2,9 @@
 //! errors of the parts below that reach a dataset (data that does not fit the spec, a
 //! conversion's output, a schedule that cannot be served).
 
-use crate::format::error::FormatError;
 use crate::iteration::IterationError;
 use crate::types::error::SpecError;
+use crate::types::format_as::FormatError;
 
 /// What a dataset or a provider refuses.
 #[non_exhaustive]

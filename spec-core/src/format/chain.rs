@@ -33,10 +33,10 @@
 //! # Ok::<(), batchspec::Error>(())
 //! ```
 
-use super::plan::Plan;
-use super::{Convert, FormatAs};
+use super::FormatAs;
 use crate::types::batch::{Batch, BatchView};
 use crate::types::elem::{Element, LosslessCast};
+use crate::types::plan::{Plan, pre_flatten, step_view};
 use crate::types::space::Space;
 use ndarray::{ArrayViewD, Data, Dimension, IxDyn};
 
@@ -73,8 +73,8 @@ macro_rules! chain {
             type Out = $out;
             fn steps(batch: usize, time: usize) -> Vec<(Plan, Vec<usize>)> {
                 vec![
-                    (<S as Convert<$first>>::PLAN, $first::shape(batch, time)),
-                    $((<$from as Convert<$to>>::PLAN, $to::shape(batch, time)),)*
+                    (<S as FormatAs<$first>>::PLAN, $first::shape(batch, time)),
+                    $((<$from as FormatAs<$to>>::PLAN, $to::shape(batch, time)),)*
                 ]
             }
             #[inline]
@@ -103,43 +103,6 @@ chain!(E: B, C, D, E; B, B => C, C => D, D => E);
 /// Whether two element types are the same.
 fn same_elem<A: Element, B: Element>() -> bool {
     core::any::TypeId::of::<A>() == core::any::TypeId::of::<B>()
-}
-
-/// One `Permute` step applied to a view: `None` where strides cannot express it (or the plan
-/// is not a permutation). [`Batch::view_as`] is one step.
-pub(crate) fn step_view<'a, A>(
-    v: ArrayViewD<'a, A>,
-    plan: Plan,
-    out_shape: &[usize],
-) -> Option<ArrayViewD<'a, A>> {
-    let Plan::Permute { flatten, .. } = plan else {
-        return None;
-    };
-    let v = pre_flatten(v, plan)?;
-    if flatten {
-        if !v.is_standard_layout() {
-            return None;
-        }
-        return v.into_shape_with_order(IxDyn(out_shape)).ok();
-    }
-    (v.shape() == out_shape).then_some(v)
-}
-
-/// The split and the permutation of a `Permute` step, without its flatten: `None` where the
-/// split cannot be a view.
-fn pre_flatten<'a, A>(v: ArrayViewD<'a, A>, plan: Plan) -> Option<ArrayViewD<'a, A>> {
-    let Plan::Permute {
-        split, perm, rank, ..
-    } = plan
-    else {
-        return None;
-    };
-    let mut v = v;
-    if let Some(split) = split {
-        let shape = split.shape(v.shape()[0]);
-        v = v.into_shape_with_order(shape).ok()?;
-    }
-    Some(v.permuted_axes(IxDyn(&perm[..rank])))
 }
 
 /// Runs the steps on `v` into a new array of the last space's elements: the steps composed as

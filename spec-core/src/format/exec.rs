@@ -1,8 +1,8 @@
 //! The run-time side of conversions: how each [`Plan`] moves the data, on top of the kernels.
 
-use super::plan::Plan;
 use crate::types::axis::Layout;
 use crate::types::elem::Element;
+use crate::types::plan::Plan;
 use crate::types::space::Space;
 use core::cell::Cell;
 use ndarray::{ArrayView, ArrayViewMut, Dimension, IntoDimension, IxDyn};

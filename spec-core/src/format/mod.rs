@@ -23,26 +23,24 @@
 //! line of the error says why in numbers: `a vector of 10 cannot hold an image of 32×32×3 = 3072`.
 #![doc = include_str!("../../doc/format.md")]
 
-mod batch;
 pub(crate) mod chain;
-pub(crate) mod error;
 pub(crate) mod exec;
 mod flip;
-mod plan;
 mod rules;
 mod step;
 
 pub use chain::*;
-pub use error::*;
 pub use exec::{Moved, moved};
 pub use flip::{FlipLeftRight, FlipUpDown};
-pub use plan::{Plan, Split};
 pub use rules::{
     ImageFromVector, OneFeature, OneHotWidth, OneLabel, SameImage, SameIndexDim, SameLabels,
     SameVolume, SameWindow, VectorHoldsImage, VectorHoldsVolume, VectorHoldsWindow, VectorWidth,
     WindowFromVector,
 };
 pub use step::{Step, Through};
+
+pub use crate::types::format_as::{FormatAs, FormatError};
+pub use crate::types::plan::{Plan, Split};
 
 use crate::types::space::Space;
 use ndarray::{Array, ArrayView, ArrayViewMut};
@@ -106,20 +104,38 @@ pub trait Convert<Target: Space>: Space {
     }
 }
 
-/// `Self` can be formatted as `Target`: the bound conversions are asked for by
-/// ([`Batch::format_as`](crate::types::Batch::format_as), providers, servers, views), with the items of
-/// [`Convert`], its supertrait.
-///
-/// Implemented once, for every pair whose [`Convert`] impl holds: a refused pair is reported
-/// in the words of the rule that refuses it, with no list of other impls under it.
-#[diagnostic::on_unimplemented(
-    message = "`{Self}` cannot be formatted as `{Target}`",
-    label = "no conversion from `{Self}` to `{Target}`",
-    note = "conversions exist between spaces of the same kind (another layout or element type), between an image and a vector of its total size, and from labels to one-hot vectors"
-)]
-pub trait FormatAs<Target: Space>: Convert<Target> {}
+/// [`FormatAs`], the bound the conversions ask for (defined beside the batch, in `types`), for
+/// every pair whose [`Convert`] impl holds: its items are `Convert`'s.
+impl<A: Convert<T>, T: Space> FormatAs<T> for A {
+    const PLAN: Plan = <A as Convert<T>>::PLAN;
 
-impl<A: Convert<T>, T: Space> FormatAs<T> for A {}
+    #[inline]
+    fn format_view_into(
+        src: ArrayView<'_, A::Elem, A::Dim>,
+        dst: ArrayViewMut<'_, T::Elem, T::Dim>,
+    ) {
+        <A as Convert<T>>::format_view_into(src, dst);
+    }
+
+    #[inline]
+    fn gather_view_into(
+        src: ArrayView<'_, A::Elem, A::Dim>,
+        rows: &[usize],
+        dst: ArrayViewMut<'_, T::Elem, T::Dim>,
+    ) {
+        <A as Convert<T>>::gather_view_into(src, rows, dst);
+    }
+
+    #[inline]
+    fn gather_new(
+        src: ArrayView<'_, A::Elem, A::Dim>,
+        rows: &[usize],
+        pad_rows: usize,
+        pad: T::Elem,
+    ) -> Option<Array<T::Elem, T::Dim>> {
+        <A as Convert<T>>::gather_new(src, rows, pad_rows, pad)
+    }
+}
 
 /// The check of a pair of the library's spaces with no conversion between them: the bound of
 /// the [`Convert`] impl of such a pair, `Target: FormatsFrom<Source>`, which never holds, so that

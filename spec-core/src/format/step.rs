@@ -9,7 +9,7 @@
 //! line in `format/mod.rs`.
 
 use super::Convert;
-use super::plan::Plan;
+use crate::types::plan::Plan;
 use crate::types::space::Space;
 use core::marker::PhantomData;
 use ndarray::{ArrayView, ArrayViewMut};

@@ -1,7 +1,7 @@
 //! The errors of views: reading before a put, and gradients that do not match what was read.
 
-use crate::format::error::FormatError;
 use crate::types::error::SpecError;
+use crate::types::format_as::FormatError;
 
 /// What a view refuses.
 #[non_exhaustive]

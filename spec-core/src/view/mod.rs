@@ -13,12 +13,12 @@ pub(crate) mod error;
 pub use error::ViewError;
 
 use crate::format::FormatAs;
-use crate::format::error::FormatError;
 use crate::mapping::matching::HasSource;
 use crate::mapping::serve::ServeFrom;
 use crate::types::batch::{ArcBatch, Batch, BatchView};
 use crate::types::elem::Element;
 use crate::types::error::Shape;
+use crate::types::format_as::FormatError;
 use crate::types::space::{Recast, Space};
 use core::any::{Any, TypeId};
 use std::collections::HashMap;

@@ -5,8 +5,8 @@
 
 use crate::data::error::DataError;
 use crate::data::gather::collate::{Collate, longest};
+use crate::format::FormatAs;
 use crate::format::exec::ragged_rows_into;
-use crate::format::{Convert, FormatAs};
 use crate::types::batch::{Batch, BatchView};
 use crate::types::elem::Element;
 use crate::types::ragged::{Ragged, SourceView};
@@ -85,7 +85,7 @@ pub fn gather_leaf<From: FormatAs<To>, To: Space>(
             .slice_axis_mut(ndarray::Axis(To::BATCH_AXIS), zero.into())
             .fill(<To::Elem as Element>::ZERO);
     }
-    <From as Convert<To>>::gather_view_into(from.array_view(), rows, target);
+    <From as FormatAs<To>>::gather_view_into(from.array_view(), rows, target);
 }
 
 /// The storage of a batch that a gather writes into: owned memory can take another shape (the
@@ -352,7 +352,7 @@ impl<S: Space> GatherInto<S> for Ragged<S> {
                     SourceView::Ragged(r) => r.sample_batch(i),
                 };
                 let one = one.slice_axis_move(Axis(ta), (0..t).into());
-                <From as Convert<S>>::gather_view_into(one, &[0], dst);
+                <From as FormatAs<S>>::gather_view_into(one, &[0], dst);
             },
         );
         Ok(())

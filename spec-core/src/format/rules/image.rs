@@ -2,9 +2,9 @@
 
 use crate::format::Convert;
 use crate::format::exec::{gather_permute, gather_permute_new, permute_cast};
-use crate::format::plan::{Plan, Split};
 use crate::format::rules::{BHWC_LETTERS, perm_of};
 use crate::types::elem::{Element, LosslessCast};
+use crate::types::plan::{Plan, Split};
 use crate::types::space::{Image, ImageLayout, Space, Vector};
 use ndarray::{ArrayView, ArrayViewMut};
 

@@ -5,8 +5,8 @@ use crate::format::exec::{
     first_label, gather_one_hot, gather_permute, gather_permute_new, label_column, one_hot,
     permute_cast,
 };
-use crate::format::plan::Plan;
 use crate::types::elem::{Element, IndexElement, LosslessCast};
+use crate::types::plan::Plan;
 use crate::types::space::{Index, Labels, OneHot, Space, Vector};
 use ndarray::{ArrayView, ArrayViewMut};
 

@@ -5,8 +5,8 @@
 //! space brings a line here and an arm in `source_space!` and `target_space!`, and its pairs leave
 //! the lines as their conversions are written.
 
-use crate::format::plan::Plan;
 use crate::format::{Convert, FormatsFrom};
+use crate::types::plan::Plan;
 use crate::types::space::{
     Attention, CuSeqlens, Image, Index, IndexSeq, Labels, Lengths, Mask, OneHot, Positions, Scalar,
     Segments, Space, Vector, VectorSeq, Volume, VolumeSeq, Window,

@@ -4,9 +4,9 @@
 
 use crate::format::Convert;
 use crate::format::exec::{gather_permute, gather_permute_new, permute_cast};
-use crate::format::plan::Plan;
 use crate::format::rules::perm_of;
 use crate::types::elem::{Element, IndexElement, LosslessCast};
+use crate::types::plan::Plan;
 use crate::types::space::{Attention, CuSeqlens, IndexSeqLayout, Mask, Positions, Segments, Space};
 use ndarray::{ArrayView, ArrayViewMut};
 

@@ -2,11 +2,11 @@
 
 use crate::format::Convert;
 use crate::format::exec::{gather_permute, gather_permute_new, one_hot, permute_cast};
-use crate::format::plan::Plan;
 use crate::format::rules::index::{OneHotWidth, SameLabels};
 use crate::format::rules::perm_of;
 use crate::format::rules::vector::VectorWidth;
 use crate::types::elem::{Element, IndexElement, LosslessCast};
+use crate::types::plan::Plan;
 use crate::types::space::{IndexSeq, IndexSeqLayout, Space, VectorSeq, VectorSeqLayout};
 use ndarray::{ArrayView, ArrayViewMut};
 

@@ -2,8 +2,8 @@
 
 use crate::format::Convert;
 use crate::format::exec::{gather_permute, gather_permute_new, permute_cast};
-use crate::format::plan::Plan;
 use crate::types::elem::{Element, LosslessCast};
+use crate::types::plan::Plan;
 use crate::types::space::{Space, Vector};
 use ndarray::{ArrayView, ArrayViewMut};
 

@@ -3,9 +3,9 @@
 
 use crate::format::Convert;
 use crate::format::exec::{gather_permute, gather_permute_new, permute_cast};
-use crate::format::plan::{Plan, Split};
 use crate::format::rules::{BDHWC_LETTERS, perm_of};
 use crate::types::elem::{Element, LosslessCast};
+use crate::types::plan::{Plan, Split};
 use crate::types::space::{Space, Vector, Volume, VolumeLayout, VolumeSeq, VolumeSeqLayout};
 use ndarray::{ArrayView, ArrayViewMut};
 

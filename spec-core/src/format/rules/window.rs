@@ -6,9 +6,9 @@ use crate::format::Convert;
 use crate::format::exec::{
     first_label, gather_permute, gather_permute_new, label_column, permute_cast,
 };
-use crate::format::plan::{Plan, Split};
 use crate::format::rules::{BWC_LETTERS, perm_of};
 use crate::types::elem::{Element, LosslessCast};
+use crate::types::plan::{Plan, Split};
 use crate::types::space::{Scalar, Space, Vector, Window, WindowLayout};
 use ndarray::{ArrayView, ArrayViewMut};
 

@@ -1,5 +1,9 @@
-//! How a conversion moves the data: the [`Plan`] each `FormatAs` impl computes from its two
-//! types, read by the executor (`exec.rs`) and by [`Batch::view_as`](crate::types::batch::Batch::view_as).
+//! How a conversion moves the data: the [`Plan`] each `Convert` impl computes from its two
+//! types, read by the executor (`format/exec.rs`), by the chains (`format/chain.rs`) and by
+//! [`Batch::view_as`](crate::types::batch::Batch::view_as) (a step seen through strides,
+//! [`step_view`]).
+
+use ndarray::{ArrayViewD, IxDyn};
 
 /// How a conversion moves the data; computed from the two types.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -28,7 +32,7 @@ pub enum Plan {
     FirstLabel,
     /// One label per sample as a column of one.
     LabelColumn,
-    /// A [`Step`](super::Step): the step's own code moves the data (a crop, a flip, a
+    /// A [`Step`](crate::format::Step): the step's own code moves the data (a crop, a flip, a
     /// normalization); never a view.
     Step,
 }
@@ -64,4 +68,41 @@ impl Split {
         shape[1..=self.len].copy_from_slice(self.sizes());
         ndarray::IxDyn(&shape[..=self.len])
     }
+}
+
+/// One `Permute` step applied to a view: `None` where strides cannot express it (or the plan
+/// is not a permutation). [`Batch::view_as`](crate::types::batch::Batch::view_as) is one step.
+pub(crate) fn step_view<'a, A>(
+    v: ArrayViewD<'a, A>,
+    plan: Plan,
+    out_shape: &[usize],
+) -> Option<ArrayViewD<'a, A>> {
+    let Plan::Permute { flatten, .. } = plan else {
+        return None;
+    };
+    let v = pre_flatten(v, plan)?;
+    if flatten {
+        if !v.is_standard_layout() {
+            return None;
+        }
+        return v.into_shape_with_order(IxDyn(out_shape)).ok();
+    }
+    (v.shape() == out_shape).then_some(v)
+}
+
+/// The split and the permutation of a `Permute` step, without its flatten: `None` where the
+/// split cannot be a view.
+pub(crate) fn pre_flatten<'a, A>(v: ArrayViewD<'a, A>, plan: Plan) -> Option<ArrayViewD<'a, A>> {
+    let Plan::Permute {
+        split, perm, rank, ..
+    } = plan
+    else {
+        return None;
+    };
+    let mut v = v;
+    if let Some(split) = split {
+        let shape = split.shape(v.shape()[0]);
+        v = v.into_shape_with_order(shape).ok()?;
+    }
+    Some(v.permuted_axes(IxDyn(&perm[..rank])))
 }
