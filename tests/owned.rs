@@ -1,5 +1,6 @@
 //! Owned batches are made without zero-filling their memory first: each value is written once
-//! by the gather (a row copy, a cast, a transpose of each sample) or the leaf is made zeros where
+//! by the gather (a row copy, a cast, a transpose of each sample, a vector split into an image or
+//! an image flattened, in either order) or the leaf is made zeros where
 //! the conversion cannot (a one-hot, sequences, augmentations, lengths and masks). Under an allocator
 //! that fills every new allocation with a garbage pattern, every owned batch equals the batch the
 //! provider lends from its reused, zero-initialised buffer: a value left unwritten would show as
@@ -34,6 +35,14 @@ struct Record {
     s: Ragged<IndexSeq<10>>,
     #[spec(source = "gray")]
     gray: Batch<image![2, 3, 1; BHWC, u8]>,
+    #[spec(source = "flat")]
+    flat: Batch<Vector<12, u8>>,
+    #[spec(source = "flat6")]
+    flat6: Batch<Vector<6, u8>>,
+    #[spec(source = "chw")]
+    chw: Batch<image![2, 3, 2; BCHW, u8]>,
+    #[spec(source = "hwc")]
+    hwc: Batch<image![2, 3, 2; BHWC]>,
 }
 
 struct Flip;
@@ -57,6 +66,18 @@ struct Request {
     // One channel moved: the same runs of values, a cast written once.
     #[spec(source = "gray")]
     gray: Batch<image![2, 3, 1; BCHW, f32]>,
+    // A vector split into a `bchw` image: a transpose of each sample, with a cast.
+    #[spec(source = "flat")]
+    flat: Batch<image![2, 3, 2; BCHW, f32]>,
+    // A vector split into a `bhwc` image: the same runs, a cast.
+    #[spec(source = "flat6")]
+    flat6: Batch<image![1, 3, 2; BHWC, f32]>,
+    // A `bchw` image flattened (in `hwc` order): a transpose of each sample, with a cast.
+    #[spec(source = "chw")]
+    chw: Batch<Vector<12>>,
+    // A `bhwc` image flattened: a row copy.
+    #[spec(source = "hwc")]
+    hwc: Batch<Vector<12>>,
     // Labels cast, as a shared batch.
     #[spec(source = "y")]
     y: ArcBatch<Labels<5, i64>>,
@@ -100,6 +121,16 @@ fn record(n: usize, data: u64) -> Dataset<Record> {
         .unwrap(),
         gray: Batch::new(Array4::from_shape_fn((n, 2, 3, 1), |(i, h, w, _)| {
             v(i, h * 3 + w + 40)
+        }))
+        .unwrap(),
+        flat: Batch::new(Array2::from_shape_fn((n, 12), |(i, j)| v(i, j + 60))).unwrap(),
+        flat6: Batch::new(Array2::from_shape_fn((n, 6), |(i, j)| v(i, j + 80))).unwrap(),
+        chw: Batch::new(Array4::from_shape_fn((n, 2, 2, 3), |(i, c, h, w)| {
+            v(i, c * 6 + h * 3 + w + 90)
+        }))
+        .unwrap(),
+        hwc: Batch::new(Array4::from_shape_fn((n, 2, 3, 2), |(i, h, w, c)| {
+            f32::from(v(i, h * 6 + w * 2 + c + 110)) - 3.0
         }))
         .unwrap(),
     })
@@ -147,6 +178,10 @@ proptest! {
                 prop_assert_eq!(o.w.array(), want.w.array());
                 prop_assert_eq!(o.img.array(), want.img.array());
                 prop_assert_eq!(o.gray.array(), want.gray.array());
+                prop_assert_eq!(o.flat.array(), want.flat.array());
+                prop_assert_eq!(o.flat6.array(), want.flat6.array());
+                prop_assert_eq!(o.chw.array(), want.chw.array());
+                prop_assert_eq!(o.hwc.array(), want.hwc.array());
                 prop_assert_eq!(o.y.array(), want.y.array());
                 prop_assert_eq!(o.s.array(), want.s.array());
                 prop_assert_eq!(o.len.array(), want.len.array());
@@ -158,6 +193,8 @@ proptest! {
                     prop_assert!(o.w.array().row(j).iter().all(|&v| v == 7.0));
                     prop_assert!(o.x.array().row(j).iter().all(|&v| v == 0.0));
                     prop_assert!(o.gray.array().index_axis(ndarray::Axis(0), j).iter().all(|&v| v == 0.0));
+                    prop_assert!(o.flat.array().index_axis(ndarray::Axis(0), j).iter().all(|&v| v == 0.0));
+                    prop_assert!(o.chw.array().row(j).iter().all(|&v| v == 0.0));
                 }
             }
             prop_assert!(owned.next_owned().is_none());
@@ -174,7 +211,9 @@ proptest! {
 
 /// A single channel moved (`bhwc` of one channel as `bchw`) is the same runs of values: the
 /// batch is made written once, the cast fused with the row copy, and a lent batch is gathered
-/// into as runs; two channels are a transpose, each sample permuted into memory written once.
+/// into as runs; two channels are a transpose, each sample permuted into memory written once, as
+/// are a vector split into a `bchw` image and the inverse flatten. The expected values are
+/// written out by index, independently of the library's plans.
 #[test]
 fn one_channel_moved_is_written_once() {
     use batchspec::format::Convert;
@@ -206,8 +245,36 @@ fn one_channel_moved_is_written_once() {
         _ => 0.5,
     });
     assert_eq!(made, want);
-    // A vector split into an image is still gathered into zeros.
+    // A vector split into a `bchw` image: each sample's values, read in `hwc` order, written
+    // in `chw` order.
     type Flat = Vector<12, u8>;
-    let flat = Array2::<u8>::zeros((3, 12));
-    assert!(<Flat as Convert<TwoChw>>::gather_new(flat.view(), &[2, 0], 1, 0.0).is_none());
+    let flat = Array2::from_shape_fn((3, 12), |(i, j)| (i * 20 + j) as u8);
+    let made = <Flat as Convert<TwoChw>>::gather_new(flat.view(), &[2, 0], 1, 0.5)
+        .expect("a vector split into a bchw image is made written once");
+    let want = Array4::from_shape_fn((3, 2, 2, 3), |(j, c, h, w)| match j {
+        0 => (40 + h * 6 + w * 2 + c) as f32,
+        1 => (h * 6 + w * 2 + c) as f32,
+        _ => 0.5,
+    });
+    assert_eq!(made, want);
+    // The inverse: a `bchw` image flattened in `hwc` order.
+    let chw = Array4::from_shape_fn((3, 2, 2, 3), |(i, c, h, w)| {
+        (i * 20 + h * 6 + w * 2 + c) as u8
+    });
+    let made =
+        <image![2, 3, 2; BCHW, u8] as Convert<Vector<12>>>::gather_new(chw.view(), &[2, 0], 1, 0.5)
+            .expect("a bchw image flattened is made written once");
+    let want = Array2::from_shape_fn((3, 12), |(j, k)| match j {
+        0 => (40 + k) as f32,
+        1 => k as f32,
+        _ => 0.5,
+    });
+    assert_eq!(made, want);
+    // A vector split into a `bhwc` image: the same runs of values.
+    let made = <Flat as Convert<image![2, 3, 2; BHWC, f32]>>::gather_new(flat.view(), &[1], 0, 0.0)
+        .expect("a vector split into a bhwc image is made written once");
+    assert_eq!(
+        made.as_slice().unwrap(),
+        flat.row(1).mapv(f32::from).as_slice().unwrap()
+    );
 }

@@ -11,7 +11,9 @@
 //!
 //! Then owned batches of ImageNet's size (`case=owned_images`: 256 images of `224 × 224 × 3`
 //! served as `f32`, 154 MB a batch, and 32 of them, 19 MB) from `next_owned`, beside the same
-//! provider's lent batch and a plain loop that gathers each batch into a new vector.
+//! provider's lent batch and a plain loop that gathers each batch into a new vector; the images
+//! stored as `u8` in `bhwc` (served in `bhwc`, a cast, and in `bchw`, a transpose) and stored as
+//! one vector each (served in `bchw`: a split and a transpose).
 //!
 //! `cargo bench -p batchspec-bench --bench gather` (set `BENCH_QUICK=1` for a short run).
 //! The variants run in interleaved rounds (each round times each of them once), and each ratio
@@ -60,6 +62,15 @@ struct PixelsF32 {
 struct PixelsBchw {
     #[spec(source = "images")]
     x: Batch<image![224, 224, 3; BCHW, f32]>,
+}
+
+/// The same pixels stored as one vector per image (`hwc` order), as a Parquet column of lists
+/// or a dataset of flat arrays holds them: served as `bchw` `f32`, each vector is split into the
+/// image's axes and transposed.
+#[derive(DataSpec)]
+struct FlatPixels {
+    #[spec(source = "images")]
+    x: Batch<Vector<PIXELS, u8>>,
 }
 
 const IMAGES: usize = 1024;
@@ -315,6 +326,19 @@ fn owned_image_batches(quick: bool, batch: usize) {
     })
     .unwrap();
     ds.huge_pages();
+    let flat = Dataset::new(FlatPixels {
+        x: Batch::new(
+            ds.fields()
+                .x
+                .array()
+                .to_shape((IMAGES, PIXELS))
+                .unwrap()
+                .to_owned(),
+        )
+        .unwrap(),
+    })
+    .unwrap();
+    flat.huge_pages();
     let schedule = || {
         Schedule::builder(IMAGES)
             .batch_size(batch)
@@ -327,6 +351,8 @@ fn owned_image_batches(quick: bool, batch: usize) {
     let mut owned = Provider::<Pixels, PixelsF32>::new(&ds, schedule()).unwrap();
     let mut lent_bchw = Provider::<Pixels, PixelsBchw>::new(&ds, schedule()).unwrap();
     let mut owned_bchw = Provider::<Pixels, PixelsBchw>::new(&ds, schedule()).unwrap();
+    let mut lent_flat = Provider::<FlatPixels, PixelsBchw>::new(&flat, schedule()).unwrap();
+    let mut owned_flat = Provider::<FlatPixels, PixelsBchw>::new(&flat, schedule()).unwrap();
     let mut epoch = 0u64;
     let pixels = ds.fields().x.array().as_slice().unwrap();
     let mut run = |k: usize, epoch: u64| -> f32 {
@@ -364,16 +390,28 @@ fn owned_image_batches(quick: bool, batch: usize) {
                     sum += b.batch.x.array()[[0, 0, 0, 0]];
                 }
             }
-            _ => {
+            4 => {
                 owned_bchw.start_epoch(epoch);
                 while let Some((b, _)) = owned_bchw.next_owned() {
+                    sum += b.x.array()[[0, 0, 0, 0]];
+                }
+            }
+            5 => {
+                lent_flat.start_epoch(epoch);
+                while let Some(b) = lent_flat.next_batch() {
+                    sum += b.batch.x.array()[[0, 0, 0, 0]];
+                }
+            }
+            _ => {
+                owned_flat.start_epoch(epoch);
+                while let Some((b, _)) = owned_flat.next_owned() {
                     sum += b.x.array()[[0, 0, 0, 0]];
                 }
             }
         }
         sum
     };
-    const VARIANTS: usize = 5;
+    const VARIANTS: usize = 7;
     for k in 0..VARIANTS {
         black_box(run(k, epoch));
     }
@@ -388,7 +426,7 @@ fn owned_image_batches(quick: bool, batch: usize) {
         }
     }
     let rate = |v: &[f64]| IMAGES as f64 / median(v.to_vec());
-    let [lent_t, owned_t, plain_t, lent_bchw_t, owned_bchw_t] = &t;
+    let [lent_t, owned_t, plain_t, lent_bchw_t, owned_bchw_t, lent_flat_t, owned_flat_t] = &t;
     batchspec_bench::out!(
         "# owned batches of {batch} images of 224 x 224 x 3, u8 pixels (bhwc, {IMAGES} images on 2 MB pages) served as f32: {} MB a batch, one shuffled epoch a round, {rounds} interleaved rounds, ratios within a round: median [min-max]",
         batch * PIXELS * 4 / 1_000_000
@@ -409,5 +447,11 @@ fn owned_image_batches(quick: bool, batch: usize) {
         rate(owned_bchw_t),
         ratio(lent_bchw_t, owned_bchw_t),
         rate(lent_bchw_t),
+    );
+    batchspec_bench::out!(
+        "case=owned_images batch={batch} layout=bchw_from_vector threads=1 samples_per_s={:.0} ratio_lent={} lent_samples_per_s={:.0} (the images stored as vectors: a split and a transpose)",
+        rate(owned_flat_t),
+        ratio(lent_flat_t, owned_flat_t),
+        rate(lent_flat_t),
     );
 }

@@ -382,12 +382,15 @@ fn same_runs<E, D: Dimension>(src: &ArrayView<'_, E, D>, perm: &[usize]) -> bool
 }
 
 /// [`Convert::gather_new`](super::Convert::gather_new) of a `Permute` plan, the batch axis
-/// first in both spaces and no time axis: where every sample is one contiguous run in both
-/// spaces (the permutation keeping the order of the axes of more than one value, the source in
-/// standard layout), the rows cast into new memory by [`batchspec_kernel::gather_rows`]; where
-/// each sample is transposed (`bhwc` as `bchw`), each permuted into its part of new memory by
-/// [`batchspec_kernel::gather_permuted`]: each value written once either way. `None` for a
-/// vector split into an image or an image flattened into a vector (gathered into zeros).
+/// first in both spaces and no time axis. The source is seen as the view the permutation
+/// applies to (a vector split into an image's axes, without a copy); where every sample is then
+/// one contiguous run in both spaces (the permutation keeping the order of the axes of more than
+/// one value, the source in standard layout: a cast, a vector split into a `bhwc` image, a `bhwc`
+/// image flattened), the rows cast into new memory by [`batchspec_kernel::gather_rows`]; where
+/// each sample is transposed (`bhwc` as `bchw`, a vector split into a `bchw` image, a `bchw`
+/// image flattened in `hwc` order), each permuted into its part of new memory, in the order of
+/// the target's values, by [`batchspec_kernel::gather_permuted`]: each value written once
+/// either way. `None` where the source cannot be split without a copy (gathered into zeros).
 pub(crate) fn gather_permute_new<S: Space, T: Space, F>(
     src: ArrayView<'_, S::Elem, S::Dim>,
     rows: &[usize],
@@ -400,10 +403,7 @@ where
     F: Fn(S::Elem) -> T::Elem + Copy + Sync,
 {
     let Plan::Permute {
-        perm,
-        rank,
-        split,
-        flatten,
+        perm, rank, split, ..
     } = plan
     else {
         return None;
@@ -412,27 +412,27 @@ where
         return None;
     }
     let dim = crate::types::space::dim_of::<T>(rows.len() + pad_rows, 0);
-    if !same_runs(&src, &perm[..rank]) {
-        // A transpose of each sample (`bhwc` as `bchw`): each sample permuted into its part of
-        // new memory, written once. Not for a vector split into an image or an image flattened
-        // into a vector (gathered into zeros, as before).
-        if split.is_some() || flatten || src.ndim() != rank {
-            return None;
+    let src = src.into_dyn();
+    // The source as the rank-`rank` view the permutation applies to. A flatten needs nothing
+    // more: the permuted values of each sample, in memory order, are its flat row.
+    let src = match split {
+        Some(split) => {
+            let shape = split.shape(*src.shape().first()?);
+            src.into_shape_with_order(shape).ok()?
         }
-        let out = batchspec_kernel::gather_permuted(
-            src.into_dyn(),
-            rows,
-            pad_rows,
-            pad,
-            &perm[..rank],
-            cast,
-        )
-        .ok()?;
-        return ndarray::Array::from_shape_vec(dim, out).ok();
+        None => src,
+    };
+    let perm = &perm[..rank];
+    if src.ndim() != rank {
+        return None;
     }
-    let values = src.as_slice()?;
-    let run = src.len().checked_div(src.shape()[0])?;
-    let out = batchspec_kernel::gather_rows(values, run, rows, pad_rows, pad, cast).ok()?;
+    let out = if same_runs(&src, perm) {
+        let values = src.as_slice()?;
+        let run = src.len().checked_div(src.shape()[0])?;
+        batchspec_kernel::gather_rows(values, run, rows, pad_rows, pad, cast).ok()?
+    } else {
+        batchspec_kernel::gather_permuted(src, rows, pad_rows, pad, perm, cast).ok()?
+    };
     ndarray::Array::from_shape_vec(dim, out).ok()
 }
 

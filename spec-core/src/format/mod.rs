@@ -88,10 +88,11 @@ pub trait Convert<Target: Space>: Space {
     /// [`Convert::gather_view_into`]). Asked for batches of spaces without a time axis only, whose
     /// rows are all in `src` (checked by the callers). The permutations and casts of the
     /// library's spaces with the batch axis first make one: a row copy where the samples are
-    /// contiguous runs in both spaces (a cast of the same layout, or of layouts that differ only
-    /// in where an axis of one value sits, such as one channel's `bhwc` and `bchw`), a transpose
-    /// of each sample otherwise (`bhwc` as `bchw`). A vector split into an image, an image
-    /// flattened into a vector, one-hot encodings and labels give `None`.
+    /// contiguous runs in both spaces (a cast of the same layout, of layouts that differ only in
+    /// where an axis of one value sits, such as one channel's `bhwc` and `bchw`, a vector split
+    /// into a `bhwc` image, a `bhwc` image flattened), a transpose of each sample otherwise
+    /// (`bhwc` as `bchw`, a vector split into a `bchw` image, a `bchw` image flattened). One-hot
+    /// encodings and labels give `None`.
     #[doc(hidden)]
     fn gather_new(
         src: ArrayView<'_, Self::Elem, Self::Dim>,
