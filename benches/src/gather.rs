@@ -426,7 +426,15 @@ fn owned_image_batches(quick: bool, batch: usize) {
         }
     }
     let rate = |v: &[f64]| IMAGES as f64 / median(v.to_vec());
-    let [lent_t, owned_t, plain_t, lent_bchw_t, owned_bchw_t, lent_flat_t, owned_flat_t] = &t;
+    let [
+        lent_t,
+        owned_t,
+        plain_t,
+        lent_bchw_t,
+        owned_bchw_t,
+        lent_flat_t,
+        owned_flat_t,
+    ] = &t;
     batchspec_bench::out!(
         "# owned batches of {batch} images of 224 x 224 x 3, u8 pixels (bhwc, {IMAGES} images on 2 MB pages) served as f32: {} MB a batch, one shuffled epoch a round, {rounds} interleaved rounds, ratios within a round: median [min-max]",
         batch * PIXELS * 4 / 1_000_000
