@@ -11,10 +11,12 @@
 //! The Rust variants run in interleaved rounds (each round times each of them once); samples/s
 //! are medians over the rounds, and each ratio between two of them is taken within a round and
 //! printed as its median and range (`1.52 [1.44-1.61]`). Each stream is made afresh for the
-//! epoch it serves (its first), but for the `_kept` ones: a stream kept from epoch to epoch, as
-//! a training loop keeps it, serving its next 6 epochs in each round and timing the last 5 (its
-//! figures per epoch; see [`kept`]).
-//! Each line: `case=parquet codec=C threads=T how=stream|stream_read_ahead|stream_window_1|stream_window_1_2_at_once|stream_window_1_1_reader_3_ahead|stream_2_ranks|stream_window_1_kept|stream_window_1_2_at_once_kept|stream_window_1_1_reader_3_ahead_kept
+//! epoch it serves (its first), from files opened afresh, but for the `_same_files` ones, made
+//! afresh from files opened once (as a loop that makes a stream for each epoch makes them: each
+//! reads into the memory the one before passed on), and the `_kept` ones: a stream kept from
+//! epoch to epoch, as a training loop keeps it, serving its next 6 epochs in each round and
+//! timing the last 5 (its figures per epoch; see [`kept`]).
+//! Each line: `case=parquet codec=C threads=T how=stream|stream_read_ahead|stream_window_1|stream_window_1_2_at_once|stream_window_1_1_reader_3_ahead|stream_2_ranks|stream_window_1_same_files|stream_window_1_1_reader_3_ahead_same_files|stream_window_1_kept|stream_window_1_2_at_once_kept|stream_window_1_1_reader_3_ahead_kept
 //! samples_per_s=.. decoder_samples_per_s=.. ratio_decoder=.. ratio_pyarrow_numpy=..` (and
 //! `case=parquet_load`: `Dataset::load` of the whole file, no batching; `case=parquet_cores_busy`:
 //! the cores the kept streams kept busy, one thread's, two windows at once, and one reading
@@ -287,6 +289,15 @@ fn main() {
         // Two threads in all: one reading thread, three windows ahead, and the serving thread
         // reading the windows it has not started when the one it needs is not read yet.
         let (mut kept_helped, timed_helped) = kept(&path, 3, Some(1));
+        // Fresh streams made from files opened once, one thread and one reading thread with
+        // three windows ahead, each variant from files of its own.
+        let (same_one, same_helped) = (
+            ParquetFiles::open(&path).unwrap(),
+            ParquetFiles::open(&path).unwrap(),
+        );
+        let one_thread_of = |files: &ParquetFiles, ahead: (usize, usize)| {
+            batchspec_bench::stream_epoch(files, rank(), 0, BATCH, 1, ahead)
+        };
         let secs = rounds(
             reps,
             N,
@@ -303,6 +314,8 @@ fn main() {
                 &mut || stream(&path, rank(), 1, 0),
                 &mut || stream(&path, rank(), 1, 2),
                 &mut || stream_helped(&path),
+                &mut || one_thread_of(&same_one, (0, 0)),
+                &mut || one_thread_of(&same_helped, (3, 1)),
                 &mut || {
                     std::thread::scope(|s| {
                         let a = s.spawn(|| stream(&path, Rank::new(0, 2).unwrap(), 2, 0));
@@ -323,13 +336,15 @@ fn main() {
             one_small,
             ahead2,
             helped_fresh,
+            one_same,
+            helped_same,
             two,
             kept1,
             kept2,
             helped,
         ] = &secs[..]
         else {
-            unreachable!("eleven variants")
+            unreachable!("thirteen variants")
         };
         // Seconds per timed epoch of the kept streams, in the rounds (their first call checked
         // the samples served, untimed).
@@ -370,6 +385,13 @@ fn main() {
                 one_small,
             ),
             (2, "stream_2_ranks", two, one),
+            (1, "stream_window_1_same_files", one_same, one_same),
+            (
+                2,
+                "stream_window_1_1_reader_3_ahead_same_files",
+                helped_same,
+                one_same,
+            ),
             (1, "stream_window_1_kept", kept1, kept1),
             (2, "stream_window_1_2_at_once_kept", kept2, kept1),
             (2, "stream_window_1_1_reader_3_ahead_kept", helped, kept1),

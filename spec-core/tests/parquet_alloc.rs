@@ -161,6 +161,8 @@ fn a_kept_stream_reads_ahead_into_the_memory_of_the_windows_it_served() {
         .unwrap()
         .shuffle(3);
     for (windows, threads) in [(1, 1), (2, 1), (2, 2), (3, 1), (3, 3)] {
+        // Each case from its first allocation: not into the memory the case before passed on.
+        files.release_kept_memory();
         let mut stream = ParquetStream::<Wide>::new(&files, &plan, 0, 100, 1)
             .read_ahead_windows(windows)
             .reading_threads(threads);
@@ -187,5 +189,79 @@ fn a_kept_stream_reads_ahead_into_the_memory_of_the_windows_it_served() {
             format!("{windows} windows, {threads} threads: {all} in all, by epoch {large:?}");
         assert!(large[0] > 0, "{case}");
         assert!(all <= windows + 1, "{case}");
+    }
+}
+
+/// Every value `stream` serves, in order, into `values` (cleared first; it holds them all without
+/// growing, so that the test's own memory is not counted).
+fn served(mut stream: ParquetStream<Wide>, values: &mut Vec<f32>) {
+    let mut out = Wide {
+        x: Batch::zeros(100, 0),
+    };
+    values.clear();
+    while let Some(n) = stream.fill_next(&mut out) {
+        let n = n.unwrap();
+        values.extend(out.x.array().outer_iter().take(n).flatten().copied());
+    }
+}
+
+#[test]
+fn a_stream_made_after_another_from_the_same_files_reads_into_the_memory_it_passed_on() {
+    // A loop that makes a stream for each epoch from the same files, windows of one row group
+    // (1 MiB), none to three read ahead: the memory of a dropped stream's windows passes to the
+    // files, and the streams after it read into it, so four epochs ask the allocator for no
+    // more than the windows one stream holds at once. With that memory freed before each stream
+    // (`release_kept_memory`), every epoch asks for its windows afresh. Either way each stream
+    // serves what a stream of files opened afresh serves.
+    let _alone = LARGE_COUNTED.lock().unwrap_or_else(|e| e.into_inner());
+    let dir = temp_dir();
+    let path = write_wide(dir.path());
+    let files = ParquetFiles::open(&path).unwrap();
+    let plan = ShardPlan::new(&files, Rank::new(0, 1).unwrap())
+        .unwrap()
+        .shuffle(3);
+    let make = |files: &ParquetFiles, epoch: u64, windows: usize, threads: usize| {
+        let stream = ParquetStream::<Wide>::new(files, &plan, epoch, 100, 1);
+        if windows == 0 {
+            stream
+        } else {
+            stream.read_ahead_windows(windows).reading_threads(threads)
+        }
+    };
+    for (windows, threads) in [(0, 1), (1, 1), (3, 1), (2, 2)] {
+        for pass_on in [true, false] {
+            files.release_kept_memory();
+            let mut large = Vec::new();
+            let (mut expected, mut values) = (Vec::new(), Vec::new());
+            expected.reserve_exact(WIDE_ROWS * WIDE_VALUES);
+            values.reserve_exact(WIDE_ROWS * WIDE_VALUES);
+            for epoch in 0..4 {
+                if !pass_on {
+                    files.release_kept_memory();
+                }
+                let fresh = ParquetFiles::open(&path).unwrap();
+                served(make(&fresh, epoch, windows, threads), &mut expected);
+                // The fresh files' stream passed its memory to them: freed here, not counted.
+                drop(fresh);
+                let before = common::large_allocations_all_threads();
+                served(make(&files, epoch, windows, threads), &mut values);
+                large.push(common::large_allocations_all_threads() - before);
+                let case = format!("{windows} windows ahead on {threads} threads, epoch {epoch}");
+                assert_eq!(values.len(), WIDE_ROWS * WIDE_VALUES, "{case}");
+                assert!(
+                    values == expected,
+                    "{case}: other values than a fresh stream's"
+                );
+            }
+            let case = format!(
+                "{windows} windows ahead on {threads} threads, passed on: {pass_on}, by epoch {large:?}"
+            );
+            assert!(large[0] > 0, "{case}");
+            if pass_on {
+                assert!(large.iter().sum::<usize>() <= windows + 1, "{case}");
+            } else {
+                assert!(large.iter().all(|&n| n > 0), "{case}");
+            }
+        }
     }
 }

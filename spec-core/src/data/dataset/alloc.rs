@@ -116,6 +116,23 @@ impl SpareBuffers {
     pub fn bytes(&self) -> usize {
         self.bytes.iter().sum()
     }
+
+    /// Moves every vector kept to `to`, which keeps from now on at least as many as this kept
+    /// (past its limit, the smallest are freed).
+    pub fn pass_to(&mut self, to: &mut SpareBuffers) {
+        let limit = to.limit.max(self.limit);
+        to.kept.append(&mut self.kept);
+        to.bytes.append(&mut self.bytes);
+        to.set_limit(limit);
+    }
+
+    /// Frees every vector kept; the bytes freed.
+    pub fn release(&mut self) -> usize {
+        let freed = self.bytes();
+        self.kept.clear();
+        self.bytes.clear();
+        freed
+    }
 }
 
 /// A batch of `rows` samples that `gather` fills: its leaves unfilled first
@@ -249,5 +266,31 @@ mod tests {
         spare.set_limit(3);
         spare.put(vec![0u8; 5]);
         assert_eq!(spare.bytes(), 75);
+    }
+
+    #[test]
+    fn vectors_passed_on_keep_the_larger_limit_and_the_largest_vectors() {
+        let mut from = SpareBuffers::new(3);
+        for n in [30, 10, 40] {
+            from.put(vec![0u8; n]);
+        }
+        let mut to = SpareBuffers::new(1);
+        to.put(vec![0.0f32; 5]);
+        from.pass_to(&mut to);
+        assert_eq!(from.bytes(), 0);
+        // Four vectors, a limit of three: the 10 bytes freed.
+        assert_eq!(to.bytes(), 30 + 40 + 20);
+        assert_eq!(to.take::<f32>().unwrap().capacity(), 5);
+        assert_eq!(to.take::<u8>().unwrap().capacity(), 40);
+        let mut small = SpareBuffers::new(1);
+        small.put(vec![0u8; 7]);
+        small.pass_to(&mut to);
+        assert_eq!(
+            to.bytes(),
+            30 + 7,
+            "a lower limit passed on does not lower the receiver's"
+        );
+        assert_eq!(to.release(), 37);
+        assert_eq!(to.bytes(), 0);
     }
 }

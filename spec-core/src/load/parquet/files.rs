@@ -57,6 +57,10 @@ use std::sync::{Arc, Mutex, OnceLock};
 /// side is flat), and its `dim_names`, when they name axes (`H`, `W`, `C`, ...), must be in the
 /// space's memory order: a `C, H, W` tensor fills a `bchw` image, not a `bhwc` one.
 ///
+/// Copies of the files (and the streams made from them) share what is kept between reads: each
+/// file's decoded footer, the memory pages are read into, and the memory of the windows of the
+/// streams dropped, which the next streams read into ([`ParquetFiles::release_kept_memory`]).
+///
 /// ```
 /// use batchspec::prelude::*;
 /// use batchspec::data::Dataset;
@@ -92,6 +96,9 @@ pub struct ParquetFiles {
     selection: Option<Vec<RowGroup>>,
     // Memory to read leaves into, given back by a stream as it finishes with a window.
     spare: Option<Arc<Mutex<SpareBuffers>>>,
+    // The memory of the windows of streams dropped, which the next streams made from these
+    // files (or their copies) read into (shared by the copies).
+    kept: Arc<Mutex<SpareBuffers>>,
     // Memory that local files' pages are read into (shared by the copies).
     pages: Arc<PagePool>,
     // Each file's footer, decoded once and shared by the copies (a stream reads every column of
@@ -166,6 +173,7 @@ impl ParquetFiles {
             columns: Vec::new(),
             selection: None,
             spare: None,
+            kept: Arc::new(Mutex::new(SpareBuffers::new(0))),
             pages: PagePool::new(),
             footers: files.iter().map(|_| OnceLock::new()).collect(),
             files,
@@ -306,6 +314,49 @@ impl ParquetFiles {
         self
     }
 
+    /// Keeps the vectors of `spare` (a stream's, as it is dropped) for the streams made from
+    /// these files after it.
+    pub(crate) fn keep_windows(&self, spare: &mut SpareBuffers) {
+        if let Ok(mut kept) = self.kept.lock() {
+            spare.pass_to(&mut kept);
+        }
+    }
+
+    /// Frees the memory these files (and their copies) keep from the streams made from them
+    /// that were dropped, and gives its size in bytes.
+    ///
+    /// A [`ParquetStream`](crate::load::ParquetStream) dropped passes the memory of its windows
+    /// (at most the windows it read ahead, plus one) to the files it was made from, and the next
+    /// stream made from them reads its first windows into it, instead of asking the system for
+    /// new memory: a training loop that makes a stream for each epoch then reads as one that
+    /// keeps its stream does. That memory is freed with the last copy of the files, or here.
+    ///
+    /// ```
+    /// use batchspec::prelude::*;
+    /// use batchspec::load::{ParquetFiles, ParquetStream, Rank, ShardPlan};
+    ///
+    /// #[derive(DataSpec)]
+    /// struct Ids {
+    ///     #[spec(source = "id")]
+    ///     id: Batch<Index<100>>,
+    /// }
+    ///
+    /// let files = ParquetFiles::open(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/parquet/uneven.parquet"))?;
+    /// let plan = ShardPlan::new(&files, Rank::new(0, 1)?)?;
+    /// for epoch in 0..2 {
+    ///     let mut stream = ParquetStream::<Ids>::new(&files, &plan, epoch, 4, 1).read_ahead();
+    ///     while let Some(batch) = stream.next_batch() {
+    ///         batch?;
+    ///     }
+    /// }
+    /// assert!(files.release_kept_memory() > 0);
+    /// assert_eq!(files.release_kept_memory(), 0);
+    /// # Ok::<(), batchspec::Error>(())
+    /// ```
+    pub fn release_kept_memory(&self) -> usize {
+        self.kept.lock().map_or(0, |mut kept| kept.release())
+    }
+
     /// A reader of file `f` (opened afresh, holding the ranges fetched for the load at hand)
     /// with its footer, decoded the first time only.
     pub(super) fn builder(
@@ -382,6 +433,11 @@ impl LeafSource for ParquetFiles {
             .spare
             .as_ref()
             .and_then(|spare| spare.lock().ok()?.take())
+            // A stream's read: else the memory a stream dropped before passed on.
+            .or_else(|| {
+                self.spare.as_ref()?;
+                self.kept.lock().ok()?.take()
+            })
             .unwrap_or_default();
         let mut rows = 0usize;
         let non_finite = self.non_finite;

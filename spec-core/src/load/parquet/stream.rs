@@ -37,7 +37,11 @@ use std::sync::{Arc, Mutex};
 /// read into that memory on another thread while this one is served. [`fill_next`](Self::fill_next)
 /// allocates nothing per batch (reading a window allocates in the decoder: a compressed page's
 /// decompressed bytes, the levels);
-/// [`next_batch`](Self::next_batch) allocates the batch it returns.
+/// [`next_batch`](Self::next_batch) allocates the batch it returns. A stream dropped passes the
+/// memory of its windows to the files it was made from, and the next stream made from them
+/// reads into it ([`ParquetFiles::release_kept_memory`]): a loop that makes a stream for each
+/// epoch from files opened once asks the system for its windows' memory once, as a stream kept
+/// from epoch to epoch ([`start_epoch`](Self::start_epoch)) does.
 ///
 /// ```
 /// use batchspec::prelude::*;
@@ -104,6 +108,9 @@ pub struct ParquetStream<R> {
     following: Option<(u64, Vec<RowGroup>, usize)>,
     // The memory of served windows, which the next windows are read into.
     spare: Arc<Mutex<SpareBuffers>>,
+    // Gives a window's memory to the spare ones (what the stream's drop, which knows nothing of
+    // `R`, calls on the window served last).
+    give_back: fn(R, &mut SpareBuffers),
     // The short last batch is not served.
     drop_last: bool,
     // A batch that spans two windows: the rows left from the window before are moved here
@@ -120,6 +127,21 @@ pub struct ParquetStream<R> {
     // The part of another job's epoch an elastic resume dealt to this rank, read a chunk at a
     // time instead of the epoch's own windows, and the state it continues.
     rest: Option<(SourceState, Vec<Chunk>, usize)>,
+}
+
+impl<R> Drop for ParquetStream<R> {
+    /// The memory of the stream's windows (those served and given back, and the one served
+    /// last) passes to the files it was made from, for the next stream made from them
+    /// ([`ParquetFiles::release_kept_memory`]); windows still being read ahead are freed.
+    fn drop(&mut self) {
+        let Ok(mut spare) = self.spare.lock() else {
+            return;
+        };
+        if let Some(served) = self.buffer.take() {
+            (self.give_back)(served, &mut spare);
+        }
+        self.files.keep_windows(&mut spare);
+    }
 }
 
 /// A place in the stream's row groups: a round (a pass over the share) and a row group of it.
@@ -362,6 +384,7 @@ where
             batches: 0,
             served: 0,
             spare,
+            give_back: |served: R, spare: &mut SpareBuffers| served.flatten().recycle(spare),
             own: Vec::new(),
             rounds: 1,
             next: Cursor { round: 0, group: 0 },
