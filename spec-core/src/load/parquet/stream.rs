@@ -108,8 +108,8 @@ pub struct ParquetStream<R> {
     following: Option<(u64, Vec<RowGroup>, usize)>,
     // The memory of served windows, which the next windows are read into.
     spare: Arc<Mutex<SpareBuffers>>,
-    // Gives a window's memory to the spare ones (what the stream's drop, which knows nothing of
-    // `R`, calls on the window served last).
+    // Gives a window's memory to the spare ones: what `recycle` does with each window served,
+    // and what the stream's drop, which knows nothing of `R`, does with the one served last.
     give_back: fn(R, &mut SpareBuffers),
     // The short last batch is not served.
     drop_last: bool,
@@ -892,7 +892,7 @@ where
     /// Gives the memory of a served window back, for the next ones to be read into.
     fn recycle(&self, served: R) {
         if let Ok(mut spare) = self.spare.lock() {
-            served.flatten().recycle(&mut spare);
+            (self.give_back)(served, &mut spare);
         }
     }
 
