@@ -466,8 +466,12 @@ fn main() {
     #[cfg(not(target_arch = "x86_64"))]
     let wide = false;
     batchspec_bench::out!(
-        "# kernel tuning of this machine: streaming stores from {} MB (calibrated at first use for panels from {}), staged {}, streamed de-interleaves read in {} parts (in one part, rows written in runs of {} pixels), streamed transpositions write {} lines of a row in turn, strips of {} rows, threads from {} MB, AVX-512 blocks {}",
-        tuning.nt_min_bytes >> 20,
+        "# kernel tuning of this machine: streaming stores from {} (calibrated at first use for panels from {}), staged {}, streamed de-interleaves read in {} parts (in one part, rows written in runs of {} pixels), streamed transpositions write {} lines of a row in turn, panels prefetch their source {} panels ahead, strips of {} rows, threads from {} MB, AVX-512 blocks {}",
+        if tuning.nt_min_bytes == usize::MAX {
+            "never".to_string()
+        } else {
+            format!("{} MB", tuning.nt_min_bytes >> 20)
+        },
         if tuning.nt_trial_min_bytes == usize::MAX {
             "never".to_string()
         } else {
@@ -477,6 +481,7 @@ fn main() {
         tuning.stream_parts,
         tuning.stream_runs,
         tuning.stream_lines,
+        tuning.panel_prefetch,
         tuning.strip_rows,
         tuning.par_min_bytes >> 20,
         wide
@@ -826,6 +831,19 @@ fn measure(quick: bool, only: Option<&str>) {
             "# streaming stores of the transposition in panels, its output inside the last-level cache, calibrated at first use in this process: 1 thread {}, 2 threads {}",
             word(one),
             word(two)
+        );
+    }
+    let [one, two] = batchspec::kernel::wide_panels_decided();
+    if one.is_some() || two.is_some() {
+        let blocks = |d: Option<bool>| match d {
+            Some(true) => "AVX-512",
+            Some(false) => "AVX2",
+            None => "not decided",
+        };
+        batchspec_bench::out!(
+            "# the blocks of the streamed transposition in panels, calibrated at first use in this process: 1 thread {}, 2 threads {}",
+            blocks(one),
+            blocks(two)
         );
     }
 }

@@ -67,7 +67,7 @@ pub use pages::{
 pub use rows::{gather_rows, gather_rows_into, gather_rows_tuned};
 pub use tuning::{
     Caches, Tuning, calibrating, panels_streaming_decided, staging_decided, stream_lines_decided,
-    stream_parts_decided,
+    stream_parts_decided, wide_panels_decided,
 };
 pub use unfilled::{Part, Unfilled};
 
@@ -411,6 +411,8 @@ where
         parts: tuning.stream_parts.max(1),
         runs: tuning.stream_runs,
         lines: tuning.stream_lines.max(1),
+        panel_prefetch: tuning.panel_prefetch,
+        wide_panels: tuning.wide_panels,
         ahead: 0,
     };
     let parts = if bytes >= tuning.par_min_bytes {
@@ -456,6 +458,20 @@ where
         let (staged, timed) = tuning::for_call(tuning::Choice::Staging);
         opts.staged = staged;
         trial = timed.map(|timed| (tuning::Choice::Staging, staged, timed));
+    }
+    // Whether the AVX-512 blocks or the AVX2 ones write streamed panels faster depends on the
+    // host (see `Tuning::wide_panels`): calibrated where the kernel has both.
+    if calibrate
+        && trial.is_none()
+        && picked.panels
+        && picked.wide
+        && opts.nt
+        && tuning::wide_panels_calibrated()
+    {
+        let choice = tuning::Choice::WidePanels(parts > 1);
+        let (wide, timed) = tuning::for_call(choice);
+        opts.wide_panels = wide;
+        trial = timed.map(|timed| (choice, wide, timed));
     }
     // How many places at once a streamed 3-channel de-interleave reads its source at pays
     // depends on the host too: 4 parts against 1 took case L (308 MB) from 0.87 to 1.04 x
@@ -519,6 +535,8 @@ struct Picked<A, B, F> {
     /// It is the 3-channel de-interleave that reads its core in parts when it streams (see
     /// [`tuning::Choice::Parts`]).
     in_parts: bool,
+    /// It has the AVX-512 blocks (see [`tuning::Choice::WidePanels`]).
+    wide: bool,
 }
 
 /// Picks the kernel for the plan's core.
@@ -533,6 +551,7 @@ where
         may_stage: false,
         panels: false,
         in_parts: false,
+        wide: false,
     };
     let c = &plan.core;
     if plan.shape == Shape::RowCopy {
@@ -588,6 +607,7 @@ where
                     may_stage: c.cols >= x86::STAGE_MIN_COLS,
                     panels: x86::in_panels::<A>(c),
                     in_parts: false,
+                    wide,
                 };
             }
             8 if c.rows >= 4 && c.cols >= 8 && same => {

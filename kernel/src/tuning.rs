@@ -45,6 +45,20 @@ pub struct Tuning {
     /// destination row in turn (at least 1), reading as many blocks of source rows at once:
     /// the memory takes longer runs of each row.
     pub stream_lines: usize,
+    /// Transpositions in panels (4-byte destination rows of at most 64 columns, as `bchw ->
+    /// chwb`) prefetch each source line this many panels of 16 rows ahead into the level-2
+    /// cache (0: none). A panel reads one line of each of up to 64 source rows, more streams
+    /// than the hardware prefetchers follow: on a 32 MiB-L3 EPYC (Zen 5, 1 MiB of L2), `bchw
+    /// -> chwb` (38 MB) ran 0.45-0.73 x memcpy without and 0.95-1.24 with it, 2 to 8 panels
+    /// ahead alike (`prefetcht0`, into the level-1 cache, 0.44-0.62).
+    pub panel_prefetch: usize,
+    /// Streamed transpositions in panels use the AVX-512 blocks where the CPU has them (else
+    /// the AVX2 blocks). Which is faster depends on the host: [`permute_into`](crate::permute_into)
+    /// calibrates it at first use (unless `BATCHSPEC_WIDE_PANELS` forces it). On a 32 MiB-L3
+    /// EPYC (Zen 5), their source prefetched, the AVX2 blocks ran `bchw -> chwb` (38 MB) at
+    /// 1.01-1.23 x memcpy against 0.71-0.83 for AVX-512's (without the prefetch, 0.42 against
+    /// 0.72); on a 300 MiB-L3 Xeon, without it, AVX-512's took it from 0.70 to 0.85.
+    pub wide_panels: bool,
     /// A gather of rows prefetches the row this many rows ahead (0: none)...
     pub prefetch_rows: usize,
     /// ...from sources of at least this many bytes.
@@ -66,6 +80,8 @@ impl Default for Tuning {
             stream_parts: 4,
             stream_runs: 1024,
             stream_lines: 2,
+            panel_prefetch: 2,
+            wide_panels: true,
             prefetch_rows: 2,
             prefetch_min_bytes: 4 << 20,
         }
@@ -82,7 +98,8 @@ impl Tuning {
     /// `BATCHSPEC_PAR_MIN_BYTES`,
     /// `BATCHSPEC_STRIP_ROWS`, `BATCHSPEC_STAGED` (`0`/`1`), `BATCHSPEC_STREAM_PARTS`,
     /// `BATCHSPEC_STREAM_RUNS` (`0`: a line of each row per step), `BATCHSPEC_STREAM_LINES`,
-    /// `BATCHSPEC_AVX512` (`0`: the AVX2 blocks even where the CPU has AVX-512),
+    /// `BATCHSPEC_PANEL_PREFETCH` (`0`: none), `BATCHSPEC_WIDE_PANELS` (`0`/`1`; set, it turns
+    /// the calibration off), `BATCHSPEC_AVX512` (`0`: the AVX2 blocks even where the CPU has AVX-512),
     /// `BATCHSPEC_PREFETCH_ROWS` (`0`: no prefetch), `BATCHSPEC_PREFETCH_MIN_BYTES`. What
     /// [`permute_into`](crate::permute_into) and [`gather_rows`](crate::gather_rows) use.
     pub fn for_machine() -> Tuning {
@@ -237,6 +254,12 @@ pub(crate) fn tuning_for(c: Caches) -> Tuning {
     if let Some(n) = env_count("BATCHSPEC_STREAM_LINES").filter(|&n| n > 0) {
         t.stream_lines = n;
     }
+    if let Some(n) = env_count("BATCHSPEC_PANEL_PREFETCH") {
+        t.panel_prefetch = n;
+    }
+    if let Some(w) = env_flag("BATCHSPEC_WIDE_PANELS") {
+        t.wide_panels = w;
+    }
     if let Some(w) = env_flag("BATCHSPEC_AVX512") {
         t.wide = w;
     }
@@ -305,6 +328,13 @@ pub(crate) fn lines_calibrated() -> bool {
 /// the tuning's `stream_runs` since 2026-11-29.
 pub(crate) const FEW_PARTS: usize = 1;
 
+/// Whether the blocks of streamed panels are calibrated at first use: unless
+/// `BATCHSPEC_WIDE_PANELS` forces them.
+pub(crate) fn wide_panels_calibrated() -> bool {
+    static FORCED: OnceLock<bool> = OnceLock::new();
+    !*FORCED.get_or_init(|| env_flag("BATCHSPEC_WIDE_PANELS").is_some())
+}
+
 /// Whether the streamed de-interleave's parts are calibrated at first use: unless
 /// `BATCHSPEC_STREAM_PARTS` forces them.
 pub(crate) fn parts_calibrated() -> bool {
@@ -332,6 +362,9 @@ pub(crate) enum Choice {
     /// tuning's `stream_parts` parts (else in [`FEW_PARTS`], in order), on one thread (`false`)
     /// or more (`true`).
     Parts(bool),
+    /// Whether the streamed transposition in panels uses the AVX-512 blocks (else the AVX2
+    /// ones), on one thread (`false`) or more (`true`); see [`Tuning::wide_panels`].
+    WidePanels(bool),
 }
 
 /// The first-use calibration of a choice: calls in pairs, `true` twice, `false` twice, four times
@@ -399,12 +432,15 @@ static PANELS: [Slot; 2] = [const { Slot::new(Calibration::new()) }; 2];
 
 static PARTS: [Slot; 2] = [const { Slot::new(Calibration::new()) }; 2];
 
+static WIDE_PANELS: [Slot; 2] = [const { Slot::new(Calibration::new()) }; 2];
+
 fn slot(choice: Choice) -> std::sync::MutexGuard<'static, Calibration> {
     let slot = match choice {
         Choice::Staging => &STAGING,
         Choice::Lines => &LINES,
         Choice::Panels(many) => &PANELS[usize::from(many)],
         Choice::Parts(many) => &PARTS[usize::from(many)],
+        Choice::WidePanels(many) => &WIDE_PANELS[usize::from(many)],
     };
     slot.lock().unwrap_or_else(|e| e.into_inner())
 }
@@ -444,6 +480,13 @@ pub fn panels_streaming_decided() -> [Option<bool>; 2] {
     [false, true].map(|many| slot(Choice::Panels(many)).decided)
 }
 
+/// Whether the streamed transposition in panels uses the AVX-512 blocks, calibrated so far on
+/// one thread and on more (`None` until decided, or when `BATCHSPEC_WIDE_PANELS` forces it),
+/// for the benches to print.
+pub fn wide_panels_decided() -> [Option<bool>; 2] {
+    [false, true].map(|many| slot(Choice::WidePanels(many)).decided)
+}
+
 /// How many parts the streamed 3-channel de-interleave reads its core in, calibrated so far on
 /// one thread and on more (`None` until decided, or when `BATCHSPEC_STREAM_PARTS` forces it),
 /// for the benches to print.
@@ -466,6 +509,8 @@ pub fn calibrating() -> bool {
         Choice::Panels(true),
         Choice::Parts(false),
         Choice::Parts(true),
+        Choice::WidePanels(false),
+        Choice::WidePanels(true),
     ]
     .into_iter()
     .any(|choice| {

@@ -193,6 +193,26 @@ fn configs() -> Vec<(&'static str, Tuning, Threads)> {
             },
             Threads::One,
         ),
+        // Streamed panels in the AVX2 blocks where the machine has AVX-512 (the calibration's
+        // other choice), their source not prefetched; and prefetched far past the core's end
+        // (a prefetch reads nothing the program sees, wherever it points).
+        (
+            "streaming stores, panels in AVX2 blocks, not prefetched",
+            Tuning {
+                wide_panels: false,
+                panel_prefetch: 0,
+                ..forced
+            },
+            Threads::One,
+        ),
+        (
+            "streaming stores, panels prefetched 1000 panels ahead, split",
+            Tuning {
+                panel_prefetch: 1000,
+                ..forced
+            },
+            Threads::Two,
+        ),
     ]
 }
 
@@ -812,7 +832,56 @@ fn calibrated_calls_write_the_same_values() {
     }
 }
 
-/// A square transpose large enough to be streamed where the last-level cache is small (24 MB on
+/// `bchw -> chwb` of 64 images (the transposition in panels) large enough to be streamed where
+/// the last-level cache is small (12 MB on a 32 MiB-L3 host; elsewhere 4 MB, written with plain
+/// stores): through `permute_into`, whose first calls on a streamed output try the AVX-512 blocks
+/// and the AVX2 ones where the CPU has both; every call writes the same values, from a source at
+/// a line and 16 bytes past one (written through the aligned tile), and the calibration decides.
+#[test]
+fn calibrated_panel_blocks_write_the_same_values() {
+    let tuning = Tuning::for_machine();
+    let target = if tuning.nt_min_bytes <= 32 << 20 {
+        tuning.nt_min_bytes
+    } else {
+        4 << 20
+    };
+    let (b, c, w) = (64, 3, 128);
+    let h = target.div_ceil(4 * b * c * w);
+    let chw = c * h * w;
+    let n = b * chw;
+    let src: Vec<f32> = (0..n + 16).map(|i| (i % 65_521) as f32).collect();
+    let line = line_start(&src);
+    let mut buf = vec![0.0f32; n + 16];
+    let off = line_start(&buf);
+    let dst = &mut buf[off..off + n];
+    for threads in [Threads::One, Threads::Two] {
+        for call in 0..36 {
+            let at = line + if call % 3 == 2 { 4 } else { 0 };
+            let a = ArrayViewD::from_shape(IxDyn(&[b, c, h, w]), &src[at..at + n]).unwrap();
+            dst.fill(f32::NAN);
+            permute_into(a, &[1, 2, 3, 0], dst, |x| x, threads).unwrap();
+            let wrong = (0..n).find(|&k| dst[k] != src[at + (k % b) * chw + k / b]);
+            assert_eq!(
+                wrong,
+                None,
+                "{threads:?}, call {call}, source +{}",
+                at - line
+            );
+        }
+    }
+    let decided = batchspec_kernel::wide_panels_decided();
+    let forced = std::env::var_os("BATCHSPEC_WIDE_PANELS").is_some();
+    if n * 4 >= tuning.nt_min_bytes && has_avx2() && has_avx512() && tuning.wide && !forced {
+        assert!(decided[0].is_some(), "one thread: {decided:?}");
+        if n * 4 >= tuning.par_min_bytes {
+            assert!(decided[1].is_some(), "two threads: {decided:?}");
+        }
+    } else if forced || !has_avx512() || !tuning.wide {
+        assert_eq!(decided, [None, None]);
+    }
+}
+
+/// A square transpose large enough to be streamed where the last-level cache is small (12 MB on
 /// a 32 MiB-L3 host; elsewhere 4 MB, written with plain stores): through `permute_into`, whose
 /// first calls on a streamed output try the direct blocks with the tuning's lines of each
 /// destination row and twice as many, then the staging buffer against the lines chosen; every
@@ -860,7 +929,7 @@ fn calibrated_lines_and_staging_write_the_same_values() {
 }
 
 /// `bhwc -> bchw` of 3-channel images (the de-interleave), large enough to be streamed where
-/// the last-level cache is small (24 MB on a 32 MiB-L3 host; elsewhere 4 MB, written with
+/// the last-level cache is small (12 MB on a 32 MiB-L3 host; elsewhere 4 MB, written with
 /// plain stores): through `permute_into`, whose first calls on a streamed output try the
 /// tuning's parts and 1 part (in order); every call writes the same values, and the calibration
 /// decides.
@@ -920,6 +989,18 @@ fn has_avx2() -> bool {
     #[cfg(target_arch = "x86_64")]
     {
         std::arch::is_x86_feature_detected!("avx2")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+/// Whether the CPU has AVX-512 (the kernel's blocks of 16 x 16 then run here).
+fn has_avx512() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::arch::is_x86_feature_detected!("avx512f")
     }
     #[cfg(not(target_arch = "x86_64"))]
     {

@@ -1,6 +1,8 @@
 //! The tiled blocks of the AVX2 transpositions: 16 x 16 blocks of 4-byte lanes collected in a
 //! stack tile, and 8 x 4 blocks of 8-byte lanes, each destination row's line stored whole.
 
+use core::arch::x86_64::{_MM_HINT_T1, _mm_prefetch};
+
 use super::bands::bands_b4;
 use super::regs::{block16, load4, store_pd, tr4x4};
 use crate::loops::Core;
@@ -28,6 +30,7 @@ pub(super) unsafe fn blocks_b4<const NT: bool, const AV: bool, A: Copy, B: Copy,
     rows8: usize,
     jb: usize,
     je: usize,
+    prefetch: usize,
 ) {
     let (ts, ds) = (c.ts, c.ds);
     let block = |s: *const A, d: *mut f32| {
@@ -35,14 +38,18 @@ pub(super) unsafe fn blocks_b4<const NT: bool, const AV: bool, A: Copy, B: Copy,
         unsafe { block16::<NT, AV, A, B, F>(s, d, ts, ds, f) }
     };
     // SAFETY: the walk hands over blocks inside the core (caller contract).
-    unsafe { walk_b4::<NT, AV, A, B, F>(src, dst, c, f, strip, lines, rows8, jb, je, block) }
+    unsafe {
+        walk_b4::<NT, AV, A, B, F>(src, dst, c, f, strip, lines, rows8, jb, je, prefetch, block)
+    }
 }
 
 /// The walk of the 16 x 16 blocks of [`blocks_b4`] and [`blocks_b4_wide`]: strips of `strip`
 /// destination rows, each `lines` columns of lines at a time (each destination row given
 /// `lines` consecutive lines in turn: with streaming stores, on the 260 MiB-L3 Xeon, 2 lines
 /// wrote an 8192 x 8192 transpose at 0.81-0.87 x memcpy against 0.76-0.79 for 1, and 3 or 4
-/// at 0.73-0.78), `block(s, d)` for the block whose source
+/// at 0.73-0.78), each block's 16 source lines `prefetch` elements further along their rows
+/// prefetched into the level-2 cache first (0: none; see
+/// [`Tuning::panel_prefetch`](crate::Tuning)), `block(s, d)` for the block whose source
 /// starts at `s` (its 16 rows `ts` apart) and whose destination starts at `d` (its 16 rows `ds`
 /// apart); then the last group of 8 rows, if any, as one band of [`bands_b4`].
 ///
@@ -62,6 +69,7 @@ pub(super) unsafe fn walk_b4<const NT: bool, const AV: bool, A: Copy, B: Copy, F
     rows8: usize,
     jb: usize,
     je: usize,
+    prefetch: usize,
     mut block: impl FnMut(*const A, *mut f32),
 ) {
     let strip = strip.max(16) / 16 * 16;
@@ -83,6 +91,14 @@ pub(super) unsafe fn walk_b4<const NT: bool, const AV: bool, A: Copy, B: Copy, F
                     // pointers are only offset here, and read or written by `block`.
                     let s = src.wrapping_offset(jj as isize * ts).wrapping_add(i);
                     let d = dst.wrapping_add(jj).wrapping_offset(i as isize * ds);
+                    if prefetch > 0 {
+                        for k in 0..16 {
+                            let ahead = s.wrapping_offset(k * ts).wrapping_add(prefetch);
+                            // SAFETY: a prefetch is a hint: it never faults and reads nothing
+                            // the program sees, wherever it points.
+                            unsafe { _mm_prefetch::<_MM_HINT_T1>(ahead.cast::<i8>()) };
+                        }
+                    }
                     block(s, d.cast::<f32>());
                     jj += 16;
                 }

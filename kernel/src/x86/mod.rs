@@ -81,9 +81,12 @@ pub(crate) unsafe fn tile_b4<const AV: bool, const WIDE: bool, A: Copy, B: Copy,
     // rows stay streams the prefetchers follow, and the destination is one stream. Wider rows
     // go in strips of `o.strip` rows, a column of lines at a time, each source row read along.
     let w = if je - jb <= PANEL_COLS { 16 } else { o.strip };
+    // Panels read a line of up to 64 source rows each, more streams than the hardware
+    // prefetchers follow: each line is prefetched `o.panel_prefetch` panels ahead.
+    let pf = if w == 16 { 16 * o.panel_prefetch } else { 0 };
     if o.nt && aligned && panels::wants_tile(src, dst, c) {
         // SAFETY: caller contract, and the tiled panels want the core.
-        unsafe { panels_b4_tiled::<AV, A, B, F>(src, dst, c, f) };
+        unsafe { panels_b4_tiled::<AV, A, B, F>(src, dst, c, f, pf) };
         _mm_sfence();
         return;
     }
@@ -138,7 +141,7 @@ pub(crate) unsafe fn tile_b4<const AV: bool, const WIDE: bool, A: Copy, B: Copy,
                     ..*c
                 };
                 let d = dst.offset(r16 as isize * c.ds);
-                blocks_b4::<true, AV, A, B, F>(src.add(r16), d, &sub, f, w, o.lines, 8, jb, js);
+                blocks_b4::<true, AV, A, B, F>(src.add(r16), d, &sub, f, w, o.lines, 8, jb, js, 0);
             }
             if js == jb && c.rows * c.cols * core::mem::size_of::<A>() <= SMALL_CORE_BYTES {
                 // A small core (one batch item of `bwc -> bcw`, say): its source stays in the
@@ -160,16 +163,16 @@ pub(crate) unsafe fn tile_b4<const AV: bool, const WIDE: bool, A: Copy, B: Copy,
                 } else {
                     bands_b4::<true, false, AV, A, B, F>(src, dst, c, f, r, jb, je, o.ahead);
                 }
-            } else if WIDE {
-                blocks_b4_wide::<true, AV, A, B, F>(src, dst, c, f, w, o.lines, r, js, je);
+            } else if WIDE && (w != 16 || o.wide_panels) {
+                blocks_b4_wide::<true, AV, A, B, F>(src, dst, c, f, w, o.lines, r, js, je, pf);
             } else {
-                blocks_b4::<true, AV, A, B, F>(src, dst, c, f, w, o.lines, r, js, je);
+                blocks_b4::<true, AV, A, B, F>(src, dst, c, f, w, o.lines, r, js, je, pf);
             }
             _mm_sfence();
         } else if WIDE {
-            blocks_b4_wide::<false, AV, A, B, F>(src, dst, c, f, w, 1, r, jb, je);
+            blocks_b4_wide::<false, AV, A, B, F>(src, dst, c, f, w, 1, r, jb, je, pf);
         } else {
-            blocks_b4::<false, AV, A, B, F>(src, dst, c, f, w, 1, r, jb, je);
+            blocks_b4::<false, AV, A, B, F>(src, dst, c, f, w, 1, r, jb, je, pf);
         }
         edges(src, dst, c, f, r, jb, je);
     }

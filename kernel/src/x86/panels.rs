@@ -60,6 +60,9 @@ pub(super) fn source_skip<A>(src: *const A, c: &Core) -> usize {
 /// small cores of 128 columns of `bwc -> bcw` ran 0.48-0.70 through it against 0.85-0.96 in
 /// their bands.)
 ///
+/// Each panel's source lines are prefetched `prefetch` source elements ahead (0: none), as
+/// [`walk_b4`](super::blocks::walk_b4) does.
+///
 /// # Safety
 /// As [`tile_b4`](super::tile_b4), and [`wants_tile`] holds.
 #[target_feature(enable = "avx2")]
@@ -68,6 +71,7 @@ pub(super) unsafe fn panels_b4_tiled<const AV: bool, A: Copy, B: Copy, F: Fn(A) 
     dst: *mut B,
     c: &Core,
     f: &F,
+    prefetch: usize,
 ) {
     let head = source_skip(src, c);
     let panels = (c.rows - head) / PANEL_ROWS;
@@ -97,6 +101,7 @@ pub(super) unsafe fn panels_b4_tiled<const AV: bool, A: Copy, B: Copy, F: Fn(A) 
                 PANEL_ROWS,
                 0,
                 c.cols,
+                prefetch,
             );
             stream_run(tile, dst.add(i * c.cols).cast::<f32>(), run);
             i += PANEL_ROWS;

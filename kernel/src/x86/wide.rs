@@ -153,6 +153,7 @@ pub(super) unsafe fn blocks_b4_wide<
     rows8: usize,
     jb: usize,
     je: usize,
+    prefetch: usize,
 ) {
     let (ts, ds) = (c.ts, c.ds);
     let block = |s: *const A, d: *mut f32| {
@@ -161,7 +162,9 @@ pub(super) unsafe fn blocks_b4_wide<
         unsafe { block16::<NT, AV, A, B, F>(s, d, ts, ds, f) }
     };
     // SAFETY: the walk hands over blocks inside the core (caller contract).
-    unsafe { walk_b4::<NT, AV, A, B, F>(src, dst, c, f, strip, lines, rows8, jb, je, block) }
+    unsafe {
+        walk_b4::<NT, AV, A, B, F>(src, dst, c, f, strip, lines, rows8, jb, je, prefetch, block)
+    }
 }
 
 /// The bands of small cores ([`bands_b4`](super::bands::bands_b4)) with AVX-512: each step's
