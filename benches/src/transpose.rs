@@ -466,7 +466,7 @@ fn main() {
     #[cfg(not(target_arch = "x86_64"))]
     let wide = false;
     batchspec_bench::out!(
-        "# kernel tuning of this machine: streaming stores from {} (calibrated at first use for panels from {}), staged {}, streamed de-interleaves read in {} parts (in one part, rows written in runs of {} pixels), streamed transpositions write {} lines of a row in turn, panels prefetch their source {} panels ahead, strips of {} rows, threads from {} MB, AVX-512 blocks {}",
+        "# kernel tuning of this machine: streaming stores from {} (calibrated at first use for panels from {}), staged {}, streamed de-interleaves read in {} parts (in one part, rows written in runs of {} pixels), streamed transpositions write {} lines of a row in turn, streamed blocks prefetch their source {} blocks ahead, strips of {} rows, threads from {} MB, AVX-512 blocks {}",
         if tuning.nt_min_bytes == usize::MAX {
             "never".to_string()
         } else {
@@ -481,7 +481,7 @@ fn main() {
         tuning.stream_parts,
         tuning.stream_runs,
         tuning.stream_lines,
-        tuning.panel_prefetch,
+        tuning.stream_prefetch,
         tuning.strip_rows,
         tuning.par_min_bytes >> 20,
         wide

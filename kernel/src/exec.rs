@@ -26,8 +26,9 @@ pub(crate) struct Opts {
     /// Streaming-store transpositions write this many lines of each destination row in turn
     /// (at least 1).
     pub lines: usize,
-    /// Transpositions in panels prefetch each source line this many panels ahead (0: none).
-    pub panel_prefetch: usize,
+    /// Streamed transpositions in blocks prefetch each block's source lines this many blocks
+    /// ahead along their rows (0: none).
+    pub stream_prefetch: usize,
     /// Streamed transpositions in panels use the AVX-512 blocks, where the kernel has them.
     pub wide_panels: bool,
     /// Elements from a core's first source element to the next core's (the innermost outer
@@ -44,7 +45,7 @@ impl Opts {
         parts: 1,
         runs: 0,
         lines: 1,
-        panel_prefetch: 0,
+        stream_prefetch: 0,
         wide_panels: true,
         ahead: 0,
     };

@@ -411,7 +411,7 @@ where
         parts: tuning.stream_parts.max(1),
         runs: tuning.stream_runs,
         lines: tuning.stream_lines.max(1),
-        panel_prefetch: tuning.panel_prefetch,
+        stream_prefetch: tuning.stream_prefetch,
         wide_panels: tuning.wide_panels,
         ahead: 0,
     };

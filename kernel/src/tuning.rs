@@ -45,13 +45,18 @@ pub struct Tuning {
     /// destination row in turn (at least 1), reading as many blocks of source rows at once:
     /// the memory takes longer runs of each row.
     pub stream_lines: usize,
-    /// Transpositions in panels (4-byte destination rows of at most 64 columns, as `bchw ->
-    /// chwb`) prefetch each source line this many panels of 16 rows ahead into the level-2
-    /// cache (0: none). A panel reads one line of each of up to 64 source rows, more streams
-    /// than the hardware prefetchers follow: on a 32 MiB-L3 EPYC (Zen 5, 1 MiB of L2), `bchw
-    /// -> chwb` (38 MB) ran 0.45-0.73 x memcpy without and 0.95-1.24 with it, 2 to 8 panels
-    /// ahead alike (`prefetcht0`, into the level-1 cache, 0.44-0.62).
-    pub panel_prefetch: usize,
+    /// Streamed 4-byte transpositions in blocks (the panels of narrow rows, as `bchw -> chwb`,
+    /// and the direct blocks of wide ones, as a 2-D transpose) prefetch each block's 16 source
+    /// lines this many blocks (16 values) further along their rows into the level-2 cache (0:
+    /// none). A panel reads one line of each of up to 64 source rows, a column of direct blocks
+    /// up to 64 rows at once: more streams than the hardware prefetchers follow. On a 32
+    /// MiB-L3 EPYC (Zen 5, 1 MiB of L2), `bchw -> chwb` (38 MB) ran 0.39-0.54 x memcpy without
+    /// and 0.69-0.91 with it, 1 to 4 blocks ahead alike (3 processes each, AVX-512 blocks; AVX2
+    /// blocks 1.01-1.23; `prefetcht0`, into the level-1 cache, 0.44-0.62); the direct blocks of
+    /// the 8192 x 8192 transpose (4 lines of each row) 0.59-0.60 without, 0.84-0.88 two to four
+    /// blocks ahead, 0.72 eight ahead. Plain stores (outputs the cache could hold) do not
+    /// prefetch.
+    pub stream_prefetch: usize,
     /// Streamed transpositions in panels use the AVX-512 blocks where the CPU has them (else
     /// the AVX2 blocks). Which is faster depends on the host: [`permute_into`](crate::permute_into)
     /// calibrates it at first use (unless `BATCHSPEC_WIDE_PANELS` forces it). On a 32 MiB-L3
@@ -80,7 +85,7 @@ impl Default for Tuning {
             stream_parts: 4,
             stream_runs: 1024,
             stream_lines: 2,
-            panel_prefetch: 2,
+            stream_prefetch: 2,
             wide_panels: true,
             prefetch_rows: 2,
             prefetch_min_bytes: 4 << 20,
@@ -98,7 +103,7 @@ impl Tuning {
     /// `BATCHSPEC_PAR_MIN_BYTES`,
     /// `BATCHSPEC_STRIP_ROWS`, `BATCHSPEC_STAGED` (`0`/`1`), `BATCHSPEC_STREAM_PARTS`,
     /// `BATCHSPEC_STREAM_RUNS` (`0`: a line of each row per step), `BATCHSPEC_STREAM_LINES`,
-    /// `BATCHSPEC_PANEL_PREFETCH` (`0`: none), `BATCHSPEC_WIDE_PANELS` (`0`/`1`; set, it turns
+    /// `BATCHSPEC_STREAM_PREFETCH` (`0`: none), `BATCHSPEC_WIDE_PANELS` (`0`/`1`; set, it turns
     /// the calibration off), `BATCHSPEC_AVX512` (`0`: the AVX2 blocks even where the CPU has AVX-512),
     /// `BATCHSPEC_PREFETCH_ROWS` (`0`: no prefetch), `BATCHSPEC_PREFETCH_MIN_BYTES`. What
     /// [`permute_into`](crate::permute_into) and [`gather_rows`](crate::gather_rows) use.
@@ -254,8 +259,8 @@ pub(crate) fn tuning_for(c: Caches) -> Tuning {
     if let Some(n) = env_count("BATCHSPEC_STREAM_LINES").filter(|&n| n > 0) {
         t.stream_lines = n;
     }
-    if let Some(n) = env_count("BATCHSPEC_PANEL_PREFETCH") {
-        t.panel_prefetch = n;
+    if let Some(n) = env_count("BATCHSPEC_STREAM_PREFETCH") {
+        t.stream_prefetch = n;
     }
     if let Some(w) = env_flag("BATCHSPEC_WIDE_PANELS") {
         t.wide_panels = w;

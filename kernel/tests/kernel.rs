@@ -194,21 +194,23 @@ fn configs() -> Vec<(&'static str, Tuning, Threads)> {
             Threads::One,
         ),
         // Streamed panels in the AVX2 blocks where the machine has AVX-512 (the calibration's
-        // other choice), their source not prefetched; and prefetched far past the core's end
-        // (a prefetch reads nothing the program sees, wherever it points).
+        // other choice), their source not prefetched; and the streamed blocks, direct, their
+        // source prefetched far past the core's end (a prefetch reads nothing the program sees,
+        // wherever it points).
         (
             "streaming stores, panels in AVX2 blocks, not prefetched",
             Tuning {
                 wide_panels: false,
-                panel_prefetch: 0,
+                stream_prefetch: 0,
                 ..forced
             },
             Threads::One,
         ),
         (
-            "streaming stores, panels prefetched 1000 panels ahead, split",
+            "streaming stores, not staged, prefetched 1000 blocks ahead, split",
             Tuning {
-                panel_prefetch: 1000,
+                staged: false,
+                stream_prefetch: 1000,
                 ..forced
             },
             Threads::Two,

@@ -49,7 +49,7 @@ pub(super) unsafe fn blocks_b4<const NT: bool, const AV: bool, A: Copy, B: Copy,
 /// wrote an 8192 x 8192 transpose at 0.81-0.87 x memcpy against 0.76-0.79 for 1, and 3 or 4
 /// at 0.73-0.78), each block's 16 source lines `prefetch` elements further along their rows
 /// prefetched into the level-2 cache first (0: none; see
-/// [`Tuning::panel_prefetch`](crate::Tuning)), `block(s, d)` for the block whose source
+/// [`Tuning::stream_prefetch`](crate::Tuning)), `block(s, d)` for the block whose source
 /// starts at `s` (its 16 rows `ts` apart) and whose destination starts at `d` (its 16 rows `ds`
 /// apart); then the last group of 8 rows, if any, as one band of [`bands_b4`].
 ///

@@ -81,9 +81,10 @@ pub(crate) unsafe fn tile_b4<const AV: bool, const WIDE: bool, A: Copy, B: Copy,
     // rows stay streams the prefetchers follow, and the destination is one stream. Wider rows
     // go in strips of `o.strip` rows, a column of lines at a time, each source row read along.
     let w = if je - jb <= PANEL_COLS { 16 } else { o.strip };
-    // Panels read a line of up to 64 source rows each, more streams than the hardware
-    // prefetchers follow: each line is prefetched `o.panel_prefetch` panels ahead.
-    let pf = if w == 16 { 16 * o.panel_prefetch } else { 0 };
+    // Streamed blocks read a line of up to 64 source rows at a time (a panel, or a column of
+    // direct blocks), more streams than the hardware prefetchers follow: each line is
+    // prefetched `o.stream_prefetch` blocks ahead along its row.
+    let pf = if o.nt { 16 * o.stream_prefetch } else { 0 };
     if o.nt && aligned && panels::wants_tile(src, dst, c) {
         // SAFETY: caller contract, and the tiled panels want the core.
         unsafe { panels_b4_tiled::<AV, A, B, F>(src, dst, c, f, pf) };
@@ -170,9 +171,9 @@ pub(crate) unsafe fn tile_b4<const AV: bool, const WIDE: bool, A: Copy, B: Copy,
             }
             _mm_sfence();
         } else if WIDE {
-            blocks_b4_wide::<false, AV, A, B, F>(src, dst, c, f, w, 1, r, jb, je, pf);
+            blocks_b4_wide::<false, AV, A, B, F>(src, dst, c, f, w, 1, r, jb, je, 0);
         } else {
-            blocks_b4::<false, AV, A, B, F>(src, dst, c, f, w, 1, r, jb, je, pf);
+            blocks_b4::<false, AV, A, B, F>(src, dst, c, f, w, 1, r, jb, je, 0);
         }
         edges(src, dst, c, f, r, jb, je);
     }
