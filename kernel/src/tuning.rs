@@ -53,8 +53,8 @@ pub struct Tuning {
     /// MiB-L3 EPYC (Zen 5, 1 MiB of L2), `bchw -> chwb` (38 MB) ran 0.39-0.54 x memcpy without
     /// and 0.69-0.91 with it, 1 to 4 blocks ahead alike (3 processes each, AVX-512 blocks; AVX2
     /// blocks 1.01-1.23; `prefetcht0`, into the level-1 cache, 0.44-0.62); the direct blocks of
-    /// the 8192 x 8192 transpose (4 lines of each row) 0.59-0.60 without, 0.84-0.88 two to four
-    /// blocks ahead, 0.72 eight ahead. Plain stores (outputs the cache could hold) do not
+    /// the 8192 x 8192 transpose (4 lines of each row) 0.59-0.60 without, 0.79-0.88 two to four
+    /// blocks ahead, 0.72 eight ahead (one process each). Plain stores (outputs the cache could hold) do not
     /// prefetch.
     pub stream_prefetch: usize,
     /// Streamed transpositions in panels use the AVX-512 blocks where the CPU has them (else
