@@ -54,8 +54,8 @@ pub struct Tuning {
     /// and 0.69-0.91 with it, 1 to 4 blocks ahead alike (3 processes each, AVX-512 blocks; AVX2
     /// blocks 1.01-1.23; `prefetcht0`, into the level-1 cache, 0.44-0.62); the direct blocks of
     /// the 8192 x 8192 transpose (4 lines of each row) 0.59-0.60 without, 0.79-0.88 two to four
-    /// blocks ahead, 0.72 eight ahead (one process each). Plain stores (outputs the cache could hold) do not
-    /// prefetch.
+    /// blocks ahead, 0.72 eight ahead (one process each). Plain stores (outputs the cache could
+    /// hold) do not prefetch.
     pub stream_prefetch: usize,
     /// Streamed transpositions in panels use the AVX-512 blocks where the CPU has them (else
     /// the AVX2 blocks). Which is faster depends on the host: [`permute_into`](crate::permute_into)
@@ -104,7 +104,8 @@ impl Tuning {
     /// `BATCHSPEC_STRIP_ROWS`, `BATCHSPEC_STAGED` (`0`/`1`), `BATCHSPEC_STREAM_PARTS`,
     /// `BATCHSPEC_STREAM_RUNS` (`0`: a line of each row per step), `BATCHSPEC_STREAM_LINES`,
     /// `BATCHSPEC_STREAM_PREFETCH` (`0`: none), `BATCHSPEC_WIDE_PANELS` (`0`/`1`; set, it turns
-    /// the calibration off), `BATCHSPEC_AVX512` (`0`: the AVX2 blocks even where the CPU has AVX-512),
+    /// the calibration off), `BATCHSPEC_AVX512` (`0`: the AVX2 blocks even where the CPU has
+    /// AVX-512),
     /// `BATCHSPEC_PREFETCH_ROWS` (`0`: no prefetch), `BATCHSPEC_PREFETCH_MIN_BYTES`. What
     /// [`permute_into`](crate::permute_into) and [`gather_rows`](crate::gather_rows) use.
     pub fn for_machine() -> Tuning {
