@@ -116,6 +116,8 @@ fn write_wide(dir: &std::path::Path) -> std::path::PathBuf {
 const WIDE_ROWS: usize = 4096;
 const WIDE_VALUES: usize = 256;
 const WIDE_GROUP: usize = 1024;
+/// The bytes of a row group's values: a window of one row group's memory.
+const WIDE_GROUP_BYTES: usize = WIDE_GROUP * WIDE_VALUES * 4;
 
 fn temp_dir() -> tempfile::TempDir {
     tempfile::Builder::new()
@@ -180,6 +182,10 @@ fn a_kept_stream_reads_ahead_into_the_memory_of_the_windows_it_served() {
             assert_eq!(rows, WIDE_ROWS);
             large.push(common::large_allocations_all_threads() - before);
         }
+        // The stream dropped waits for the windows its threads are reading (the next epoch's
+        // first ones, read ahead during the last): no read of this case's asks for memory during
+        // the next case.
+        drop(stream);
         // The memory of the windows in flight (as many as `windows + 1` at once: those ahead and
         // the one served, or one more ahead once the served one gave its memory back) is taken
         // once, in the epochs in which the threads' timing first puts that many in flight, and
@@ -189,6 +195,13 @@ fn a_kept_stream_reads_ahead_into_the_memory_of_the_windows_it_served() {
             format!("{windows} windows, {threads} threads: {all} in all, by epoch {large:?}");
         assert!(large[0] > 0, "{case}");
         assert!(all <= windows + 1, "{case}");
+        // Each window's memory passed to the files when the stream was dropped, those read ahead
+        // included: none was lost with a read still going on.
+        assert_eq!(
+            files.release_kept_memory(),
+            all * WIDE_GROUP_BYTES,
+            "{case}"
+        );
     }
 }
 

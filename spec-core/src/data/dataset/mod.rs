@@ -81,6 +81,13 @@ pub struct Dataset<R> {
     unchecked: bool,
 }
 
+impl<R> Dataset<R> {
+    /// The record, giving up the dataset.
+    pub fn into_record(self) -> R {
+        self.record
+    }
+}
+
 impl<R: DataSpec> Dataset<R> {
     /// A dataset of the samples of `record`.
     ///
@@ -129,11 +136,6 @@ impl<R: DataSpec> Dataset<R> {
 
     /// The record, taken out of the dataset (its leaves hold every sample).
     pub fn into_fields(self) -> R {
-        self.record
-    }
-
-    /// The record, giving up the dataset.
-    pub fn into_record(self) -> R {
         self.record
     }
 

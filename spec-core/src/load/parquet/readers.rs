@@ -9,8 +9,10 @@
 //!
 //! Which thread reads a window does not change it: the windows are served in the order they
 //! were asked for, whatever order they finish in. A panic of a read reaches the consumer when it
-//! takes that window, as a thread's join gave it. Dropping the stream closes the queue: each
-//! thread ends after the read in its hands, and none is left once they have.
+//! takes that window, as a thread's join gave it. Dropping the stream takes back the windows
+//! no thread has started and waits for the reads in the threads' hands (their memory kept, as
+//! the stream's own), then closes the queue: each thread ends at its next wait, and no read
+//! of the stream's outlives it.
 
 use crate::data::dataset::{AllocFlat, Dataset, LoadRecord};
 use crate::load::error::LoadError;
@@ -109,23 +111,6 @@ where
         true
     }
 
-    /// Takes the window back: not read when no thread has started it, else waited for (its
-    /// memory is what it gives, when it was read).
-    pub fn cancel(mut self) -> Option<Dataset<R>> {
-        if let Ok(mut waiting) = self.waiting.lock()
-            && waiting.take().is_some()
-        {
-            return None;
-        }
-        if self.done.is_none() {
-            self.done = self.outcome.recv().ok();
-        }
-        match self.done.take() {
-            Some(Ok(Ok(read))) => Some(read),
-            _ => None,
-        }
-    }
-
     /// Waits for the window (reading it here when no thread started it); the read's panic is
     /// resumed here.
     pub fn wait(mut self) -> Result<Dataset<R>, LoadError> {
@@ -140,6 +125,25 @@ where
             None => Err(LoadError::Shard {
                 reason: "a reading thread ended before the window it read".to_owned(),
             }),
+        }
+    }
+}
+
+impl<R> Pending<R> {
+    /// Takes the window back: not read when no thread has started it, else waited for (its
+    /// memory is what it gives, when it was read).
+    pub fn cancel(mut self) -> Option<Dataset<R>> {
+        if let Ok(mut waiting) = self.waiting.lock()
+            && waiting.take().is_some()
+        {
+            return None;
+        }
+        if self.done.is_none() {
+            self.done = self.outcome.recv().ok();
+        }
+        match self.done.take() {
+            Some(Ok(Ok(read))) => Some(read),
+            _ => None,
         }
     }
 }

@@ -130,13 +130,26 @@ pub struct ParquetStream<R> {
 }
 
 impl<R> Drop for ParquetStream<R> {
-    /// The memory of the stream's windows (those served and given back, and the one served
-    /// last) passes to the files it was made from, for the next stream made from them
-    /// ([`ParquetFiles::release_kept_memory`]); windows still being read ahead are freed.
+    /// The memory of the stream's windows (those served and given back, the one served last
+    /// and those read ahead) passes to the files it was made from, for the next stream made
+    /// from them ([`ParquetFiles::release_kept_memory`]). A window read ahead that no thread
+    /// has started is not read; one a thread is reading is waited for (at most one window a
+    /// reading thread), so that no read of a dropped stream goes on on the cores, or asks for
+    /// memory, after it.
     fn drop(&mut self) {
+        // Taken back before the lock: a thread reading a window takes its memory from the
+        // spare buffers.
+        let ahead: Vec<_> = self
+            .ahead
+            .drain(..)
+            .filter_map(|a| a.pending.cancel())
+            .collect();
         let Ok(mut spare) = self.spare.lock() else {
             return;
         };
+        for read in ahead {
+            (self.give_back)(read.into_record(), &mut spare);
+        }
         if let Some(served) = self.buffer.take() {
             (self.give_back)(served, &mut spare);
         }
