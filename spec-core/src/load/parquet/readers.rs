@@ -11,8 +11,8 @@
 //! were asked for, whatever order they finish in. A panic of a read reaches the consumer when it
 //! takes that window, as a thread's join gave it. Dropping the stream takes back the windows
 //! no thread has started and waits for the reads in the threads' hands (their memory kept, as
-//! the stream's own), then closes the queue: each thread ends at its next wait, and no read
-//! of the stream's outlives it.
+//! the stream's own; a read that has not ended within a second, from a store retrying say, is
+//! left to end by itself), then closes the queue: each thread ends at its next wait.
 
 use crate::data::dataset::{AllocFlat, Dataset, LoadRecord};
 use crate::load::error::LoadError;
@@ -132,14 +132,26 @@ where
 impl<R> Pending<R> {
     /// Takes the window back: not read when no thread has started it, else waited for (its
     /// memory is what it gives, when it was read).
-    pub fn cancel(mut self) -> Option<Dataset<R>> {
+    pub fn cancel(self) -> Option<Dataset<R>> {
+        self.cancel_by(None)
+    }
+
+    /// [`cancel`](Self::cancel), waiting for a thread's read until `deadline` at most: a read
+    /// still going on then is left to end by itself (its memory freed by its thread).
+    pub fn cancel_by(mut self, deadline: Option<std::time::Instant>) -> Option<Dataset<R>> {
         if let Ok(mut waiting) = self.waiting.lock()
             && waiting.take().is_some()
         {
             return None;
         }
         if self.done.is_none() {
-            self.done = self.outcome.recv().ok();
+            self.done = match deadline {
+                None => self.outcome.recv().ok(),
+                Some(deadline) => {
+                    let left = deadline.saturating_duration_since(std::time::Instant::now());
+                    self.outcome.recv_timeout(left).ok()
+                }
+            };
         }
         match self.done.take() {
             Some(Ok(Ok(read))) => Some(read),

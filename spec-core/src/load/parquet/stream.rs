@@ -129,20 +129,27 @@ pub struct ParquetStream<R> {
     rest: Option<(SourceState, Vec<Chunk>, usize)>,
 }
 
+/// How long a dropped [`ParquetStream`] waits, in all, for the windows its threads are reading:
+/// a window read from local files, or from a store that answers, ends well within it; a read
+/// still going on then (a store retrying) is left to end by itself, its memory freed by its
+/// thread.
+const DROP_WAIT: std::time::Duration = std::time::Duration::from_secs(1);
+
 impl<R> Drop for ParquetStream<R> {
     /// The memory of the stream's windows (those served and given back, the one served last
     /// and those read ahead) passes to the files it was made from, for the next stream made
     /// from them ([`ParquetFiles::release_kept_memory`]). A window read ahead that no thread
     /// has started is not read; one a thread is reading is waited for (at most one window a
-    /// reading thread), so that no read of a dropped stream goes on on the cores, or asks for
-    /// memory, after it.
+    /// reading thread, for [`DROP_WAIT`] in all), so that no read of a dropped stream goes on
+    /// on the cores, or asks for memory, after it.
     fn drop(&mut self) {
         // Taken back before the lock: a thread reading a window takes its memory from the
         // spare buffers.
+        let deadline = std::time::Instant::now() + DROP_WAIT;
         let ahead: Vec<_> = self
             .ahead
             .drain(..)
-            .filter_map(|a| a.pending.cancel())
+            .filter_map(|a| a.pending.cancel_by(Some(deadline)))
             .collect();
         let Ok(mut spare) = self.spare.lock() else {
             return;
