@@ -50,7 +50,7 @@ use batchspec::mapping::{ServeCache, ServeFrom, serve};
 use batchspec::types::FlatOf;
 use batchspec::types::{Batch, DataSpec, Lengths, Space};
 use batchspec::types::{HNil, Pair};
-use batchspec::types::{LeafMapper, MapLeaf, MapSpec};
+use batchspec::types::{LeafForm, LeafMapper, MakeLeaf, MapSpec};
 use burn::data::dataloader::batcher::Batcher;
 use burn::data::dataloader::{DataLoader, DataLoaderIterator, Progress};
 use burn::data::dataset::DatasetError;
@@ -194,14 +194,21 @@ impl LeafMapper for ToBurn {
 pub type LeafTensor<S> =
     <<S as Space>::Dim as BurnRank>::Tensor<<<S as Space>::Elem as BurnElement>::Kind>;
 
-impl<S: Space> MapLeaf<S> for ToBurn
+impl<S: Space> LeafForm<S> for ToBurn
 where
     S::Elem: BurnElement,
     S::Dim: BurnRank,
 {
     type Out = LeafTensor<S>;
+}
+
+impl<S: Space> MakeLeaf<S> for ToBurn
+where
+    S::Elem: BurnElement,
+    S::Dim: BurnRank,
+{
     #[inline]
-    fn map_leaf(&mut self, batch: Batch<S>) -> Result<Self::Out, Infallible> {
+    fn make_leaf(&mut self, batch: Batch<S>) -> Result<Self::Out, Infallible> {
         let (shape, values) = batch.into_vec();
         // Labels (and the lengths of padded sequences, which index and mask the same
         // tensors) take the device's integer dtype, so that they meet `argmax`, `equal` and the

@@ -37,7 +37,7 @@ use batchspec::data::{BatchSource, ProvidedBy, Provider, SourceState};
 use batchspec::iteration::Schedule;
 use batchspec::types::FlatOf;
 use batchspec::types::{Batch, DataSpec, Space};
-use batchspec::types::{LeafMapper, MapLeaf, MapSpec};
+use batchspec::types::{LeafForm, LeafMapper, MakeLeaf, MapSpec};
 use candle_core::{Device, Tensor, WithDType};
 
 /// The element types candle holds (candle has no `i8`, `u16` or `u64` tensors).
@@ -76,13 +76,16 @@ impl LeafMapper for ToCandle {
     type Error = candle_core::Error;
 }
 
-impl<S: Space> MapLeaf<S> for ToCandle
+impl<S: Space> LeafForm<S> for ToCandle {
+    type Out = Tensor;
+}
+
+impl<S: Space> MakeLeaf<S> for ToCandle
 where
     S::Elem: CandleElement,
 {
-    type Out = Tensor;
     #[inline]
-    fn map_leaf(&mut self, batch: Batch<S>) -> candle_core::Result<Tensor> {
+    fn make_leaf(&mut self, batch: Batch<S>) -> candle_core::Result<Tensor> {
         let (shape, values) = batch.into_vec();
         Tensor::from_vec(values, shape, &self.device)
     }

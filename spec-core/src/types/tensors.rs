@@ -1,7 +1,8 @@
 //! A spec's leaves made into something else, field by field: the hook of the framework
 //! adapters (`batchspec-burn`, `batchspec-candle`).
 //!
-//! A [`LeafMapper`] says what one leaf of each space becomes ([`MapLeaf<S>`]); [`MapSpec`]
+//! A [`LeafMapper`] says what one leaf of each space becomes ([`LeafForm<S>`], made by
+//! [`MakeLeaf<S>`]); [`MapSpec`]
 //! applies it to every leaf of a spec and keeps the spec's structure. For a struct deriving
 //! `DataSpec`, the structure is a generated generic struct named after it: `Input` gets
 //! `InputMapped<A, B, ..>` with one type parameter per field, in field order, and the same field
@@ -10,7 +11,7 @@
 //!
 //! ```
 //! use batchspec::prelude::*;
-//! use batchspec::types::{LeafMapper, MapLeaf, MapSpec};
+//! use batchspec::types::{LeafForm, LeafMapper, MakeLeaf, MapSpec};
 //!
 //! #[derive(DataSpec)]
 //! struct Input {
@@ -25,9 +26,11 @@
 //! impl LeafMapper for Flat {
 //!     type Error = core::convert::Infallible;
 //! }
-//! impl<S: Space> MapLeaf<S> for Flat {
+//! impl<S: Space> LeafForm<S> for Flat {
 //!     type Out = (Vec<usize>, Vec<S::Elem>);
-//!     fn map_leaf(&mut self, batch: Batch<S>) -> Result<Self::Out, Self::Error> {
+//! }
+//! impl<S: Space> MakeLeaf<S> for Flat {
+//!     fn make_leaf(&mut self, batch: Batch<S>) -> Result<Self::Out, Self::Error> {
 //!         Ok(batch.into_vec())
 //!     }
 //! }
@@ -50,13 +53,48 @@ use crate::types::space::{Null, Space};
 use ndarray::{Data, RawData};
 
 /// Makes leaves into something else (a framework's tensors): the error type shared by every
-/// space's [`MapLeaf`].
+/// space's [`MakeLeaf`].
 pub trait LeafMapper {
     /// What making one leaf can fail with (`Infallible` when nothing can fail).
     type Error;
 }
 
-/// What a leaf of the space `S` becomes.
+/// What a leaf of the space `S` becomes, as a type: declared for every space a mapper may be
+/// asked about, without the bounds of what it can make ([`MakeLeaf`] has those).
+///
+/// A type apart from [`MakeLeaf`] so that a leaf the mapper cannot make (an element type a
+/// framework has no tensors of) is refused by `MakeLeaf`'s bounds in the words of the mapper's
+/// own check (candle's "candle has no tensor dtype for `u16`"), rustc quoting no impl of the
+/// adapter's under it. Where the form itself depends on a bound (burn's tensor kind is the
+/// element's), the bound goes on both impls.
+#[diagnostic::on_unimplemented(
+    message = "a leaf of the space `{S}` has no tensor form here",
+    label = "a field of this spec is a batch of `{S}`",
+    note = "the adapter lists the spaces and element types it converts"
+)]
+pub trait LeafForm<S: Space>: LeafMapper {
+    /// The leaf's new form (a tensor of the space's rank).
+    type Out;
+}
+
+/// Makes a leaf of the space `S` into its [`LeafForm`]: what a mapper implements, bounded by what
+/// it can make.
+#[diagnostic::on_unimplemented(
+    message = "a leaf of the space `{S}` has no tensor form here",
+    label = "a field of this spec is a batch of `{S}`",
+    note = "the adapter lists the spaces and element types it converts"
+)]
+pub trait MakeLeaf<S: Space>: LeafForm<S> {
+    /// Makes one leaf. The batch is given by value, so its buffer can be moved (see
+    /// [`Batch::into_vec`]).
+    ///
+    /// # Errors
+    /// The mapper's own.
+    fn make_leaf(&mut self, batch: Batch<S>) -> Result<Self::Out, Self::Error>;
+}
+
+/// What a leaf of the space `S` becomes, and how: implemented for every [`MakeLeaf`] (mappers
+/// implement [`LeafForm`] and [`MakeLeaf`]); what [`MapSpec`] asks of a mapper for each leaf.
 #[diagnostic::on_unimplemented(
     message = "a leaf of the space `{S}` has no tensor form here",
     label = "a field of this spec is a batch of `{S}`",
@@ -65,12 +103,22 @@ pub trait LeafMapper {
 pub trait MapLeaf<S: Space>: LeafMapper {
     /// The leaf's new form (a tensor of the space's rank).
     type Out;
-    /// Makes one leaf. The batch is given by value, so its buffer can be moved (see
-    /// [`Batch::into_vec`]).
+    /// Makes one leaf ([`MakeLeaf::make_leaf`]).
     ///
     /// # Errors
     /// The mapper's own.
     fn map_leaf(&mut self, batch: Batch<S>) -> Result<Self::Out, Self::Error>;
+}
+
+/// The form comes from [`LeafForm`], which holds without the mapper's bounds, and the bounds
+/// from [`MakeLeaf`]: a leaf the mapper cannot make fails this impl's bound, whose self type is
+/// a parameter, so rustc lists no impl under the mapper's message.
+impl<S: Space, M: MakeLeaf<S>> MapLeaf<S> for M {
+    type Out = <M as LeafForm<S>>::Out;
+    #[inline]
+    fn map_leaf(&mut self, batch: Batch<S>) -> Result<Self::Out, Self::Error> {
+        self.make_leaf(batch)
+    }
 }
 
 /// A spec with every leaf made into what `M` makes of it, keeping the spec's structure: a
@@ -107,9 +155,9 @@ impl<M: LeafMapper> MapSpec<M> for Null {
 }
 
 /// Never holds: a [`Ragged`] leaf has no tensor form, since a tensor holds samples of one shape.
-/// `MapSpec` for `Ragged<S>` is bounded by `S: RaggedTensorForm` (the space as the self type, so
-/// that rustc's help line names it: "the trait `RaggedTensorForm` is not implemented for
-/// `IndexSeq<100>`"), so that a request that keeps a source ragged is
+/// `MapSpec` for `Ragged<S>` is bounded through [`MapRagged`] by `S: RaggedTensorForm` (the
+/// space as the self type, so that rustc's help line names it: "the trait `RaggedTensorForm` is
+/// not implemented for `IndexSeq<100>`"), so that a request that keeps a source ragged is
 /// refused in these words where its tensors are asked for (with nothing listed under it).
 #[diagnostic::on_unimplemented(
     message = "a ragged field of `{Self}` has no tensor form: a tensor holds sequences of one length",
@@ -125,12 +173,22 @@ pub enum NeverRagged {}
 #[diagnostic::do_not_recommend]
 impl RaggedTensorForm for NeverRagged {}
 
-impl<S: Space, M: LeafMapper> MapSpec<M> for Ragged<S>
-where
-    S: RaggedTensorForm,
-{
+/// What a mapper makes of a [`Ragged`] leaf of the space `S`: nothing, since no space has a
+/// [`RaggedTensorForm`]; the bound through which a request that keeps a source ragged is refused
+/// where its tensors are asked for. Implemented for every mapper (a blanket impl whose self
+/// type is a parameter, so that rustc quotes no impl under the refusal).
+pub trait MapRagged<S: Space>: LeafMapper {
+    /// The leaf's form, never made.
+    type Out;
+}
+
+impl<S: Space + RaggedTensorForm, M: LeafMapper> MapRagged<S> for M {
     type Out = Null;
-    fn map_spec(self, _: &mut M) -> Result<Null, M::Error> {
+}
+
+impl<S: Space, M: MapRagged<S>> MapSpec<M> for Ragged<S> {
+    type Out = <M as MapRagged<S>>::Out;
+    fn map_spec(self, _: &mut M) -> Result<Self::Out, M::Error> {
         unreachable!("`RaggedTensorForm` has no impl for a space")
     }
 }
