@@ -67,11 +67,6 @@ pub trait LeafMapper {
 /// own check (candle's "candle has no tensor dtype for `u16`"), rustc quoting no impl of the
 /// adapter's under it. Where the form itself depends on a bound (burn's tensor kind is the
 /// element's), the bound goes on both impls.
-#[diagnostic::on_unimplemented(
-    message = "a leaf of the space `{S}` has no tensor form here",
-    label = "a field of this spec is a batch of `{S}`",
-    note = "the adapter lists the spaces and element types it converts"
-)]
 pub trait LeafForm<S: Space>: LeafMapper {
     /// The leaf's new form (a tensor of the space's rank).
     type Out;
@@ -95,11 +90,8 @@ pub trait MakeLeaf<S: Space>: LeafForm<S> {
 
 /// What a leaf of the space `S` becomes, and how: implemented for every [`MakeLeaf`] (mappers
 /// implement [`LeafForm`] and [`MakeLeaf`]); what [`MapSpec`] asks of a mapper for each leaf.
-#[diagnostic::on_unimplemented(
-    message = "a leaf of the space `{S}` has no tensor form here",
-    label = "a field of this spec is a batch of `{S}`",
-    note = "the adapter lists the spaces and element types it converts"
-)]
+/// A mapper that cannot make a leaf is refused by its `MakeLeaf` bounds, or by `MakeLeaf`'s
+/// own message when it has no impl for the space.
 pub trait MapLeaf<S: Space>: LeafMapper {
     /// The leaf's new form (a tensor of the space's rank).
     type Out;
