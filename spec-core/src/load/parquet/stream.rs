@@ -140,7 +140,7 @@ impl<R> Drop for ParquetStream<R> {
     /// and those read ahead) passes to the files it was made from, for the next stream made
     /// from them ([`ParquetFiles::release_kept_memory`]). A window read ahead that no thread
     /// has started is not read; one a thread is reading is waited for (at most one window a
-    /// reading thread, for [`DROP_WAIT`] in all), so that no read of a dropped stream goes on
+    /// reading thread, for a second in all), so that no read of a dropped stream goes on
     /// on the cores, or asks for memory, after it.
     fn drop(&mut self) {
         // Taken back before the lock: a thread reading a window takes its memory from the
