@@ -197,3 +197,47 @@ where
         let _ = done.send(outcome);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{Outcome, Pending};
+    use std::sync::mpsc::sync_channel;
+    use std::sync::{Arc, Mutex};
+    use std::time::{Duration, Instant};
+
+    /// A window a thread has started (its files taken), whose outcome comes through `done`.
+    fn started() -> (Pending<()>, std::sync::mpsc::SyncSender<Outcome<()>>) {
+        let (done, outcome) = sync_channel(1);
+        let pending = Pending {
+            waiting: Arc::new(Mutex::new(None)),
+            outcome,
+            done: None,
+        };
+        (pending, done)
+    }
+
+    #[test]
+    fn a_read_that_does_not_end_is_waited_for_until_the_deadline_only() {
+        // The thread holds the window and never answers (a store retrying): the stream's drop
+        // gives up at its deadline rather than hang.
+        let (pending, _thread) = started();
+        let wait = Duration::from_millis(50);
+        let begun = Instant::now();
+        assert!(pending.cancel_by(Some(begun + wait)).is_none());
+        let took = begun.elapsed();
+        assert!(took >= wait, "gave up after {took:?}, before the deadline");
+        assert!(took < Duration::from_secs(10), "waited {took:?}");
+    }
+
+    #[test]
+    fn a_read_that_failed_gives_no_memory_back_and_a_dropped_thread_ends_the_wait() {
+        // The read's error (here a panic's payload) comes: nothing to keep.
+        let (pending, thread) = started();
+        thread.send(Err(Box::new("a read panicked"))).unwrap();
+        assert!(pending.cancel_by(None).is_none());
+        // The thread ends without an outcome (its sender dropped): no wait, even unbounded.
+        let (pending, thread) = started();
+        drop(thread);
+        assert!(pending.cancel_by(None).is_none());
+    }
+}
