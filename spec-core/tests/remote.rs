@@ -862,6 +862,117 @@ fn webdataset_shards_stream_from_a_bucket_as_from_disk() {
     );
 }
 
+/// The threads of this process named `name`, from `/proc` (Linux's names are at most 15 bytes).
+fn threads_named(name: &str) -> usize {
+    std::fs::read_dir("/proc/self/task")
+        .unwrap()
+        .filter(|t| {
+            let comm = t.as_ref().unwrap().path().join("comm");
+            std::fs::read_to_string(comm).is_ok_and(|c| c.trim() == name)
+        })
+        .count()
+}
+
+/// A shard stream dropped while the next shard's fetch hangs (the server never answers it, the
+/// timeout a minute away): the drop stops the fetch and returns at once, and no thread of the
+/// stream is left reading. The same when a new epoch starts over a fetch that hangs.
+#[cfg(all(feature = "images", target_os = "linux"))]
+#[test]
+fn a_shard_read_ahead_is_stopped_when_its_stream_is_dropped_or_starts_an_epoch() {
+    use batchspec::iteration::Shard;
+    use batchspec::load::images::{ImageSteps, ShardStream};
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    #[derive(DataSpec)]
+    struct Photo {
+        #[spec(source = "image")]
+        image: Batch<image![16, 16, 3; BCHW, f32]>,
+        #[spec(source = "label")]
+        label: Batch<Index<3>>,
+    }
+    let Some(s3) = support::s3() else { return };
+    let endpoint = s3.endpoint();
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/images/wds");
+    let shards: Vec<(String, PathBuf)> = (0..3)
+        .map(|i| {
+            let name = format!("shard-00000{i}.tar");
+            (format!("ahead/{name}"), dir.join(name))
+        })
+        .collect();
+    put(&endpoint, "images", &shards);
+    // Every shard's first fetch passes (the epoch's first shard, read while the caller waits);
+    // every later GET hangs (the reads ahead).
+    let gets = Arc::new(AtomicUsize::new(0));
+    let seen = Arc::clone(&gets);
+    let proxy = Proxy::start(s3.port, move |_, line| {
+        if line.starts_with("GET") && seen.fetch_add(1, Ordering::SeqCst) > 0 {
+            Fault::Hang
+        } else {
+            Fault::None
+        }
+    });
+    let open = || {
+        ShardStream::<Photo>::from_urls(
+            "s3://images/ahead/shard-{000000..000002}.tar",
+            &options(&proxy.endpoint()).timeout(Duration::from_secs(60)),
+            ImageSteps::stretch(),
+            1,
+            Shard::new(0, 1).unwrap(),
+        )
+        .unwrap()
+    };
+    let left = || {
+        // Another test's stream may hold a thread of that name for the moment of its read.
+        let start = Instant::now();
+        while threads_named("batchspec-shard") > 0 && start.elapsed() < Duration::from_secs(5) {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        threads_named("batchspec-shard")
+    };
+
+    let ahead_sent = || {
+        let start = Instant::now();
+        while gets.load(Ordering::SeqCst) < 2 && start.elapsed() < Duration::from_secs(10) {
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        gets.load(Ordering::SeqCst) == 2
+    };
+
+    let mut stream = open();
+    assert!(stream.next_owned().unwrap().is_ok());
+    // The read ahead is on its way, and hangs there.
+    assert!(ahead_sent(), "no read ahead was sent");
+    assert!(threads_named("batchspec-shard") > 0);
+    let start = Instant::now();
+    drop(stream);
+    assert!(
+        start.elapsed() < Duration::from_secs(5),
+        "the drop waited {:?} for a read nobody wants",
+        start.elapsed()
+    );
+    assert_eq!(left(), 0, "a read ahead outlived its stream");
+
+    // A new epoch over a hanging read ahead: the read is stopped, the epoch's first shard read
+    // afresh (its GET passes: the proxy lets the first one through, so this opening's first
+    // read is the first GET).
+    gets.store(0, Ordering::SeqCst);
+    let mut stream = open();
+    assert!(stream.next_owned().unwrap().is_ok());
+    assert!(ahead_sent(), "no read ahead was sent");
+    let start = Instant::now();
+    gets.store(0, Ordering::SeqCst);
+    stream.start_epoch(1);
+    assert!(
+        start.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        start.elapsed()
+    );
+    assert!(stream.next_owned().unwrap().is_ok());
+    drop(stream);
+    assert_eq!(left(), 0);
+}
+
 /// An MXNet RecordIO pack in a bucket: the index fetched whole, each batch's records by their
 /// byte ranges; the same batches as the pack on local disk.
 #[cfg(feature = "images")]

@@ -223,12 +223,13 @@ pub(crate) fn remote_object(
 }
 
 /// The whole of `object`, by one request, when it takes at most `limit` bytes (`what` says
-/// whose limit, for the error that names the URL).
+/// whose limit, for the error that names the URL); `stop` ends the request early.
 #[cfg(feature = "remote")]
 pub(crate) fn whole_object(
     object: &std::sync::Arc<crate::load::remote::object::RemoteObject>,
     limit: u64,
     what: &str,
+    stop: Option<&crate::load::remote::object::Stop>,
 ) -> Result<bytes::Bytes, LoadError> {
     let at = || (PathBuf::from(&object.url), Place::File);
     if object.size > limit {
@@ -242,7 +243,7 @@ pub(crate) fn whole_object(
         ));
     }
     object
-        .fetch_one(0..object.size)
+        .fetch_one_until(0..object.size, stop)
         .map_err(|reason| error_at(at(), "", reason))
 }
 

@@ -148,8 +148,12 @@ impl RecordIo {
         let idx_url = format!("{}.idx", rec.strip_suffix(".rec").unwrap_or(rec));
         let (data, idx) = (object(rec)?, object(&idx_url)?);
         // An index line per record takes a dozen bytes or more: 1 GiB indexes 80 million.
-        let text =
-            crate::load::images::whole_object(&idx, 1 << 30, "an index may take, read whole")?;
+        let text = crate::load::images::whole_object(
+            &idx,
+            1 << 30,
+            "an index may take, read whole",
+            None,
+        )?;
         let mut this = RecordIo {
             path: PathBuf::from(rec),
             size: data.size,

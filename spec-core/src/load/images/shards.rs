@@ -40,9 +40,10 @@ impl Origin {
     }
 
     /// Reads the shard's member headers (a local file), or fetches it whole, by one request
-    /// (a remote object, at most `max_bytes`), and indexes it in memory.
+    /// (a remote object, at most `max_bytes`; `stop` ends the request early), and indexes it in
+    /// memory.
     #[cfg_attr(not(feature = "remote"), allow(unused_variables))]
-    fn load(&self, max_bytes: u64) -> Result<WebDataset, LoadError> {
+    fn load(&self, max_bytes: u64, stop: Option<&Stop>) -> Result<WebDataset, LoadError> {
         match self {
             Origin::Local(p) => WebDataset::from_paths([p]),
             #[cfg(feature = "remote")]
@@ -51,9 +52,73 @@ impl Origin {
                     object,
                     max_bytes,
                     "a shard may take in memory (`ShardStream::max_shard_bytes`)",
+                    stop,
                 )?;
                 WebDataset::from_memory(&object.url, bytes)
             }
+        }
+    }
+}
+
+#[cfg(feature = "remote")]
+use crate::load::remote::object::Stop;
+
+/// Without remote stores, a read of a local shard's headers, which is not stopped.
+#[cfg(not(feature = "remote"))]
+#[derive(Debug, Default)]
+struct Stop;
+
+#[cfg(not(feature = "remote"))]
+impl Stop {
+    fn stop(&self) {}
+}
+
+/// The read of the shard after the one being served, on a thread of its own. Dropped unused (a
+/// new epoch, a resume, the stream dropped), it stops the read (a remote shard's request is
+/// dropped, its connection closed) and waits for the thread: no read of a stream goes on after
+/// it.
+struct Ahead {
+    shard: usize,
+    thread: Option<JoinHandle<Result<WebDataset, LoadError>>>,
+    stop: Arc<Stop>,
+}
+
+impl Ahead {
+    /// Starts reading `origin` on a thread; `None` if no thread could be started (the shard is
+    /// then read when it is needed).
+    fn start(shard: usize, origin: Origin, max_bytes: u64) -> Option<Ahead> {
+        let stop = Arc::new(Stop::default());
+        let stopped = Arc::clone(&stop);
+        let thread = std::thread::Builder::new()
+            .name("batchspec-shard".into())
+            .spawn(move || origin.load(max_bytes, Some(&stopped)))
+            .ok()?;
+        Some(Ahead {
+            shard,
+            thread: Some(thread),
+            stop,
+        })
+    }
+
+    /// The shard read, once the thread has read it.
+    fn join(mut self, name: impl FnOnce() -> PathBuf) -> Result<WebDataset, LoadError> {
+        match self.thread.take().map(JoinHandle::join) {
+            Some(Ok(read)) => read,
+            _ => Err(error_at(
+                (name(), Place::File),
+                "",
+                bad("reading the shard panicked"),
+            )),
+        }
+    }
+}
+
+impl Drop for Ahead {
+    fn drop(&mut self) {
+        if let Some(thread) = self.thread.take() {
+            self.stop.stop();
+            // What the thread read is not wanted; a panic in it was not the caller's.
+            let _ = thread.join();
         }
     }
 }
@@ -124,6 +189,11 @@ impl EncodedImages for Picked<'_> {
 ///
 /// Its state is the epoch and the samples served; a resume reads the epoch's shards again up to
 /// there (without decoding), so it serves exactly what an uninterrupted run would have.
+///
+/// The next shard is read on a thread while this one is served. A new epoch, a resume or
+/// dropping the stream stops that read if it is still going (a shard in a bucket: its request
+/// dropped, nothing more downloaded; a local shard: its headers read to the end) and waits for
+/// its thread, so no read of the stream outlives it.
 pub struct ShardStream<R> {
     shards: Vec<Origin>,
     steps: Arc<ImageSteps>,
@@ -136,7 +206,7 @@ pub struct ShardStream<R> {
     epoch: u64,
     own: Vec<usize>,
     next: usize,
-    ahead: Option<(usize, JoinHandle<Result<WebDataset, LoadError>>)>,
+    ahead: Option<Ahead>,
     incoming: VecDeque<Item>,
     pool_buffer: Vec<Item>,
     yielded: u64,
@@ -338,19 +408,13 @@ impl<R> ShardStream<R> {
             return Ok(false);
         };
         let loaded = match self.ahead.take() {
-            Some((s, handle)) if s == shard => handle.join().unwrap_or_else(|_| {
-                Err(error_at(
-                    (self.shards[shard].name(), Place::File),
-                    "",
-                    bad("reading the shard panicked"),
-                ))
-            })?,
-            _ => self.shards[shard].load(self.max_shard_bytes)?,
+            Some(ahead) if ahead.shard == shard => ahead.join(|| self.shards[shard].name())?,
+            _ => self.shards[shard].load(self.max_shard_bytes, None)?,
         };
         self.next += 1;
         if let Some(&after) = self.own.get(self.next) {
-            let (origin, max) = (self.shards[after].clone(), self.max_shard_bytes);
-            self.ahead = Some((after, std::thread::spawn(move || origin.load(max))));
+            let origin = self.shards[after].clone();
+            self.ahead = Ahead::start(after, origin, self.max_shard_bytes);
         }
         let loaded = Arc::new(loaded);
         for index in 0..loaded.len() {

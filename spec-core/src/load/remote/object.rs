@@ -10,7 +10,7 @@ use object_store::path::Path as StorePath;
 use object_store::{GetOptions, GetRange, ObjectMeta, ObjectStore};
 use std::ops::Range;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 /// What the reads of one opening of a store have cost: requests sent (retries not counted),
 /// bytes received, and ranges served from the local cache instead.
@@ -94,14 +94,63 @@ fn runtime() -> Result<&'static tokio::runtime::Runtime, LoadReason> {
 pub(crate) fn run<T: Send + 'static>(
     work: impl Future<Output = Result<T, LoadReason>> + Send + 'static,
 ) -> Result<T, LoadReason> {
+    run_until(work, None)
+}
+
+/// A way for another thread to stop a read: [`Stop::stop`] drops the read's requests (their
+/// connections closed, nothing more received), and the read returns at once with an error
+/// saying it was stopped. For reads nobody will wait for, as a stream's read ahead when the
+/// stream is dropped.
+#[derive(Debug, Default)]
+pub(crate) struct Stop(Mutex<(bool, Option<tokio::task::AbortHandle>)>);
+
+impl Stop {
+    /// Stops the read running with this, if any, and every later one.
+    pub(crate) fn stop(&self) {
+        let mut state = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        state.0 = true;
+        if let Some(task) = state.1.take() {
+            task.abort();
+        }
+    }
+
+    fn stopped(&self) -> bool {
+        self.0.lock().unwrap_or_else(PoisonError::into_inner).0
+    }
+
+    /// `task` is the read to stop from now on (stopped at once if [`stop`](Self::stop) came
+    /// first).
+    fn watch(&self, task: tokio::task::AbortHandle) {
+        let mut state = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        if state.0 {
+            task.abort();
+        } else {
+            state.1 = Some(task);
+        }
+    }
+}
+
+/// [`run`], stopped by `stop` if it is stopped first.
+fn run_until<T: Send + 'static>(
+    work: impl Future<Output = Result<T, LoadReason>> + Send + 'static,
+    stop: Option<&Stop>,
+) -> Result<T, LoadReason> {
     let (tx, rx) = std::sync::mpsc::sync_channel(1);
-    runtime()?.spawn(async move {
+    let task = runtime()?.spawn(async move {
         // The receiver waits for this send; it is gone only if the caller's thread is.
         let _ = tx.send(work.await);
     });
+    if let Some(stop) = stop {
+        stop.watch(task.abort_handle());
+    }
+    // A stopped task is dropped with its sender: the receive ends at once.
     rx.recv().map_err(|_| LoadReason::Remote {
         range: None,
-        message: "the runtime of remote reads stopped before answering".into(),
+        message: if stop.is_some_and(Stop::stopped) {
+            "the read was stopped before it ended (its stream was dropped or started again)".into()
+        } else {
+            "the runtime of remote reads stopped before answering".into()
+        },
     })?
 }
 
@@ -127,6 +176,15 @@ impl RemoteObject {
     /// one request. Every response must be of the version listed: a changed object is an error
     /// ([`LoadReason::Changed`]), never a mix of two versions.
     pub fn fetch(self: &Arc<Self>, ranges: &[Range<u64>]) -> Result<Vec<Bytes>, LoadReason> {
+        self.fetch_until(ranges, None)
+    }
+
+    /// [`fetch`](Self::fetch), stopped by `stop` if it is stopped first.
+    fn fetch_until(
+        self: &Arc<Self>,
+        ranges: &[Range<u64>],
+        stop: Option<&Stop>,
+    ) -> Result<Vec<Bytes>, LoadReason> {
         let mut out: Vec<Option<Bytes>> = vec![None; ranges.len()];
         for (i, range) in ranges.iter().enumerate() {
             if range.end > self.size || range.start > range.end {
@@ -154,7 +212,7 @@ impl RemoteObject {
         let missing: Vec<usize> = (0..ranges.len()).filter(|&i| out[i].is_none()).collect();
         if !missing.is_empty() {
             let wanted: Vec<Range<u64>> = missing.iter().map(|&i| ranges[i].clone()).collect();
-            let fetched = self.fetch_uncached(&wanted)?;
+            let fetched = self.fetch_uncached(&wanted, stop)?;
             for (&i, bytes) in missing.iter().zip(fetched) {
                 if let Some(cache) = &self.cache {
                     cache.put(&self.key(&ranges[i]), &bytes);
@@ -167,7 +225,16 @@ impl RemoteObject {
 
     /// The bytes of `range`, as [`fetch`](Self::fetch) gets them.
     pub fn fetch_one(self: &Arc<Self>, range: Range<u64>) -> Result<Bytes, LoadReason> {
-        let mut got = self.fetch(std::slice::from_ref(&range))?;
+        self.fetch_one_until(range, None)
+    }
+
+    /// [`fetch_one`](Self::fetch_one), stopped by `stop` if it is stopped first.
+    pub fn fetch_one_until(
+        self: &Arc<Self>,
+        range: Range<u64>,
+        stop: Option<&Stop>,
+    ) -> Result<Bytes, LoadReason> {
+        let mut got = self.fetch_until(std::slice::from_ref(&range), stop)?;
         Ok(got.pop().unwrap_or_default())
     }
 
@@ -183,7 +250,11 @@ impl RemoteObject {
 
     /// The ranges fetched from the store: coalesced, in flight `in_flight` at a time, each
     /// response's version checked.
-    fn fetch_uncached(self: &Arc<Self>, ranges: &[Range<u64>]) -> Result<Vec<Bytes>, LoadReason> {
+    fn fetch_uncached(
+        self: &Arc<Self>,
+        ranges: &[Range<u64>],
+        stop: Option<&Stop>,
+    ) -> Result<Vec<Bytes>, LoadReason> {
         let mut order: Vec<usize> = (0..ranges.len()).collect();
         order.sort_by_key(|&i| (ranges[i].start, ranges[i].end));
         // Requests: each a range covering one or more of the wanted ones.
@@ -199,21 +270,24 @@ impl RemoteObject {
         }
         let object = Arc::clone(self);
         let in_flight = self.in_flight.max(1);
-        let answers: Vec<(Range<u64>, Bytes)> = run(async move {
-            futures_util::stream::iter(requests)
-                .map(|range| {
-                    let object = Arc::clone(&object);
-                    async move {
-                        let bytes = object.get(range.clone()).await?;
-                        Ok::<_, LoadReason>((range, bytes))
-                    }
-                })
-                .buffered(in_flight)
-                .collect::<Vec<_>>()
-                .await
-                .into_iter()
-                .collect()
-        })?;
+        let answers: Vec<(Range<u64>, Bytes)> = run_until(
+            async move {
+                futures_util::stream::iter(requests)
+                    .map(|range| {
+                        let object = Arc::clone(&object);
+                        async move {
+                            let bytes = object.get(range.clone()).await?;
+                            Ok::<_, LoadReason>((range, bytes))
+                        }
+                    })
+                    .buffered(in_flight)
+                    .collect::<Vec<_>>()
+                    .await
+                    .into_iter()
+                    .collect()
+            },
+            stop,
+        )?;
         let mut out = vec![Bytes::new(); ranges.len()];
         for (i, r) in ranges.iter().enumerate() {
             // Every wanted range lies inside one request, by construction: the last to start at
