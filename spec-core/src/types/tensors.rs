@@ -156,7 +156,15 @@ impl<M: LeafMapper> MapSpec<M> for Null {
     label = "the request has a `Ragged<{Self}>` field",
     note = "ask for the field as `Batch<{Self}>` (padded to the longest sample of each batch, or to `#[spec(pad_to = n)]`), with a `Batch<Lengths>` field `#[spec(lengths_of = \"..\")]` or a `Batch<Mask<..>>` field `#[spec(mask_of = \"..\")]` to know the lengths"
 )]
-pub trait RaggedTensorForm {}
+///
+/// Sealed: no space of the library's or of a user's can be given a tensor form this way.
+pub trait RaggedTensorForm: ragged_sealed::Sealed {}
+
+mod ragged_sealed {
+    /// Only [`NeverRagged`](super::NeverRagged), which is not a space.
+    pub trait Sealed {}
+    impl Sealed for super::NeverRagged {}
+}
 
 /// The one impl: without any, rustc would call the trait one without implementations.
 #[doc(hidden)]
@@ -181,6 +189,7 @@ impl<S: Space + RaggedTensorForm, M: LeafMapper> MapRagged<S> for M {
 impl<S: Space, M: MapRagged<S>> MapSpec<M> for Ragged<S> {
     type Out = <M as MapRagged<S>>::Out;
     fn map_spec(self, _: &mut M) -> Result<Self::Out, M::Error> {
+        // `RaggedTensorForm` is sealed, with its one impl for a type that is not a space.
         unreachable!("`RaggedTensorForm` has no impl for a space")
     }
 }
