@@ -281,6 +281,14 @@ fn main() {
         ratio(pl, p4k),
         ratio(p1, p4k),
     );
+    batchspec_bench::out!(
+        "# the rows prefetched ahead, calibrated at first use in this process: {}",
+        match batchspec::kernel::row_prefetch_decided() {
+            Some(0) => "whole rows".to_string(),
+            Some(lines) => format!("the first {lines} lines of each row"),
+            None => "not decided (BATCHSPEC_PREFETCH_LINES forced it)".to_string(),
+        }
+    );
     for (threads, secs, memcpy) in [(1, p1, m1), (2, p2, m2)] {
         batchspec_bench::out!(
             "case=gather threads={threads} samples_per_s={:.0} gbps={:.2} ratio_memcpy={} ratio_plain_gather={} memcpy_gbps={:.2}",

@@ -66,8 +66,9 @@ pub use pages::{
 };
 pub use rows::{gather_rows, gather_rows_into, gather_rows_tuned};
 pub use tuning::{
-    Caches, Tuning, calibrating, panels_streaming_decided, staging_decided, stream_lines_decided,
-    stream_parts_decided, wide_panels_decided,
+    Caches, ROW_PREFETCH_LINES, Tuning, calibrating, panels_streaming_decided,
+    row_prefetch_decided, staging_decided, stream_lines_decided, stream_parts_decided,
+    wide_panels_decided,
 };
 pub use unfilled::{Part, Unfilled};
 

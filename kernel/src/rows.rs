@@ -3,8 +3,8 @@
 use core::mem::MaybeUninit;
 
 use crate::error::KernelError;
-use crate::pages::{prefetch_read, vec_for_writing};
-use crate::tuning::Tuning;
+use crate::pages::{prefetch_lines, vec_for_writing};
+use crate::tuning::{self, Choice, ROW_PREFETCH_LINES, Tuning};
 
 /// The rows `rows` of `src` (rows of `run` values, back to back), each value passed through
 /// `map`, then `pad_rows` rows of `pad`, as a new vector of `(rows.len() + pad_rows) * run`
@@ -39,7 +39,16 @@ pub fn gather_rows<A: Copy, B: Copy>(
     pad: B,
     map: impl Fn(A) -> B,
 ) -> Result<Vec<B>, KernelError> {
-    gather_rows_tuned(src, run, rows, pad_rows, pad, map, &Tuning::for_machine())
+    gather_with(
+        src,
+        run,
+        rows,
+        pad_rows,
+        pad,
+        map,
+        &Tuning::for_machine(),
+        true,
+    )
 }
 
 /// [`gather_rows`] with explicit [`Tuning`](crate::Tuning) (its prefetch distance and size).
@@ -53,12 +62,28 @@ pub fn gather_rows_tuned<A: Copy, B: Copy>(
     map: impl Fn(A) -> B,
     tuning: &Tuning,
 ) -> Result<Vec<B>, KernelError> {
+    gather_with(src, run, rows, pad_rows, pad, map, tuning, false)
+}
+
+/// [`gather_rows_tuned`], with the row prefetch calibrated at first use if `calibrate` (the
+/// machine's tuning) and the tuning leaves it to the calibration.
+#[allow(clippy::too_many_arguments)]
+fn gather_with<A: Copy, B: Copy>(
+    src: &[A],
+    run: usize,
+    rows: &[usize],
+    pad_rows: usize,
+    pad: B,
+    map: impl Fn(A) -> B,
+    tuning: &Tuning,
+    calibrate: bool,
+) -> Result<Vec<B>, KernelError> {
     check_rows(src, run, rows)?;
     let len = batch_len(rows.len(), pad_rows, run, src.len())?;
     let mut out: Vec<B> = vec_for_writing(len);
     let spare = &mut out.spare_capacity_mut()[..len];
     let (gathered, padding) = spare.split_at_mut(rows.len() * run);
-    rows_into(src, run, rows, gathered, &map, tuning);
+    rows_into(src, run, rows, gathered, &map, tuning, calibrate);
     for t in padding {
         t.write(pad);
     }
@@ -103,7 +128,7 @@ pub fn gather_rows_into<A: Copy, B: Copy>(
     // SAFETY: `MaybeUninit<B>` has the layout of `B`, and `rows_into` only writes initialised
     // values of `B` into it (it never writes `uninit`), so `dst` stays initialised.
     let out = unsafe { &mut *(core::ptr::from_mut(dst) as *mut [MaybeUninit<B>]) };
-    rows_into(src, run, rows, out, &map, &Tuning::for_machine());
+    rows_into(src, run, rows, out, &map, &Tuning::for_machine(), true);
     Ok(())
 }
 
@@ -145,7 +170,8 @@ fn check_rows<A>(src: &[A], run: usize, rows: &[usize]) -> Result<usize, KernelE
 /// Writes every value of `out` (`rows.len() * run` of them): row `j` of `out` is `map` of row
 /// `rows[j]` of `src`. The rows are checked ([`check_rows`]); with AVX2 the loop is compiled for
 /// it (a cast of `u8` to `f32` widens 8 values an instruction where the baseline takes 4 with
-/// shuffles first), else for the baseline.
+/// shuffles first), else for the baseline. With `calibrate` (the machine's tuning), how much of
+/// each row ahead is prefetched is calibrated at first use ([`Tuning::prefetch_lines`]).
 fn rows_into<A: Copy, B: Copy, F: Fn(A) -> B>(
     src: &[A],
     run: usize,
@@ -153,14 +179,45 @@ fn rows_into<A: Copy, B: Copy, F: Fn(A) -> B>(
     out: &mut [MaybeUninit<B>],
     map: &F,
     tuning: &Tuning,
+    calibrate: bool,
 ) {
+    let mut tuning = *tuning;
+    // A call in the calibration: whether it prefetches whole rows, and whether it is timed.
+    let mut trial = None;
+    if calibrate
+        && run > 1
+        && prefetches(src, &tuning)
+        && rows.len() > tuning.prefetch_rows
+        && tuning::row_prefetch_calibrated()
+    {
+        let (whole, timed) = tuning::for_call(Choice::RowPrefetch);
+        tuning.prefetch_lines = if whole { 0 } else { ROW_PREFETCH_LINES };
+        trial = timed.map(|timed| (whole, timed));
+    }
+    let start = trial.map(|_| std::time::Instant::now());
     #[cfg(target_arch = "x86_64")]
     if crate::x86::has_avx2() {
         // SAFETY: the CPU has AVX2.
-        unsafe { rows_into_avx2(src, run, rows, out, map, tuning) };
-        return;
+        unsafe { rows_into_avx2(src, run, rows, out, map, &tuning) };
+    } else {
+        rows_into_any(src, run, rows, out, map, &tuning);
     }
-    rows_into_any(src, run, rows, out, map, tuning);
+    #[cfg(not(target_arch = "x86_64"))]
+    rows_into_any(src, run, rows, out, map, &tuning);
+    if let (Some((whole, timed)), Some(start)) = (trial, start) {
+        // An untimed call of the calibration counts too.
+        let (bytes, elapsed) = if timed {
+            (core::mem::size_of_val(out), start.elapsed())
+        } else {
+            (0, std::time::Duration::ZERO)
+        };
+        tuning::timed(Choice::RowPrefetch, whole, bytes, elapsed);
+    }
+}
+
+/// Whether a gather from `src` prefetches its rows ahead.
+fn prefetches<A>(src: &[A], tuning: &Tuning) -> bool {
+    tuning.prefetch_rows > 0 && core::mem::size_of_val(src) >= tuning.prefetch_min_bytes
 }
 
 /// [`rows_into`] compiled for AVX2.
@@ -200,14 +257,17 @@ fn rows_into_any<A: Copy, B: Copy, F: Fn(A) -> B>(
     if run == 0 {
         return;
     }
-    let prefetch =
-        tuning.prefetch_rows > 0 && core::mem::size_of_val(src) >= tuning.prefetch_min_bytes;
+    let prefetch = prefetches(src, tuning);
+    let lines = match tuning.prefetch_lines {
+        0 => usize::MAX,
+        n => n,
+    };
     for (j, (to, &i)) in out.chunks_exact_mut(run).zip(rows).enumerate() {
         if prefetch
             && let Some(&ahead) = rows.get(j + tuning.prefetch_rows)
             && let Some(row) = src.get(ahead * run..(ahead + 1) * run)
         {
-            prefetch_read(row);
+            prefetch_lines(row, lines);
         }
         for (t, &f) in to.iter_mut().zip(&src[i * run..(i + 1) * run]) {
             t.write(map(f));
@@ -230,6 +290,54 @@ mod tests {
             gather_rows::<u8, u8>(&[], 0, &[5, 9], 3, 1, |x| x).unwrap(),
             []
         );
+    }
+
+    #[test]
+    fn every_row_prefetch_gathers_the_same_values() {
+        use crate::tuning::Tuning;
+        // 3 KB rows (as MNIST's 784 f32), prefetched whatever the source's size.
+        let src: Vec<u32> = (0..64 * 784).collect();
+        let rows: Vec<usize> = (0..64).map(|i| (i * 37) % 64).collect();
+        let expected: Vec<u32> = rows
+            .iter()
+            .flat_map(|&r| src[r * 784..(r + 1) * 784].iter().map(|&v| v ^ 1))
+            .collect();
+        for (ahead, lines) in [(0, 0), (2, 0), (2, 1), (2, 4), (5, 64), (200, 4)] {
+            let tuning = Tuning {
+                prefetch_rows: ahead,
+                prefetch_lines: lines,
+                prefetch_min_bytes: 0,
+                ..Tuning::default()
+            };
+            let got = super::gather_rows_tuned(&src, 784, &rows, 0, 0, |v| v ^ 1, &tuning).unwrap();
+            assert_eq!(got, expected, "{ahead} rows ahead, {lines} lines");
+        }
+    }
+
+    #[test]
+    fn the_row_prefetch_is_decided_after_its_calibration_calls() {
+        // A source over the prefetch's 4 MB floor: the machine's tuning calibrates whole rows
+        // against their first lines over its first calls, each gathering the same values.
+        let src: Vec<u32> = (0..(5 << 20) / 4).collect();
+        let run = 1024;
+        let rows: Vec<usize> = (0..16).map(|i| (i * 331) % (src.len() / run)).collect();
+        let expected: Vec<u32> = rows
+            .iter()
+            .flat_map(|&r| src[r * run..(r + 1) * run].to_vec())
+            .collect();
+        for _ in 0..32 {
+            assert_eq!(
+                gather_rows(&src, run, &rows, 0, 0, |v| v).unwrap(),
+                expected
+            );
+        }
+        if crate::tuning::row_prefetch_calibrated() {
+            let lines = crate::tuning::row_prefetch_decided();
+            assert!(
+                matches!(lines, Some(0 | crate::ROW_PREFETCH_LINES)),
+                "{lines:?}"
+            );
+        }
     }
 
     #[test]

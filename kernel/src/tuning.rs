@@ -66,6 +66,15 @@ pub struct Tuning {
     pub wide_panels: bool,
     /// A gather of rows prefetches the row this many rows ahead (0: none)...
     pub prefetch_rows: usize,
+    /// ...its first this many 64-byte lines (0: the whole row, up to 4 KB). Which pays depends
+    /// on the host: [`gather_rows`](crate::gather_rows) calibrates the whole row against
+    /// [`ROW_PREFETCH_LINES`](crate::ROW_PREFETCH_LINES) lines at first use (unless
+    /// `BATCHSPEC_PREFETCH_LINES` forces it). On a 32 MiB-L3 EPYC the whole row, two rows
+    /// ahead, took a shuffled epoch of 3136-byte rows from 0.64 to 1.30 × memcpy; on an 8
+    /// MiB-L3 Zen 1 EPYC it was slower than no prefetch (0.61-0.78 against 0.65-0.80, a scratch
+    /// loop of the bench's epoch), and the first 4 lines, which start the hardware's own
+    /// prefetch of the rest, ran 0.68-0.95.
+    pub prefetch_lines: usize,
     /// ...from sources of at least this many bytes.
     pub prefetch_min_bytes: usize,
 }
@@ -88,6 +97,7 @@ impl Default for Tuning {
             stream_prefetch: 2,
             wide_panels: true,
             prefetch_rows: 2,
+            prefetch_lines: 0,
             prefetch_min_bytes: 4 << 20,
         }
     }
@@ -106,7 +116,8 @@ impl Tuning {
     /// `BATCHSPEC_STREAM_PREFETCH` (`0`: none), `BATCHSPEC_WIDE_PANELS` (`0`/`1`; set, it turns
     /// the calibration off), `BATCHSPEC_AVX512` (`0`: the AVX2 blocks even where the CPU has
     /// AVX-512),
-    /// `BATCHSPEC_PREFETCH_ROWS` (`0`: no prefetch), `BATCHSPEC_PREFETCH_MIN_BYTES`. What
+    /// `BATCHSPEC_PREFETCH_ROWS` (`0`: no prefetch), `BATCHSPEC_PREFETCH_LINES` (`0`: whole
+    /// rows; set, it turns the calibration off), `BATCHSPEC_PREFETCH_MIN_BYTES`. What
     /// [`permute_into`](crate::permute_into) and [`gather_rows`](crate::gather_rows) use.
     pub fn for_machine() -> Tuning {
         machine_tuning()
@@ -272,6 +283,9 @@ pub(crate) fn tuning_for(c: Caches) -> Tuning {
     if let Some(n) = env_count("BATCHSPEC_PREFETCH_ROWS") {
         t.prefetch_rows = n;
     }
+    if let Some(n) = env_count("BATCHSPEC_PREFETCH_LINES") {
+        t.prefetch_lines = n;
+    }
     if let Some(b) = env_bytes("BATCHSPEC_PREFETCH_MIN_BYTES") {
         t.prefetch_min_bytes = b;
     }
@@ -341,6 +355,18 @@ pub(crate) fn wide_panels_calibrated() -> bool {
     !*FORCED.get_or_init(|| env_flag("BATCHSPEC_WIDE_PANELS").is_some())
 }
 
+/// Whether the lines of a gathered row prefetched ahead are calibrated at first use: unless
+/// `BATCHSPEC_PREFETCH_LINES` forces them.
+pub(crate) fn row_prefetch_calibrated() -> bool {
+    static FORCED: OnceLock<bool> = OnceLock::new();
+    !*FORCED.get_or_init(|| env_count("BATCHSPEC_PREFETCH_LINES").is_some())
+}
+
+/// The lines of a row a gather prefetches ahead when the calibration of
+/// [`Choice::RowPrefetch`] finds whole rows slower: enough to start the hardware's prefetch of
+/// the rest of the row without asking the caches for all of its lines at once.
+pub const ROW_PREFETCH_LINES: usize = 4;
+
 /// Whether the streamed de-interleave's parts are calibrated at first use: unless
 /// `BATCHSPEC_STREAM_PARTS` forces them.
 pub(crate) fn parts_calibrated() -> bool {
@@ -371,6 +397,9 @@ pub(crate) enum Choice {
     /// Whether the streamed transposition in panels uses the AVX-512 blocks (else the AVX2
     /// ones), on one thread (`false`) or more (`true`); see [`Tuning::wide_panels`].
     WidePanels(bool),
+    /// Whether a gather of rows prefetches each row ahead whole (else its first
+    /// [`ROW_PREFETCH_LINES`] lines); see [`Tuning::prefetch_lines`].
+    RowPrefetch,
 }
 
 /// The first-use calibration of a choice: calls in pairs, `true` twice, `false` twice, four times
@@ -440,6 +469,8 @@ static PARTS: [Slot; 2] = [const { Slot::new(Calibration::new()) }; 2];
 
 static WIDE_PANELS: [Slot; 2] = [const { Slot::new(Calibration::new()) }; 2];
 
+static ROW_PREFETCH: Slot = Slot::new(Calibration::new());
+
 fn slot(choice: Choice) -> std::sync::MutexGuard<'static, Calibration> {
     let slot = match choice {
         Choice::Staging => &STAGING,
@@ -447,6 +478,7 @@ fn slot(choice: Choice) -> std::sync::MutexGuard<'static, Calibration> {
         Choice::Panels(many) => &PANELS[usize::from(many)],
         Choice::Parts(many) => &PARTS[usize::from(many)],
         Choice::WidePanels(many) => &WIDE_PANELS[usize::from(many)],
+        Choice::RowPrefetch => &ROW_PREFETCH,
     };
     slot.lock().unwrap_or_else(|e| e.into_inner())
 }
@@ -505,6 +537,15 @@ pub fn stream_parts_decided() -> [Option<usize>; 2] {
     })
 }
 
+/// The lines of each row a gather prefetches ahead, calibrated on this machine so far (`0`: the
+/// whole row): `None` until decided (or when `BATCHSPEC_PREFETCH_LINES` forces them), for the
+/// benches to print.
+pub fn row_prefetch_decided() -> Option<usize> {
+    slot(Choice::RowPrefetch)
+        .decided
+        .map(|whole| if whole { 0 } else { ROW_PREFETCH_LINES })
+}
+
 /// Whether a calibration has started and not decided: a benchmark makes the calls that decide
 /// before it times any.
 pub fn calibrating() -> bool {
@@ -517,6 +558,7 @@ pub fn calibrating() -> bool {
         Choice::Parts(true),
         Choice::WidePanels(false),
         Choice::WidePanels(true),
+        Choice::RowPrefetch,
     ]
     .into_iter()
     .any(|choice| {
