@@ -190,7 +190,7 @@ fn rows_into<A: Copy, B: Copy, F: Fn(A) -> B>(
         && rows.len() > tuning.prefetch_rows
         && tuning::row_prefetch_calibrated()
     {
-        let (whole, timed) = tuning::for_call(Choice::RowPrefetch);
+        let (whole, timed) = tuning::row_prefetch_for_call();
         tuning.prefetch_lines = if whole { 0 } else { ROW_PREFETCH_LINES };
         trial = timed.map(|timed| (whole, timed));
     }

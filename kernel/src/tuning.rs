@@ -3,6 +3,7 @@
 //! process.
 
 use std::sync::OnceLock;
+use std::sync::atomic::{AtomicU8, Ordering};
 
 /// Knobs of the kernel choice, for tests and benchmarks; not part of the stable API.
 #[doc(hidden)]
@@ -535,6 +536,26 @@ pub fn stream_parts_decided() -> [Option<usize>; 2] {
             .decided
             .map(|all| if all { parts } else { FEW_PARTS.min(parts) })
     })
+}
+
+/// The row prefetch's choice once decided (0: not yet, 1: whole rows, 2: their first lines),
+/// read without the calibration's lock: a gather of one batch is short, and several threads
+/// gather at once.
+static ROW_PREFETCH_CHOSEN: AtomicU8 = AtomicU8::new(0);
+
+/// [`for_call`] of [`Choice::RowPrefetch`], without a lock once decided.
+pub(crate) fn row_prefetch_for_call() -> (bool, Option<bool>) {
+    match ROW_PREFETCH_CHOSEN.load(Ordering::Relaxed) {
+        1 => (true, None),
+        2 => (false, None),
+        _ => {
+            let c = slot(Choice::RowPrefetch);
+            if let Some(whole) = c.decided {
+                ROW_PREFETCH_CHOSEN.store(if whole { 1 } else { 2 }, Ordering::Relaxed);
+            }
+            c.next()
+        }
+    }
 }
 
 /// The lines of each row a gather prefetches ahead, calibrated on this machine so far (`0`: the
