@@ -15,7 +15,8 @@ use crate::tuning::{self, Choice, ROW_PREFETCH_LINES, Tuning};
 /// second pass over the batch, and a `calloc` of memory the allocator reuses is a `memset`).
 /// Every value of the vector is written by this function itself, whatever `map` does, so
 /// nothing uninitialised can be read from it. Rows of a source larger than the caches are
-/// prefetched ahead ([`prefetch_read`], [`Tuning::for_machine`](crate::Tuning)). A vector of
+/// prefetched ahead ([`prefetch_read`](crate::prefetch_read), whole or their first lines as
+/// calibrated at first use: [`Tuning::for_machine`](crate::Tuning)). A vector of
 /// 4 MB or more is asked for 2 MB pages before its first write
 /// ([`HUGE_PAGE_MIN_BYTES`](crate::HUGE_PAGE_MIN_BYTES)): new memory on 4 KB pages faults in
 /// at a fraction of the gather's speed.

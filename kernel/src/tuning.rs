@@ -363,9 +363,9 @@ pub(crate) fn row_prefetch_calibrated() -> bool {
     !*FORCED.get_or_init(|| env_count("BATCHSPEC_PREFETCH_LINES").is_some())
 }
 
-/// The lines of a row a gather prefetches ahead when the calibration of
-/// [`Choice::RowPrefetch`] finds whole rows slower: enough to start the hardware's prefetch of
-/// the rest of the row without asking the caches for all of its lines at once.
+/// The lines of a row a gather prefetches ahead when its calibration at first use finds whole
+/// rows slower ([`Tuning::prefetch_lines`]): enough to start the hardware's prefetch of the rest
+/// of the row without asking the caches for all of its lines at once.
 pub const ROW_PREFETCH_LINES: usize = 4;
 
 /// Whether the streamed de-interleave's parts are calibrated at first use: unless
