@@ -777,6 +777,35 @@ fn a_directorys_footers_and_a_loads_chunks_are_fetched_several_at_a_time() {
     assert!(proxy_most.load(std::sync::atomic::Ordering::SeqCst) >= 2);
 }
 
+/// The WebDataset spec of the shard fixtures.
+#[cfg(feature = "images")]
+#[derive(DataSpec)]
+struct Photo {
+    #[spec(source = "image")]
+    image: Batch<image![16, 16, 3; BCHW, f32]>,
+    #[spec(source = "label")]
+    label: Batch<Index<3>>,
+}
+
+/// The folder of the shard fixtures.
+#[cfg(feature = "images")]
+fn wds_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/images/wds")
+}
+
+/// The three shard fixtures uploaded to the bucket `images` under `prefix/`.
+#[cfg(feature = "images")]
+fn put_shards(endpoint: &str, prefix: &str) {
+    let dir = wds_dir();
+    let shards: Vec<(String, PathBuf)> = (0..3)
+        .map(|i| {
+            let name = format!("shard-00000{i}.tar");
+            (format!("{prefix}/{name}"), dir.join(name))
+        })
+        .collect();
+    put(endpoint, "images", &shards);
+}
+
 /// WebDataset shards in a bucket, streamed: each shard fetched whole by one request, the same
 /// batches as the same shards read from local disk; a shard over the memory limit refused by
 /// its URL before it is fetched.
@@ -786,23 +815,9 @@ fn webdataset_shards_stream_from_a_bucket_as_from_disk() {
     use batchspec::iteration::Shard;
     use batchspec::load::images::{ImageSteps, ShardStream};
 
-    #[derive(DataSpec)]
-    struct Photo {
-        #[spec(source = "image")]
-        image: Batch<image![16, 16, 3; BCHW, f32]>,
-        #[spec(source = "label")]
-        label: Batch<Index<3>>,
-    }
     let Some(s3) = support::s3() else { return };
     let endpoint = s3.endpoint();
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/images/wds");
-    let shards: Vec<(String, PathBuf)> = (0..3)
-        .map(|i| {
-            let name = format!("shard-00000{i}.tar");
-            (format!("wds/{name}"), dir.join(name))
-        })
-        .collect();
-    put(&endpoint, "images", &shards);
+    put_shards(&endpoint, "wds");
     let steps = || {
         ImageSteps::random_resized_crop((0.3, 1.0), (0.75, 1.33))
             .flip_h(0.5)
@@ -822,7 +837,7 @@ fn webdataset_shards_stream_from_a_bucket_as_from_disk() {
     };
     let rank = Shard::new(0, 1).unwrap();
     let mut local = ShardStream::<Photo>::open(
-        &format!("{}/shard-{{000000..000002}}.tar", dir.display()),
+        &format!("{}/shard-{{000000..000002}}.tar", wds_dir().display()),
         steps(),
         4,
         rank,
@@ -884,23 +899,9 @@ fn a_shard_read_ahead_is_stopped_when_its_stream_is_dropped_or_starts_an_epoch()
     use std::sync::Arc;
     use std::sync::atomic::{AtomicUsize, Ordering};
 
-    #[derive(DataSpec)]
-    struct Photo {
-        #[spec(source = "image")]
-        image: Batch<image![16, 16, 3; BCHW, f32]>,
-        #[spec(source = "label")]
-        label: Batch<Index<3>>,
-    }
     let Some(s3) = support::s3() else { return };
     let endpoint = s3.endpoint();
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/images/wds");
-    let shards: Vec<(String, PathBuf)> = (0..3)
-        .map(|i| {
-            let name = format!("shard-00000{i}.tar");
-            (format!("ahead/{name}"), dir.join(name))
-        })
-        .collect();
-    put(&endpoint, "images", &shards);
+    put_shards(&endpoint, "ahead");
     // Every shard's first fetch passes (the epoch's first shard, read while the caller waits);
     // every later GET hangs (the reads ahead).
     let gets = Arc::new(AtomicUsize::new(0));
