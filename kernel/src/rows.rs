@@ -318,7 +318,8 @@ mod tests {
     #[test]
     fn the_row_prefetch_is_decided_after_its_calibration_calls() {
         // A source over the prefetch's 4 MB floor: the machine's tuning calibrates whole rows
-        // against their first lines over its first calls, each gathering the same values.
+        // against their first lines over its first calls (a warm-up, then both in turn), each
+        // gathering the same values.
         let src: Vec<u32> = (0..(5 << 20) / 4).collect();
         let run = 1024;
         let rows: Vec<usize> = (0..16).map(|i| (i * 331) % (src.len() / run)).collect();
@@ -326,7 +327,7 @@ mod tests {
             .iter()
             .flat_map(|&r| src[r * run..(r + 1) * run].to_vec())
             .collect();
-        for _ in 0..32 {
+        for _ in 0..crate::tuning::ROW_PREFETCH_CALLS {
             assert_eq!(
                 gather_rows(&src, run, &rows, 0, 0, |v| v).unwrap(),
                 expected
