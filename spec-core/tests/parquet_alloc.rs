@@ -254,8 +254,10 @@ fn a_stream_made_after_another_from_the_same_files_reads_into_the_memory_it_pass
                 }
                 let fresh = ParquetFiles::open(&path).unwrap();
                 served(make(&fresh, epoch, windows, threads), &mut expected);
-                // The fresh files' stream passed its memory to them: freed here, not counted.
+                // The fresh files' stream passed its memory to them, left lingering when they
+                // are dropped: freed here, not counted.
                 drop(fresh);
+                assert!(ParquetFiles::release_lingering_memory() > 0);
                 let before = common::large_allocations_all_threads();
                 served(make(&files, epoch, windows, threads), &mut values);
                 large.push(common::large_allocations_all_threads() - before);
@@ -277,4 +279,72 @@ fn a_stream_made_after_another_from_the_same_files_reads_into_the_memory_it_pass
             }
         }
     }
+}
+
+#[test]
+fn files_opened_afresh_read_into_the_memory_the_files_dropped_before_them_left_lingering() {
+    // A loop that opens its files afresh for each epoch, windows of one row group (1 MiB), none
+    // to three read ahead: the files dropped leave the memory their stream passed on lingering
+    // for a second, and the next files' stream reads into it, so four epochs ask the allocator
+    // for no more than the windows one stream holds at once, as with files opened once. With the
+    // lingering memory freed before each epoch, every epoch asks for its windows afresh. Left
+    // alone, it is freed by the time it lingers.
+    let _alone = LARGE_COUNTED.lock().unwrap_or_else(|e| e.into_inner());
+    let dir = temp_dir();
+    let path = write_wide(dir.path());
+    let epoch_of = |epoch: u64, windows: usize, threads: usize, values: &mut Vec<f32>| {
+        let files = ParquetFiles::open(&path).unwrap();
+        let plan = ShardPlan::new(&files, Rank::new(0, 1).unwrap())
+            .unwrap()
+            .shuffle(3);
+        let stream = ParquetStream::<Wide>::new(&files, &plan, epoch, 100, 1);
+        let stream = if windows == 0 {
+            stream
+        } else {
+            stream.read_ahead_windows(windows).reading_threads(threads)
+        };
+        served(stream, values);
+    };
+    let mut values = Vec::with_capacity(WIDE_ROWS * WIDE_VALUES);
+    for (windows, threads) in [(0, 1), (1, 1), (3, 1), (2, 2)] {
+        for linger in [true, false] {
+            ParquetFiles::release_lingering_memory();
+            let mut large = Vec::new();
+            for epoch in 0..4 {
+                if !linger {
+                    ParquetFiles::release_lingering_memory();
+                }
+                let before = common::large_allocations_all_threads();
+                epoch_of(epoch, windows, threads, &mut values);
+                large.push(common::large_allocations_all_threads() - before);
+                assert_eq!(values.len(), WIDE_ROWS * WIDE_VALUES);
+            }
+            let case = format!(
+                "{windows} windows ahead on {threads} threads, lingering: {linger}, by epoch {large:?}"
+            );
+            assert!(large[0] > 0, "{case}");
+            if linger {
+                assert!(large.iter().sum::<usize>() <= windows + 1, "{case}");
+            } else {
+                assert!(large.iter().all(|&n| n > 0), "{case}");
+            }
+        }
+    }
+    // Left alone, the memory of the files dropped is freed by a thread once its second is up.
+    ParquetFiles::release_lingering_memory();
+    epoch_of(0, 1, 1, &mut values);
+    let dropped = std::time::Instant::now();
+    assert!(ParquetFiles::lingering_memory() >= WIDE_GROUP_BYTES);
+    while ParquetFiles::lingering_memory() > 0 {
+        assert!(
+            dropped.elapsed() < std::time::Duration::from_secs(30),
+            "the lingering memory was not freed"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let lingered = dropped.elapsed();
+    assert!(
+        lingered >= std::time::Duration::from_millis(950),
+        "the memory lingered {lingered:?}, not a second"
+    );
 }

@@ -3,6 +3,8 @@
 //! the memory of leaves served, for the next ones to be read into.
 
 use crate::data::dataset::memory::{HUGE_PAGE_LEAF, advise_values};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
 use crate::types::batch::{ArcBatch, Batch};
 use crate::types::elem::Element;
 use crate::types::hlist::{HNil, Pair};
@@ -59,7 +61,7 @@ impl core::fmt::Debug for SpareBuffers {
 
 impl SpareBuffers {
     /// Keeps at most `limit` vectors.
-    pub fn new(limit: usize) -> Self {
+    pub const fn new(limit: usize) -> Self {
         SpareBuffers {
             kept: Vec::new(),
             bytes: Vec::new(),
@@ -132,6 +134,124 @@ impl SpareBuffers {
         self.kept.clear();
         self.bytes.clear();
         freed
+    }
+}
+
+/// How long the memory of leaves let go of lingers for the next reads of the process
+/// ([`SpareBuffers::linger`]) unless `BATCHSPEC_LINGER_MS` gives another time (0: freed at
+/// once): a second, the time jemalloc keeps freed memory by default in pyarrow.
+const LINGER: Duration = Duration::from_secs(1);
+
+/// The memory let go of by the files dropped, process-wide: the next streams of any files read
+/// into it for [`LINGER`] after the last was let go of, and then a thread frees it.
+static LINGERING: Mutex<Lingering> = Mutex::new(Lingering {
+    spare: SpareBuffers::new(0),
+    until: None,
+    sweeper: false,
+});
+
+struct Lingering {
+    spare: SpareBuffers,
+    // When the memory is freed: `LINGER` after the last vectors came.
+    until: Option<Instant>,
+    // Whether a thread is waiting to free it.
+    sweeper: bool,
+}
+
+/// The time memory lingers: [`LINGER`], or `BATCHSPEC_LINGER_MS` (read once).
+fn linger_time() -> Duration {
+    static TIME: std::sync::OnceLock<Duration> = std::sync::OnceLock::new();
+    *TIME.get_or_init(|| {
+        std::env::var("BATCHSPEC_LINGER_MS")
+            .ok()
+            .and_then(|ms| ms.trim().parse::<u64>().ok())
+            .map_or(LINGER, Duration::from_millis)
+    })
+}
+
+/// Frees the lingering memory once its time has passed: what the thread [`SpareBuffers::linger`]
+/// starts does, waking when the time is up, until it finds nothing newer.
+fn sweep() {
+    loop {
+        let wait = {
+            let Ok(mut lingering) = LINGERING.lock() else {
+                return;
+            };
+            let now = Instant::now();
+            match lingering.until {
+                Some(until) if until > now => until - now,
+                _ => {
+                    // Freed outside the lock: dropping vectors of hundreds of megabytes
+                    // unmaps them, which takes a while.
+                    let freed = core::mem::replace(&mut lingering.spare, SpareBuffers::new(0));
+                    lingering.until = None;
+                    lingering.sweeper = false;
+                    drop(lingering);
+                    drop(freed);
+                    return;
+                }
+            }
+        };
+        std::thread::sleep(wait);
+    }
+}
+
+impl SpareBuffers {
+    /// Lets the vectors kept linger process-wide for the next reads, of any files, to take
+    /// ([`take_lingering`](Self::take_lingering)): for a second after the last came (or
+    /// `BATCHSPEC_LINGER_MS`), then a thread frees them. What files dropped do with the memory
+    /// their streams passed on: a loop that opens its files afresh for each epoch then reads
+    /// into memory already mapped, as one that keeps them does, and a process done with its
+    /// files holds that memory a second longer. At most as many vectors linger as the largest
+    /// limit of those let go of (the smallest freed first).
+    pub fn linger(&mut self) {
+        if self.kept.is_empty() {
+            return;
+        }
+        let time = linger_time();
+        let Ok(mut lingering) = LINGERING.lock() else {
+            self.release();
+            return;
+        };
+        if time.is_zero() {
+            drop(lingering);
+            self.release();
+            return;
+        }
+        self.pass_to(&mut lingering.spare);
+        lingering.until = Some(Instant::now() + time);
+        if !lingering.sweeper {
+            let started = std::thread::Builder::new()
+                .name("batchspec-linger".into())
+                .spawn(sweep);
+            if started.is_ok() {
+                lingering.sweeper = true;
+            } else {
+                // No thread to free it later: freed now.
+                lingering.spare.release();
+                lingering.until = None;
+            }
+        }
+    }
+
+    /// An empty vector of `E` from the memory lingering process-wide
+    /// ([`linger`](Self::linger)): the largest, if one is.
+    pub fn take_lingering<E: Element>() -> Option<Vec<E>> {
+        LINGERING.lock().ok()?.spare.take()
+    }
+
+    /// The bytes of memory lingering process-wide ([`linger`](Self::linger)).
+    pub fn lingering() -> usize {
+        LINGERING.lock().map_or(0, |lingering| lingering.spare.bytes())
+    }
+
+    /// Frees the memory lingering process-wide ([`linger`](Self::linger)) now, and gives its
+    /// size in bytes.
+    pub fn release_lingering() -> usize {
+        let freed = LINGERING
+            .lock()
+            .map(|mut lingering| core::mem::replace(&mut lingering.spare, SpareBuffers::new(0)));
+        freed.map_or(0, |mut freed| freed.release())
     }
 }
 

@@ -97,8 +97,9 @@ pub struct ParquetFiles {
     // Memory to read leaves into, given back by a stream as it finishes with a window.
     spare: Option<Arc<Mutex<SpareBuffers>>>,
     // The memory of the windows of streams dropped, which the next streams made from these
-    // files (or their copies) read into (shared by the copies).
-    kept: Arc<Mutex<SpareBuffers>>,
+    // files (or their copies) read into (shared by the copies; lingering for other files' streams
+    // once the last copy is dropped).
+    kept: Arc<Kept>,
     // Memory that local files' pages are read into (shared by the copies).
     pages: Arc<PagePool>,
     // Each file's footer, decoded once and shared by the copies (a stream reads every column of
@@ -132,6 +133,19 @@ impl ParquetOpenOptions {
         let (files, skipped) = self.list(&path)?;
         let origins = files.iter().cloned().map(Origin::Local).collect();
         Ok(ParquetFiles::listed(path, files, origins, skipped))
+    }
+}
+
+/// The memory the streams of files (and their copies) passed on, left lingering for the streams
+/// of the process when the last copy is dropped ([`SpareBuffers::linger`]).
+#[derive(Debug)]
+struct Kept(Mutex<SpareBuffers>);
+
+impl Drop for Kept {
+    fn drop(&mut self) {
+        if let Ok(kept) = self.0.get_mut() {
+            kept.linger();
+        }
     }
 }
 
@@ -173,7 +187,7 @@ impl ParquetFiles {
             columns: Vec::new(),
             selection: None,
             spare: None,
-            kept: Arc::new(Mutex::new(SpareBuffers::new(0))),
+            kept: Arc::new(Kept(Mutex::new(SpareBuffers::new(0)))),
             pages: PagePool::new(),
             footers: files.iter().map(|_| OnceLock::new()).collect(),
             files,
@@ -317,7 +331,7 @@ impl ParquetFiles {
     /// Keeps the vectors of `spare` (a stream's, as it is dropped) for the streams made from
     /// these files after it.
     pub(crate) fn keep_windows(&self, spare: &mut SpareBuffers) {
-        if let Ok(mut kept) = self.kept.lock() {
+        if let Ok(mut kept) = self.kept.0.lock() {
             spare.pass_to(&mut kept);
         }
     }
@@ -329,7 +343,9 @@ impl ParquetFiles {
     /// (at most the windows it read ahead, plus one) to the files it was made from, and the next
     /// stream made from them reads its first windows into it, instead of asking the system for
     /// new memory: a training loop that makes a stream for each epoch then reads as one that
-    /// keeps its stream does. That memory is freed with the last copy of the files, or here.
+    /// keeps its stream does. That memory is freed here, or with the last copy of the files
+    /// after lingering a second for the streams of other files
+    /// ([`release_lingering_memory`](Self::release_lingering_memory)).
     ///
     /// ```
     /// use batchspec::prelude::*;
@@ -354,7 +370,50 @@ impl ParquetFiles {
     /// # Ok::<(), batchspec::Error>(())
     /// ```
     pub fn release_kept_memory(&self) -> usize {
-        self.kept.lock().map_or(0, |mut kept| kept.release())
+        self.kept.0.lock().map_or(0, |mut kept| kept.release())
+    }
+
+    /// Frees the memory that files dropped left lingering for the streams of the process, and
+    /// gives its size in bytes.
+    ///
+    /// The last copy of files dropped does not free the memory its streams passed on at once: it
+    /// lingers for a second (`BATCHSPEC_LINGER_MS` sets another time; 0 frees it at once), and a
+    /// stream of any files made in that time reads its first windows into it, so that a loop
+    /// that opens its files afresh for each epoch reads as one that opens them once does. A
+    /// thread frees it when the time is up, or this does now.
+    ///
+    /// ```
+    /// use batchspec::prelude::*;
+    /// use batchspec::load::{ParquetFiles, ParquetStream, Rank, ShardPlan};
+    ///
+    /// #[derive(DataSpec)]
+    /// struct Ids {
+    ///     #[spec(source = "id")]
+    ///     id: Batch<Index<100>>,
+    /// }
+    ///
+    /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/parquet/uneven.parquet");
+    /// for epoch in 0..2 {
+    ///     let files = ParquetFiles::open(path)?;
+    ///     let plan = ShardPlan::new(&files, Rank::new(0, 1)?)?;
+    ///     let mut stream = ParquetStream::<Ids>::new(&files, &plan, epoch, 4, 1);
+    ///     while let Some(batch) = stream.next_batch() {
+    ///         batch?;
+    ///     }
+    /// }
+    /// // The second epoch's files read into the first's memory, and left it lingering in turn.
+    /// assert!(ParquetFiles::release_lingering_memory() > 0);
+    /// assert_eq!(ParquetFiles::release_lingering_memory(), 0);
+    /// # Ok::<(), batchspec::Error>(())
+    /// ```
+    pub fn release_lingering_memory() -> usize {
+        SpareBuffers::release_lingering()
+    }
+
+    /// The bytes of memory that files dropped left lingering for the streams of the process
+    /// ([`release_lingering_memory`](Self::release_lingering_memory)).
+    pub fn lingering_memory() -> usize {
+        SpareBuffers::lingering()
     }
 
     /// A reader of file `f` (opened afresh, holding the ranges fetched for the load at hand)
@@ -433,10 +492,15 @@ impl LeafSource for ParquetFiles {
             .spare
             .as_ref()
             .and_then(|spare| spare.lock().ok()?.take())
-            // A stream's read: else the memory a stream dropped before passed on.
+            // A stream's read: else the memory a stream dropped before passed on, else what
+            // files dropped left lingering.
             .or_else(|| {
                 self.spare.as_ref()?;
-                self.kept.lock().ok()?.take()
+                self.kept.0.lock().ok()?.take()
+            })
+            .or_else(|| {
+                self.spare.as_ref()?;
+                SpareBuffers::take_lingering()
             })
             .unwrap_or_default();
         let mut rows = 0usize;

@@ -41,7 +41,9 @@ use std::sync::{Arc, Mutex};
 /// memory of its windows to the files it was made from, and the next stream made from them
 /// reads into it ([`ParquetFiles::release_kept_memory`]): a loop that makes a stream for each
 /// epoch from files opened once asks the system for its windows' memory once, as a stream kept
-/// from epoch to epoch ([`start_epoch`](Self::start_epoch)) does.
+/// from epoch to epoch ([`start_epoch`](Self::start_epoch)) does, and so does one that opens
+/// its files afresh for each epoch: files dropped leave that memory lingering a second for the
+/// next files' streams ([`ParquetFiles::release_lingering_memory`]).
 ///
 /// ```
 /// use batchspec::prelude::*;
