@@ -3,14 +3,14 @@
 //! the memory of leaves served, for the next ones to be read into.
 
 use crate::data::dataset::memory::{HUGE_PAGE_LEAF, advise_values};
-use std::sync::Mutex;
-use std::time::{Duration, Instant};
 use crate::types::batch::{ArcBatch, Batch};
 use crate::types::elem::Element;
 use crate::types::hlist::{HNil, Pair};
 use crate::types::ragged::Ragged;
 use crate::types::space::Space;
 use crate::types::spec::{DataSpec, FlatOf};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
 
 /// Flat forms of owned leaves ([`FlatOf`](crate::types::FlatOf) of a record or request), allocated for a number of
 /// samples: owned batches, shared batches and ragged leaves, and [`Pair`]s of them.
@@ -242,7 +242,9 @@ impl SpareBuffers {
 
     /// The bytes of memory lingering process-wide ([`linger`](Self::linger)).
     pub fn lingering() -> usize {
-        LINGERING.lock().map_or(0, |lingering| lingering.spare.bytes())
+        LINGERING
+            .lock()
+            .map_or(0, |lingering| lingering.spare.bytes())
     }
 
     /// Frees the memory lingering process-wide ([`linger`](Self::linger)) now, and gives its
