@@ -11,7 +11,9 @@
 //! The Rust variants run in interleaved rounds (each round times each of them once); samples/s
 //! are medians over the rounds, and each ratio between two of them is taken within a round and
 //! printed as its median and range (`1.52 [1.44-1.61]`). Each stream is made afresh for the
-//! epoch it serves (its first), from files opened afresh, but for the `_same_files` ones, made
+//! epoch it serves (its first), from files opened afresh (which read into the memory the files
+//! dropped before them left lingering, as a loop that opens its files for each epoch does), but
+//! for the `_same_files` ones, made
 //! afresh from files opened once (as a loop that makes a stream for each epoch makes them: each
 //! reads into the memory the one before passed on), and the `_kept` ones: a stream kept from
 //! epoch to epoch, as a training loop keeps it, serving its next 6 epochs in each round and
