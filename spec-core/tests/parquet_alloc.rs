@@ -163,8 +163,10 @@ fn a_kept_stream_reads_ahead_into_the_memory_of_the_windows_it_served() {
         .unwrap()
         .shuffle(3);
     for (windows, threads) in [(1, 1), (2, 1), (2, 2), (3, 1), (3, 3)] {
-        // Each case from its first allocation: not into the memory the case before passed on.
+        // Each case from its first allocation: not into the memory the case before passed on,
+        // nor into what another test's files left lingering.
         files.release_kept_memory();
+        ParquetFiles::release_lingering_memory();
         let mut stream = ParquetStream::<Wide>::new(&files, &plan, 0, 100, 1)
             .read_ahead_windows(windows)
             .reading_threads(threads);
@@ -244,6 +246,7 @@ fn a_stream_made_after_another_from_the_same_files_reads_into_the_memory_it_pass
     for (windows, threads) in [(0, 1), (1, 1), (3, 1), (2, 2)] {
         for pass_on in [true, false] {
             files.release_kept_memory();
+            ParquetFiles::release_lingering_memory();
             let mut large = Vec::new();
             let (mut expected, mut values) = (Vec::new(), Vec::new());
             expected.reserve_exact(WIDE_ROWS * WIDE_VALUES);
