@@ -220,6 +220,18 @@ fn served(mut stream: ParquetStream<Wide>, values: &mut Vec<f32>) {
     }
 }
 
+/// The large allocations of each epoch (`large`) of streams `windows` ahead: the first epoch's
+/// windows always, and then, when memory was `reused`, no more than the windows one stream holds
+/// at once in all epochs; else some in every epoch.
+fn assert_epochs_reused(large: &[usize], windows: usize, reused: bool, case: &str) {
+    assert!(large[0] > 0, "{case}");
+    if reused {
+        assert!(large.iter().sum::<usize>() <= windows + 1, "{case}");
+    } else {
+        assert!(large.iter().all(|&n| n > 0), "{case}");
+    }
+}
+
 #[test]
 fn a_stream_made_after_another_from_the_same_files_reads_into_the_memory_it_passed_on() {
     // A loop that makes a stream for each epoch from the same files, windows of one row group
@@ -274,12 +286,7 @@ fn a_stream_made_after_another_from_the_same_files_reads_into_the_memory_it_pass
             let case = format!(
                 "{windows} windows ahead on {threads} threads, passed on: {pass_on}, by epoch {large:?}"
             );
-            assert!(large[0] > 0, "{case}");
-            if pass_on {
-                assert!(large.iter().sum::<usize>() <= windows + 1, "{case}");
-            } else {
-                assert!(large.iter().all(|&n| n > 0), "{case}");
-            }
+            assert_epochs_reused(&large, windows, pass_on, &case);
         }
     }
 }
@@ -325,12 +332,7 @@ fn files_opened_afresh_read_into_the_memory_the_files_dropped_before_them_left_l
             let case = format!(
                 "{windows} windows ahead on {threads} threads, lingering: {linger}, by epoch {large:?}"
             );
-            assert!(large[0] > 0, "{case}");
-            if linger {
-                assert!(large.iter().sum::<usize>() <= windows + 1, "{case}");
-            } else {
-                assert!(large.iter().all(|&n| n > 0), "{case}");
-            }
+            assert_epochs_reused(&large, windows, linger, &case);
         }
     }
     // Left alone, the memory of the files dropped is freed by a thread once its second is up.

@@ -488,19 +488,15 @@ impl LeafSource for ParquetFiles {
     fn read_leaf<S: Space>(&mut self, leaf: &Described) -> Result<Batch<S>, LoadError> {
         let column = self.column_of(leaf.source);
         let dims = sample_dims::<S>().map_err(|r| load_error(&self.path, Place::File, leaf, r))?;
+        // A stream's read: its spare memory, else the memory a stream dropped before passed
+        // on, else what files dropped left lingering.
         let mut values: Vec<S::Elem> = self
             .spare
             .as_ref()
-            .and_then(|spare| spare.lock().ok()?.take())
-            // A stream's read: else the memory a stream dropped before passed on, else what
-            // files dropped left lingering.
-            .or_else(|| {
-                self.spare.as_ref()?;
-                self.kept.0.lock().ok()?.take()
-            })
-            .or_else(|| {
-                self.spare.as_ref()?;
-                SpareBuffers::take_lingering()
+            .and_then(|spare| {
+                let own = spare.lock().ok().and_then(|mut spare| spare.take());
+                own.or_else(|| self.kept.0.lock().ok()?.take())
+                    .or_else(SpareBuffers::take_lingering)
             })
             .unwrap_or_default();
         let mut rows = 0usize;
